@@ -1,0 +1,16 @@
+package org.mrconf.pcap;
+
+/** What {@link FrameCodec#decode} found in one checksum field of a received frame. */
+public enum ChecksumVerdict {
+    /** The field verifies. */
+    GOOD,
+    /** The field does not verify, or is zero where zero is not allowed (UDP over IPv6). */
+    BAD,
+    /** There is nothing to check: a zero UDP checksum over IPv4, or the IPv6 header, which has no checksum. */
+    ABSENT;
+
+    /** True unless {@link #BAD}: an absent checksum is acceptable where the protocol allows it. */
+    public boolean ok() {
+        return this != BAD;
+    }
+}

@@ -1,0 +1,17 @@
+package org.mrconf.pcap;
+
+/**
+ * The native libpcap library (or JNA, which binds it) could not be loaded. Unchecked because it is a broken
+ * installation, not something a caller can recover from; the message says how to fix it.
+ */
+public final class PcapUnavailableException extends IllegalStateException {
+
+    private static final long serialVersionUID = 1L;
+
+    static final String MESSAGE = "libpcap not found: install it with `sudo apt-get install libpcap0.8`";
+
+    PcapUnavailableException(LinkageError cause) {
+        // The cause's text is kept in the message: it tells a missing library from, say, a wrong architecture.
+        super(MESSAGE + " (" + cause + ")", cause);
+    }
+}
