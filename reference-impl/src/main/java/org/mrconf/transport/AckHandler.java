@@ -1,0 +1,185 @@
+package org.mrconf.transport;
+
+import org.mrconf.wire.AckFlyweight;
+import org.mrconf.wire.NackCode;
+import org.mrconf.wire.NackFlyweight;
+
+/**
+ * The sender's reaction to ACKs and NACKs: acknowledging PSNs and the messages they carry, RTT
+ * samples, loss detection from SACK gaps, window growth and decrease, the rate hint (spec sections 6,
+ * 8, 9 and 10).
+ */
+final class AckHandler {
+    private static final long HALF_RANGE = 1L << 31;
+
+    private final EndpointState state;
+    private final CompletionDispatcher completions;
+
+    AckHandler(final EndpointState state, final CompletionDispatcher completions) {
+        this.state = state;
+        this.completions = completions;
+    }
+
+    void onAck(final Connection connection, final AckFlyweight ack, final long nowNs) {
+        final int pathId = ack.pathId();
+        if (pathId >= connection.sendPaths.length) {
+            state.counters.increment(Counter.RX_INVALID_PATH);
+            return;
+        }
+        state.counters.increment(Counter.RX_ACKS);
+        final PathSender path = connection.sendPaths[pathId];
+        final long cumulative = ack.cumulativePsn();
+        if (!Serial.before(cumulative, path.oldestUnackedPsn)
+                && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
+            state.counters.increment(Counter.RX_ACKS_FOR_UNSENT_PSN);
+            return; // acknowledges PSNs never sent: a broken or hostile peer
+        }
+        connection.lastHeardNs = nowNs;
+        final long rttNs = (nowNs - ack.echoedTimestamp()) & Serial.MASK;
+        if (rttNs < HALF_RANGE) {
+            path.rtt.onSample(rttNs);
+        }
+        int newlyAcked = acknowledgeBefore(connection, path, cumulative);
+        int highestSacked = -1;
+        for (int word = 0; word < AckFlyweight.SACK_WORDS; word++) {
+            long bits = ack.sackWord(word);
+            while (bits != 0) {
+                final int bit = word * Long.SIZE + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                final long psn = Serial.add(cumulative, bit);
+                if (path.isOutstanding(psn)) {
+                    if (acknowledge(connection, path, psn)) {
+                        newlyAcked++;
+                    }
+                    highestSacked = bit;
+                }
+            }
+        }
+        path.advanceOldestUnacked();
+        detectLoss(path, cumulative, highestSacked, nowNs);
+        onPathAnswered(path);
+        if (newlyAcked > 0 && path.unacknowledged > 0) {
+            path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+        }
+        final long srttNs = path.rtt.srttNs();
+        path.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs);
+        connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs);
+        applyRateHint(connection, ack.rateHint(), nowNs);
+    }
+
+    void onNack(final Connection connection, final NackFlyweight nack, final long nowNs) {
+        final int pathId = nack.pathId();
+        if (pathId >= connection.sendPaths.length) {
+            state.counters.increment(Counter.RX_INVALID_PATH);
+            return;
+        }
+        state.counters.increment(Counter.RX_NACKS);
+        connection.lastHeardNs = nowNs;
+        final PathSender path = connection.sendPaths[pathId];
+        final long psn = nack.psn();
+        final NackCode code = nack.code();
+        onPathAnswered(path);
+        switch (code.senderAction()) {
+            case RETRANSMIT -> path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
+            case RETRY_LATER -> path.markWaiting(psn, nowNs + nack.retryAfter() * 1000);
+            case FAIL_MESSAGE -> {
+                if (path.isOutstanding(psn)) {
+                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
+                    path.advanceOldestUnacked();
+                }
+                failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
+            }
+            case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
+        }
+    }
+
+    /** Any answer on a path proves it carries traffic again (clause 6.7.2). */
+    private void onPathAnswered(final PathSender path) {
+        path.consecutiveTimeouts = 0;
+        if (!path.healthy) {
+            path.healthy = true;
+            state.counters.increment(Counter.PATHS_RECOVERED);
+        }
+    }
+
+    private int acknowledgeBefore(final Connection connection, final PathSender path, final long cumulative) {
+        if (Serial.before(cumulative, path.oldestUnackedPsn)) {
+            return 0; // an old ACK overtaken by a newer one
+        }
+        int newlyAcked = 0;
+        for (long psn = path.oldestUnackedPsn; psn != cumulative; psn = Serial.add(psn, 1)) {
+            if (acknowledge(connection, path, psn)) {
+                newlyAcked++;
+            }
+        }
+        return newlyAcked;
+    }
+
+    private boolean acknowledge(final Connection connection, final PathSender path, final long psn) {
+        if (!path.acknowledge(psn)) {
+            return false;
+        }
+        connection.unacknowledged--;
+        final SendMessage message = path.slotMessage[PathSender.slot(psn)];
+        message.packetsAcked++;
+        if (message.isFullySegmented() && message.packetsAcked == message.packetCount
+                && message.opcode != org.mrconf.wire.Opcode.READ_REQUEST) {
+            completions.finishSend(connection, message, CompletionStatus.SUCCESS);
+        }
+        return true;
+    }
+
+    /**
+     * A PSN that an ACK reports missing while it reports a later one received is lost (clause 6.3.1);
+     * a retransmitted PSN is declared lost again only after one smoothed RTT (clause 6.4.3).
+     */
+    private static void detectLoss(final PathSender path, final long cumulative, final int highestSacked,
+                                   final long nowNs) {
+        for (int bit = 0; bit < highestSacked; bit++) {
+            final long psn = Serial.add(cumulative, bit);
+            if (!path.isOutstanding(psn)) {
+                continue;
+            }
+            final int slot = PathSender.slot(psn);
+            if (path.slotState[slot] == PathSender.IN_FLIGHT
+                    && (!path.slotRetransmitted[slot] || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
+                path.markLost(psn);
+            }
+        }
+    }
+
+    private void applyRateHint(final Connection connection, final long hintMbps, final long nowNs) {
+        final long lineRate = state.config.lineRateBitsPerSecond();
+        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT
+                ? lineRate : Math.min(lineRate, Math.max(1, hintMbps) * 1_000_000L);
+        if (rate != connection.pacer.rateBitsPerSecond()) {
+            connection.pacer.rate(rate, nowNs);
+        }
+    }
+
+    private void failMessage(final Connection connection, final int streamId, final long msn,
+                             final CompletionStatus status) {
+        if (!connection.hasStream(streamId)) {
+            return;
+        }
+        for (final SendMessage message : connection.sendStream(streamId).awaitingCompletion) {
+            if (message.msn == msn) {
+                connection.sendQueue.remove(message);
+                completions.finishSend(connection, message, status);
+                return;
+            }
+        }
+        // A READ response we owe is refused by the requester: stop sending it.
+        connection.sendQueue.removeIf(m -> m.streamId == streamId && m.msn == msn);
+    }
+
+    /** Fails every outstanding work request of the connection (clauses 6.7.3 and 9.1.2). */
+    void failConnection(final Connection connection, final CompletionStatus status) {
+        if (connection.failed) {
+            return;
+        }
+        connection.failed = true;
+        state.counters.increment(Counter.CONNECTIONS_FAILED);
+        completions.flush(connection, status);
+    }
+}

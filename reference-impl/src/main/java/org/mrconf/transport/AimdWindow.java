@@ -1,0 +1,54 @@
+package org.mrconf.transport;
+
+/**
+ * An ECN-driven AIMD congestion window in packets (spec clauses 10.1.1 to 10.1.3): one per path and one
+ * per connection. It decreases at most once per smoothed RTT, so one congestion event that marks many
+ * packets counts once.
+ */
+final class AimdWindow {
+    private final double minimum;
+    private final double maximum;
+    private final double decreaseFactor;
+    private double window;
+    private long lastDecreaseNs;
+    private boolean hasDecreased;
+
+    AimdWindow(final double initial, final double maximum, final double decreaseFactor) {
+        this.minimum = 1;
+        this.maximum = maximum;
+        this.decreaseFactor = decreaseFactor;
+        this.window = Math.max(minimum, Math.min(maximum, initial));
+    }
+
+    /** The window rounded down to whole packets, at least 1. */
+    int packets() {
+        return (int) window;
+    }
+
+    double window() {
+        return window;
+    }
+
+    /**
+     * Reacts to one ACK.
+     *
+     * @param newlyAcked packets this ACK acknowledged for the first time
+     * @param ceCount    CE-marked packets it reports
+     */
+    void onAck(final int newlyAcked, final int ceCount, final long nowNs, final long srttNs) {
+        if (ceCount > 0) {
+            if (!hasDecreased || nowNs - lastDecreaseNs >= srttNs) {
+                window = Math.max(minimum, window * decreaseFactor);
+                lastDecreaseNs = nowNs;
+                hasDecreased = true;
+            }
+        } else if (newlyAcked > 0) {
+            window = Math.min(maximum, window + (double) newlyAcked / window);
+        }
+    }
+
+    /** A retransmission timeout: back to one packet (clause 10.1.3). */
+    void onTimeout() {
+        window = minimum;
+    }
+}

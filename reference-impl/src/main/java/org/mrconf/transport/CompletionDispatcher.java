@@ -1,0 +1,108 @@
+package org.mrconf.transport;
+
+import java.util.ArrayDeque;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Turns finished messages into completions, strictly in MSN order per stream (spec clauses 7.5.2,
+ * 7.5.5, 7.5.8): a message that finishes early waits in its stream until every earlier one has left.
+ */
+final class CompletionDispatcher {
+    private final ArrayDeque<Completion> completions = new ArrayDeque<>();
+    private final Counters counters;
+
+    CompletionDispatcher(final Counters counters) {
+        this.counters = counters;
+    }
+
+    /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
+    void finishSend(final Connection connection, final SendMessage message, final CompletionStatus status) {
+        if (message.isDone()) {
+            return;
+        }
+        message.status = status;
+        if (message.opcode == Opcode.READ_REQUEST) {
+            connection.readsBySink.remove((int) message.matchValue);
+        }
+        if (message.completesToApplication()) {
+            drainSend(connection, connection.sendStream(message.streamId));
+        }
+    }
+
+    private void drainSend(final Connection connection, final StreamSendState stream) {
+        while (!stream.awaitingCompletion.isEmpty() && stream.awaitingCompletion.peekFirst().isDone()) {
+            final SendMessage done = stream.awaitingCompletion.pollFirst();
+            emit(new Completion(done.workRequestId, connection.localId(), done.streamId, done.msn,
+                    done.completionType(), done.status, done.length, 0));
+        }
+    }
+
+    /** Releases the completions of received messages that are complete and next in MSN order. */
+    void drainReceive(final Connection connection, final int streamId, final StreamReceiveState stream) {
+        while (true) {
+            final int index = stream.messageIndex(stream.nextMsnToDeliver);
+            if (stream.messageState[index] != StreamReceiveState.COMPLETE) {
+                return;
+            }
+            final Opcode opcode = stream.messageOpcode[index];
+            final CompletionStatus status = stream.messageStatus[index];
+            if (opcode == Opcode.SEND) {
+                final long rsn = stream.messageRsn[index];
+                final int receive = stream.receiveIndex(rsn);
+                emit(new Completion(stream.receiveWorkRequestId[receive], connection.localId(), streamId,
+                        stream.nextMsnToDeliver, CompletionType.RECEIVE, status, stream.messageLength[index], 0));
+                stream.receiveRegion[receive] = null;
+                stream.oldestLiveRsn = Serial.add(rsn, 1);
+            } else if (opcode == Opcode.WRITE_WITH_IMMEDIATE && status == CompletionStatus.SUCCESS) {
+                emit(new Completion(0, connection.localId(), streamId, stream.nextMsnToDeliver,
+                        CompletionType.RECEIVE_IMMEDIATE, status, stream.messageLength[index],
+                        stream.messageImmediate[index]));
+            }
+            stream.messageState[index] = StreamReceiveState.EMPTY;
+            stream.messageStatus[index] = null;
+            stream.messageOpcode[index] = null;
+            stream.nextMsnToDeliver = Serial.add(stream.nextMsnToDeliver, 1);
+        }
+    }
+
+    /** Fails every message and posted receive of a connection, in MSN and RSN order. */
+    void flush(final Connection connection, final CompletionStatus status) {
+        connection.sendQueue.clear();
+        final StreamSendState[] streams = connection.sendStreams();
+        for (final StreamSendState stream : streams) {
+            if (stream == null) {
+                continue;
+            }
+            for (final SendMessage message : stream.awaitingCompletion) {
+                if (!message.isDone()) {
+                    message.status = status;
+                }
+            }
+            drainSend(connection, stream);
+        }
+    }
+
+    /** Flushes the posted receives that no SEND has consumed yet. */
+    void flushReceives(final Connection connection, final int streamId, final StreamReceiveState stream) {
+        for (long rsn = stream.oldestLiveRsn; rsn != stream.nextRsnToPost; rsn = Serial.add(rsn, 1)) {
+            final int receive = stream.receiveIndex(rsn);
+            emit(new Completion(stream.receiveWorkRequestId[receive], connection.localId(), streamId, -1,
+                    CompletionType.RECEIVE, CompletionStatus.FLUSHED, 0, 0));
+        }
+        stream.oldestLiveRsn = stream.nextRsnToPost;
+    }
+
+    private void emit(final Completion completion) {
+        completions.addLast(completion);
+        counters.increment(Counter.MESSAGES_COMPLETED);
+    }
+
+    /** The next completion, or null. */
+    Completion poll() {
+        return completions.pollFirst();
+    }
+
+    int pending() {
+        return completions.size();
+    }
+}

@@ -1,0 +1,35 @@
+package org.mrconf.transport;
+
+import org.mrconf.wire.NackCode;
+
+/** How a work request ended (spec clause 7.5.8): success, or the reason it failed. */
+public enum CompletionStatus {
+    SUCCESS,
+    /** The peer answered NACK REMOTE_ACCESS. */
+    REMOTE_ACCESS_ERROR,
+    /** The peer answered NACK BOUNDS. */
+    REMOTE_BOUNDS_ERROR,
+    /** The peer answered NACK MESSAGE_TOO_LONG. */
+    REMOTE_MESSAGE_TOO_LONG,
+    /** The peer answered NACK INVALID_REQUEST. */
+    REMOTE_INVALID_REQUEST,
+    /** The peer answered NACK UNKNOWN_CONNECTION. */
+    REMOTE_UNKNOWN_CONNECTION,
+    /** Receive side: the SEND was longer than this posted receive. */
+    LOCAL_LENGTH_ERROR,
+    /** No ACK or NACK for the connection timeout (spec clause 6.7.3). */
+    TRANSPORT_TIMEOUT,
+    /** The connection was destroyed or failed with this request outstanding. */
+    FLUSHED;
+
+    /** The status for a NACK whose action fails the work request or the connection. */
+    static CompletionStatus fromNack(final NackCode code) {
+        return switch (code) {
+            case REMOTE_ACCESS -> REMOTE_ACCESS_ERROR;
+            case BOUNDS -> REMOTE_BOUNDS_ERROR;
+            case MESSAGE_TOO_LONG -> REMOTE_MESSAGE_TOO_LONG;
+            case UNKNOWN_CONNECTION -> REMOTE_UNKNOWN_CONNECTION;
+            default -> REMOTE_INVALID_REQUEST;
+        };
+    }
+}

@@ -1,0 +1,337 @@
+package org.mrconf.transport;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.mrconf.net.NanoClock;
+import org.mrconf.net.PacketReceiver;
+import org.mrconf.net.PacketTransmitter;
+import org.mrconf.wire.DecodeStatus;
+import org.mrconf.wire.DecodedPacket;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketDecoder;
+
+/**
+ * The reference MetaRoCE endpoint: a software NIC. Applications register regions, create connections,
+ * post work requests and receives, and poll completions; the network side receives packets through
+ * {@link #onPacket} and timers through {@link #onWakeup}. Single-threaded: every call comes from the
+ * thread that drives it (the simulator or a socket loop).
+ */
+public final class Endpoint implements PacketReceiver {
+    private final EndpointState state;
+    private final NanoClock clock;
+    private final PacketDecoder decoder = new PacketDecoder();
+    private final DecodedPacket decoded = new DecodedPacket();
+    private final CompletionDispatcher completions;
+    private final OutboundPackets out;
+    private final RateHint rateHint;
+    private final AckHandler ackHandler;
+    private final InboundData inboundData;
+    private final SendScheduler scheduler;
+    private final SplittableRandom keyRandom;
+    private Runnable wakeupListener = () -> { };
+    private long lastNowNs;
+
+    /**
+     * @param transmitter where packets go
+     * @param clock       the time for work posted from outside the driver's calls (virtual in simulation)
+     */
+    public Endpoint(final EndpointConfig config, final PacketTransmitter transmitter, final NanoClock clock) {
+        this.state = new EndpointState(Objects.requireNonNull(config, "config"));
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.completions = new CompletionDispatcher(state.counters);
+        this.out = new OutboundPackets(Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
+        this.rateHint = new RateHint(config, state.connectionList);
+        this.ackHandler = new AckHandler(state, completions);
+        this.inboundData = new InboundData(state, out, completions, rateHint);
+        this.scheduler = new SendScheduler(state, out, ackHandler);
+        this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
+        this.lastNowNs = clock.nanoTime();
+    }
+
+    /**
+     * Asks to be told when work posted by the application needs the driver to call {@link #onWakeup}
+     * (the simulator reschedules the node; a socket loop wakes its selector).
+     */
+    public void wakeupListener(final Runnable listener) {
+        this.wakeupListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    public EndpointConfig config() {
+        return state.config;
+    }
+
+    public Counters counters() {
+        return state.counters;
+    }
+
+    // ---------------------------------------------------------------- memory
+
+    /** Registers a zero-filled region of {@code length} bytes at virtual address {@code address}. */
+    public MemoryRegion registerRegion(final long address, final int length, final int access) {
+        return registerRegion(address, ByteBuffer.allocate(length), access);
+    }
+
+    /** Registers {@code memory} (its whole capacity) at virtual address {@code address}. */
+    public MemoryRegion registerRegion(final long address, final ByteBuffer memory, final int access) {
+        if (memory.capacity() == 0 || Long.compareUnsigned(address + memory.capacity(), address) < 0) {
+            throw new IllegalArgumentException("region must be non-empty and must not wrap the address space");
+        }
+        int key;
+        do {
+            key = keyRandom.nextInt();
+        } while (key == 0 || state.regions.get(key) != null);
+        final MemoryRegion region = new MemoryRegion(key, address, memory, access);
+        state.regions.put(key, region);
+        return region;
+    }
+
+    /** Invalidates a region: from now on no packet places into or reads from it (clause 11.1.4). */
+    public void invalidateRegion(final int key) {
+        final MemoryRegion region = state.regions.remove(key);
+        if (region == null) {
+            throw new IllegalArgumentException("no region with key 0x" + Integer.toHexString(key));
+        }
+        region.invalidate();
+    }
+
+    /** The region with this key, or null. */
+    public MemoryRegion region(final int key) {
+        return state.regions.get(key);
+    }
+
+    // ---------------------------------------------------------------- connections
+
+    public void createConnection(final ConnectionConfig config) {
+        if (state.connections.get(config.localId()) != null) {
+            throw new IllegalArgumentException("connection " + config.localId() + " exists");
+        }
+        final Connection connection = new Connection(config, state.config, now());
+        state.connections.put(config.localId(), connection);
+        state.connectionList.add(connection);
+    }
+
+    /** Destroys a connection; its outstanding work and receives complete with FLUSHED (clause 4.2.2). */
+    public void destroyConnection(final int localId) {
+        final Connection connection = connection(localId);
+        if (!connection.failed) {
+            connection.failed = true;
+            completions.flush(connection, CompletionStatus.FLUSHED);
+        }
+        for (int stream = 0; stream < connection.config.streamCount(); stream++) {
+            if (connection.hasStream(stream)) {
+                completions.flushReceives(connection, stream, connection.receiveStream(stream));
+            }
+        }
+        state.connections.remove(localId);
+        state.connectionList.remove(connection);
+    }
+
+    /** Whether the connection exists and has not failed. */
+    public boolean isConnectionUp(final int localId) {
+        final Connection connection = state.connections.get(localId);
+        return connection != null && !connection.failed;
+    }
+
+    /** A snapshot of one path's sender state, for tests and reports. */
+    public PathStatus pathStatus(final int localId, final int pathId) {
+        final PathSender path = connection(localId).sendPaths[pathId];
+        return new PathStatus(pathId, path.entropy, path.healthy, path.nextPsn, path.oldestUnackedPsn,
+                path.unacknowledged, path.congestionWindow.window(), path.rtt.srttNs(), path.rtt.rtoNs());
+    }
+
+    // ---------------------------------------------------------------- work requests
+
+    /** Posts a receive buffer on a stream; SENDs consume them in RSN order (clause 7.3.1). */
+    public void postReceive(final int connectionId, final int streamId, final int localKey, final long address,
+                            final int length, final long workRequestId) {
+        final Connection connection = usableConnection(connectionId);
+        requireStream(connection, streamId);
+        final MemoryRegion region = localBuffer(localKey, address, length, AccessFlags.LOCAL_WRITE);
+        final StreamReceiveState stream = connection.receiveStream(streamId);
+        if (!stream.canPostReceive()) {
+            throw new IllegalStateException("stream " + streamId + " already has " + state.config.maxPostedReceives()
+                    + " receives posted");
+        }
+        stream.postReceive(workRequestId, region, address, length);
+    }
+
+    public void postWrite(final int connectionId, final int streamId, final int localKey, final long localAddress,
+                          final int length, final long remoteAddress, final int remoteKey, final long workRequestId) {
+        post(connectionId, streamId, Opcode.WRITE, localKey, localAddress, length, remoteAddress, remoteKey, 0,
+                workRequestId);
+    }
+
+    public void postWriteWithImmediate(final int connectionId, final int streamId, final int localKey,
+                                       final long localAddress, final int length, final long remoteAddress,
+                                       final int remoteKey, final long immediate, final long workRequestId) {
+        post(connectionId, streamId, Opcode.WRITE_WITH_IMMEDIATE, localKey, localAddress, length, remoteAddress,
+                remoteKey, immediate & Serial.MASK, workRequestId);
+    }
+
+    public void postSend(final int connectionId, final int streamId, final int localKey, final long localAddress,
+                         final int length, final long workRequestId) {
+        post(connectionId, streamId, Opcode.SEND, localKey, localAddress, length, 0, 0, 0, workRequestId);
+    }
+
+    /** Reads {@code length} bytes at the peer's {@code remoteAddress} into the local buffer. */
+    public void postRead(final int connectionId, final int streamId, final int localKey, final long localAddress,
+                         final int length, final long remoteAddress, final int remoteKey, final long workRequestId) {
+        post(connectionId, streamId, Opcode.READ_REQUEST, localKey, localAddress, length, remoteAddress, remoteKey,
+                0, workRequestId);
+    }
+
+    private void post(final int connectionId, final int streamId, final Opcode opcode, final int localKey,
+                      final long localAddress, final int length, final long remoteAddress, final int remoteKey,
+                      final long immediate, final long workRequestId) {
+        final Connection connection = usableConnection(connectionId);
+        requireStream(connection, streamId);
+        final MemoryRegion region = localBuffer(localKey, localAddress, length,
+                opcode == Opcode.READ_REQUEST ? AccessFlags.LOCAL_WRITE : 0);
+        final StreamSendState stream = connection.sendStream(streamId);
+        if (stream.awaitingCompletion.size() >= state.config.maxOutstandingMessages()) {
+            throw new IllegalStateException("stream " + streamId + " already has "
+                    + state.config.maxOutstandingMessages() + " messages outstanding; poll completions first");
+        }
+        long matchValue = 0;
+        if (opcode == Opcode.SEND) {
+            matchValue = stream.nextRsn;
+            stream.nextRsn = Serial.add(stream.nextRsn, 1);
+        } else if (opcode == Opcode.READ_REQUEST) {
+            matchValue = connection.nextSinkHandle;
+            connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
+        }
+        final SendMessage message = new SendMessage(workRequestId, opcode, streamId, stream.nextMsn, matchValue,
+                region, localAddress, length, remoteAddress, remoteKey, immediate,
+                state.config.maxPayload(opcode.headerLength()));
+        stream.nextMsn = Serial.add(stream.nextMsn, 1);
+        stream.awaitingCompletion.addLast(message);
+        connection.sendQueue.addLast(message);
+        if (opcode == Opcode.READ_REQUEST) {
+            connection.readsBySink.put((int) matchValue, message);
+        }
+        wakeupListener.run();
+    }
+
+    /** The next completion, or null when there is none. */
+    public Completion pollCompletion() {
+        return completions.poll();
+    }
+
+    /** Up to {@code max} completions, oldest first. */
+    public List<Completion> pollCompletions(final int max) {
+        final List<Completion> polled = new ArrayList<>();
+        Completion completion;
+        while (polled.size() < max && (completion = completions.poll()) != null) {
+            polled.add(completion);
+        }
+        return polled;
+    }
+
+    // ---------------------------------------------------------------- network side
+
+    @Override
+    public void onPacket(final int srcNode, final int srcPort, final int ecn, final ByteBuffer buffer,
+                         final int offset, final int length, final long nowNs) {
+        lastNowNs = nowNs;
+        state.counters.increment(Counter.RX_PACKETS);
+        if (decoder.decode(buffer, offset, length, decoded) != DecodeStatus.OK) {
+            state.counters.increment(DecodeCounters.of(decoded.status()));
+            return;
+        }
+        final Connection connection = state.connections.get((int) decoded.commonHeader().destinationConnectionId());
+        if (connection == null || connection.failed) {
+            state.counters.increment(Counter.RX_UNKNOWN_CONNECTION);
+            return;
+        }
+        if (srcNode != connection.config.peerNode()) {
+            state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);
+            return;
+        }
+        switch (decoded.opcode()) {
+            case ACK -> ackHandler.onAck(connection, decoded.ack(), nowNs);
+            case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);
+            case PROBE -> onProbe(connection, nowNs);
+            default -> inboundData.onData(connection, ecn, decoded, nowNs);
+        }
+        scheduler.pump(connection, nowNs);
+    }
+
+    private void onProbe(final Connection connection, final long nowNs) {
+        state.counters.increment(Counter.RX_PROBES);
+        final int pathId = decoded.probe().pathId();
+        if (pathId >= connection.receivePaths.length) {
+            state.counters.increment(Counter.RX_INVALID_PATH);
+            return;
+        }
+        final PathReceiver path = connection.receivePaths[pathId];
+        path.lastTimestamp = decoded.probe().transmitTimestamp();
+        out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+    }
+
+    @Override
+    public void onWakeup(final long nowNs) {
+        lastNowNs = nowNs;
+        final List<Connection> connections = state.connectionList;
+        for (int i = 0; i < connections.size(); i++) {
+            final Connection connection = connections.get(i);
+            scheduler.onTimers(connection, rateHint, nowNs);
+            scheduler.pump(connection, nowNs);
+        }
+    }
+
+    @Override
+    public long nextWakeupNs() {
+        long earliest = Long.MAX_VALUE;
+        final List<Connection> connections = state.connectionList;
+        for (int i = 0; i < connections.size(); i++) {
+            earliest = Math.min(earliest, scheduler.nextDeadlineNs(connections.get(i), lastNowNs));
+        }
+        return earliest;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private long now() {
+        return clock.nanoTime();
+    }
+
+    private Connection connection(final int localId) {
+        final Connection connection = state.connections.get(localId);
+        if (connection == null) {
+            throw new IllegalArgumentException("no connection " + localId);
+        }
+        return connection;
+    }
+
+    private Connection usableConnection(final int localId) {
+        final Connection connection = connection(localId);
+        if (connection.failed) {
+            throw new IllegalStateException("connection " + localId + " has failed");
+        }
+        return connection;
+    }
+
+    private static void requireStream(final Connection connection, final int streamId) {
+        if (streamId < 0 || !connection.hasStream(streamId)) {
+            throw new IllegalArgumentException("connection " + connection.localId() + " has no stream " + streamId);
+        }
+    }
+
+    private MemoryRegion localBuffer(final int key, final long address, final int length, final int access) {
+        final MemoryRegion region = state.regions.get(key);
+        if (region == null || !region.isValid()) {
+            throw new IllegalArgumentException("no valid region with key 0x" + Integer.toHexString(key));
+        }
+        if (length < 0 || !region.contains(address, length)) {
+            throw new IllegalArgumentException("local buffer [0x" + Long.toHexString(address) + ", +" + length
+                    + ") is outside " + region);
+        }
+        if (!AccessFlags.allows(region.access(), access)) {
+            throw new IllegalArgumentException(region + " lacks access " + access);
+        }
+        return region;
+    }
+}

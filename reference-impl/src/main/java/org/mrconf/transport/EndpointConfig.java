@@ -1,0 +1,187 @@
+package org.mrconf.transport;
+
+/**
+ * The parameters of one reference endpoint (spec clause 12.1.3: what a device declares). Build with
+ * {@link #defaults()} and the {@code with*} methods.
+ *
+ * @param lineRateBitsPerSecond the NIC's line rate: the pacer never exceeds it, and the receiver divides
+ *                              it into fair shares for its rate hints
+ * @param mtuBytes              largest IP datagram; data packets are filled to it (clause 4.1.9)
+ * @param ipHeaderBytes         20 for IPv4, 40 for IPv6
+ * @param minRtoNs              lower clamp of the retransmission timeout
+ * @param initialRtoNs          timeout before the first RTT sample
+ * @param maxRtoNs              upper clamp, also the backoff limit
+ * @param ackDelayNs            longest an in-order packet waits for its ACK (clause 8.1.4)
+ * @param ackCoalescingCount    most packets one coalesced ACK waits for
+ * @param unhealthyAfterTimeouts consecutive timeouts that mark a path unhealthy (clause 6.7.1)
+ * @param connectionTimeoutNs   silence with data outstanding that fails the connection (clause 6.7.3)
+ * @param initialPathWindow     initial congestion window of each path, packets
+ * @param initialConnectionWindow initial connection window, packets
+ * @param maxConnectionWindow   largest connection window, packets
+ * @param decreaseFactor        multiplicative decrease on CE (clause 10.1.1)
+ * @param rateHintIntervalNs    window over which the receiver counts active senders (clause 8.2.4)
+ * @param maxOutstandingMessages messages per stream the receiver tracks at once
+ * @param maxPostedReceives     receives per stream that may be posted and not yet consumed
+ * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
+ * @param entropySeed           seed of the source-port choices made when re-pathing
+ */
+public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHeaderBytes, long minRtoNs,
+                             long initialRtoNs, long maxRtoNs, long ackDelayNs, int ackCoalescingCount,
+                             int unhealthyAfterTimeouts, long connectionTimeoutNs, int initialPathWindow,
+                             int initialConnectionWindow, int maxConnectionWindow, double decreaseFactor,
+                             long rateHintIntervalNs, int maxOutstandingMessages, int maxPostedReceives,
+                             long receiverNotReadyRetryNs, long entropySeed) {
+
+    /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
+    public static EndpointConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these values. */
+    public Builder toBuilder() {
+        final Builder b = new Builder();
+        b.lineRateBitsPerSecond = lineRateBitsPerSecond;
+        b.mtuBytes = mtuBytes;
+        b.ipHeaderBytes = ipHeaderBytes;
+        b.minRtoNs = minRtoNs;
+        b.initialRtoNs = initialRtoNs;
+        b.maxRtoNs = maxRtoNs;
+        b.ackDelayNs = ackDelayNs;
+        b.ackCoalescingCount = ackCoalescingCount;
+        b.unhealthyAfterTimeouts = unhealthyAfterTimeouts;
+        b.connectionTimeoutNs = connectionTimeoutNs;
+        b.initialPathWindow = initialPathWindow;
+        b.initialConnectionWindow = initialConnectionWindow;
+        b.maxConnectionWindow = maxConnectionWindow;
+        b.decreaseFactor = decreaseFactor;
+        b.rateHintIntervalNs = rateHintIntervalNs;
+        b.maxOutstandingMessages = maxOutstandingMessages;
+        b.maxPostedReceives = maxPostedReceives;
+        b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
+        b.entropySeed = entropySeed;
+        return b;
+    }
+
+    /** Builds an {@link EndpointConfig}; every field starts at the default. */
+    public static final class Builder {
+        private long lineRateBitsPerSecond = 100_000_000_000L;
+        private int mtuBytes = 4176;
+        private int ipHeaderBytes = 20;
+        private long minRtoNs = 100_000;
+        private long initialRtoNs = 1_000_000;
+        private long maxRtoNs = 100_000_000;
+        private long ackDelayNs = 8_000;
+        private int ackCoalescingCount = 16;
+        private int unhealthyAfterTimeouts = 3;
+        private long connectionTimeoutNs = 1_000_000_000L;
+        private int initialPathWindow = 32;
+        private int initialConnectionWindow = 4096;
+        private int maxConnectionWindow = 65536;
+        private double decreaseFactor = 0.5;
+        private long rateHintIntervalNs = 10_000;
+        private int maxOutstandingMessages = 1024;
+        private int maxPostedReceives = 4096;
+        private long receiverNotReadyRetryNs = 20_000;
+        private long entropySeed = 1;
+
+        private Builder() {
+        }
+
+        public Builder lineRate(final long bitsPerSecond) {
+            this.lineRateBitsPerSecond = bitsPerSecond;
+            return this;
+        }
+
+        public Builder mtu(final int bytes) {
+            this.mtuBytes = bytes;
+            return this;
+        }
+
+        public Builder ipv6(final boolean ipv6) {
+            this.ipHeaderBytes = ipv6 ? 40 : 20;
+            return this;
+        }
+
+        public Builder timers(final long minRto, final long initialRto, final long maxRto) {
+            this.minRtoNs = minRto;
+            this.initialRtoNs = initialRto;
+            this.maxRtoNs = maxRto;
+            return this;
+        }
+
+        public Builder ackPolicy(final long delayNs, final int coalescingCount) {
+            this.ackDelayNs = delayNs;
+            this.ackCoalescingCount = coalescingCount;
+            return this;
+        }
+
+        public Builder unhealthyAfterTimeouts(final int timeouts) {
+            this.unhealthyAfterTimeouts = timeouts;
+            return this;
+        }
+
+        public Builder connectionTimeout(final long ns) {
+            this.connectionTimeoutNs = ns;
+            return this;
+        }
+
+        public Builder windows(final int initialPath, final int initialConnection, final int maxConnection) {
+            this.initialPathWindow = initialPath;
+            this.initialConnectionWindow = initialConnection;
+            this.maxConnectionWindow = maxConnection;
+            return this;
+        }
+
+        public Builder decreaseFactor(final double factor) {
+            this.decreaseFactor = factor;
+            return this;
+        }
+
+        public Builder rateHintInterval(final long ns) {
+            this.rateHintIntervalNs = ns;
+            return this;
+        }
+
+        public Builder limits(final int outstandingMessages, final int postedReceives) {
+            this.maxOutstandingMessages = outstandingMessages;
+            this.maxPostedReceives = postedReceives;
+            return this;
+        }
+
+        public Builder receiverNotReadyRetry(final long ns) {
+            this.receiverNotReadyRetryNs = ns;
+            return this;
+        }
+
+        public Builder entropySeed(final long seed) {
+            this.entropySeed = seed;
+            return this;
+        }
+
+        public EndpointConfig build() {
+            if (mtuBytes < ipHeaderBytes + 8 + 52 + 4 + 1) {
+                throw new IllegalArgumentException("mtu " + mtuBytes + " leaves no room for a payload");
+            }
+            if (minRtoNs <= 0 || minRtoNs > initialRtoNs || initialRtoNs > maxRtoNs) {
+                throw new IllegalArgumentException("timers must satisfy 0 < minRto <= initialRto <= maxRto");
+            }
+            if (Integer.bitCount(maxOutstandingMessages) != 1 || Integer.bitCount(maxPostedReceives) != 1) {
+                throw new IllegalArgumentException("limits must be powers of two");
+            }
+            return new EndpointConfig(lineRateBitsPerSecond, mtuBytes, ipHeaderBytes, minRtoNs, initialRtoNs,
+                    maxRtoNs, ackDelayNs, ackCoalescingCount, unhealthyAfterTimeouts, connectionTimeoutNs,
+                    initialPathWindow, initialConnectionWindow, maxConnectionWindow, decreaseFactor,
+                    rateHintIntervalNs, maxOutstandingMessages, maxPostedReceives, receiverNotReadyRetryNs,
+                    entropySeed);
+        }
+    }
+
+    /** Largest payload a packet of an opcode with this header length may carry (clause 4.1.9). */
+    int maxPayload(final int headerLength) {
+        return Math.min(0xFFFF, mtuBytes - ipHeaderBytes - 8 - headerLength - 4);
+    }
+}

@@ -1,0 +1,18 @@
+package org.mrconf.transport;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the parts of one endpoint share: its configuration, counters, regions and connections. */
+final class EndpointState {
+    final EndpointConfig config;
+    final Counters counters = new Counters();
+    final IntObjectMap<MemoryRegion> regions = new IntObjectMap<>(64);
+    final IntObjectMap<Connection> connections = new IntObjectMap<>(64);
+    /** The same connections as a list, so timers can walk them without iterator garbage. */
+    final List<Connection> connectionList = new ArrayList<>();
+
+    EndpointState(final EndpointConfig config) {
+        this.config = config;
+    }
+}

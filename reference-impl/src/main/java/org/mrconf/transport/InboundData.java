@@ -1,0 +1,255 @@
+package org.mrconf.transport;
+
+import org.mrconf.net.Ecn;
+import org.mrconf.wire.DataHeaderFlyweight;
+import org.mrconf.wire.DecodedPacket;
+import org.mrconf.wire.NackCode;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketFlags;
+
+/**
+ * The receive path of data packets and READ requests: window check, protection checks, placement on
+ * arrival, per-message byte counting, NACKs and the ACK policy (spec sections 6, 7, 8, 9, 11). Nothing
+ * here allocates, except the completion records and READ responses it creates once per message.
+ */
+final class InboundData {
+    /** What became of one new packet. */
+    private enum Outcome { PLACED, STALE, REJECTED, NOT_READY }
+
+    private final EndpointState state;
+    private final OutboundPackets out;
+    private final CompletionDispatcher completions;
+    private final RateHint rateHint;
+
+    InboundData(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions,
+                final RateHint rateHint) {
+        this.state = state;
+        this.out = out;
+        this.completions = completions;
+        this.rateHint = rateHint;
+    }
+
+    void onData(final Connection connection, final int ecn, final DecodedPacket packet, final long nowNs) {
+        final DataHeaderFlyweight header = packet.dataHeader();
+        final int pathId = header.pathId();
+        if (pathId >= connection.receivePaths.length) {
+            state.counters.increment(Counter.RX_INVALID_PATH);
+            return;
+        }
+        final PathReceiver path = connection.receivePaths[pathId];
+        connection.lastDataReceivedNs = nowNs;
+        if (ecn == Ecn.CE) {
+            path.ceSinceAck++;
+            state.counters.increment(Counter.RX_CE_MARKED);
+        }
+        path.lastTimestamp = header.transmitTimestamp();
+        final long psn = header.psn();
+        switch (path.window.classify(psn)) {
+            case BEYOND_WINDOW -> {
+                state.counters.increment(Counter.RX_OUT_OF_WINDOW);
+                out.sendNack(connection, pathId, psn, NackCode.PSN_OUT_OF_WINDOW, header.streamId(),
+                        header.messageSequenceNumber(), 0);
+                return;
+            }
+            case DUPLICATE -> {
+                state.counters.increment(Counter.RX_DUPLICATE);
+                out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+                return;
+            }
+            default -> {
+            }
+        }
+        final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
+        final Outcome outcome = deliver(connection, pathId, packet, header);
+        if (outcome == Outcome.NOT_READY) {
+            return; // not recorded: the sender retries this PSN (clause 7.3.2)
+        }
+        path.window.record(psn);
+        if (!inOrder || outcome == Outcome.STALE || header.hasFlags(PacketFlags.ACK_REQUEST)
+                || ++path.unacknowledged >= state.config.ackCoalescingCount()) {
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+        } else if (path.unacknowledged == 1) {
+            path.ackDeadlineNs = nowNs + state.config.ackDelayNs();
+        }
+    }
+
+    private Outcome deliver(final Connection connection, final int pathId, final DecodedPacket packet,
+                            final DataHeaderFlyweight header) {
+        final Opcode opcode = packet.opcode();
+        if (opcode == Opcode.READ_RESPONSE) {
+            return placeReadResponse(connection, pathId, packet, header);
+        }
+        final int streamId = header.streamId();
+        final long msn = header.messageSequenceNumber();
+        if (!connection.hasStream(streamId)) {
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        final StreamReceiveState stream = connection.receiveStream(streamId);
+        if (stream.isDelivered(msn)) {
+            return stale();
+        }
+        if (stream.isBeyondTracking(msn)) {
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        final int index = stream.messageIndex(msn);
+        final byte messageState = stream.messageState[index];
+        if (messageState == StreamReceiveState.COMPLETE) {
+            return stale();
+        }
+        if (messageState == StreamReceiveState.PARTIAL
+                && (stream.messageOpcode[index] != opcode || stream.messageLength[index] != header.messageLength())) {
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        return switch (opcode) {
+            case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
+            case SEND -> placeSend(connection, pathId, packet, header, stream, index);
+            case READ_REQUEST -> acceptReadRequest(connection, pathId, header, stream, index);
+            default -> throw new IllegalStateException("not a data opcode: " + opcode);
+        };
+    }
+
+    private Outcome placeWrite(final Connection connection, final int pathId, final DecodedPacket packet,
+                               final DataHeaderFlyweight header, final StreamReceiveState stream, final int index) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)) {
+            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
+        }
+        if (!region.contains(header.remoteAddress(), header.messageLength())) {
+            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
+        }
+        final long start = header.remoteAddress() + header.messageOffset();
+        begin(stream, index, packet.opcode(), header, packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
+        place(packet, region, region.indexOf(start));
+        return countBytes(connection, header.streamId(), stream, index, packet.payloadLength());
+    }
+
+    private Outcome placeSend(final Connection connection, final int pathId, final DecodedPacket packet,
+                              final DataHeaderFlyweight header, final StreamReceiveState stream, final int index) {
+        final long rsn = header.receiveSequenceNumber();
+        if (stream.isReceiveRetired(rsn)) {
+            return stale();
+        }
+        if (!stream.isReceivePosted(rsn)) {
+            state.counters.increment(Counter.REJECT_RECEIVER_NOT_READY);
+            out.sendNack(connection, pathId, header.psn(), NackCode.RECEIVER_NOT_READY, header.streamId(),
+                    header.messageSequenceNumber(), state.config.receiverNotReadyRetryNs() / 1000);
+            return Outcome.NOT_READY;
+        }
+        final int receive = stream.receiveIndex(rsn);
+        if (header.messageLength() > stream.receiveLength[receive]) {
+            // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
+            begin(stream, index, Opcode.SEND, header, 0);
+            stream.messageRsn[index] = rsn;
+            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+        }
+        begin(stream, index, Opcode.SEND, header, 0);
+        stream.messageRsn[index] = rsn;
+        final MemoryRegion region = stream.receiveRegion[receive];
+        place(packet, region, region.indexOf(stream.receiveAddress[receive] + header.messageOffset()));
+        return countBytes(connection, header.streamId(), stream, index, packet.payloadLength());
+    }
+
+    private Outcome acceptReadRequest(final Connection connection, final int pathId, final DataHeaderFlyweight header,
+                                      final StreamReceiveState stream, final int index) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ)) {
+            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
+        }
+        if (!region.contains(header.remoteAddress(), header.messageLength())) {
+            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
+        }
+        final SendMessage response = new SendMessage(0, Opcode.READ_RESPONSE, header.streamId(),
+                header.messageSequenceNumber(), header.sinkHandle(), region, header.remoteAddress(),
+                header.messageLength(), 0, 0, 0, state.config.maxPayload(Opcode.READ_RESPONSE.headerLength()));
+        response.requestPathId = pathId;
+        response.requestPsn = header.psn();
+        connection.sendQueue.addLast(response);
+        begin(stream, index, Opcode.READ_REQUEST, header, 0);
+        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
+        return Outcome.PLACED;
+    }
+
+    private Outcome placeReadResponse(final Connection connection, final int pathId, final DecodedPacket packet,
+                                      final DataHeaderFlyweight header) {
+        final SendMessage read = connection.readsBySink.get((int) header.sinkHandle());
+        if (read == null) {
+            return stale(); // the READ finished or failed already
+        }
+        if (read.streamId != header.streamId() || read.msn != header.messageSequenceNumber()
+                || read.length != header.messageLength()) {
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        place(packet, read.localRegion, read.localRegion.indexOf(read.localAddress + header.messageOffset()));
+        read.bytesPlaced += packet.payloadLength();
+        if (read.bytesPlaced >= read.length) {
+            completions.finishSend(connection, read, CompletionStatus.SUCCESS);
+        }
+        return Outcome.PLACED;
+    }
+
+    private void begin(final StreamReceiveState stream, final int index, final Opcode opcode,
+                       final DataHeaderFlyweight header, final long immediate) {
+        if (stream.messageState[index] == StreamReceiveState.EMPTY) {
+            stream.messageState[index] = StreamReceiveState.PARTIAL;
+            stream.messageOpcode[index] = opcode;
+            stream.messageLength[index] = header.messageLength();
+            stream.messageBytes[index] = 0;
+            stream.messageImmediate[index] = immediate;
+        }
+    }
+
+    private void place(final DecodedPacket packet, final MemoryRegion region, final int index) {
+        final int length = packet.payloadLength();
+        if (length > 0) {
+            region.memory().put(index, packet.buffer(), packet.payloadIndex(), length);
+            state.counters.add(Counter.BYTES_PLACED, length);
+        }
+    }
+
+    private Outcome countBytes(final Connection connection, final int streamId, final StreamReceiveState stream,
+                               final int index, final int bytes) {
+        stream.messageBytes[index] += bytes;
+        if (stream.messageBytes[index] >= stream.messageLength[index]) {
+            finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+        }
+        return Outcome.PLACED;
+    }
+
+    private void finishMessage(final Connection connection, final int streamId, final StreamReceiveState stream,
+                               final int index, final CompletionStatus status) {
+        stream.messageState[index] = StreamReceiveState.COMPLETE;
+        stream.messageStatus[index] = status;
+        completions.drainReceive(connection, streamId, stream);
+    }
+
+    /**
+     * Rejects a packet with a final NACK code. When its message is known, the message is finished with
+     * an error so that later messages of the stream still complete (clauses 7.5.8, 9.1.3).
+     */
+    private Outcome reject(final Connection connection, final int pathId, final DataHeaderFlyweight header,
+                           final NackCode code, final StreamReceiveState stream, final int index) {
+        state.counters.increment(switch (code) {
+            case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;
+            case BOUNDS -> Counter.REJECT_BOUNDS;
+            case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
+            default -> Counter.REJECT_INVALID_REQUEST;
+        });
+        out.sendNack(connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
+        if (stream != null) {
+            if (stream.messageState[index] == StreamReceiveState.EMPTY) {
+                stream.messageState[index] = StreamReceiveState.PARTIAL;
+                stream.messageOpcode[index] = header.opcode();
+                stream.messageLength[index] = header.messageLength();
+            }
+            finishMessage(connection, header.streamId(), stream, index,
+                    code == NackCode.MESSAGE_TOO_LONG ? CompletionStatus.LOCAL_LENGTH_ERROR
+                            : CompletionStatus.fromNack(code));
+        }
+        return Outcome.REJECTED;
+    }
+
+    private Outcome stale() {
+        state.counters.increment(Counter.RX_STALE);
+        return Outcome.STALE;
+    }
+}

@@ -1,0 +1,116 @@
+package org.mrconf.transport;
+
+import java.nio.ByteBuffer;
+import org.mrconf.net.Ecn;
+import org.mrconf.net.PacketTransmitter;
+import org.mrconf.wire.AckFlyweight;
+import org.mrconf.wire.DataHeaderFlyweight;
+import org.mrconf.wire.NackCode;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketEncoder;
+import org.mrconf.wire.PacketFlags;
+
+/**
+ * Builds every packet the endpoint sends into one reusable buffer and hands it to the transmitter.
+ * The payload is copied once, from the registered region into the packet, as a NIC's DMA would.
+ */
+final class OutboundPackets {
+    private final PacketEncoder encoder = new PacketEncoder();
+    private final ByteBuffer buffer;
+    private final PacketTransmitter transmitter;
+    private final Counters counters;
+
+    OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
+        this.transmitter = transmitter;
+        this.counters = counters;
+        this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
+    }
+
+    /** Sends (or resends) the packet recorded for {@code psn} on {@code path} (spec clause 6.4.2). */
+    void sendData(final Connection connection, final PathSender path, final long psn, final boolean retransmission,
+                  final long nowNs) {
+        final int slot = PathSender.slot(psn);
+        final SendMessage message = path.slotMessage[slot];
+        final long offset = path.slotOffset[slot];
+        final int length = path.slotLength[slot];
+        int flags = retransmission ? PacketFlags.RETRANSMISSION : PacketFlags.NONE;
+        if (offset + length == message.length || message.opcode == Opcode.READ_REQUEST) {
+            flags |= PacketFlags.ACK_REQUEST; // the last packet of a message: its completion should not wait
+        }
+        final DataHeaderFlyweight header = encoder.data(buffer, 0, message.opcode)
+                .flags(flags)
+                .destinationConnectionId(connection.config.peerId() & Serial.MASK)
+                .pathId(path.pathId)
+                .psn(psn)
+                .streamId(message.streamId)
+                .payloadLength(length)
+                .messageSequenceNumber(message.msn)
+                .messageLength(message.length)
+                .messageOffset(offset)
+                .transmitTimestamp(nowNs & Serial.MASK);
+        switch (message.opcode) {
+            case WRITE -> header.remoteAddress(message.remoteAddress).remoteKey(message.remoteKey & Serial.MASK);
+            case WRITE_WITH_IMMEDIATE -> header.remoteAddress(message.remoteAddress)
+                    .remoteKey(message.remoteKey & Serial.MASK).immediate(message.immediate);
+            case SEND -> header.receiveSequenceNumber(message.matchValue);
+            case READ_REQUEST -> header.remoteAddress(message.remoteAddress)
+                    .remoteKey(message.remoteKey & Serial.MASK).sinkHandle(message.matchValue);
+            case READ_RESPONSE -> header.sinkHandle(message.matchValue);
+            default -> throw new IllegalStateException("not a data opcode: " + message.opcode);
+        }
+        if (length > 0) {
+            final MemoryRegion source = message.localRegion;
+            buffer.put(header.payloadIndex(), source.memory(), source.indexOf(message.localAddress + offset), length);
+        }
+        final int packetLength = encoder.finish(buffer, 0, message.opcode.packetLength(length));
+        transmitter.transmit(connection.config.peerNode(), path.entropy, Ecn.ECT_0, buffer, 0, packetLength);
+        counters.increment(retransmission ? Counter.TX_RETRANSMISSIONS : Counter.TX_DATA_PACKETS);
+    }
+
+    /** Sends the ACK of one receive path (spec sections 5.3 and 8) and resets what it reported. */
+    void sendAck(final Connection connection, final PathReceiver path, final long rateHintMbps) {
+        final AckFlyweight ack = encoder.ack(buffer, 0)
+                .destinationConnectionId(connection.config.peerId() & Serial.MASK)
+                .pathId(path.pathId)
+                .echoedTimestamp(path.lastTimestamp)
+                .ceCount(Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
+                .rateHint(rateHintMbps);
+        path.window.writeTo(ack);
+        final int packetLength = encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
+        transmitter.transmit(connection.config.peerNode(), connection.sendPaths[path.pathId].entropy, Ecn.NOT_ECT,
+                buffer, 0, packetLength);
+        path.ceSinceAck = 0;
+        path.unacknowledged = 0;
+        counters.increment(Counter.TX_ACKS);
+    }
+
+    /** Rejects one packet (spec section 9). */
+    void sendNack(final Connection connection, final int pathId, final long psn, final NackCode code,
+                  final int streamId, final long msn, final long retryAfterMicros) {
+        encoder.nack(buffer, 0)
+                .destinationConnectionId(connection.config.peerId() & Serial.MASK)
+                .pathId(pathId)
+                .psn(psn)
+                .code(code)
+                .streamId(streamId)
+                .messageSequenceNumber(msn)
+                .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
+                .retryAfter(retryAfterMicros);
+        final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
+        transmitter.transmit(connection.config.peerNode(), connection.sendPaths[pathId].entropy, Ecn.NOT_ECT,
+                buffer, 0, packetLength);
+        counters.increment(Counter.TX_NACKS);
+    }
+
+    /** Tests a path's liveness without using a PSN (spec clauses 5.5.1, 6.7.2). */
+    void sendProbe(final Connection connection, final PathSender path, final long nowNs) {
+        encoder.probe(buffer, 0)
+                .destinationConnectionId(connection.config.peerId() & Serial.MASK)
+                .pathId(path.pathId)
+                .psn(path.nextPsn)
+                .transmitTimestamp(nowNs & Serial.MASK);
+        final int packetLength = encoder.finish(buffer, 0, Opcode.PROBE.packetLength(0));
+        transmitter.transmit(connection.config.peerNode(), path.entropy, Ecn.NOT_ECT, buffer, 0, packetLength);
+        counters.increment(Counter.TX_PROBES);
+    }
+}

@@ -1,0 +1,20 @@
+package org.mrconf.transport;
+
+/** The receive side of one path: its PSN window and what its next ACK must say (spec section 8). */
+final class PathReceiver {
+    final int pathId;
+    final ReceiveWindow window;
+    /** CE-marked packets since the last ACK of the path (clause 8.2.2). */
+    int ceSinceAck;
+    /** Transmit timestamp of the most recent packet of the path, to echo (clause 8.2.1). */
+    long lastTimestamp;
+    /** In-order packets not yet acknowledged. */
+    int unacknowledged;
+    /** When the coalesced ACK is due; meaningful while {@link #unacknowledged} > 0. */
+    long ackDeadlineNs;
+
+    PathReceiver(final int pathId, final long initialPsn) {
+        this.pathId = pathId;
+        this.window = new ReceiveWindow(initialPsn);
+    }
+}

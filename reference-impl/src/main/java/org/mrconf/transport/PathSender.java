@@ -1,0 +1,139 @@
+package org.mrconf.transport;
+
+/**
+ * The send side of one path (spec sections 6 and 10): its PSN space, the up to 256 outstanding PSNs,
+ * its RTT estimate and timer, its congestion window, its entropy and its health. Outstanding PSNs live
+ * in preallocated arrays indexed by {@code psn & 255}, which the 256-PSN window makes collision free.
+ */
+final class PathSender {
+    static final int WINDOW = ReceiveWindow.SIZE;
+
+    static final byte FREE = 0;
+    static final byte IN_FLIGHT = 1;
+    static final byte ACKED = 2;
+    /** Deemed lost; waits for its retransmission. */
+    static final byte LOST = 3;
+    /** Rejected with RECEIVER_NOT_READY; waits until {@link #slotRetryAtNs}. */
+    static final byte WAITING = 4;
+
+    final int pathId;
+    final RttEstimator rtt;
+    final AimdWindow congestionWindow;
+
+    final SendMessage[] slotMessage = new SendMessage[WINDOW];
+    final long[] slotOffset = new long[WINDOW];
+    final int[] slotLength = new int[WINDOW];
+    final long[] slotSentNs = new long[WINDOW];
+    final long[] slotRetryAtNs = new long[WINDOW];
+    final boolean[] slotRetransmitted = new boolean[WINDOW];
+    final byte[] slotState = new byte[WINDOW];
+
+    /** PSN the next new packet gets. */
+    long nextPsn;
+    /** Oldest PSN not yet acknowledged; equals {@link #nextPsn} when nothing is outstanding. */
+    long oldestUnackedPsn;
+    /** PSNs sent and not yet acknowledged (in flight, lost or waiting). */
+    int unacknowledged;
+    /** PSNs in state LOST or WAITING, so the sender knows without a scan that there is nothing to resend. */
+    int awaitingResend;
+
+    int entropy;
+    boolean healthy = true;
+    int consecutiveTimeouts;
+    /** When the retransmission timer fires; meaningful while {@link #unacknowledged} > 0. */
+    long rtoDeadlineNs;
+    /** When an unhealthy path with nothing outstanding is probed next (clause 6.7.2). */
+    long probeDeadlineNs;
+
+    PathSender(final int pathId, final long initialPsn, final int entropy, final EndpointConfig config) {
+        this.pathId = pathId;
+        this.nextPsn = initialPsn & Serial.MASK;
+        this.oldestUnackedPsn = this.nextPsn;
+        this.entropy = entropy;
+        this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs());
+        this.congestionWindow = new AimdWindow(config.initialPathWindow(), WINDOW, config.decreaseFactor());
+    }
+
+    static int slot(final long psn) {
+        return (int) (psn & (WINDOW - 1));
+    }
+
+    /** PSNs between the oldest unacknowledged and the next new one (clause 6.1.3 bounds this by 256). */
+    int outstandingSpan() {
+        return (int) Serial.distance(oldestUnackedPsn, nextPsn);
+    }
+
+    /** How many new PSNs this path may take now: window space and congestion window both. */
+    int freeWindow() {
+        if (!healthy) {
+            return 0;
+        }
+        return Math.min(WINDOW - outstandingSpan(), congestionWindow.packets() - unacknowledged);
+    }
+
+    /** Whether {@code psn} has been sent and is not yet behind the oldest unacknowledged PSN. */
+    boolean isOutstanding(final long psn) {
+        return Serial.distance(oldestUnackedPsn, psn) < Serial.distance(oldestUnackedPsn, nextPsn);
+    }
+
+    /** Records a new packet in its slot and returns its PSN. */
+    long assign(final SendMessage message, final long offset, final int length, final long nowNs) {
+        final long psn = nextPsn;
+        final int slot = slot(psn);
+        slotMessage[slot] = message;
+        slotOffset[slot] = offset;
+        slotLength[slot] = length;
+        slotSentNs[slot] = nowNs;
+        slotRetransmitted[slot] = false;
+        slotState[slot] = IN_FLIGHT;
+        nextPsn = Serial.add(nextPsn, 1);
+        unacknowledged++;
+        return psn;
+    }
+
+    /** Marks a PSN acknowledged; returns whether it was not already. */
+    boolean acknowledge(final long psn) {
+        final int slot = slot(psn);
+        final byte state = slotState[slot];
+        if (state == ACKED || state == FREE) {
+            return false;
+        }
+        if (state == LOST || state == WAITING) {
+            awaitingResend--;
+        }
+        slotState[slot] = ACKED;
+        unacknowledged--;
+        return true;
+    }
+
+    /** Marks an in-flight PSN for retransmission. */
+    void markLost(final long psn) {
+        final int slot = slot(psn);
+        if (slotState[slot] == IN_FLIGHT) {
+            slotState[slot] = LOST;
+            awaitingResend++;
+        }
+    }
+
+    /** Parks a PSN until the receiver is ready (NACK RECEIVER_NOT_READY). */
+    void markWaiting(final long psn, final long retryAtNs) {
+        final int slot = slot(psn);
+        if (slotState[slot] == IN_FLIGHT) {
+            awaitingResend++;
+        }
+        if (slotState[slot] == IN_FLIGHT || slotState[slot] == LOST) {
+            slotState[slot] = WAITING;
+            slotRetryAtNs[slot] = retryAtNs;
+        }
+    }
+
+    /** Frees the slots of acknowledged PSNs at the front of the window. */
+    void advanceOldestUnacked() {
+        while (oldestUnackedPsn != nextPsn && slotState[slot(oldestUnackedPsn)] == ACKED) {
+            final int slot = slot(oldestUnackedPsn);
+            slotState[slot] = FREE;
+            slotMessage[slot] = null;
+            oldestUnackedPsn = Serial.add(oldestUnackedPsn, 1);
+        }
+    }
+}

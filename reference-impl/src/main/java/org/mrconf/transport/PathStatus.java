@@ -1,0 +1,6 @@
+package org.mrconf.transport;
+
+/** A read-only snapshot of one path's sender state, for tests, reports and the control agent. */
+public record PathStatus(int pathId, int entropy, boolean healthy, long nextPsn, long oldestUnackedPsn,
+                         int unacknowledged, double congestionWindow, long srttNs, long rtoNs) {
+}

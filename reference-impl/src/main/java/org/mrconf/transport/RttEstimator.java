@@ -1,0 +1,69 @@
+package org.mrconf.transport;
+
+/**
+ * Smoothed RTT, RTT variance and the retransmission timeout of one path (spec clauses 6.6.1 to 6.6.3,
+ * RFC 6298 with alpha 1/8 and beta 1/4), with exponential backoff.
+ */
+final class RttEstimator {
+    private final long minRtoNs;
+    private final long maxRtoNs;
+    private final long initialRtoNs;
+    private long srttNs;
+    private long rttVarNs;
+    private boolean hasSample;
+    private int backoffShift;
+
+    RttEstimator(final long minRtoNs, final long initialRtoNs, final long maxRtoNs) {
+        this.minRtoNs = minRtoNs;
+        this.initialRtoNs = initialRtoNs;
+        this.maxRtoNs = maxRtoNs;
+    }
+
+    /** Adds one RTT sample and ends any backoff, since the path answered. */
+    void onSample(final long rttNs) {
+        if (!hasSample) {
+            srttNs = rttNs;
+            rttVarNs = rttNs / 2;
+            hasSample = true;
+        } else {
+            rttVarNs += (Math.abs(srttNs - rttNs) - rttVarNs) / 4;
+            srttNs += (rttNs - srttNs) / 8;
+        }
+        backoffShift = 0;
+    }
+
+    /** Doubles the timeout after an expiry with no answer, up to the maximum. */
+    void backOff() {
+        if (backoffShift < 30) {
+            backoffShift++;
+        }
+    }
+
+    /** Restores the computed timeout: the path made progress. */
+    void resetBackoff() {
+        backoffShift = 0;
+    }
+
+    boolean hasSample() {
+        return hasSample;
+    }
+
+    /** The smoothed RTT, or the initial RTO before the first sample. */
+    long srttNs() {
+        return hasSample ? srttNs : initialRtoNs;
+    }
+
+    long rttVarNs() {
+        return rttVarNs;
+    }
+
+    /** The current timeout including backoff, clamped to [min RTO, max RTO]. */
+    long rtoNs() {
+        final long base = hasSample ? srttNs + Math.max(1_000, 4 * rttVarNs) : initialRtoNs;
+        long rto = Math.max(minRtoNs, Math.min(maxRtoNs, base));
+        for (int i = 0; i < backoffShift && rto < maxRtoNs; i++) {
+            rto = Math.min(maxRtoNs, rto * 2);
+        }
+        return rto;
+    }
+}

@@ -1,0 +1,259 @@
+package org.mrconf.transport;
+
+import java.util.SplittableRandom;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Decides what a connection sends next and when: retransmissions first, then new packets sprayed over
+ * the healthy path with the most free window (spec clauses 10.2.1, 10.2.2), within the path and
+ * connection windows and the pacer; and runs the per-path timers (clauses 6.6.2 to 6.7.3).
+ */
+final class SendScheduler {
+    private static final int EPHEMERAL_PORT_BASE = 49152;
+    private static final int EPHEMERAL_PORT_COUNT = 65536 - EPHEMERAL_PORT_BASE;
+
+    private final EndpointState state;
+    private final OutboundPackets out;
+    private final AckHandler ackHandler;
+    private final SplittableRandom entropyRandom;
+
+    SendScheduler(final EndpointState state, final OutboundPackets out, final AckHandler ackHandler) {
+        this.state = state;
+        this.out = out;
+        this.ackHandler = ackHandler;
+        this.entropyRandom = new SplittableRandom(state.config.entropySeed());
+    }
+
+    /** Sends everything the windows and the pacer allow now. */
+    void pump(final Connection connection, final long nowNs) {
+        if (connection.failed) {
+            return;
+        }
+        if (!sendRetransmissions(connection, nowNs)) {
+            return;
+        }
+        while (!connection.sendQueue.isEmpty()) {
+            final SendMessage message = connection.sendQueue.peekFirst();
+            if (message.isDone()) {
+                connection.sendQueue.pollFirst(); // failed before all of it went out
+                continue;
+            }
+            if (connection.unacknowledged >= connection.congestionWindow.packets()) {
+                return;
+            }
+            if (message.opcode == Opcode.READ_RESPONSE && !message.localRegion.isValid()) {
+                abandonReadResponse(connection, message);
+                continue;
+            }
+            final PathSender path = choosePath(connection);
+            if (path == null) {
+                return;
+            }
+            final int length = message.nextPayloadLength();
+            final int wireBytes = message.opcode.packetLength(length);
+            if (!connection.pacer.canSend(wireBytes, nowNs)) {
+                return;
+            }
+            final long psn = path.assign(message, message.nextOffset, length, nowNs);
+            connection.unacknowledged++;
+            if (path.unacknowledged == 1) {
+                path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+            }
+            if (connection.unacknowledged == 1) {
+                connection.lastHeardNs = nowNs; // the silence clock starts when data becomes outstanding
+            }
+            message.nextOffset += length;
+            message.packetsSent++;
+            if (message.isFullySegmented()) {
+                connection.sendQueue.pollFirst();
+            }
+            out.sendData(connection, path, psn, false, nowNs);
+            connection.pacer.onSent(wireBytes, nowNs);
+        }
+    }
+
+    /** Resends lost and due waiting PSNs; returns false when the pacer stopped it. */
+    private boolean sendRetransmissions(final Connection connection, final long nowNs) {
+        for (final PathSender path : connection.sendPaths) {
+            if (path.awaitingResend == 0) {
+                continue;
+            }
+            for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
+                final int slot = PathSender.slot(psn);
+                final byte slotState = path.slotState[slot];
+                if (slotState != PathSender.LOST
+                        && !(slotState == PathSender.WAITING && nowNs - path.slotRetryAtNs[slot] >= 0)) {
+                    continue;
+                }
+                final int wireBytes = path.slotMessage[slot].opcode.packetLength(path.slotLength[slot]);
+                if (!connection.pacer.canSend(wireBytes, nowNs)) {
+                    return false;
+                }
+                path.slotState[slot] = PathSender.IN_FLIGHT;
+                path.awaitingResend--;
+                path.slotRetransmitted[slot] = true;
+                path.slotSentNs[slot] = nowNs;
+                out.sendData(connection, path, psn, true, nowNs);
+                connection.pacer.onSent(wireBytes, nowNs);
+                if (path.awaitingResend == 0) {
+                    break;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The healthy path with the most free window, ties broken round robin; null if none has room. */
+    private static PathSender choosePath(final Connection connection) {
+        final PathSender[] paths = connection.sendPaths;
+        PathSender best = null;
+        int bestFree = 0;
+        for (int k = 0; k < paths.length; k++) {
+            final PathSender path = paths[(connection.nextPathCursor + k) % paths.length];
+            final int free = path.freeWindow();
+            if (free > bestFree) {
+                best = path;
+                bestFree = free;
+            }
+        }
+        if (best != null) {
+            connection.nextPathCursor = (best.pathId + 1) % paths.length;
+        }
+        return best;
+    }
+
+    /** The region of a READ went away before its data left: tell the requester (clause 11.1.4). */
+    private void abandonReadResponse(final Connection connection, final SendMessage response) {
+        connection.sendQueue.remove(response);
+        response.status = CompletionStatus.REMOTE_ACCESS_ERROR;
+        out.sendNack(connection, response.requestPathId, response.requestPsn,
+                org.mrconf.wire.NackCode.REMOTE_ACCESS, response.streamId, response.msn, 0);
+        state.counters.increment(Counter.REJECT_REMOTE_ACCESS);
+    }
+
+    /** Runs every timer of the connection that is due at {@code nowNs}. */
+    void onTimers(final Connection connection, final RateHint rateHint, final long nowNs) {
+        if (connection.failed) {
+            return;
+        }
+        if (connection.hasOutstanding() && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
+            ackHandler.failConnection(connection, CompletionStatus.TRANSPORT_TIMEOUT);
+            return;
+        }
+        for (final PathSender path : connection.sendPaths) {
+            if (path.unacknowledged > 0 && nowNs - path.rtoDeadlineNs >= 0) {
+                onRetransmissionTimeout(connection, path, nowNs);
+            } else if (!path.healthy && path.unacknowledged == 0 && nowNs - path.probeDeadlineNs >= 0) {
+                repath(connection, path);
+                out.sendProbe(connection, path, nowNs);
+                path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
+            }
+        }
+        for (final PathReceiver path : connection.receivePaths) {
+            if (path.unacknowledged > 0 && nowNs - path.ackDeadlineNs >= 0) {
+                out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            }
+        }
+    }
+
+    /**
+     * The backstop (clauses 6.6.2 to 6.6.4, 6.7.1, 10.1.3): back off, pick new entropy, shrink the
+     * window, and resend everything still in flight on the path.
+     */
+    private void onRetransmissionTimeout(final Connection connection, final PathSender path, final long nowNs) {
+        state.counters.increment(Counter.RTO_EXPIRATIONS);
+        path.rtt.backOff();
+        path.consecutiveTimeouts++;
+        if (path.healthy && path.consecutiveTimeouts >= state.config.unhealthyAfterTimeouts()) {
+            path.healthy = false;
+            path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
+            state.counters.increment(Counter.PATHS_MARKED_UNHEALTHY);
+        }
+        repath(connection, path);
+        path.congestionWindow.onTimeout();
+        for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
+            path.markLost(psn);
+        }
+        path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+    }
+
+    /** Gives a path a new source port, distinct from every path of the connection (clauses 4.1.5, 6.6.4). */
+    private void repath(final Connection connection, final PathSender path) {
+        int candidate;
+        do {
+            candidate = EPHEMERAL_PORT_BASE + entropyRandom.nextInt(EPHEMERAL_PORT_COUNT);
+        } while (isInUse(connection, candidate));
+        path.entropy = candidate;
+        state.counters.increment(Counter.REPATHS);
+    }
+
+    private static boolean isInUse(final Connection connection, final int port) {
+        for (final PathSender other : connection.sendPaths) {
+            if (other.entropy == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The earliest time this connection needs attention, or {@link Long#MAX_VALUE}. */
+    long nextDeadlineNs(final Connection connection, final long nowNs) {
+        if (connection.failed) {
+            return Long.MAX_VALUE;
+        }
+        long deadline = Long.MAX_VALUE;
+        if (connection.hasOutstanding()) {
+            deadline = connection.lastHeardNs + state.config.connectionTimeoutNs();
+        }
+        final boolean canSendNew = !connection.sendQueue.isEmpty()
+                && connection.unacknowledged < connection.congestionWindow.packets();
+        boolean hasResend = false;
+        for (final PathSender path : connection.sendPaths) {
+            if (path.unacknowledged > 0) {
+                deadline = Math.min(deadline, path.rtoDeadlineNs);
+            } else if (!path.healthy) {
+                deadline = Math.min(deadline, path.probeDeadlineNs);
+            }
+            if (path.awaitingResend > 0) {
+                final long due = earliestResend(path, nowNs);
+                if (due - nowNs <= 0) {
+                    hasResend = true;
+                } else {
+                    deadline = Math.min(deadline, due);
+                }
+            }
+        }
+        if (canSendNew && choosePathExists(connection) || hasResend) {
+            deadline = Math.min(deadline, connection.pacer.eligibleAtNs(state.config.mtuBytes(), nowNs));
+        }
+        for (final PathReceiver path : connection.receivePaths) {
+            if (path.unacknowledged > 0) {
+                deadline = Math.min(deadline, path.ackDeadlineNs);
+            }
+        }
+        return deadline;
+    }
+
+    private static boolean choosePathExists(final Connection connection) {
+        for (final PathSender path : connection.sendPaths) {
+            if (path.freeWindow() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long earliestResend(final PathSender path, final long nowNs) {
+        long earliest = Long.MAX_VALUE;
+        for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
+            final int slot = PathSender.slot(psn);
+            if (path.slotState[slot] == PathSender.LOST) {
+                return nowNs;
+            }
+            if (path.slotState[slot] == PathSender.WAITING) {
+                earliest = Math.min(earliest, path.slotRetryAtNs[slot]);
+            }
+        }
+        return earliest;
+    }
+}
