@@ -142,6 +142,24 @@ public final class Endpoint implements PacketReceiver {
                 path.unacknowledged, path.congestionWindow.window(), path.rtt.srttNs(), path.rtt.rtoNs());
     }
 
+    /** The sizes of the endpoint's internal state. */
+    public EndpointDiagnostics diagnostics() {
+        int queued = 0;
+        int awaiting = 0;
+        int outstanding = 0;
+        int reads = 0;
+        for (final Connection connection : state.connectionList) {
+            queued += connection.sendQueue.size();
+            outstanding += connection.unacknowledged;
+            reads += connection.readsBySink.size();
+            for (final StreamSendState stream : connection.sendStreams()) {
+                awaiting += stream == null ? 0 : stream.awaitingCompletion.size();
+            }
+        }
+        return new EndpointDiagnostics(state.connectionList.size(), queued, awaiting, outstanding, reads,
+                completions.pending());
+    }
+
     // ---------------------------------------------------------------- work requests
 
     /** Posts a receive buffer on a stream; SENDs consume them in RSN order (clause 7.3.1). */
