@@ -61,10 +61,36 @@ final class AckHandler {
         if (newlyAcked > 0 && path.unacknowledged > 0) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
         }
-        final long srttNs = path.rtt.srttNs();
-        path.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs);
-        connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs);
         applyRateHint(connection, ack.rateHint(), nowNs);
+        final long srttNs = path.rtt.srttNs();
+        final double connectionFloor = hintedWindowPackets(connection, srttNs);
+        path.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs,
+                connectionFloor / healthyPaths(connection));
+        connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor);
+    }
+
+    /**
+     * The window the receiver's rate hint needs at the current RTT (clause 10.1.5). While the receiver
+     * holds the sender below line rate, it is already pacing it to a fair share of the last hop and
+     * scaling that share down on CE marks; windows shrinking further would only make the shares
+     * unequal. Without such a hint there is no floor.
+     */
+    private double hintedWindowPackets(final Connection connection, final long srttNs) {
+        final long rate = connection.pacer.rateBitsPerSecond();
+        if (rate >= state.config.lineRateBitsPerSecond()) {
+            return 0;
+        }
+        return rate / 8.0 * srttNs / 1e9 / state.config.mtuBytes();
+    }
+
+    private static int healthyPaths(final Connection connection) {
+        int healthy = 0;
+        for (final PathSender path : connection.sendPaths) {
+            if (path.healthy) {
+                healthy++;
+            }
+        }
+        return Math.max(1, healthy);
     }
 
     void onNack(final Connection connection, final NackFlyweight nack, final long nowNs) {

@@ -34,8 +34,9 @@ final class AimdWindow {
      *
      * @param newlyAcked packets this ACK acknowledged for the first time
      * @param ceCount    CE-marked packets it reports
+     * @param floor      the least a decrease may leave, in packets (clause 10.1.5); 0 for none
      */
-    void onAck(final int newlyAcked, final int ceCount, final long nowNs, final long srttNs) {
+    void onAck(final int newlyAcked, final int ceCount, final long nowNs, final long srttNs, final double floor) {
         if (ceCount > 0) {
             if (!hasDecreased || nowNs - lastDecreaseNs >= srttNs) {
                 window = Math.max(minimum, window * decreaseFactor);
@@ -45,6 +46,8 @@ final class AimdWindow {
         } else if (newlyAcked > 0) {
             window = Math.min(maximum, window + (double) newlyAcked / window);
         }
+        // The rate hint's window is the least the window may be, whatever the marks (clause 10.1.5).
+        window = Math.max(window, Math.min(floor, maximum));
     }
 
     /** A retransmission timeout: back to one packet (clause 10.1.3). */

@@ -271,13 +271,13 @@ public final class Endpoint implements PacketReceiver {
         switch (decoded.opcode()) {
             case ACK -> ackHandler.onAck(connection, decoded.ack(), nowNs);
             case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);
-            case PROBE -> onProbe(connection, nowNs);
-            default -> inboundData.onData(connection, ecn, decoded, nowNs);
+            case PROBE -> onProbe(connection, srcPort, nowNs);
+            default -> inboundData.onData(connection, srcPort, ecn, decoded, nowNs);
         }
         scheduler.pump(connection, nowNs);
     }
 
-    private void onProbe(final Connection connection, final long nowNs) {
+    private void onProbe(final Connection connection, final int srcPort, final long nowNs) {
         state.counters.increment(Counter.RX_PROBES);
         final int pathId = decoded.probe().pathId();
         if (pathId >= connection.receivePaths.length) {
@@ -286,6 +286,7 @@ public final class Endpoint implements PacketReceiver {
         }
         final PathReceiver path = connection.receivePaths[pathId];
         path.lastTimestamp = decoded.probe().transmitTimestamp();
+        path.lastEntropy = srcPort;
         out.sendAck(connection, path, rateHint.currentMbps(nowNs));
     }
 

@@ -20,6 +20,8 @@ package org.mrconf.transport;
  * @param maxConnectionWindow   largest connection window, packets
  * @param decreaseFactor        multiplicative decrease on CE (clause 10.1.1)
  * @param rateHintIntervalNs    window over which the receiver counts active senders (clause 8.2.4)
+ * @param rateHintUtilization   share of the line rate the receiver hands out in hints, below 1 so that
+ *                              queues built by transients drain (clause 8.2.4)
  * @param maxOutstandingMessages messages per stream the receiver tracks at once
  * @param maxPostedReceives     receives per stream that may be posted and not yet consumed
  * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
@@ -29,7 +31,7 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
                              long initialRtoNs, long maxRtoNs, long ackDelayNs, int ackCoalescingCount,
                              int unhealthyAfterTimeouts, long connectionTimeoutNs, int initialPathWindow,
                              int initialConnectionWindow, int maxConnectionWindow, double decreaseFactor,
-                             long rateHintIntervalNs, int maxOutstandingMessages, int maxPostedReceives,
+                             long rateHintIntervalNs, double rateHintUtilization, int maxOutstandingMessages, int maxPostedReceives,
                              long receiverNotReadyRetryNs, long entropySeed) {
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
@@ -59,6 +61,7 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
         b.maxConnectionWindow = maxConnectionWindow;
         b.decreaseFactor = decreaseFactor;
         b.rateHintIntervalNs = rateHintIntervalNs;
+        b.rateHintUtilization = rateHintUtilization;
         b.maxOutstandingMessages = maxOutstandingMessages;
         b.maxPostedReceives = maxPostedReceives;
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
@@ -83,6 +86,7 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
         private int maxConnectionWindow = 65536;
         private double decreaseFactor = 0.5;
         private long rateHintIntervalNs = 10_000;
+        private double rateHintUtilization = 0.95;
         private int maxOutstandingMessages = 1024;
         private int maxPostedReceives = 4096;
         private long receiverNotReadyRetryNs = 20_000;
@@ -146,6 +150,11 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
             return this;
         }
 
+        public Builder rateHintUtilization(final double share) {
+            this.rateHintUtilization = share;
+            return this;
+        }
+
         public Builder limits(final int outstandingMessages, final int postedReceives) {
             this.maxOutstandingMessages = outstandingMessages;
             this.maxPostedReceives = postedReceives;
@@ -169,13 +178,16 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
             if (minRtoNs <= 0 || minRtoNs > initialRtoNs || initialRtoNs > maxRtoNs) {
                 throw new IllegalArgumentException("timers must satisfy 0 < minRto <= initialRto <= maxRto");
             }
+            if (!(rateHintUtilization > 0 && rateHintUtilization <= 1)) {
+                throw new IllegalArgumentException("rate hint utilization must be in (0, 1]");
+            }
             if (Integer.bitCount(maxOutstandingMessages) != 1 || Integer.bitCount(maxPostedReceives) != 1) {
                 throw new IllegalArgumentException("limits must be powers of two");
             }
             return new EndpointConfig(lineRateBitsPerSecond, mtuBytes, ipHeaderBytes, minRtoNs, initialRtoNs,
                     maxRtoNs, ackDelayNs, ackCoalescingCount, unhealthyAfterTimeouts, connectionTimeoutNs,
                     initialPathWindow, initialConnectionWindow, maxConnectionWindow, decreaseFactor,
-                    rateHintIntervalNs, maxOutstandingMessages, maxPostedReceives, receiverNotReadyRetryNs,
+                    rateHintIntervalNs, rateHintUtilization, maxOutstandingMessages, maxPostedReceives, receiverNotReadyRetryNs,
                     entropySeed);
         }
     }

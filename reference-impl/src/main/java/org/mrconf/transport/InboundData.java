@@ -29,7 +29,8 @@ final class InboundData {
         this.rateHint = rateHint;
     }
 
-    void onData(final Connection connection, final int ecn, final DecodedPacket packet, final long nowNs) {
+    void onData(final Connection connection, final int srcPort, final int ecn, final DecodedPacket packet,
+                final long nowNs) {
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
         if (pathId >= connection.receivePaths.length) {
@@ -38,11 +39,13 @@ final class InboundData {
         }
         final PathReceiver path = connection.receivePaths[pathId];
         connection.lastDataReceivedNs = nowNs;
+        rateHint.onData(ecn);
         if (ecn == Ecn.CE) {
             path.ceSinceAck++;
             state.counters.increment(Counter.RX_CE_MARKED);
         }
         path.lastTimestamp = header.transmitTimestamp();
+        path.lastEntropy = srcPort;
         final long psn = header.psn();
         switch (path.window.classify(psn)) {
             case BEYOND_WINDOW -> {

@@ -77,7 +77,7 @@ final class OutboundPackets {
                 .rateHint(rateHintMbps);
         path.window.writeTo(ack);
         final int packetLength = encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
-        transmitter.transmit(connection.config.peerNode(), connection.sendPaths[path.pathId].entropy, Ecn.NOT_ECT,
+        transmitter.transmit(connection.config.peerNode(), replyEntropy(connection, path.pathId), Ecn.NOT_ECT,
                 buffer, 0, packetLength);
         path.ceSinceAck = 0;
         path.unacknowledged = 0;
@@ -97,9 +97,18 @@ final class OutboundPackets {
                 .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
                 .retryAfter(retryAfterMicros);
         final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
-        transmitter.transmit(connection.config.peerNode(), connection.sendPaths[pathId].entropy, Ecn.NOT_ECT,
+        transmitter.transmit(connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT,
                 buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
+    }
+
+    /**
+     * ACKs and NACKs go back with the source port of the latest packet they answer, so that when the
+     * sender re-paths around a broken route its acknowledgements follow (clause 8.1.6).
+     */
+    private static int replyEntropy(final Connection connection, final int pathId) {
+        final int echoed = connection.receivePaths[pathId].lastEntropy;
+        return echoed != 0 ? echoed : connection.sendPaths[pathId].entropy;
     }
 
     /** Tests a path's liveness without using a PSN (spec clauses 5.5.1, 6.7.2). */

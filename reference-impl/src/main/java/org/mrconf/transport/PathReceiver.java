@@ -12,6 +12,8 @@ final class PathReceiver {
     int unacknowledged;
     /** When the coalesced ACK is due; meaningful while {@link #unacknowledged} > 0. */
     long ackDeadlineNs;
+    /** UDP source port of the latest packet of the path; ACKs go back with it (clause 8.1.6). 0: none yet. */
+    int lastEntropy;
 
     PathReceiver(final int pathId, final long initialPsn) {
         this.pathId = pathId;

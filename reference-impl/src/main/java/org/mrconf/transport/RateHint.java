@@ -1,37 +1,72 @@
 package org.mrconf.transport;
 
 import java.util.List;
+import org.mrconf.net.Ecn;
 
 /**
- * The receiver's fair-share rate hint (spec clauses 8.2.3, 8.2.4): the line rate divided by the number
- * of connections that sent data in the last interval, recounted at most once per interval.
+ * The receiver's fair-share rate hint (spec clauses 8.2.3, 8.2.4). Once per interval it counts the
+ * connections that sent data and splits the line rate between them; while arriving data carries CE
+ * marks (its own downlink queue is building) it scales the shares down, multiplicatively with the
+ * marked fraction, and restores them additively once the marks stop. Every sender gets the same
+ * share, so the hint is fair by construction and drains the queue that an incast burst built.
  */
 final class RateHint {
+    /** Smallest share of the fair rate the hint falls to while marks persist. */
+    private static final double MIN_SCALE = 0.25;
+    /** How much of the fair rate returns per interval without marks. */
+    private static final double RECOVERY_PER_INTERVAL = 0.05;
+
     private final long lineRateMbps;
+    private final double utilization;
     private final long intervalNs;
     private final List<Connection> connections;
     private long countedAtNs = Long.MIN_VALUE;
     private long hintMbps;
+    private double scale = 1;
+    private long packets;
+    private long marked;
 
     RateHint(final EndpointConfig config, final List<Connection> connections) {
         this.lineRateMbps = Math.max(1, config.lineRateBitsPerSecond() / 1_000_000);
+        this.utilization = config.rateHintUtilization();
         this.intervalNs = config.rateHintIntervalNs();
         this.connections = connections;
         this.hintMbps = lineRateMbps;
     }
 
+    /** Counts one arriving data packet and whether a queue on its way marked it. */
+    void onData(final int ecn) {
+        packets++;
+        if (ecn == Ecn.CE) {
+            marked++;
+        }
+    }
+
     /** The hint to put in an ACK sent now, in Mbit/s. */
     long currentMbps(final long nowNs) {
         if (countedAtNs == Long.MIN_VALUE || nowNs - countedAtNs >= intervalNs) {
-            int active = 0;
-            for (int i = 0; i < connections.size(); i++) {
-                if (nowNs - connections.get(i).lastDataReceivedNs <= intervalNs) {
-                    active++;
-                }
-            }
-            hintMbps = Math.max(1, lineRateMbps / Math.max(1, active));
-            countedAtNs = nowNs;
+            recount(nowNs);
         }
         return hintMbps;
+    }
+
+    private void recount(final long nowNs) {
+        int active = 0;
+        for (int i = 0; i < connections.size(); i++) {
+            if (nowNs - connections.get(i).lastDataReceivedNs <= intervalNs) {
+                active++;
+            }
+        }
+        if (marked > 0) {
+            scale = Math.max(MIN_SCALE, scale * (1 - 0.5 * marked / (double) packets));
+        } else {
+            scale = Math.min(1, scale + RECOVERY_PER_INTERVAL);
+        }
+        packets = 0;
+        marked = 0;
+        // A lone sender may use the whole link; shared, a little headroom drains what transients build.
+        final double share = active <= 1 ? lineRateMbps : lineRateMbps * utilization / active;
+        hintMbps = Math.max(1, (long) (share * scale));
+        countedAtNs = nowNs;
     }
 }

@@ -12,6 +12,7 @@ final class RttEstimator {
     private long rttVarNs;
     private boolean hasSample;
     private int backoffShift;
+    private long minRttNs = Long.MAX_VALUE;
 
     RttEstimator(final long minRtoNs, final long initialRtoNs, final long maxRtoNs) {
         this.minRtoNs = minRtoNs;
@@ -21,6 +22,7 @@ final class RttEstimator {
 
     /** Adds one RTT sample and ends any backoff, since the path answered. */
     void onSample(final long rttNs) {
+        minRttNs = Math.min(minRttNs, rttNs);
         if (!hasSample) {
             srttNs = rttNs;
             rttVarNs = rttNs / 2;
@@ -55,6 +57,11 @@ final class RttEstimator {
 
     long rttVarNs() {
         return rttVarNs;
+    }
+
+    /** The smallest sample seen: the path's RTT without queueing, or the initial RTO before any sample. */
+    long minRttNs() {
+        return hasSample ? minRttNs : initialRtoNs;
     }
 
     /** The current timeout including backoff, clamped to [min RTO, max RTO]. */

@@ -314,6 +314,27 @@ class EndpointTest {
     }
 
     @Test
+    void shouldSendAcksWithTheEntropyOfTheLatestDataPacket() {
+        final boolean[] dropped = {false};
+        network.filter((sent, fate) -> {
+            if (!dropped[0] && sent.packet() instanceof DataPacket data
+                    && (data.header().flags() & PacketFlags.ACK_REQUEST) != 0) {
+                dropped[0] = true;
+                return false;
+            }
+            return true;
+        });
+        a.postWrite(A_ID, 0, aMemory.key(), BASE, 500, BASE, bMemory.key(), 1);
+        runUntilCompletion(a);
+
+        final TestNetwork.Sent resent = network.log.stream().filter(s -> s.from() == 0 && s.packet() instanceof DataPacket d
+                && (d.header().flags() & PacketFlags.RETRANSMISSION) != 0).findFirst().orElseThrow();
+        final TestNetwork.Sent lastAck = network.log.stream().filter(s -> s.from() == 1 && s.packet() instanceof AckPacket)
+                .reduce((first, second) -> second).orElseThrow();
+        assertThat(lastAck.srcPort()).as("8.1.6: the ACK re-paths with the data").isEqualTo(resent.srcPort());
+    }
+
+    @Test
     void shouldCompleteAcrossThePsnWrap() {
         setUp(ConnectionConfig.of(A_ID, B_ID, 1, 1, 1).withInitialPsns(0xFFFF_FFF0L, 0x7777_0000L),
                 ConnectionConfig.of(B_ID, A_ID, 0, 1, 1).withInitialPsns(0x7777_0000L, 0xFFFF_FFF0L));

@@ -46,19 +46,32 @@ class TimersAndWindowsTest {
     @Test
     void shouldDecreaseOncePerRttAndGrowByAboutOnePacketPerWindow() {
         final AimdWindow window = new AimdWindow(100, 256, 0.5);
-        window.onAck(1, 3, 1_000, 10_000);
+        window.onAck(1, 3, 1_000, 10_000, 0);
         assertThat(window.packets()).isEqualTo(50);
-        window.onAck(1, 3, 5_000, 10_000);
+        window.onAck(1, 3, 5_000, 10_000, 0);
         assertThat(window.packets()).as("second mark within one RTT").isEqualTo(50);
-        window.onAck(1, 1, 11_000, 10_000);
+        window.onAck(1, 1, 11_000, 10_000, 0);
         assertThat(window.packets()).isEqualTo(25);
 
-        window.onAck(25, 0, 20_000, 10_000);
+        window.onAck(25, 0, 20_000, 10_000, 0);
         assertThat(window.window()).isEqualTo(26.0);
         window.onTimeout();
         assertThat(window.packets()).isEqualTo(1);
-        window.onAck(1, 9, 100_000, 10_000);
+        window.onAck(1, 9, 100_000, 10_000, 0);
         assertThat(window.packets()).as("never below one packet").isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotDecreaseBelowTheFloorTheRateHintNeeds() {
+        final AimdWindow window = new AimdWindow(100, 256, 0.5);
+        window.onAck(1, 5, 1_000, 10_000, 30);
+        assertThat(window.window()).isEqualTo(50.0);
+        window.onAck(1, 5, 20_000, 10_000, 30);
+        assertThat(window.window()).isEqualTo(30.0);
+        window.onAck(1, 5, 40_000, 10_000, 30);
+        assertThat(window.window()).as("held at the floor").isEqualTo(30.0);
+        window.onTimeout();
+        assertThat(window.packets()).as("a timeout still collapses it").isEqualTo(1);
     }
 
     @Test

@@ -1,0 +1,124 @@
+package org.mrconf.sim;
+
+import org.mrconf.fabric.FabricConfig;
+import org.mrconf.fabric.LinkConfig;
+import org.mrconf.fabric.TapEvent;
+import org.mrconf.transport.AccessFlags;
+import org.mrconf.transport.Endpoint;
+import org.mrconf.transport.EndpointConfig;
+import org.mrconf.transport.MemoryRegion;
+
+/**
+ * Incast: several senders into one receiver whose downlink is the bottleneck. Senders start one after
+ * another; after the last has started, the time until the receiver's rate hints have brought the
+ * senders to fair shares is measured as the first RTT-long bin from which Jain's fairness index of
+ * their delivered bytes stays at or above 0.95.
+ */
+public final class IncastBenchmark {
+    /**
+     * @param senders          number of senders
+     * @param convergenceNs    from the last sender's start to sustained fairness; -1 if never
+     * @param baseRttNs        the fabric's base RTT
+     * @param finalJain        Jain's index over the last quarter of the run
+     * @param aggregateGbps    delivered goodput into the receiver over the last quarter
+     */
+    public record Result(int senders, long convergenceNs, long baseRttNs, double finalJain, double aggregateGbps) {
+        public double convergenceRtts() {
+            return convergenceNs < 0 ? Double.NaN : (double) convergenceNs / baseRttNs;
+        }
+    }
+
+    private static final int DATA_MIN_BYTES = 200;
+
+    private IncastBenchmark() {
+    }
+
+    public static Result run(final LossBenchmark.Settings settings, final int senders, final int paths) {
+        final long rtt = settings.baseRttNs();
+        final long staggerNs = 2 * rtt;
+        final long lastStartNs = (senders - 1) * staggerNs;
+        final int binCount = 60;
+        final long runNs = lastStartNs + binCount * rtt;
+        final LinkConfig host = LinkConfig.DEFAULT.withRateBps(settings.linkRateBps());
+        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(8)
+                .uplink(host.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK))
+                .route(host.withPropagationNs(settings.routePropagationNs()))
+                .downlink(host.withQueueCapacityBytes(4 << 20))
+                .seed(settings.seed()).build());
+        final EndpointConfig config = EndpointConfig.builder().lineRate(settings.linkRateBps())
+                .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536).build();
+        final Endpoint receiver = cluster.addEndpoint(config.toBuilder().entropySeed(settings.seed()).build());
+        final MemoryRegion target = receiver.registerRegion(0x10_0000L, settings.messageBytes(), AccessFlags.ALL);
+        final long[][] bytesPerBin = new long[senders][binCount];
+        cluster.fabric().tap((nowNs, event, link, packet) -> {
+            if (event == TapEvent.DELIVERED && packet.dstNode() == 0 && packet.length() > DATA_MIN_BYTES
+                    && nowNs >= lastStartNs) {
+                final int bin = (int) ((nowNs - lastStartNs) / rtt);
+                if (bin < binCount) {
+                    bytesPerBin[packet.srcNode() - 1][bin] += packet.length();
+                }
+            }
+        });
+        for (int i = 0; i < senders; i++) {
+            final Endpoint sender = cluster.addEndpoint(config.toBuilder().entropySeed(settings.seed() + 1 + i).build());
+            final int node = i + 1;
+            cluster.connect(node, 1, 0, 100 + i, paths, 1);
+            final MemoryRegion source = sender.registerRegion(0x10_0000L, settings.messageBytes(), AccessFlags.ALL);
+            cluster.simulator().schedule(i * staggerNs, () -> keepBusy(cluster, sender, source, target, settings));
+        }
+        cluster.runUntil(() -> false, runNs);
+
+        long convergenceNs = -1;
+        for (int bin = binCount - 1; bin >= 0; bin--) {
+            if (jain(bytesPerBin, bin) < 0.95) {
+                convergenceNs = bin == binCount - 1 ? -1 : (bin + 1) * rtt;
+                break;
+            }
+            convergenceNs = 0;
+        }
+        double lastQuarterJain = 0;
+        long lastQuarterBytes = 0;
+        final int from = binCount * 3 / 4;
+        for (int bin = from; bin < binCount; bin++) {
+            lastQuarterJain += jain(bytesPerBin, bin);
+            for (final long[] sender : bytesPerBin) {
+                lastQuarterBytes += sender[bin];
+            }
+        }
+        return new Result(senders, convergenceNs, rtt, lastQuarterJain / (binCount - from),
+                lastQuarterBytes * 8.0 / ((binCount - from) * rtt));
+    }
+
+    /** Keeps two messages outstanding from one sender, reposting as they complete. */
+    private static void keepBusy(final SimulatedCluster cluster, final Endpoint sender, final MemoryRegion source,
+                                 final MemoryRegion target, final LossBenchmark.Settings settings) {
+        for (int i = 0; i < settings.outstanding(); i++) {
+            post(sender, source, target, settings);
+        }
+        cluster.simulator().schedule(cluster.nowNs() + 1_000, new Runnable() {
+            @Override
+            public void run() {
+                while (sender.pollCompletion() != null) {
+                    post(sender, source, target, settings);
+                }
+                cluster.simulator().schedule(cluster.nowNs() + 1_000, this);
+            }
+        });
+    }
+
+    private static void post(final Endpoint sender, final MemoryRegion source, final MemoryRegion target,
+                             final LossBenchmark.Settings settings) {
+        sender.postWrite(1, 0, source.key(), source.address(), settings.messageBytes(), target.address(), target.key(), 0);
+    }
+
+    /** Jain's fairness index of the senders' bytes in one bin: (sum x)^2 / (n * sum x^2). */
+    static double jain(final long[][] bytesPerBin, final int bin) {
+        double sum = 0;
+        double squares = 0;
+        for (final long[] sender : bytesPerBin) {
+            sum += sender[bin];
+            squares += (double) sender[bin] * sender[bin];
+        }
+        return squares == 0 ? 0 : sum * sum / (bytesPerBin.length * squares);
+    }
+}
