@@ -1,6 +1,7 @@
 package org.mrconf.cli;
 
 import java.io.PrintWriter;
+import org.mrconf.cli.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
         description = {
             "Open, independent conformance suite for the MetaRoCE transport (MetaRoCE Open Draft).",
             "Not Meta's specification or test suite."},
-        subcommands = {ClausesCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ClausesCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
