@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
         description = {
             "Open, independent conformance suite for the MetaRoCE transport (MetaRoCE Open Draft).",
             "Not Meta's specification or test suite."},
-        subcommands = {ClausesCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ClausesCommand.class, DutCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -1,0 +1,240 @@
+package org.mrconf.agent;
+
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The TCP side of the control protocol (section 1): accepts clients, frames newline-delimited JSON with
+ * the 1 MiB line limit and hands each request line to a {@link RequestHandler}, one at a time per client
+ * so responses keep request order. A thread per client, at most {@value #MAX_CLIENTS} at once; a line
+ * too long is answered with {@code request_too_large} and skipped up to its newline; bytes that are not
+ * UTF-8 get {@code parse_error}. Nothing a client sends stops the server.
+ */
+public final class ControlServer implements AutoCloseable {
+    /** Default TCP port of the control protocol. */
+    public static final int DEFAULT_PORT = 4797;
+    /** Longest line, newline included (1 MiB). */
+    public static final int MAX_LINE_BYTES = 1 << 20;
+    /** Most clients served at once; more are disconnected on accept. */
+    public static final int MAX_CLIENTS = 64;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlServer.class);
+    private static final int CHUNK_BYTES = 64 * 1024;
+
+    private final ServerSocket serverSocket;
+    private final RequestHandler handler;
+    private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger clientNumber = new AtomicInteger();
+    private final Thread acceptThread;
+    private volatile boolean closed;
+
+    private ControlServer(final ServerSocket serverSocket, final RequestHandler handler) {
+        this.serverSocket = serverSocket;
+        this.handler = handler;
+        this.acceptThread = new Thread(this::acceptLoop, "mrconf-control-accept-" + serverSocket.getLocalPort());
+        this.acceptThread.setDaemon(true);
+    }
+
+    /**
+     * Checks the token policy ({@link TokenPolicy#check}), then binds {@code bindAddress}:{@code port}
+     * (0 for any free port) and starts serving.
+     *
+     * @throws IllegalArgumentException off loopback without a token of at least 16 characters; nothing is bound
+     * @throws IOException              if the address cannot be bound
+     */
+    public static ControlServer start(final InetAddress bindAddress, final int port, final String token,
+                                      final RequestHandler handler) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        TokenPolicy.check(bindAddress, token);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("control port must be 0 to 65535, was " + port);
+        }
+        final ServerSocket socket = new ServerSocket();
+        try {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(bindAddress, port), 50);
+        } catch (final IOException e) {
+            socket.close();
+            throw e;
+        }
+        final ControlServer server = new ControlServer(socket, handler);
+        server.acceptThread.start();
+        return server;
+    }
+
+    /** The bound TCP port. */
+    public int port() {
+        return serverSocket.getLocalPort();
+    }
+
+    /** The bound address and port. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverSocket.getLocalSocketAddress();
+    }
+
+    /** Stops accepting, disconnects every client and waits briefly for the threads to end. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeQuietly(serverSocket);
+        for (final Socket client : clients) {
+            closeQuietly(client);
+        }
+        try {
+            acceptThread.join(2_000);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            final Socket client;
+            try {
+                client = serverSocket.accept();
+            } catch (final IOException e) {
+                if (!closed) {
+                    LOG.warn("control server stopped accepting: {}", e.toString());
+                }
+                return;
+            }
+            if (clients.size() >= MAX_CLIENTS || closed) {
+                LOG.warn("refused control client {}: {} clients already", client.getRemoteSocketAddress(), MAX_CLIENTS);
+                closeQuietly(client);
+                continue;
+            }
+            clients.add(client);
+            final Thread thread = new Thread(() -> serve(client),
+                    "mrconf-control-client-" + clientNumber.incrementAndGet());
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    private void serve(final Socket client) {
+        try (client; InputStream in = client.getInputStream();
+             OutputStream out = new BufferedOutputStream(client.getOutputStream(), CHUNK_BYTES)) {
+            client.setTcpNoDelay(true);
+            new LineReader(in, out).run();
+        } catch (final SocketException e) {
+            // The client went away or the server is closing.
+        } catch (final IOException e) {
+            LOG.debug("control client {} failed", client.getRemoteSocketAddress(), e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (final RuntimeException e) {
+            LOG.warn("control client {} dropped after an internal error", client.getRemoteSocketAddress(), e);
+        } finally {
+            clients.remove(client);
+        }
+    }
+
+    /** Splits one client's bytes into lines, answers each, and skips lines that are too long. */
+    private final class LineReader {
+        private final InputStream in;
+        private final OutputStream out;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
+        private boolean discarding;
+
+        LineReader(final InputStream in, final OutputStream out) {
+            this.in = in;
+            this.out = out;
+        }
+
+        void run() throws IOException, InterruptedException {
+            final byte[] chunk = new byte[CHUNK_BYTES];
+            int read;
+            while ((read = in.read(chunk)) >= 0) {
+                int start = 0;
+                for (int i = 0; i < read; i++) {
+                    if (chunk[i] == '\n') {
+                        if (!discarding && append(chunk, start, i - start)) {
+                            answer(line.toByteArray());
+                        }
+                        discarding = false;
+                        line.reset();
+                        start = i + 1;
+                    }
+                }
+                if (!discarding) {
+                    append(chunk, start, read - start);
+                }
+            }
+            if (!discarding && line.size() > 0) {
+                answer(line.toByteArray());
+            }
+        }
+
+        /** Adds bytes to the current line; false (after answering request_too_large) if it got too long. */
+        private boolean append(final byte[] bytes, final int offset, final int length) throws IOException {
+            if (line.size() + length > MAX_LINE_BYTES - 1) {
+                line.reset();
+                discarding = true;
+                respond(ControlAgent.errorLine(ErrorCode.REQUEST_TOO_LARGE,
+                        "the line exceeds " + MAX_LINE_BYTES + " bytes; it was skipped up to its newline"));
+                return false;
+            }
+            line.write(bytes, offset, length);
+            return true;
+        }
+
+        private void answer(final byte[] bytes) throws IOException, InterruptedException {
+            final String request;
+            try {
+                request = StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (final CharacterCodingException e) {
+                respond(ControlAgent.errorLine(ErrorCode.PARSE_ERROR, "the line is not UTF-8"));
+                return;
+            }
+            String response;
+            try {
+                response = handler.submit(request).toCompletableFuture().get();
+                if (response == null) {
+                    response = ControlAgent.errorLine(ErrorCode.INTERNAL, "the device gave no answer");
+                }
+            } catch (final ExecutionException e) {
+                response = ControlAgent.errorLine(ErrorCode.INTERNAL, "the device did not answer: " + e.getCause());
+            }
+            respond(response);
+        }
+
+        private void respond(final String response) throws IOException {
+            out.write(response.getBytes(StandardCharsets.UTF_8));
+            out.write('\n');
+            out.flush();
+        }
+    }
+
+    private static void closeQuietly(final AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (final Exception e) {
+            // Nothing useful to do.
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The DUT control protocol (docs/dut-control-protocol.md) on the device side: a request handler over a
+ * reference {@link org.mrconf.transport.Endpoint} ({@link org.mrconf.agent.ControlAgent}) and an NDJSON
+ * TCP server for it ({@link org.mrconf.agent.ControlServer}).
+ */
+package org.mrconf.agent;

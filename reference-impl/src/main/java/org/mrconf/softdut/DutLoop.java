@@ -1,0 +1,236 @@
+package org.mrconf.softdut;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Selector;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
+import org.mrconf.agent.AgentConfig;
+import org.mrconf.agent.ControlAgent;
+import org.mrconf.agent.ErrorCode;
+import org.mrconf.net.NanoClock;
+import org.mrconf.transport.Endpoint;
+import org.mrconf.transport.EndpointConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The soft DUT's event loop: the one thread that owns the endpoint and its agent. Each round runs a
+ * bounded number of control requests, then a bounded number of received packets, then the endpoint's
+ * due timers and the agent's parked polls, and sleeps until the next deadline, a packet or a request.
+ * The bounds keep a packet flood from starving the control channel.
+ *
+ * <p>Sleeping: {@link Selector#select(long)} has millisecond resolution, so a deadline less than a
+ * millisecond away is waited for with short parks between non-blocking polls of the sockets.
+ */
+final class DutLoop implements Runnable {
+    /** Most packets handled per round before the control queue is looked at again. */
+    static final int PACKET_BUDGET = 256;
+    /** Most control requests run per round. */
+    static final int CONTROL_BUDGET = 32;
+    private static final long SELECT_RESOLUTION_NS = 1_000_000;
+    private static final long MAX_PARK_NS = 100_000;
+    private static final int LOGGED_ERRORS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(DutLoop.class);
+
+    private record ControlTask(String line, CompletableFuture<String> reply) {
+    }
+
+    private final Network network;
+    private final NanoClock clock;
+    private final Selector selector;
+    private final Endpoint endpoint;
+    private final ControlAgent agent;
+    private final ConcurrentLinkedQueue<ControlTask> control = new ConcurrentLinkedQueue<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Network.Inbound inbound = this::onPacket;
+    private volatile boolean running = true;
+    private volatile boolean sleeping;
+    private volatile Thread thread;
+    private boolean wakeupRequested;
+    private long loopErrors;
+
+    DutLoop(final Network network, final EndpointConfig endpointConfig, final AgentConfig.Builder agentConfig,
+            final NanoClock clock) throws IOException {
+        this.network = network;
+        this.clock = clock;
+        this.selector = Selector.open();
+        this.endpoint = new Endpoint(endpointConfig, network.transmitter(), clock);
+        // Work posted by the agent runs on this thread, so a flag is enough to ask for onWakeup.
+        this.endpoint.wakeupListener(() -> wakeupRequested = true);
+        this.agent = new ControlAgent(endpoint, network.peers(), agentConfig.extraCounters(this::counters).build());
+    }
+
+    /** Queues a request line for the agent; any thread. The future always completes with one line. */
+    CompletableFuture<String> submit(final String line) {
+        final CompletableFuture<String> reply = new CompletableFuture<>();
+        if (!running) {
+            reply.complete(stoppedLine());
+            return reply;
+        }
+        if (Thread.currentThread() == thread) {
+            reply.complete(ControlAgent.errorLine(ErrorCode.INTERNAL,
+                    "control requests cannot come from the soft DUT's own thread"));
+            return reply;
+        }
+        control.add(new ControlTask(line, reply));
+        wake();
+        if (stopped.getCount() == 0) {
+            failQueued();
+        }
+        return reply;
+    }
+
+    /** Wakes the loop if it sleeps; any thread. */
+    void wake() {
+        if (sleeping) {
+            selector.wakeup();
+            final Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /** Asks the loop to stop after its current round; any thread. */
+    void stop() {
+        running = false;
+        selector.wakeup();
+        final Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    boolean isRunning() {
+        return stopped.getCount() > 0;
+    }
+
+    CountDownLatch stopped() {
+        return stopped;
+    }
+
+    boolean isLoopThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            network.register(selector);
+            while (running) {
+                runRound();
+            }
+        } catch (final IOException | RuntimeException | Error e) {
+            LOG.error("the soft DUT loop stopped", e);
+        } finally {
+            running = false;
+            try {
+                agent.shutdown();
+            } catch (final RuntimeException e) {
+                LOG.warn("cannot answer waiting polls", e);
+            }
+            network.close();
+            try {
+                selector.close();
+            } catch (final IOException e) {
+                // Nothing useful to do.
+            }
+            stopped.countDown();
+            failQueued();
+        }
+    }
+
+    private void runRound() throws IOException {
+        final long startNs = clock.nanoTime();
+        ControlTask task;
+        for (int i = 0; i < CONTROL_BUDGET && (task = control.poll()) != null; i++) {
+            agent.handle(task.line, startNs, task.reply::complete);
+        }
+        final int packets = network.receive(inbound, PACKET_BUDGET);
+        final long nowNs = clock.nanoTime();
+        final long wakeupNs = endpoint.nextWakeupNs();
+        if (wakeupRequested || (wakeupNs != Long.MAX_VALUE && wakeupNs - nowNs <= 0)) {
+            wakeupRequested = false;
+            try {
+                endpoint.onWakeup(nowNs);
+            } catch (final RuntimeException e) {
+                onError(e);
+            }
+        }
+        agent.onTick(nowNs);
+        idle(packets >= PACKET_BUDGET || wakeupRequested || !control.isEmpty() || network.hasPending());
+    }
+
+    private void idle(final boolean busy) throws IOException {
+        if (busy || !running) {
+            selector.selectNow();
+            selector.selectedKeys().clear();
+            return;
+        }
+        sleeping = true;
+        try {
+            if (!control.isEmpty() || network.hasPending() || !running) {
+                selector.selectNow();
+                return;
+            }
+            final long deadlineNs = Math.min(endpoint.nextWakeupNs(), agent.nextDeadlineNs());
+            if (deadlineNs == Long.MAX_VALUE) {
+                selector.select();
+                return;
+            }
+            final long waitNs = deadlineNs - clock.nanoTime();
+            if (waitNs <= 0) {
+                selector.selectNow();
+            } else if (waitNs < SELECT_RESOLUTION_NS) {
+                if (selector.selectNow() == 0) {
+                    LockSupport.parkNanos(Math.min(waitNs, MAX_PARK_NS));
+                }
+            } else {
+                selector.select(waitNs / SELECT_RESOLUTION_NS);
+            }
+        } finally {
+            sleeping = false;
+            selector.selectedKeys().clear();
+        }
+    }
+
+    private void onPacket(final InetAddress source, final int sourcePort, final int ecn, final ByteBuffer buffer,
+                          final int offset, final int length) {
+        final int node = network.peers().nodeOf(source);
+        try {
+            endpoint.onPacket(node, sourcePort, ecn, buffer, offset, length, clock.nanoTime());
+        } catch (final RuntimeException e) {
+            onError(e);
+        }
+    }
+
+    private void onError(final RuntimeException e) {
+        if (loopErrors++ < LOGGED_ERRORS) {
+            LOG.error("the endpoint failed on this input; the soft DUT goes on", e);
+        }
+    }
+
+    private Map<String, Long> counters() {
+        final Map<String, Long> counters = new LinkedHashMap<>(network.counters());
+        counters.put("loop_errors", loopErrors);
+        return counters;
+    }
+
+    private void failQueued() {
+        ControlTask task;
+        while ((task = control.poll()) != null) {
+            task.reply.complete(stoppedLine());
+        }
+    }
+
+    private static String stoppedLine() {
+        return ControlAgent.errorLine(ErrorCode.INTERNAL, "the soft DUT is stopped");
+    }
+}

@@ -1,0 +1,234 @@
+package org.mrconf.softdut;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.mrconf.agent.AgentConfig;
+import org.mrconf.agent.ControlAgent;
+import org.mrconf.agent.ControlServer;
+import org.mrconf.agent.ErrorCode;
+import org.mrconf.agent.RequestHandler;
+import org.mrconf.agent.TokenPolicy;
+import org.mrconf.net.NanoClock;
+import org.mrconf.transport.EndpointConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reference soft DUT: a reference endpoint on its own event-loop thread, reachable on the wire over
+ * UDP (or in memory) and through the DUT control protocol over TCP (or {@link #control}).
+ *
+ * <p>Two variants share the loop. {@link #start} binds UDP sockets and, unless disabled, the control
+ * server; it is what {@code metaroce dut serve} runs. {@link #inMemory} binds nothing: packets leave
+ * through an {@link OutboundSink} and arrive through {@link #deliver}, for running the suite against an
+ * embedded device in one process. Both are closed with {@link #close}.
+ *
+ * <p>As on a real device, the wire and the control channel are not ordered with respect to each other:
+ * a packet delivered before a control request may be handled after it. Tests that need a packet's effect
+ * poll for it (a counter, a completion).
+ */
+public final class SoftDut implements AutoCloseable, RequestHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(SoftDut.class);
+    private static final long STOP_WAIT_MS = 5_000;
+
+    private final SoftDutOptions options;
+    private final DutLoop loop;
+    private final Thread thread;
+    private final InMemoryNetwork memory;
+    private final int udpPort;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile ControlServer controlServer;
+
+    private SoftDut(final SoftDutOptions options, final Network network, final InMemoryNetwork memory,
+                    final int udpPort, final InetAddress controlBind) throws IOException {
+        this.options = options;
+        this.memory = memory;
+        this.udpPort = udpPort;
+        final EndpointConfig endpointConfig = options.endpoint().toBuilder()
+                .ipv6(options.bindAddress() instanceof Inet6Address).build();
+        final List<String> profiles = new ArrayList<>(AgentConfig.builder().build().profiles());
+        if (options.bindAddress() instanceof Inet6Address) {
+            profiles.add("ipv6");
+        }
+        final AgentConfig.Builder agentConfig = AgentConfig.builder()
+                .profiles(profiles)
+                .wire(udpPort, List.of(options.bindAddress().getHostAddress()))
+                .access(controlBind, options.token())
+                .memoryBudget(options.memoryBudgetBytes());
+        this.loop = new DutLoop(network, endpointConfig, agentConfig, NanoClock.system());
+        this.thread = new Thread(loop, "mrconf-softdut-" + udpPort);
+        this.thread.setDaemon(true);
+    }
+
+    /**
+     * Starts a soft DUT on UDP: binds the MetaRoCE port, the entropy sockets and (unless
+     * {@code controlPort} is -1) the control server, then starts the loop.
+     *
+     * @throws IllegalArgumentException off loopback without a token of at least 16 characters; nothing is bound
+     * @throws IOException              if a socket cannot be bound; nothing stays bound
+     */
+    public static SoftDut start(final SoftDutOptions options) throws IOException {
+        final boolean withControl = options.controlPort() >= 0;
+        if (withControl) {
+            TokenPolicy.check(options.bindAddress(), options.token());
+        }
+        final UdpNetwork network = UdpNetwork.open(options.bindAddress(), options.udpPort(), options.entropyPorts());
+        final SoftDut dut;
+        try {
+            dut = new SoftDut(options, network, null, network.port(), withControl ? options.bindAddress() : null);
+        } catch (final IOException | RuntimeException e) {
+            network.close();
+            throw e;
+        }
+        dut.thread.start();
+        if (withControl) {
+            try {
+                dut.controlServer = ControlServer.start(options.bindAddress(), options.controlPort(), options.token(), dut);
+            } catch (final IOException | RuntimeException e) {
+                dut.close();
+                throw e;
+            }
+        }
+        LOG.info("soft DUT on udp {}:{}{}", options.bindAddress().getHostAddress(), dut.udpPort,
+                withControl ? ", control on tcp " + options.bindAddress().getHostAddress() + ":" + dut.controlPort() : "");
+        return dut;
+    }
+
+    /**
+     * Starts a soft DUT that binds nothing: packets it sends go to {@code sink} (on the DUT's thread) and
+     * packets for it come through {@link #deliver}; the control protocol is {@link #control}. The options'
+     * bind address and UDP port are only what {@code hello} reports; the control port is ignored.
+     */
+    public static SoftDut inMemory(final SoftDutOptions options, final OutboundSink sink) {
+        Objects.requireNonNull(sink, "sink");
+        final InMemoryNetwork network = new InMemoryNetwork(sink);
+        final SoftDut dut;
+        try {
+            dut = new SoftDut(options, network, network, options.udpPort(), null);
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot open a selector", e);
+        }
+        dut.thread.start();
+        return dut;
+    }
+
+    /**
+     * In-memory variant only: a packet arrives at the DUT from {@code source}:{@code sourcePort} with IP
+     * ECN field {@code ecn}. Any thread; never blocks. The array is copied. Returns false if the receive
+     * queue was full and the packet was dropped (counted as {@code x_memory_rx_queue_drops}).
+     *
+     * @throws UnsupportedOperationException on a UDP soft DUT
+     */
+    public boolean deliver(final byte[] packet, final InetAddress source, final int sourcePort, final int ecn) {
+        if (memory == null) {
+            throw new UnsupportedOperationException("deliver() is for the in-memory soft DUT; send UDP to port " + udpPort);
+        }
+        Objects.requireNonNull(source, "source");
+        final boolean queued = memory.offer(packet.clone(), source, sourcePort, ecn & 3);
+        loop.wake();
+        return queued;
+    }
+
+    /**
+     * Runs one control request line and returns its response line, waiting as long as the request does
+     * (a {@code poll_completions} waits up to its {@code waitMs}). Any thread except the DUT's own.
+     */
+    public String control(final String requestLine) {
+        try {
+            return loop.submit(requestLine).get();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ControlAgent.errorLine(ErrorCode.INTERNAL, "interrupted while waiting for the answer");
+        } catch (final ExecutionException e) {
+            return ControlAgent.errorLine(ErrorCode.INTERNAL, String.valueOf(e.getCause()));
+        }
+    }
+
+    /** Queues one control request line; the future completes with its response line. Any thread. */
+    @Override
+    public CompletableFuture<String> submit(final String requestLine) {
+        return loop.submit(requestLine);
+    }
+
+    public SoftDutOptions options() {
+        return options;
+    }
+
+    /** The MetaRoCE UDP port: the bound one, or for the in-memory variant the one it reports. */
+    public int udpPort() {
+        return udpPort;
+    }
+
+    /** The control server's bound TCP port, or -1 when there is none. */
+    public int controlPort() {
+        final ControlServer server = controlServer;
+        return server == null ? -1 : server.port();
+    }
+
+    /** Whether the loop thread still runs. */
+    public boolean isRunning() {
+        return loop.isRunning();
+    }
+
+    /**
+     * Serves until {@link #close} is called or the JVM is asked to stop (SIGINT, SIGTERM: a shutdown hook
+     * closes the DUT), then returns with every socket released. For {@code main}-like callers.
+     */
+    public void runUntilSignal() {
+        final Thread hook = new Thread(this::close, "mrconf-softdut-shutdown");
+        boolean hooked = false;
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+            hooked = true;
+            loop.stopped().await();
+        } catch (final IllegalStateException e) {
+            // The JVM is already shutting down.
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (hooked) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (final IllegalStateException e) {
+                    // Shutting down: the hook is running or has run.
+                }
+            }
+            close();
+        }
+    }
+
+    /**
+     * Stops the control server and the loop and waits for the loop to release the sockets. Waiting polls
+     * are answered first; requests after this get an {@code internal} error. Idempotent; any thread.
+     */
+    @Override
+    public void close() {
+        final boolean first = closed.compareAndSet(false, true);
+        if (first) {
+            final ControlServer server = controlServer;
+            if (server != null) {
+                server.close();
+            }
+            loop.stop();
+        }
+        if (loop.isLoopThread()) {
+            return;
+        }
+        try {
+            if (!loop.stopped().await(STOP_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("the soft DUT loop did not stop within {} ms", STOP_WAIT_MS);
+            } else if (first) {
+                LOG.info("soft DUT on udp port {} stopped; its sockets are released", udpPort);
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

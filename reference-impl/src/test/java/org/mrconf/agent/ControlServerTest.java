@@ -1,0 +1,172 @@
+package org.mrconf.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mrconf.agent.Requests.args;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mrconf.net.NanoClock;
+import org.mrconf.transport.Endpoint;
+import org.mrconf.transport.EndpointConfig;
+
+/** NDJSON framing, limits and robustness of the control server, on loopback with a real agent. */
+class ControlServerTest {
+    private static final int LIMIT = ControlServer.MAX_LINE_BYTES;
+    private static final String HELLO = "{\"v\":1,\"id\":1,\"op\":\"hello\"}";
+
+    private ControlServer server;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, s, e, b, o, l) -> { }, NanoClock.system());
+        final ControlAgent agent = new ControlAgent(endpoint, new MapPeers(), AgentConfig.builder().build());
+        // One lock stands in for the endpoint thread: the agent sees one caller at a time.
+        server = ControlServer.start(InetAddress.getLoopbackAddress(), 0, null, line -> {
+            synchronized (agent) {
+                return CompletableFuture.completedFuture(agent.handle(line));
+            }
+        });
+    }
+
+    @AfterEach
+    void tearDown() {
+        server.close();
+    }
+
+    @Test
+    void shouldSkipALineOverTheLimitAndServeTheNextRequest() {
+        try (NdjsonClient client = new NdjsonClient(server.port())) {
+            final byte[] huge = new byte[2 * LIMIT + 1];
+            Arrays.fill(huge, (byte) 'x');
+            huge[huge.length - 1] = '\n';
+            client.send(huge);
+
+            final JsonNode tooLarge = client.readResponse();
+            assertThat(tooLarge.at("/error/code").asText()).isEqualTo("request_too_large");
+            assertThat(tooLarge.get("id").isNull()).isTrue();
+            assertThat(client.ok("hello", args()).get("protocol").asInt()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldAcceptALineOfExactlyOneMebibyteAndRefuseOneByteMore() {
+        try (NdjsonClient client = new NdjsonClient(server.port())) {
+            client.send(padded(LIMIT));
+            assertThat(client.readResponse().get("ok").asBoolean()).isTrue();
+
+            client.send(padded(LIMIT + 1));
+            assertThat(client.readResponse().at("/error/code").asText()).isEqualTo("request_too_large");
+            client.sendLine(HELLO);
+            assertThat(client.readResponse().get("ok").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldAnswerEveryGarbageLineAndKeepServing() {
+        try (NdjsonClient client = new NdjsonClient(server.port())) {
+            client.send(new byte[] {(byte) 0xC3, (byte) 0x28, '\n'});
+            assertThat(client.readResponse().at("/error/code").asText()).isEqualTo("parse_error");
+            client.send("\n{\"v\":1}\r\n[]\n\u0000\u0001\n".getBytes(StandardCharsets.UTF_8));
+            final List<String> codes = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                codes.add(client.readResponse().at("/error/code").asText());
+            }
+            assertThat(codes).containsExactly("parse_error", "invalid_request", "parse_error", "parse_error");
+            assertThat(client.ok("hello", args())).isNotNull();
+        }
+    }
+
+    @Test
+    void shouldAnswerPipelinedRequestsInOrder() {
+        try (NdjsonClient client = new NdjsonClient(server.port())) {
+            final StringBuilder burst = new StringBuilder();
+            for (int id = 1; id <= 50; id++) {
+                burst.append("{\"v\":1,\"id\":").append(id).append(",\"op\":\"read_counters\"}\n");
+            }
+            client.send(burst.toString().getBytes(StandardCharsets.UTF_8));
+
+            for (int id = 1; id <= 50; id++) {
+                assertThat(client.readResponse().get("id").asInt()).isEqualTo(id);
+            }
+        }
+    }
+
+    @Test
+    void shouldServeManyClientsAtOnceAndSurviveOnesThatLeaveMidLine() throws Exception {
+        try (NdjsonClient rude = new NdjsonClient(server.port())) {
+            rude.send("{\"v\":1,\"id\":1,\"op\":\"hel".getBytes(StandardCharsets.UTF_8));
+        }
+        final ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            final List<Future<Integer>> results = new ArrayList<>();
+            for (int c = 0; c < 32; c++) {
+                results.add(pool.submit(() -> {
+                    try (NdjsonClient client = new NdjsonClient(server.port())) {
+                        int answered = 0;
+                        for (int i = 0; i < 20; i++) {
+                            client.ok("read_counters", args());
+                            answered++;
+                        }
+                        return answered;
+                    }
+                }));
+            }
+            for (final Future<Integer> result : results) {
+                assertThat(result.get(60, TimeUnit.SECONDS)).isEqualTo(20);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartOffLoopbackWithoutAToken() throws Exception {
+        final InetAddress offLoopback = InetAddress.getByAddress(new byte[] {(byte) 203, 0, 113, 5});
+
+        assertThatThrownBy(() -> ControlServer.start(offLoopback, 0, null, line -> null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("token");
+        assertThatThrownBy(() -> ControlServer.start(offLoopback, 0, "too-short", line -> null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
+        assertThatThrownBy(() -> ControlServer.start(InetAddress.getByName("0.0.0.0"), 0, null, line -> null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldReleaseItsPortOnClose() throws Exception {
+        final int port = server.port();
+        try (NdjsonClient client = new NdjsonClient(port)) {
+            client.ok("hello", args());
+            server.close();
+            assertThat(client.readResponse()).as("the server hung up").isNull();
+        }
+        try (ServerSocket again = new ServerSocket()) {
+            again.setReuseAddress(true);
+            again.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        }
+    }
+
+    /** A valid hello padded with spaces to {@code totalBytes}, newline included. */
+    private static byte[] padded(final int totalBytes) {
+        final byte[] line = new byte[totalBytes];
+        final byte[] head = HELLO.substring(0, HELLO.length() - 1).getBytes(StandardCharsets.US_ASCII);
+        Arrays.fill(line, (byte) ' ');
+        System.arraycopy(head, 0, line, 0, head.length);
+        line[totalBytes - 2] = '}';
+        line[totalBytes - 1] = '\n';
+        return line;
+    }
+}

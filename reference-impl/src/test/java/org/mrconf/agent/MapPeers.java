@@ -1,0 +1,23 @@
+package org.mrconf.agent;
+
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A {@link PeerDirectory} for agent tests: one node per address, counting users. */
+class MapPeers implements PeerDirectory {
+    final Map<InetAddress, Integer> nodes = new HashMap<>();
+    final Map<Integer, Integer> users = new HashMap<>();
+
+    @Override
+    public int acquire(final InetAddress address, final int port) {
+        final int node = nodes.computeIfAbsent(address, a -> nodes.size() + 1);
+        users.merge(node, 1, Integer::sum);
+        return node;
+    }
+
+    @Override
+    public void release(final int node) {
+        users.merge(node, -1, Integer::sum);
+    }
+}
