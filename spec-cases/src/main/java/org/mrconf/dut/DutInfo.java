@@ -1,0 +1,34 @@
+package org.mrconf.dut;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.mrconf.catalogue.Profile;
+
+/**
+ * What the agent's {@code hello} says about the device: its identity, the profiles it claims, where it speaks
+ * MetaRoCE and its limits. The runner compares it with the {@link DutProfile}.
+ *
+ * @param protocol       the control protocol version the agent answered with (1)
+ * @param implementation vendor, model, firmware, driver
+ * @param profiles       the claimed profiles (spec Table 12-1)
+ * @param wireVersion    the MetaRoCE wire version, e.g. {@code 1.0}
+ * @param udpPort        the device's MetaRoCE UDP port
+ * @param addresses      the device's MetaRoCE addresses
+ * @param limits         the device's limits
+ */
+public record DutInfo(int protocol, DutIdentity implementation, Set<Profile> profiles, String wireVersion,
+                      int udpPort, List<InetAddress> addresses, DutLimits limits) {
+    public DutInfo {
+        Objects.requireNonNull(implementation, "implementation");
+        profiles = Set.copyOf(profiles);
+        Objects.requireNonNull(wireVersion, "wireVersion");
+        addresses = List.copyOf(addresses);
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    public boolean claims(Profile profile) {
+        return profiles.contains(profile);
+    }
+}

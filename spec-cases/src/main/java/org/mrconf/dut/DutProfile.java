@@ -1,0 +1,185 @@
+package org.mrconf.dut;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.pcap.MacAddress;
+
+/**
+ * Everything the suite is told about a device under test, from one JSON file ({@link DutProfileLoader}): who made
+ * it, what it claims (the implementation conformance statement of spec clause 12.1.2), the parameters a tester
+ * needs (clause 12.1.3), where its control agent listens, and which wire link reaches it. Tests read the declared
+ * values, never guesses: timing checks use {@link Timers}, "not applicable" verdicts use {@link Conformance}.
+ *
+ * @param identity    vendor, model, firmware, driver
+ * @param conformance claimed profiles, optional clauses implemented, limits
+ * @param parameters  addresses, ports, MTU, paths, initial PSNs, timers
+ * @param control     the control agent's endpoint; absent for the embedded reference
+ * @param link        how the wire reaches the device
+ */
+public record DutProfile(DutIdentity identity, Conformance conformance, Parameters parameters,
+                         Optional<ControlEndpoint> control, Link link) {
+    public DutProfile {
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(conformance, "conformance");
+        Objects.requireNonNull(parameters, "parameters");
+        Objects.requireNonNull(control, "control");
+        Objects.requireNonNull(link, "link");
+    }
+
+    /** Whether the device claims {@code profile}. */
+    public boolean claims(Profile profile) {
+        return conformance.profiles().contains(profile);
+    }
+
+    /** Whether the device declares that it implements the SHOULD or MAY clause {@code clauseId}. */
+    public boolean implementsOptional(String clauseId) {
+        return conformance.optionalClauses().contains(clauseId);
+    }
+
+    public DutProfile withParameters(Parameters newParameters) {
+        return new DutProfile(identity, conformance, newParameters, control, link);
+    }
+
+    public DutProfile withControl(Optional<ControlEndpoint> newControl) {
+        return new DutProfile(identity, conformance, parameters, newControl, link);
+    }
+
+    public DutProfile withLink(Link newLink) {
+        return new DutProfile(identity, conformance, parameters, control, newLink);
+    }
+
+    /**
+     * The implementation conformance statement (spec clause 12.1.2).
+     *
+     * @param profiles         the claimed profiles (Table 12-1)
+     * @param optionalClauses  ids of the SHOULD and MAY clauses implemented; tests of others report "not applicable"
+     * @param limits           the device's limits
+     * @param reorderTolerance the loss-detection tolerance of clause 6.3.3, zero when not implemented
+     */
+    public record Conformance(Set<Profile> profiles, List<String> optionalClauses, DutLimits limits,
+                              ReorderTolerance reorderTolerance) {
+        public Conformance {
+            profiles = Set.copyOf(profiles);
+            optionalClauses = List.copyOf(optionalClauses);
+            Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(reorderTolerance, "reorderTolerance");
+        }
+    }
+
+    /**
+     * How long a sender may wait before deeming a PSN lost (spec clause 6.3.3): until {@code packets} later PSNs
+     * are reported (at most 3) or {@code time} has passed (at most a quarter of the smoothed RTT).
+     */
+    public record ReorderTolerance(int packets, Duration time) {
+        public static final ReorderTolerance NONE = new ReorderTolerance(0, Duration.ZERO);
+
+        public ReorderTolerance {
+            Objects.requireNonNull(time, "time");
+        }
+    }
+
+    /**
+     * The test parameters of spec clause 12.1.3.
+     *
+     * @param dut               the DUT's MetaRoCE address and UDP port
+     * @param tester            the tester's address and UDP port; port 0 means any free port
+     * @param mtu               the connection's IP MTU, bytes
+     * @param paths             paths per test connection
+     * @param initialSendPsn    first PSN of each path the DUT sends on
+     * @param initialReceivePsn first PSN of each path the tester sends on
+     * @param timers            declared timers and their tolerance
+     * @param decreaseFactor    the multiplicative decrease of clause 10.1.1 (default 0.5)
+     */
+    public record Parameters(InetSocketAddress dut, InetSocketAddress tester, int mtu, int paths,
+                             long initialSendPsn, long initialReceivePsn, Timers timers, double decreaseFactor) {
+        public Parameters {
+            Objects.requireNonNull(dut, "dut");
+            Objects.requireNonNull(tester, "tester");
+            Objects.requireNonNull(timers, "timers");
+        }
+
+        public Parameters withDut(InetSocketAddress newDut) {
+            return new Parameters(newDut, tester, mtu, paths, initialSendPsn, initialReceivePsn, timers,
+                decreaseFactor);
+        }
+
+        public Parameters withTester(InetSocketAddress newTester) {
+            return new Parameters(dut, newTester, mtu, paths, initialSendPsn, initialReceivePsn, timers,
+                decreaseFactor);
+        }
+    }
+
+    /**
+     * The declared timers (spec clauses 6.6.2, 6.7.1, 6.7.3, 8.1.4) and the tolerance of the device's timers: a
+     * timing check allows the declared value plus {@code tolerance}, never less.
+     */
+    public record Timers(Duration minRto, Duration initialRto, Duration maxRto, Duration ackDelay, int ackCoalescing,
+                         int unhealthyThreshold, Duration connectionTimeout, Duration tolerance) {
+        public Timers {
+            Objects.requireNonNull(minRto, "minRto");
+            Objects.requireNonNull(initialRto, "initialRto");
+            Objects.requireNonNull(maxRto, "maxRto");
+            Objects.requireNonNull(ackDelay, "ackDelay");
+            Objects.requireNonNull(connectionTimeout, "connectionTimeout");
+            Objects.requireNonNull(tolerance, "tolerance");
+        }
+
+        /** The longest a test may wait for an ACK the DUT owes: ACK delay plus tolerance (clause 8.1.4). */
+        public Duration ackDeadline() {
+            return ackDelay.plus(tolerance);
+        }
+    }
+
+    /** How the wire reaches the device. */
+    public enum LinkKind {
+        /** The reference in the suite's own process, through {@link QueueWireLink}. */
+        EMBEDDED,
+        /** Kernel UDP sockets, through {@link UdpWireLink}. */
+        UDP,
+        /** Raw Ethernet frames on an interface, through {@link RawEthernetWireLink}. */
+        RAW;
+
+        /** The name the profile file uses. */
+        public String jsonName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * The wire link: its kind and, for {@link LinkKind#RAW}, the interface and MACs (absent MACs are read from the
+     * interface or resolved with ARP).
+     */
+    public record Link(LinkKind kind, Optional<String> interfaceName, Optional<MacAddress> testerMac,
+                       Optional<MacAddress> dutMac) {
+        public Link {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(interfaceName, "interfaceName");
+            Objects.requireNonNull(testerMac, "testerMac");
+            Objects.requireNonNull(dutMac, "dutMac");
+            if (kind == LinkKind.RAW && interfaceName.isEmpty()) {
+                throw new IllegalArgumentException("a raw link needs an interface name");
+            }
+            if (kind != LinkKind.RAW && (interfaceName.isPresent() || testerMac.isPresent() || dutMac.isPresent())) {
+                throw new IllegalArgumentException("interface and MACs belong to raw links only");
+            }
+        }
+
+        public static Link embedded() {
+            return new Link(LinkKind.EMBEDDED, Optional.empty(), Optional.empty(), Optional.empty());
+        }
+
+        public static Link udp() {
+            return new Link(LinkKind.UDP, Optional.empty(), Optional.empty(), Optional.empty());
+        }
+
+        public static Link raw(String interfaceName) {
+            return new Link(LinkKind.RAW, Optional.of(interfaceName), Optional.empty(), Optional.empty());
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package org.mrconf.dut;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.mrconf.dut.DutProfile.Link;
+import org.mrconf.wire.WireConstants;
+
+/**
+ * What the user named as the device under test on the command line ({@code --dut}), before any profile is read:
+ *
+ * <ul>
+ *   <li>absent or blank: the {@link Embedded} reference in the suite's own process;</li>
+ *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
+ *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
+ *   <li>{@code iface:NAME}: a DUT on the Ethernet interface NAME, through {@link RawInterface};</li>
+ *   <li>anything else: the path of a {@link ProfileFile}.</li>
+ * </ul>
+ *
+ * The shortcuts carry no declarations: {@link #applyTo(DutProfile)} puts their addresses into a base profile,
+ * e.g. the bundled {@value DutProfileLoader#REFERENCE_UDP}.
+ */
+public sealed interface DutTarget {
+    /** Names the command-line argument in errors. */
+    String SOURCE = "--dut";
+
+    /**
+     * Parses a {@code --dut} value.
+     *
+     * @param text the argument, or {@code null} when it was not given
+     * @throws DutProfileException naming the part of a shortcut that is wrong
+     */
+    static DutTarget parse(String text) throws DutProfileException {
+        if (text == null || text.isBlank()) {
+            return new Embedded();
+        }
+        String trimmed = text.strip();
+        if (trimmed.startsWith("udp:")) {
+            return Udp.parse(trimmed);
+        }
+        if (trimmed.startsWith("iface:")) {
+            String name = trimmed.substring("iface:".length());
+            if (name.isEmpty() || name.length() > 15 || name.contains("/")
+                || name.chars().anyMatch(Character::isWhitespace)) {
+                throw new DutProfileException(SOURCE, "iface", "not a Linux interface name (1 to 15 characters, no "
+                    + "'/' or spaces): \"" + name + "\"");
+            }
+            return new RawInterface(name);
+        }
+        try {
+            return new ProfileFile(Path.of(trimmed));
+        } catch (InvalidPathException e) {
+            throw new DutProfileException(SOURCE, "(file)", "not a profile path, udp://host:port or iface:NAME: \""
+                + trimmed + "\"", e);
+        }
+    }
+
+    /**
+     * The profile to test with: the shortcut's addresses and link put into {@code base}; a {@link ProfileFile} is
+     * not applied (load it instead) and returns {@code base} unchanged.
+     */
+    DutProfile applyTo(DutProfile base);
+
+    /** The reference DUT in the suite's own process. */
+    record Embedded() implements DutTarget {
+        @Override
+        public DutProfile applyTo(DutProfile base) {
+            return base.withControl(Optional.empty()).withLink(Link.embedded());
+        }
+    }
+
+    /**
+     * A DUT reached over UDP.
+     *
+     * @param address     the DUT's IP address (the shortcut takes literals and {@code localhost} only, so nothing
+     *                    is looked up in DNS)
+     * @param port        its MetaRoCE UDP port
+     * @param controlPort its control agent's TCP port
+     * @param token       the agent's token, if it wants one
+     */
+    record Udp(InetAddress address, int port, int controlPort, Optional<String> token) implements DutTarget {
+        public Udp {
+            Objects.requireNonNull(address, "address");
+            Objects.requireNonNull(token, "token");
+        }
+
+        static Udp parse(String text) throws DutProfileException {
+            URI uri;
+            try {
+                uri = new URI(text);
+            } catch (URISyntaxException e) {
+                throw new DutProfileException(SOURCE, "udp", "not udp://host:port: " + e.getMessage(), e);
+            }
+            if (!"udp".equals(uri.getScheme()) || uri.getHost() == null || uri.getRawPath() != null
+                && !uri.getRawPath().isEmpty() || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+                throw new DutProfileException(SOURCE, "udp", "expected udp://host:port[?control=P&token=T], found \""
+                    + text + "\"");
+            }
+            String host = uri.getHost();
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            InetAddress address = "localhost".equals(host) ? InetAddress.getLoopbackAddress()
+                : JsonFields.parseLiteral(host);
+            if (address == null) {
+                throw new DutProfileException(SOURCE, "host", "must be an IP address literal or localhost, found \""
+                    + host + "\"");
+            }
+            int port = uri.getPort() < 0 ? WireConstants.DEFAULT_UDP_PORT : uri.getPort();
+            if (port < 1 || port > 0xFFFF) {
+                throw new DutProfileException(SOURCE, "port", "must be 1 to 65535, found " + port);
+            }
+            Map<String, String> query = query(uri.getRawQuery());
+            int controlPort = port + 1;
+            if (query.containsKey("control")) {
+                controlPort = portValue(query.remove("control"), "control");
+            } else if (controlPort > 0xFFFF) {
+                throw new DutProfileException(SOURCE, "control", "port + 1 is not a port; give ?control=P");
+            }
+            Optional<String> token = Optional.ofNullable(query.remove("token"));
+            if (token.isPresent() && token.get().length() < ControlEndpoint.MIN_TOKEN_LENGTH) {
+                throw new DutProfileException(SOURCE, "token", "must be at least " + ControlEndpoint.MIN_TOKEN_LENGTH
+                    + " characters, found " + token.get().length());
+            }
+            if (!query.isEmpty()) {
+                throw new DutProfileException(SOURCE, query.keySet().iterator().next(),
+                    "unknown parameter, expected control or token");
+            }
+            return new Udp(address, port, controlPort, token);
+        }
+
+        private static Map<String, String> query(String raw) throws DutProfileException {
+            Map<String, String> values = new LinkedHashMap<>();
+            if (raw == null || raw.isEmpty()) {
+                return values;
+            }
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new DutProfileException(SOURCE, pair.isEmpty() ? "(query)" : pair, "expected name=value");
+                }
+                String name = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = URLDecoder.decode(pair.substring(eq + 1),
+                    StandardCharsets.UTF_8);
+                if (values.put(name, value) != null) {
+                    throw new DutProfileException(SOURCE, name, "given twice");
+                }
+            }
+            return values;
+        }
+
+        private static int portValue(String text, String field) throws DutProfileException {
+            try {
+                int port = Integer.parseInt(text);
+                if (port >= 1 && port <= 0xFFFF) {
+                    return port;
+                }
+            } catch (NumberFormatException e) {
+                // Reported below with the same words as an out-of-range number.
+            }
+            throw new DutProfileException(SOURCE, field, "must be a port 1 to 65535, found \"" + text + "\"");
+        }
+
+        /** The agent's endpoint. */
+        public ControlEndpoint control() {
+            return new ControlEndpoint(address.getHostAddress(), controlPort, token);
+        }
+
+        /** Sets the DUT's address and port, the control endpoint and a UDP link. */
+        @Override
+        public DutProfile applyTo(DutProfile base) {
+            return base.withParameters(base.parameters().withDut(new InetSocketAddress(address, port)))
+                .withControl(Optional.of(control())).withLink(Link.udp());
+        }
+    }
+
+    /** A DUT on the Ethernet interface {@code name}; MACs are read from the interface or resolved with ARP. */
+    record RawInterface(String name) implements DutTarget {
+        public RawInterface {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public DutProfile applyTo(DutProfile base) {
+            return base.withLink(Link.raw(name));
+        }
+    }
+
+    /** A profile file to load with {@link DutProfileLoader#load}. */
+    record ProfileFile(Path path) implements DutTarget {
+        public ProfileFile {
+            Objects.requireNonNull(path, "path");
+        }
+
+        @Override
+        public DutProfile applyTo(DutProfile base) {
+            return base;
+        }
+    }
+}

@@ -1,0 +1,429 @@
+package org.mrconf.dut;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.mrconf.pcap.DecodedFrame;
+import org.mrconf.pcap.EncodeOptions;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.FrameCodec;
+import org.mrconf.pcap.FrameDecodeException;
+import org.mrconf.pcap.Libpcap;
+import org.mrconf.pcap.MacAddress;
+import org.mrconf.pcap.UdpFrame;
+import org.pcap4j.core.BpfProgram.BpfCompileMode;
+import org.pcap4j.core.NotOpenException;
+import org.pcap4j.core.PcapHandle;
+import org.pcap4j.core.PcapHandle.PcapDirection;
+import org.pcap4j.core.PcapNativeException;
+import org.pcap4j.core.PcapNetworkInterface;
+import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
+import org.pcap4j.core.Pcaps;
+import org.pcap4j.util.LinkLayerAddress;
+
+/**
+ * A wire link of whole Ethernet frames on a named interface, through libpcap (Pcap4J live handles): the tester
+ * builds every frame itself with {@link FrameCodec}, so it can send any ECN codepoint, any source address and,
+ * through {@link #sendFrame(UdpFrame, EncodeOptions)}, deliberately wrong IP or UDP checksums and lengths; and it
+ * sees every frame the DUT sends to the tester's address and MetaRoCE port, with ECN and checksum verdicts.
+ *
+ * <p>No kernel needs to own the tester's address: the link answers ARP requests for it (IPv4) and resolves the
+ * DUT's MAC with ARP when the options do not give it. IPv6 neighbour discovery is not implemented, so over IPv6
+ * both MACs must be given and the DUT needs a static neighbour entry for the tester. Needs root (or
+ * {@code CAP_NET_RAW}) and libpcap.
+ *
+ * <p>A daemon thread reads the capture handle and stamps each frame with the options' clock as it is read; a
+ * second handle, which captures nothing, sends. Frames that match the capture filter but do not decode as
+ * Ethernet/IP/UDP are kept in {@link #frameErrors()} rather than delivered. A DUT on the same host (a veth, or a
+ * NIC with transmit checksum offload captured before the offload) shows partial UDP checksums in the captured
+ * frames: checksum verdicts are meaningful only for frames that crossed a real wire.
+ */
+public final class RawEthernetWireLink implements WireLink {
+    private static final int SNAPLEN = 262_144;
+    private static final int READ_TIMEOUT_MS = 20;
+    private static final int CAPTURE_BUFFER_BYTES = 8 << 20;
+    private static final int MAX_KEPT_FRAME_ERRORS = 1000;
+    private static final int ETHERTYPE_ARP = 0x0806;
+    private static final int ARP_REQUEST = 1;
+    private static final int ARP_REPLY = 2;
+    private static final int ARP_FRAME_LENGTH = 60;
+
+    private final RawEthernetOptions options;
+    private final PcapHandle capture;
+    private final PcapHandle sender;
+    private final MacAddress testerMac;
+    private final InetAddress alternateSource;
+    private final LinkedBlockingQueue<CapturedPacket> received = new LinkedBlockingQueue<>();
+    private final List<FrameDecodeException> frameErrors = new ArrayList<>();
+    private final CompletableFuture<MacAddress> dutMacResolution = new CompletableFuture<>();
+    private final AtomicLong arpRepliesSent = new AtomicLong();
+    private final Thread captureThread;
+    private volatile MacAddress dutMac;
+    private volatile boolean running = true;
+    private volatile Throwable captureFailure;
+
+    private RawEthernetWireLink(RawEthernetOptions options, PcapHandle capture, PcapHandle sender,
+                                MacAddress testerMac) {
+        this.options = options;
+        this.capture = capture;
+        this.sender = sender;
+        this.testerMac = testerMac;
+        this.dutMac = options.dutMac().orElse(null);
+        this.alternateSource = options.alternateSource().orElseGet(
+            () -> UdpWireLink.neighbourAddress(options.tester().getAddress(), options.dut().getAddress()));
+        this.captureThread = new Thread(this::captureLoop, "mrconf-raw-capture-" + options.interfaceName());
+        this.captureThread.setDaemon(true);
+    }
+
+    /**
+     * Opens the capture and send handles on the interface, starts capturing and, if the options give no DUT MAC,
+     * resolves it with ARP.
+     *
+     * @throws IOException                                if the interface does not exist, cannot be opened (not
+     *                                                    root?) or the DUT's MAC cannot be resolved
+     * @throws org.mrconf.pcap.PcapUnavailableException if libpcap is not installed
+     */
+    public static RawEthernetWireLink open(RawEthernetOptions options) throws IOException {
+        Libpcap.version();
+        String name = options.interfaceName();
+        PcapNetworkInterface nif;
+        try {
+            nif = Pcaps.getDevByName(name);
+        } catch (PcapNativeException e) {
+            throw new IOException("cannot list capture devices: " + e.getMessage(), e);
+        }
+        if (nif == null) {
+            throw new IOException("no capture device named '" + name + "' (is the interface up and are you root?)");
+        }
+        MacAddress testerMac = options.testerMac().isPresent() ? options.testerMac().get() : interfaceMac(nif);
+        PcapHandle capture = null;
+        PcapHandle sender = null;
+        try {
+            capture = new PcapHandle.Builder(name).snaplen(SNAPLEN).promiscuousMode(PromiscuousMode.PROMISCUOUS)
+                .timeoutMillis(READ_TIMEOUT_MS).bufferSize(CAPTURE_BUFFER_BYTES).immediateMode(true)
+                .direction(PcapDirection.IN).build();
+            capture.setFilter(captureFilter(options), BpfCompileMode.OPTIMIZE);
+            sender = new PcapHandle.Builder(name).snaplen(128).promiscuousMode(PromiscuousMode.NONPROMISCUOUS)
+                .timeoutMillis(READ_TIMEOUT_MS).build();
+            // The send handle must not fill a capture ring nobody reads: a filter nothing passes.
+            sender.setFilter("less 1", BpfCompileMode.OPTIMIZE);
+        } catch (PcapNativeException | NotOpenException e) {
+            closeQuietly(capture);
+            closeQuietly(sender);
+            throw new IOException("cannot open '" + name + "' for raw capture and send (root or CAP_NET_RAW needed): "
+                + e.getMessage(), e);
+        }
+        RawEthernetWireLink link = new RawEthernetWireLink(options, capture, sender, testerMac);
+        link.captureThread.start();
+        if (link.dutMac == null) {
+            try {
+                link.dutMac = link.resolveDutMac();
+            } catch (IOException e) {
+                link.close();
+                throw e;
+            }
+        }
+        return link;
+    }
+
+    /** The BPF filter of the capture handle: MetaRoCE to the tester, plus ARP. */
+    static String captureFilter(RawEthernetOptions options) {
+        String tester = options.tester().getAddress().getHostAddress();
+        return "(udp and dst host " + tester + " and dst port " + options.tester().getPort() + ") or arp";
+    }
+
+    private static MacAddress interfaceMac(PcapNetworkInterface nif) throws IOException {
+        Path sys = Path.of("/sys/class/net", nif.getName(), "address");
+        if (Files.isReadable(sys)) {
+            return MacAddress.parse(Files.readString(sys).trim());
+        }
+        for (LinkLayerAddress address : nif.getLinkLayerAddresses()) {
+            if (address.length() == 6) {
+                return MacAddress.of(address.getAddress());
+            }
+        }
+        throw new IOException("interface '" + nif.getName() + "' has no MAC address; give testerMac");
+    }
+
+    private MacAddress resolveDutMac() throws IOException {
+        if (!(options.dut().getAddress() instanceof Inet4Address)) {
+            throw new IOException("IPv6 neighbour discovery is not implemented: give the DUT's MAC (dutMac)");
+        }
+        long perTryMs = Math.max(1, options.resolveTimeout().toMillis() / 3);
+        byte[] request = arpFrame(ARP_REQUEST, MacAddress.of(0xFFFF_FFFF_FFFFL), testerMac,
+            options.tester().getAddress().getAddress(), MacAddress.of(0), options.dut().getAddress().getAddress());
+        for (int attempt = 0; attempt < 3; attempt++) {
+            sendRawFrame(request);
+            try {
+                return dutMacResolution.get(perTryMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // Ask again: the first request may have gone out before the DUT's interface was up.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while resolving the DUT's MAC", e);
+            } catch (ExecutionException e) {
+                throw new IOException("ARP resolution failed", e.getCause());
+            }
+        }
+        throw new IOException("no ARP reply from the DUT at " + options.dut().getAddress().getHostAddress() + " on '"
+            + options.interfaceName() + "' within " + options.resolveTimeout().toMillis() + " ms; give dutMac");
+    }
+
+    private void captureLoop() {
+        try {
+            while (running) {
+                // Blocks until a frame arrives (libpcap ignores the read timeout here); close() breaks the wait.
+                byte[] raw = capture.getNextRawPacket();
+                if (raw == null) {
+                    continue;
+                }
+                long nowNs = options.clock().getAsLong();
+                Timestamp timestamp = capture.getTimestamp();
+                onFrame(raw, nowNs, timestamp != null ? timestamp.toInstant() : Instant.EPOCH);
+            }
+        } catch (NotOpenException e) {
+            // Closed under us: the link is shutting down.
+        } catch (Throwable t) {
+            captureFailure = t;
+        }
+    }
+
+    private void onFrame(byte[] raw, long nowNs, Instant timestamp) throws IOException {
+        if (raw.length >= 14 && u16(raw, 12) == ETHERTYPE_ARP) {
+            onArp(raw);
+            return;
+        }
+        DecodedFrame decoded;
+        try {
+            decoded = FrameCodec.decode(raw, timestamp);
+        } catch (FrameDecodeException e) {
+            synchronized (frameErrors) {
+                if (frameErrors.size() < MAX_KEPT_FRAME_ERRORS) {
+                    frameErrors.add(e);
+                }
+            }
+            return;
+        }
+        UdpFrame frame = decoded.frame();
+        received.add(new CapturedPacket(frame.payloadBytes(), frame.srcIp(), frame.srcPort(), frame.dstPort(),
+            frame.ecn(), true, nowNs, Optional.of(decoded)));
+    }
+
+    private void onArp(byte[] raw) throws IOException {
+        // Ethernet/IPv4 ARP only: htype 1, ptype 0x0800, hlen 6, plen 4.
+        if (raw.length < 42 || u16(raw, 14) != 1 || u16(raw, 16) != 0x0800 || raw[18] != 6 || raw[19] != 4) {
+            return;
+        }
+        int operation = u16(raw, 20);
+        MacAddress senderMac = MacAddress.of(raw, 22);
+        byte[] senderIp = Arrays.copyOfRange(raw, 28, 32);
+        byte[] targetIp = Arrays.copyOfRange(raw, 38, 42);
+        if (Arrays.equals(senderIp, options.dut().getAddress().getAddress())) {
+            // A reply to our request, or the DUT asking for the tester: either way we learn its MAC.
+            dutMacResolution.complete(senderMac);
+        }
+        if (operation == ARP_REQUEST && options.answerArp()
+            && Arrays.equals(targetIp, options.tester().getAddress().getAddress())) {
+            sendRawFrame(arpFrame(ARP_REPLY, senderMac, testerMac, targetIp, senderMac, senderIp));
+            arpRepliesSent.incrementAndGet();
+        }
+    }
+
+    /** An Ethernet ARP frame, padded to the 60-byte minimum. */
+    static byte[] arpFrame(int operation, MacAddress ethernetDestination, MacAddress senderMac, byte[] senderIp,
+                           MacAddress targetMac, byte[] targetIp) {
+        byte[] frame = new byte[ARP_FRAME_LENGTH];
+        System.arraycopy(ethernetDestination.toBytes(), 0, frame, 0, 6);
+        System.arraycopy(senderMac.toBytes(), 0, frame, 6, 6);
+        putU16(frame, 12, ETHERTYPE_ARP);
+        putU16(frame, 14, 1);
+        putU16(frame, 16, 0x0800);
+        frame[18] = 6;
+        frame[19] = 4;
+        putU16(frame, 20, operation);
+        System.arraycopy(senderMac.toBytes(), 0, frame, 22, 6);
+        System.arraycopy(senderIp, 0, frame, 28, 4);
+        System.arraycopy(targetMac.toBytes(), 0, frame, 32, 6);
+        System.arraycopy(targetIp, 0, frame, 38, 4);
+        return frame;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.allOf(Capability.class);
+    }
+
+    @Override
+    public void send(byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        sendFrom(options.tester().getAddress(), packet, sourcePort, ecn);
+    }
+
+    @Override
+    public void sendFrom(InetAddress sourceAddress, byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        UdpWireLink.checkPort(sourcePort);
+        sendFrame(frameTemplate().srcIp(sourceAddress).srcPort(sourcePort).ecn(ecn).payload(packet).build(),
+            EncodeOptions.DEFAULT);
+    }
+
+    @Override
+    public Optional<InetAddress> alternateSourceAddress() {
+        return Optional.of(alternateSource);
+    }
+
+    /**
+     * A frame builder holding this link's MACs, addresses and ports (tester to DUT, source port = tester port,
+     * Not-ECT): change a field or two and send it with {@link #sendFrame}.
+     */
+    public UdpFrame.Builder frameTemplate() {
+        return UdpFrame.builder().srcMac(testerMac).dstMac(dutMac)
+            .srcIp(options.tester().getAddress()).dstIp(options.dut().getAddress())
+            .srcPort(options.tester().getPort()).dstPort(options.dut().getPort());
+    }
+
+    /** Sends one UDP frame, with checksums and lengths as {@code encodeOptions} say (possibly wrong on purpose). */
+    public void sendFrame(UdpFrame frame, EncodeOptions encodeOptions) throws IOException {
+        sendRawFrame(FrameCodec.encode(frame, encodeOptions));
+    }
+
+    /** Sends any bytes as one Ethernet frame (no FCS: the interface adds it). */
+    public void sendRawFrame(byte[] ethernetFrame) throws IOException {
+        if (!running) {
+            throw new ClosedChannelException();
+        }
+        try {
+            sender.sendPacket(ethernetFrame);
+        } catch (PcapNativeException e) {
+            throw new IOException("cannot send a frame on '" + options.interfaceName() + "': " + e.getMessage(), e);
+        } catch (NotOpenException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    public Optional<CapturedPacket> receive(Duration timeout) throws IOException {
+        if (captureFailure != null) {
+            throw new IOException("capture on '" + options.interfaceName() + "' failed", captureFailure);
+        }
+        if (!running && received.isEmpty()) {
+            throw new ClosedChannelException();
+        }
+        try {
+            return Optional.ofNullable(received.poll(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** Frames that passed the capture filter but are not well-formed Ethernet/IP/UDP (at most 1000 kept). */
+    public List<FrameDecodeException> frameErrors() {
+        synchronized (frameErrors) {
+            return List.copyOf(frameErrors);
+        }
+    }
+
+    /** ARP replies the link sent for the tester's address. */
+    public long arpRepliesSent() {
+        return arpRepliesSent.get();
+    }
+
+    public MacAddress testerMac() {
+        return testerMac;
+    }
+
+    public MacAddress dutMac() {
+        return dutMac;
+    }
+
+    public String interfaceName() {
+        return options.interfaceName();
+    }
+
+    @Override
+    public InetAddress testerAddress() {
+        return options.tester().getAddress();
+    }
+
+    @Override
+    public int testerPort() {
+        return options.tester().getPort();
+    }
+
+    @Override
+    public InetSocketAddress dutAddress() {
+        return options.dut();
+    }
+
+    @Override
+    public long nowNs() {
+        return options.clock().getAsLong();
+    }
+
+    /**
+     * Stops the capture thread and closes both handles. A blocked read is woken with {@code pcap_breakloop}, which
+     * libpcap 1.10 and later honour at once; on older libraries the read may stay blocked until a frame arrives, and
+     * then the capture handle is left to the daemon thread rather than hang the caller.
+     */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        for (int attempt = 0; attempt < 2 && captureThread.isAlive(); attempt++) {
+            try {
+                capture.breakLoop();
+                captureThread.join(1000);
+            } catch (NotOpenException e) {
+                break;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (!captureThread.isAlive()) {
+            closeQuietly(capture);
+        }
+        closeQuietly(sender);
+    }
+
+    private static void closeQuietly(PcapHandle handle) {
+        if (handle != null && handle.isOpen()) {
+            handle.close();
+        }
+    }
+
+    private static int u16(byte[] b, int offset) {
+        return ((b[offset] & 0xFF) << 8) | (b[offset + 1] & 0xFF);
+    }
+
+    private static void putU16(byte[] b, int offset, int value) {
+        b[offset] = (byte) (value >>> 8);
+        b[offset + 1] = (byte) value;
+    }
+
+    @Override
+    public String toString() {
+        return "RawEthernetWireLink[" + options.interfaceName() + " " + testerMac + " "
+            + options.tester() + " > " + dutMac + " " + options.dut() + "]";
+    }
+}

@@ -1,0 +1,92 @@
+package org.mrconf.dut;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import org.mrconf.pcap.Ecn;
+
+/**
+ * The wire between the tester and a device under test, the lower point of control and observation: MetaRoCE
+ * packets (UDP payloads) go to the DUT's MetaRoCE port from a source port the test chooses (the entropy), and
+ * what the DUT sends to the tester's port comes back as {@link CapturedPacket}s stamped by the link's clock.
+ *
+ * <p>Implementations: {@link UdpWireLink} (kernel UDP sockets), {@link RawEthernetWireLink} (whole Ethernet frames
+ * through libpcap, for ECN and malformed IP/UDP fields) and {@link QueueWireLink} (in memory, for the embedded
+ * reference). Not every link can do everything; a test checks {@link #capabilities()} and reports "not applicable"
+ * rather than demand what the link cannot show. {@code send} and {@code receive} may be called from different
+ * threads; {@code receive} from one thread at a time.
+ */
+public interface WireLink extends AutoCloseable {
+    /** What a link can do beyond sending and receiving packets. */
+    enum Capability {
+        /** Sent packets carry the ECN codepoint asked for. */
+        SEND_ECN,
+        /** {@link CapturedPacket#ecn()} is the codepoint that arrived, not a placeholder. */
+        RECEIVE_ECN,
+        /** {@link #sendFrom} can send from {@link #alternateSourceAddress()} (spec clause 11.2.2 tests). */
+        OTHER_SOURCE_ADDRESS,
+        /** Whole frames with wrong IP or UDP checksums and lengths can be sent ({@link RawEthernetWireLink}). */
+        MALFORMED_FRAMES
+    }
+
+    Set<Capability> capabilities();
+
+    default boolean can(Capability capability) {
+        return capabilities().contains(capability);
+    }
+
+    /**
+     * Sends one MetaRoCE packet to the DUT's MetaRoCE port from the tester's address.
+     *
+     * @param packet     the UDP payload: MetaRoCE header, payload and trailer, right or deliberately wrong
+     * @param sourcePort the UDP source port, 1 to 65535: the entropy
+     * @param ecn        the IP ECN field; without {@link Capability#SEND_ECN} only {@link Ecn#NOT_ECT} is honoured
+     */
+    void send(byte[] packet, int sourcePort, Ecn ecn) throws IOException;
+
+    /** Sends a Not-ECT packet. */
+    default void send(byte[] packet, int sourcePort) throws IOException {
+        send(packet, sourcePort, Ecn.NOT_ECT);
+    }
+
+    /**
+     * Sends from another source IP address than the tester's, to test that the DUT drops packets from a source
+     * that is not the connection's peer (spec clause 11.2.2).
+     *
+     * @throws UnsupportedOperationException without {@link Capability#OTHER_SOURCE_ADDRESS}
+     */
+    default void sendFrom(InetAddress sourceAddress, byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot send from another address");
+    }
+
+    /** An address {@link #sendFrom} can use that is not the tester's, if the link has one. */
+    default Optional<InetAddress> alternateSourceAddress() {
+        return Optional.empty();
+    }
+
+    /**
+     * Waits up to {@code timeout} for the next packet the DUT sent to the tester.
+     *
+     * @return the packet, or empty on timeout (or if the thread was interrupted; the interrupt flag stays set)
+     * @throws java.nio.channels.ClosedChannelException if the link is closed
+     */
+    Optional<CapturedPacket> receive(Duration timeout) throws IOException;
+
+    /** The tester's IP address: the connection's peer address at the DUT. */
+    InetAddress testerAddress();
+
+    /** The tester's MetaRoCE UDP port, to which the DUT sends. */
+    int testerPort();
+
+    /** The DUT's MetaRoCE address and UDP port. */
+    InetSocketAddress dutAddress();
+
+    /** The link's clock, in nanoseconds: received packets are stamped with it. */
+    long nowNs();
+
+    @Override
+    void close();
+}

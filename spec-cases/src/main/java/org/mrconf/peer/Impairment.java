@@ -1,0 +1,20 @@
+package org.mrconf.peer;
+
+/**
+ * Decides the fate of each packet the tester peer sends: the deliberate loss, delay, duplication and reordering a
+ * test puts on the peer's side of the wire. Implementations are deterministic: the same index always gets the same
+ * fate ({@link ScriptedImpairment} by index, {@link RandomImpairment} by a seed), so a failing run can be replayed.
+ */
+@FunctionalInterface
+public interface Impairment {
+    /**
+     * @param index  the packet's position among all packets the peer has sent, from 0
+     * @param packet the packet's bytes (do not modify)
+     */
+    Fate decide(long index, byte[] packet);
+
+    /** Every packet delivered as sent. */
+    static Impairment none() {
+        return (index, packet) -> Fate.deliver();
+    }
+}

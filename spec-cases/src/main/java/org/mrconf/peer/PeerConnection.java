@@ -1,0 +1,278 @@
+package org.mrconf.peer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.Packet;
+import org.mrconf.wire.WireConstants;
+
+/**
+ * Just enough of a MetaRoCE endpoint for a test to act as a correct peer in simple cases: it keeps the tester's
+ * side of one connection (next PSN per path, next MSN and RSN per stream, receive state per path), sends whole
+ * messages cut at the MTU as clause 4.1.9 requires over the paths the test picks, and can acknowledge what the
+ * DUT sends. It has no retransmission or congestion control: a test that impairs the peer's packets resends them
+ * itself ({@link #resend}).
+ *
+ * <p>Ids and PSNs are from the tester's point of view: packets to the DUT carry the DUT's connection id
+ * ({@link ConnectionSpec#localId()}) and start at {@link ConnectionSpec#initialReceivePsn()}; packets from the DUT
+ * carry the tester's id ({@link ConnectionSpec#peerId()}) and start at {@link ConnectionSpec#initialSendPsn()}.
+ * Not thread-safe except the auto-ACK, which runs on the recorder thread under this object's lock.
+ */
+public final class PeerConnection {
+    /** IPv4 and IPv6 header lengths and the UDP header, for the segment size of clause 4.1.9. */
+    private static final int IPV4_HEADER = 20;
+    private static final int IPV6_HEADER = 40;
+    private static final int UDP_HEADER = 8;
+
+    /** One packet of a message the peer sent. */
+    public record Segment(int path, long psn, long messageOffset, int length, SentPacket sent) {
+    }
+
+    private final PeerSender sender;
+    private final Recorder recorder;
+    private final ConnectionSpec spec;
+    private final int mtu;
+    private final long[] nextPsn;
+    private final PathReceiveState[] receive;
+    private final Map<Integer, Long> nextMsn = new HashMap<>();
+    private final Map<Integer, Long> nextRsn = new HashMap<>();
+    private final Map<Long, Segment> sentByPathPsn = new HashMap<>();
+    private Consumer<ReceivedPacket> autoAck;
+    private int ackSourcePort;
+
+    /**
+     * @param spec the connection as the DUT was told to create it
+     * @param mtu  the connection's IP MTU
+     */
+    public PeerConnection(PeerSender sender, Recorder recorder, ConnectionSpec spec, int mtu) {
+        this.sender = Objects.requireNonNull(sender, "sender");
+        this.recorder = Objects.requireNonNull(recorder, "recorder");
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.mtu = mtu;
+        this.nextPsn = new long[spec.paths()];
+        this.receive = new PathReceiveState[spec.paths()];
+        for (int path = 0; path < spec.paths(); path++) {
+            nextPsn[path] = spec.initialReceivePsn();
+            receive[path] = new PathReceiveState(spec.initialSendPsn());
+        }
+        this.ackSourcePort = sender.link().testerPort() > 0 ? sender.link().testerPort() : 49_152;
+        if (maxPayload(Opcode.WRITE_WITH_IMMEDIATE) < 1) {
+            throw new IllegalArgumentException("MTU " + mtu + " leaves no room for payload");
+        }
+    }
+
+    public ConnectionSpec spec() {
+        return spec;
+    }
+
+    /** The DUT's connection id, which packets to the DUT carry. */
+    public long dutConnectionId() {
+        return spec.localId();
+    }
+
+    /** The tester's connection id, which packets from the DUT carry. */
+    public long testerConnectionId() {
+        return spec.peerId();
+    }
+
+    /** The largest payload of one {@code opcode} packet within the MTU (clause 4.1.9). */
+    public int maxPayload(Opcode opcode) {
+        int ip = spec.peerAddress() instanceof Inet6Address ? IPV6_HEADER : IPV4_HEADER;
+        return Math.min(WireConstants.MAX_PAYLOAD_LENGTH, mtu - ip - UDP_HEADER - opcode.headerLength()
+            - WireConstants.TRAILER_LENGTH);
+    }
+
+    /** The PSN the next new packet on {@code path} will carry. */
+    public synchronized long nextPsn(int path) {
+        return nextPsn[path];
+    }
+
+    /** Moves a path's next PSN, e.g. just before the wrap or past the receive window. */
+    public synchronized void setNextPsn(int path, long psn) {
+        nextPsn[path] = psn & Psn.MASK;
+    }
+
+    public synchronized long nextMsn(int stream) {
+        return nextMsn.getOrDefault(stream, 0L);
+    }
+
+    /**
+     * A builder for the next packet on {@code path}: connection, path and next PSN filled in, nothing consumed.
+     * Send it with {@link #sendNew} to consume the PSN.
+     */
+    public synchronized PacketBuilder packet(Opcode opcode, int path) {
+        return PacketBuilder.of(opcode).connection(spec.localId()).path(path).psn(nextPsn[path]);
+    }
+
+    /** Sends a packet built by the test as the next new packet of its path, consuming that path's PSN. */
+    public synchronized Segment sendNew(PacketBuilder builder, int path) throws IOException {
+        long psn = nextPsn[path];
+        byte[] bytes = builder.build();
+        SentPacket sent = sender.send(bytes);
+        nextPsn[path] = Psn.add(psn, 1);
+        Segment segment = new Segment(path, psn, 0, bytes.length, sent);
+        sentByPathPsn.put(key(path, psn), segment);
+        return segment;
+    }
+
+    /** A WRITE of {@code data} to the DUT's region, segmented over {@code paths} in turn. */
+    public List<Segment> write(int stream, long remoteAddress, long remoteKey, byte[] data, int... paths)
+        throws IOException {
+        return message(Opcode.WRITE, stream, data, paths, b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey));
+    }
+
+    public List<Segment> writeWithImmediate(int stream, long remoteAddress, long remoteKey, long immediate,
+                                            byte[] data, int... paths) throws IOException {
+        return message(Opcode.WRITE_WITH_IMMEDIATE, stream, data, paths,
+            b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate));
+    }
+
+    /** A SEND of {@code data}, with the stream's next RSN. */
+    public List<Segment> sendMessage(int stream, byte[] data, int... paths) throws IOException {
+        long rsn;
+        synchronized (this) {
+            rsn = nextRsn.getOrDefault(stream, 0L);
+            nextRsn.put(stream, Psn.add(rsn, 1));
+        }
+        return message(Opcode.SEND, stream, data, paths, b -> b.rsn(rsn));
+    }
+
+    /** A READ_REQUEST for {@code length} bytes of the DUT's region, on {@code path}. */
+    public synchronized Segment readRequest(int stream, long remoteAddress, long remoteKey, long length,
+                                            long sinkHandle, int path) throws IOException {
+        long msn = takeMsn(stream);
+        return sendNew(packet(Opcode.READ_REQUEST, path).stream(stream).msn(msn).messageLength(length)
+            .remoteAddress(remoteAddress).remoteKey(remoteKey).sinkHandle(sinkHandle).ackRequest()
+            .transmitTimestamp(timestamp()), path);
+    }
+
+    private synchronized List<Segment> message(Opcode opcode, int stream, byte[] data, int[] paths,
+                                               Consumer<PacketBuilder> extension) throws IOException {
+        if (paths.length == 0) {
+            throw new IllegalArgumentException("name at least one path");
+        }
+        long msn = takeMsn(stream);
+        int segmentSize = maxPayload(opcode);
+        int count = Math.max(1, (data.length + segmentSize - 1) / segmentSize);
+        List<Segment> segments = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int offset = i * segmentSize;
+            int length = Math.min(segmentSize, data.length - offset);
+            int path = paths[i % paths.length];
+            byte[] chunk = Arrays.copyOfRange(data, offset, offset + length);
+            PacketBuilder b = packet(opcode, path).stream(stream).msn(msn).messageLength(data.length)
+                .messageOffset(offset).payload(chunk).transmitTimestamp(timestamp());
+            extension.accept(b);
+            if (i == count - 1) {
+                // The last packet asks for an ACK so completion does not wait for coalescing (clause 8.1.3).
+                b.ackRequest();
+            }
+            Segment s = sendNew(b, path);
+            segments.add(new Segment(path, s.psn(), offset, length, s.sent()));
+            sentByPathPsn.put(key(path, s.psn()), segments.get(segments.size() - 1));
+        }
+        return segments;
+    }
+
+    /** Sends a segment again: same fields, RETRANSMISSION flag, fresh timestamp (clause 6.4.2). */
+    public synchronized SentPacket resend(Segment segment) throws IOException {
+        Packet original = Packet.fromBytes(segment.sent().bytes());
+        PacketBuilder b = PacketBuilder.from(original).retransmission();
+        if (original.opcode().hasDataHeader() || original.opcode() == Opcode.PROBE) {
+            b.transmitTimestamp(timestamp());
+        }
+        return sender.send(b.build());
+    }
+
+    /** The segment sent on {@code path} with {@code psn}, if this connection sent it. */
+    public synchronized Optional<Segment> sent(int path, long psn) {
+        return Optional.ofNullable(sentByPathPsn.get(key(path, psn)));
+    }
+
+    private long takeMsn(int stream) {
+        long msn = nextMsn.getOrDefault(stream, 0L);
+        nextMsn.put(stream, Psn.add(msn, 1));
+        return msn;
+    }
+
+    private long timestamp() {
+        return sender.link().nowNs() & Psn.MASK;
+    }
+
+    private static long key(int path, long psn) {
+        return ((long) path << 32) | (psn & Psn.MASK);
+    }
+
+    // Receiving from the DUT.
+
+    /**
+     * Records a data packet or READ_REQUEST the DUT sent on this connection in the path's receive state.
+     *
+     * @return what the PSN was, or {@code null} if the packet is not one of this connection's data packets
+     */
+    public synchronized PathReceiveState.Arrival onReceived(ReceivedPacket received) {
+        DataPacket data = received.data().orElse(null);
+        if (data == null || data.header().destinationConnectionId() != spec.peerId()
+            || data.header().pathId() >= receive.length) {
+            return null;
+        }
+        return receive[data.header().pathId()].onPsn(data.header().psn());
+    }
+
+    public synchronized PathReceiveState receiveState(int path) {
+        return receive[path];
+    }
+
+    /** A correct ACK of {@code path} from the current receive state, echoing {@code echoedTimestamp}. */
+    public synchronized PacketBuilder ackFor(int path, long echoedTimestamp) {
+        PathReceiveState state = receive[path];
+        return PacketBuilder.ack().connection(spec.localId()).path(path).cumulativePsn(state.cumulativePsn())
+            .sackBits(state.sackBits()).echoedTimestamp(echoedTimestamp);
+    }
+
+    /**
+     * Acknowledges every data packet and READ_REQUEST the DUT sends on this connection at once, one ACK per
+     * packet, from the tester's MetaRoCE port and without impairment: a correct if chatty receiver (coalescing is
+     * optional, clause 8.1.4). Call with {@code false} to stop.
+     */
+    public synchronized void autoAck(boolean on) {
+        if (on && autoAck == null) {
+            autoAck = this::acknowledge;
+            recorder.addListener(autoAck);
+        } else if (!on && autoAck != null) {
+            recorder.removeListener(autoAck);
+            autoAck = null;
+        }
+    }
+
+    /** The UDP source port of auto-ACKs, by default the tester's MetaRoCE port. */
+    public synchronized void ackSourcePort(int port) {
+        this.ackSourcePort = port;
+    }
+
+    private synchronized void acknowledge(ReceivedPacket received) {
+        PathReceiveState.Arrival arrival = onReceived(received);
+        if (arrival == null) {
+            return;
+        }
+        DataPacket data = received.data().orElseThrow();
+        byte[] ack = ackFor(data.header().pathId(), data.transmitTimestamp()).build();
+        try {
+            sender.sendUnimpaired(ack, ackSourcePort, Ecn.NOT_ECT);
+        } catch (IOException e) {
+            throw new UncheckedIOException("auto-ACK failed", e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package org.mrconf.dut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.mrconf.dut.DutProfile.LinkKind;
+
+class DutTargetTest {
+    private static final String TOKEN = "0123456789abcdef";
+
+    @Test
+    void shouldMeanTheEmbeddedReferenceWhenAbsent() throws Exception {
+        assertThat(DutTarget.parse(null)).isEqualTo(new DutTarget.Embedded());
+        assertThat(DutTarget.parse("  ")).isEqualTo(new DutTarget.Embedded());
+    }
+
+    @Test
+    void shouldPutTheControlAgentOnTheNextPort() throws Exception {
+        DutTarget target = DutTarget.parse("udp://192.0.2.7:5000");
+
+        assertThat(target).isEqualTo(new DutTarget.Udp(InetAddress.getByName("192.0.2.7"), 5000, 5001,
+            Optional.empty()));
+        assertThat(((DutTarget.Udp) target).control()).isEqualTo(ControlEndpoint.of("192.0.2.7", 5001));
+    }
+
+    @Test
+    void shouldTakeTheControlPortAndTokenFromTheQuery() throws Exception {
+        DutTarget.Udp target = (DutTarget.Udp) DutTarget.parse("udp://[2001:db8::7]:4796?control=9000&token=" + TOKEN);
+
+        assertThat(target.address()).isEqualTo(InetAddress.getByName("2001:db8::7"));
+        assertThat(target.port()).isEqualTo(4796);
+        assertThat(target.controlPort()).isEqualTo(9000);
+        assertThat(target.token()).contains(TOKEN);
+    }
+
+    @Test
+    void shouldDefaultTheMetaroceAndControlPorts() throws Exception {
+        DutTarget.Udp target = (DutTarget.Udp) DutTarget.parse("udp://localhost");
+
+        assertThat(target.address()).isEqualTo(InetAddress.getLoopbackAddress());
+        assertThat(target.port()).isEqualTo(4796);
+        assertThat(target.controlPort()).isEqualTo(4797);
+    }
+
+    @Test
+    void shouldNameAnInterfaceOrAProfileFile() throws Exception {
+        assertThat(DutTarget.parse("iface:enp3s0f1")).isEqualTo(new DutTarget.RawInterface("enp3s0f1"));
+        assertThat(DutTarget.parse("lab/nic.json")).isEqualTo(new DutTarget.ProfileFile(Path.of("lab/nic.json")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        udp://host.example:4796            | host    | must be an IP address literal or localhost
+        udp://127.0.0.1:0                  | port    | must be 1 to 65535, found 0
+        udp://127.0.0.1:70000              | port    | must be 1 to 65535
+        udp://127.0.0.1:4796?control=x     | control | must be a port 1 to 65535, found "x"
+        udp://127.0.0.1:4796?token=short   | token   | at least 16 characters
+        udp://127.0.0.1:4796?speed=fast    | speed   | unknown parameter
+        udp://127.0.0.1:4796/path          | udp     | expected udp://host:port
+        udp://127.0.0.1:65535              | control | port + 1 is not a port
+        iface:                             | iface   | not a Linux interface name
+        iface:a-very-long-interface-name   | iface   | not a Linux interface name
+        """)
+    void shouldRejectBadShortcutsNamingThePart(String text, String field, String problem) {
+        DutProfileException e = catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse(text));
+
+        assertThat(e).as(text).isNotNull();
+        assertThat(e.source()).isEqualTo("--dut");
+        assertThat(e.field()).isEqualTo(field);
+        assertThat(e.problem()).contains(problem);
+    }
+
+    @Test
+    void shouldApplyAShortcutToABaseProfile() throws Exception {
+        DutProfile base = new DutProfileLoader().loadBundled(DutProfileLoader.REFERENCE_UDP);
+
+        DutProfile udp = DutTarget.parse("udp://192.0.2.9:6000?token=" + TOKEN).applyTo(base);
+        DutProfile raw = DutTarget.parse("iface:eth2").applyTo(base);
+        DutProfile embedded = DutTarget.parse(null).applyTo(base);
+
+        assertThat(udp.parameters().dut()).isEqualTo(new InetSocketAddress(InetAddress.getByName("192.0.2.9"), 6000));
+        assertThat(udp.control()).contains(new ControlEndpoint("192.0.2.9", 6001, Optional.of(TOKEN)));
+        assertThat(raw.link().kind()).isEqualTo(LinkKind.RAW);
+        assertThat(raw.link().interfaceName()).contains("eth2");
+        assertThat(embedded.link().kind()).isEqualTo(LinkKind.EMBEDDED);
+        assertThat(embedded.control()).isEmpty();
+        assertThat(new DutTarget.ProfileFile(Path.of("x.json")).applyTo(base)).isSameAs(base);
+    }
+}
