@@ -1,0 +1,68 @@
+package org.mrconf.cli.dut;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.dut.Datagram;
+import org.mrconf.dut.JsonLineControlClient;
+import org.mrconf.dut.QueueWireLink;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.softdut.SoftDut;
+import org.mrconf.softdut.SoftDutOptions;
+import org.mrconf.wire.WireConstants;
+
+/**
+ * The reference soft DUT running in this process, reached exactly as a vendor NIC is: control requests go
+ * through the control-protocol client as JSON lines (no TCP), packets go through a queue link as bytes
+ * (no sockets). The addresses are labels on the in-memory link; nothing is sent on any network.
+ */
+public final class EmbeddedReferenceDut implements AutoCloseable {
+    private static final InetAddress DUT_ADDRESS = loopback(1);
+    private static final InetAddress TESTER_ADDRESS = loopback(2);
+
+    private final SoftDut dut;
+    private final QueueWireLink link;
+    private final JsonLineControlClient control;
+
+    private EmbeddedReferenceDut(final SoftDutOptions options) {
+        final InetSocketAddress dutPort = new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
+        final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
+        final SoftDut[] device = new SoftDut[1];
+        this.link = new QueueWireLink(testerPort, dutPort,
+                datagram -> device[0].deliver(datagram.payload(), datagram.source().getAddress(),
+                        datagram.source().getPort(), datagram.ecn().codepoint()),
+                System::nanoTime);
+        this.dut = SoftDut.inMemory(options, (packet, destination, destinationPort, sourcePort, ecn) ->
+                link.deliverFromDut(new Datagram(packet, new InetSocketAddress(DUT_ADDRESS, sourcePort),
+                        new InetSocketAddress(destination, destinationPort), Ecn.fromCodepoint(ecn))));
+        device[0] = dut;
+        this.control = new JsonLineControlClient(dut::control);
+    }
+
+    /** Starts the embedded reference with its default options. */
+    public static EmbeddedReferenceDut start() {
+        return new EmbeddedReferenceDut(SoftDutOptions.builder().udpPort(WireConstants.DEFAULT_UDP_PORT)
+                .controlPort(-1).build());
+    }
+
+    /** The device as the conformance cases see it. */
+    public DeviceUnderTest device() {
+        return new DeviceUnderTest("embedded reference", control, link);
+    }
+
+    @Override
+    public void close() {
+        control.close();
+        link.close();
+        dut.close();
+    }
+
+    private static InetAddress loopback(final int last) {
+        try {
+            return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) last});
+        } catch (final UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
