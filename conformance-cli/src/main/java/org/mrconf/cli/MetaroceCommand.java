@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
         description = {
             "Open, independent conformance suite for the MetaRoCE transport (MetaRoCE Open Draft).",
             "Not Meta's specification or test suite."},
-        subcommands = {ClausesCommand.class, DutCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ClausesCommand.class, DutCommand.class, BenchCommand.class,
+            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
@@ -58,6 +59,11 @@ public final class MetaroceCommand implements Runnable {
     }
 
     public static void main(final String[] args) {
+        if (args.length > 0 && "dut".equals(args[0])) {
+            // A soft DUT logs its start, stop and one line per connection event; other commands stay quiet.
+            System.setProperty("org.slf4j.simpleLogger.log.org.mrconf.softdut", "info");
+            System.setProperty("org.slf4j.simpleLogger.log.org.mrconf.agent", "info");
+        }
         final PrintWriter out = new PrintWriter(System.out, true);
         final PrintWriter err = new PrintWriter(System.err, true);
         System.exit(commandLine(out, err).execute(args));

@@ -1,6 +1,8 @@
 package org.mrconf.cli;
 
 import org.mrconf.catalogue.CatalogueException;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.DutProfileException;
 
 /** Maps exceptions that escape a subcommand to one line for the user and an exit code. */
 final class UserErrors {
@@ -9,15 +11,19 @@ final class UserErrors {
 
     /** One line naming what went wrong; for input errors, the file and field. */
     static String describe(final Exception exception) {
-        if (exception instanceof CatalogueException) {
+        if (exception instanceof CatalogueException || exception instanceof DutProfileException) {
             return exception.getMessage();
+        }
+        if (exception instanceof DutControlException) {
+            return "cannot use the device's control agent: " + exception.getMessage();
         }
         final String message = exception.getMessage();
         return exception.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
-    /** 2 for input the user must fix, 1 otherwise (an internal failure). */
+    /** 2 for input or a device the user must fix, 1 otherwise (an internal failure). */
     static int exitCode(final Exception exception) {
-        return exception instanceof CatalogueException ? MetaroceCommand.EXIT_BAD_INPUT : 1;
+        return exception instanceof CatalogueException || exception instanceof DutProfileException
+                || exception instanceof DutControlException ? MetaroceCommand.EXIT_BAD_INPUT : 1;
     }
 }

@@ -1,0 +1,115 @@
+package org.mrconf.cli.dut;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DutProfileException;
+import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DutTarget;
+import org.mrconf.dut.JsonLineControlClient;
+import org.mrconf.dut.RawEthernetOptions;
+import org.mrconf.dut.RawEthernetWireLink;
+import org.mrconf.dut.UdpWireLink;
+import org.mrconf.dut.WireLink;
+
+/**
+ * A device opened for a run from a {@code --dut} target: the embedded reference (the default), a
+ * {@code udp://host:port} shortcut, or a profile file. Closing it releases the link, the control channel
+ * and, for the embedded reference, the device itself.
+ */
+public final class OpenDevice implements AutoCloseable {
+    private final DeviceUnderTest device;
+    private final List<AutoCloseable> resources;
+
+    private OpenDevice(final DeviceUnderTest device, final List<AutoCloseable> resources) {
+        this.device = device;
+        this.resources = resources;
+    }
+
+    public DeviceUnderTest device() {
+        return device;
+    }
+
+    /**
+     * Opens the target.
+     *
+     * @throws DutProfileException  when the target or its profile is unusable (exit code 2)
+     * @throws DutControlException  when the device's control agent cannot be reached
+     */
+    public static OpenDevice open(final String target) throws DutProfileException, DutControlException, IOException {
+        final DutTarget parsed = DutTarget.parse(target);
+        if (parsed instanceof DutTarget.Embedded) {
+            final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
+            return new OpenDevice(embedded.device(), List.of(embedded));
+        }
+        if (parsed instanceof DutTarget.RawInterface raw) {
+            throw new DutProfileException("--dut", "iface:" + raw.name(), "a raw Ethernet run needs the DUT's and the "
+                    + "tester's addresses: give a profile file whose link.kind is raw and whose link.interface is "
+                    + raw.name());
+        }
+        final DutProfile profile = parsed instanceof DutTarget.ProfileFile file
+                ? new DutProfileLoader().load(file.path())
+                : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
+        return open(profile, target);
+    }
+
+    private static OpenDevice open(final DutProfile profile, final String name) throws DutProfileException,
+            DutControlException, IOException {
+        if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
+            final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
+            return new OpenDevice(embedded.device(), List.of(embedded));
+        }
+        final InetSocketAddress dut = profile.parameters().dut();
+        final InetSocketAddress tester = testerAddress(profile);
+        final List<AutoCloseable> resources = new ArrayList<>();
+        try {
+            final WireLink link = profile.link().kind() == DutProfile.LinkKind.RAW
+                    ? RawEthernetWireLink.open(RawEthernetOptions.of(profile.link().interfaceName().orElseThrow(),
+                            tester, dut))
+                    : UdpWireLink.open(dut, tester, System::nanoTime);
+            resources.add(link);
+            final DutControl control = JsonLineControlClient.connect(profile.control().orElseThrow(() ->
+                    new DutProfileException(name, "control", "a device other than the embedded reference needs a control endpoint")));
+            resources.add(0, control);
+            return new OpenDevice(new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link), resources);
+        } catch (final DutProfileException | DutControlException | IOException | RuntimeException e) {
+            closeAll(resources);
+            throw e;
+        }
+    }
+
+    /** The profile's tester address, or, when it leaves the address open, the local one that routes to the DUT. */
+    private static InetSocketAddress testerAddress(final DutProfile profile) throws IOException {
+        final InetSocketAddress declared = profile.parameters().tester();
+        if (!declared.getAddress().isAnyLocalAddress()) {
+            return declared;
+        }
+        try (DatagramSocket probe = new DatagramSocket()) {
+            probe.connect(profile.parameters().dut());
+            final InetAddress local = probe.getLocalAddress();
+            return new InetSocketAddress(local, declared.getPort());
+        }
+    }
+
+    @Override
+    public void close() {
+        closeAll(resources);
+    }
+
+    private static void closeAll(final List<AutoCloseable> resources) {
+        for (final AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (final Exception ignored) {
+                // closing is best effort; the run's verdicts are already recorded
+            }
+        }
+    }
+}
