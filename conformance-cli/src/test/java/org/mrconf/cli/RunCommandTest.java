@@ -52,7 +52,7 @@ class RunCommandTest {
         final int exit = run("run", "--dut", "iface:eth9");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("needs the DUT's and the tester's addresses");
+        assertThat(err.toString()).contains("needs the DUT's and the tester's addresses: add ?dut=IP&tester=IP");
     }
 
     private int run(final String... args) {

@@ -22,7 +22,9 @@ import org.mrconf.wire.WireConstants;
  *   <li>absent or blank: the {@link Embedded} reference in the suite's own process;</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
  *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
- *   <li>{@code iface:NAME}: a DUT on the Ethernet interface NAME, through {@link RawInterface};</li>
+ *   <li>{@code iface:NAME}: a DUT on the Ethernet interface NAME, through {@link RawInterface}; for a quick run
+ *       without a profile, {@code iface:NAME?dut=IP&tester=IP[&control=P&token=T]} gives the DUT's address, the
+ *       tester's MetaRoCE address on that segment (the link answers ARP for it) and the agent's port;</li>
  *   <li>anything else: the path of a {@link ProfileFile}.</li>
  * </ul>
  *
@@ -48,13 +50,7 @@ public sealed interface DutTarget {
             return Udp.parse(trimmed);
         }
         if (trimmed.startsWith("iface:")) {
-            String name = trimmed.substring("iface:".length());
-            if (name.isEmpty() || name.length() > 15 || name.contains("/")
-                || name.chars().anyMatch(Character::isWhitespace)) {
-                throw new DutProfileException(SOURCE, "iface", "not a Linux interface name (1 to 15 characters, no "
-                    + "'/' or spaces): \"" + name + "\"");
-            }
-            return new RawInterface(name);
+            return RawInterface.parse(trimmed.substring("iface:".length()));
         }
         try {
             return new ProfileFile(Path.of(trimmed));
@@ -138,7 +134,7 @@ public sealed interface DutTarget {
             return new Udp(address, port, controlPort, token);
         }
 
-        private static Map<String, String> query(String raw) throws DutProfileException {
+        static Map<String, String> query(String raw) throws DutProfileException {
             Map<String, String> values = new LinkedHashMap<>();
             if (raw == null || raw.isEmpty()) {
                 return values;
@@ -158,7 +154,7 @@ public sealed interface DutTarget {
             return values;
         }
 
-        private static int portValue(String text, String field) throws DutProfileException {
+        static int portValue(String text, String field) throws DutProfileException {
             try {
                 int port = Integer.parseInt(text);
                 if (port >= 1 && port <= 0xFFFF) {
@@ -183,15 +179,80 @@ public sealed interface DutTarget {
         }
     }
 
-    /** A DUT on the Ethernet interface {@code name}; MACs are read from the interface or resolved with ARP. */
-    record RawInterface(String name) implements DutTarget {
+    /**
+     * A DUT on the Ethernet interface {@code name}; MACs are read from the interface or resolved with ARP.
+     *
+     * @param name        the interface
+     * @param dut         the DUT's IP address, when the shortcut gives it
+     * @param tester      the tester's MetaRoCE address on that segment, when the shortcut gives it
+     * @param controlPort the agent's TCP port on the DUT's address
+     * @param token       the agent's token, if it wants one
+     */
+    record RawInterface(String name, Optional<InetAddress> dut, Optional<InetAddress> tester, int controlPort,
+                        Optional<String> token) implements DutTarget {
         public RawInterface {
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(dut, "dut");
+            Objects.requireNonNull(tester, "tester");
+            Objects.requireNonNull(token, "token");
+        }
+
+        /** Just the interface: the addresses come from a profile. */
+        public RawInterface(String name) {
+            this(name, Optional.empty(), Optional.empty(), WireConstants.DEFAULT_UDP_PORT + 1, Optional.empty());
+        }
+
+        static RawInterface parse(String text) throws DutProfileException {
+            int question = text.indexOf('?');
+            String name = question < 0 ? text : text.substring(0, question);
+            if (name.isEmpty() || name.length() > 15 || name.contains("/")
+                || name.chars().anyMatch(Character::isWhitespace)) {
+                throw new DutProfileException(SOURCE, "iface", "not a Linux interface name (1 to 15 characters, no "
+                    + "'/' or spaces): \"" + name + "\"");
+            }
+            Map<String, String> query = Udp.query(question < 0 ? null : text.substring(question + 1));
+            Optional<InetAddress> dut = address(query.remove("dut"), "dut");
+            Optional<InetAddress> tester = address(query.remove("tester"), "tester");
+            int controlPort = query.containsKey("control")
+                ? Udp.portValue(query.remove("control"), "control") : WireConstants.DEFAULT_UDP_PORT + 1;
+            Optional<String> token = Optional.ofNullable(query.remove("token"));
+            if (!query.isEmpty()) {
+                throw new DutProfileException(SOURCE, query.keySet().iterator().next(),
+                    "unknown parameter, expected dut, tester, control or token");
+            }
+            if (dut.isPresent() != tester.isPresent()) {
+                throw new DutProfileException(SOURCE, dut.isPresent() ? "tester" : "dut",
+                    "give both dut and tester addresses, or neither and a profile");
+            }
+            return new RawInterface(name, dut, tester, controlPort, token);
+        }
+
+        private static Optional<InetAddress> address(String text, String field) throws DutProfileException {
+            if (text == null) {
+                return Optional.empty();
+            }
+            InetAddress address = JsonFields.parseLiteral(text);
+            if (address == null) {
+                throw new DutProfileException(SOURCE, field, "must be an IP address literal, found \"" + text + "\"");
+            }
+            return Optional.of(address);
+        }
+
+        /** Whether the shortcut itself says where the DUT and the tester are. */
+        public boolean hasAddresses() {
+            return dut.isPresent();
         }
 
         @Override
         public DutProfile applyTo(DutProfile base) {
-            return base.withLink(Link.raw(name));
+            DutProfile profile = base.withLink(Link.raw(name));
+            if (dut.isPresent()) {
+                int port = WireConstants.DEFAULT_UDP_PORT;
+                profile = profile.withParameters(profile.parameters().withDut(new InetSocketAddress(dut.get(), port))
+                        .withTester(new InetSocketAddress(tester.orElseThrow(), port)))
+                    .withControl(Optional.of(new ControlEndpoint(dut.get().getHostAddress(), controlPort, token)));
+            }
+            return profile;
         }
     }
 

@@ -55,6 +55,21 @@ class DutTargetTest {
         assertThat(DutTarget.parse("lab/nic.json")).isEqualTo(new DutTarget.ProfileFile(Path.of("lab/nic.json")));
     }
 
+    @Test
+    void shouldTakeAddressesForAQuickRawRun() throws Exception {
+        DutTarget.RawInterface target = (DutTarget.RawInterface) DutTarget.parse(
+            "iface:veth1?dut=198.18.0.2&tester=198.18.0.3&control=5000&token=0123456789abcdef");
+
+        assertThat(target.name()).isEqualTo("veth1");
+        assertThat(target.hasAddresses()).isTrue();
+        DutProfile profile = target.applyTo(new DutProfileLoader().loadBundled(DutProfileLoader.REFERENCE_UDP));
+        assertThat(profile.parameters().dut()).isEqualTo(new java.net.InetSocketAddress("198.18.0.2", 4796));
+        assertThat(profile.parameters().tester().getAddress().getHostAddress()).isEqualTo("198.18.0.3");
+        assertThat(profile.control()).get().extracting(ControlEndpoint::host, ControlEndpoint::port)
+            .containsExactly("198.18.0.2", 5000);
+        assertThat(profile.link().kind()).isEqualTo(DutProfile.LinkKind.RAW);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
         udp://host.example:4796            | host    | must be an IP address literal or localhost
@@ -67,6 +82,9 @@ class DutTargetTest {
         udp://127.0.0.1:65535              | control | port + 1 is not a port
         iface:                             | iface   | not a Linux interface name
         iface:a-very-long-interface-name   | iface   | not a Linux interface name
+        iface:eth1?dut=198.18.0.2          | tester  | give both dut and tester addresses
+        iface:eth1?dut=nic&tester=1.2.3.4  | dut     | must be an IP address literal
+        iface:eth1?speed=fast              | speed   | unknown parameter
         """)
     void shouldRejectBadShortcutsNamingThePart(String text, String field, String problem) {
         DutProfileException e = catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse(text));

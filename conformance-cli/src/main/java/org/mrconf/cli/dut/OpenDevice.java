@@ -49,10 +49,9 @@ public final class OpenDevice implements AutoCloseable {
             final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
             return new OpenDevice(embedded.device(), List.of(embedded));
         }
-        if (parsed instanceof DutTarget.RawInterface raw) {
+        if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
             throw new DutProfileException("--dut", "iface:" + raw.name(), "a raw Ethernet run needs the DUT's and the "
-                    + "tester's addresses: give a profile file whose link.kind is raw and whose link.interface is "
-                    + raw.name());
+                    + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
         }
         final DutProfile profile = parsed instanceof DutTarget.ProfileFile file
                 ? new DutProfileLoader().load(file.path())
