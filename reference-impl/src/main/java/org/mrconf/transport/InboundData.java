@@ -20,6 +20,8 @@ final class InboundData {
     private final OutboundPackets out;
     private final CompletionDispatcher completions;
     private final RateHint rateHint;
+    /** The time of the packet being processed, for the NACK rate limit. */
+    private long lastNowNs;
 
     InboundData(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions,
                 final RateHint rateHint) {
@@ -31,6 +33,7 @@ final class InboundData {
 
     void onData(final Connection connection, final int srcPort, final int ecn, final DecodedPacket packet,
                 final long nowNs) {
+        lastNowNs = nowNs;
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
         if (pathId >= connection.receivePaths.length) {
@@ -237,7 +240,9 @@ final class InboundData {
             case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
             default -> Counter.REJECT_INVALID_REQUEST;
         });
-        out.sendNack(connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
+        if (!isSuppressed(connection, pathId, header, code)) {
+            out.sendNack(connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
+        }
         if (stream != null) {
             if (stream.messageState[index] == StreamReceiveState.EMPTY) {
                 stream.messageState[index] = StreamReceiveState.PARTIAL;
@@ -249,6 +254,26 @@ final class InboundData {
                             : CompletionStatus.fromNack(code));
         }
         return Outcome.REJECTED;
+    }
+
+    /**
+     * At most one final NACK per path, code and message per smoothed RTT (clause 9.1.5): the first already
+     * fails the message, and the rejected PSNs are recorded as received, so the ACKs cover the rest.
+     */
+    private boolean isSuppressed(final Connection connection, final int pathId, final DataHeaderFlyweight header,
+                                 final NackCode code) {
+        final PathReceiver path = connection.receivePaths[pathId];
+        final long nowNs = lastNowNs;
+        final boolean repeat = path.lastFinalNackCode == code.value() && path.lastFinalNackStream == header.streamId()
+                && path.lastFinalNackMsn == header.messageSequenceNumber()
+                && nowNs - path.lastFinalNackNs < connection.sendPaths[pathId].rtt.srttNs();
+        if (!repeat) {
+            path.lastFinalNackCode = code.value();
+            path.lastFinalNackStream = header.streamId();
+            path.lastFinalNackMsn = header.messageSequenceNumber();
+            path.lastFinalNackNs = nowNs;
+        }
+        return repeat;
     }
 
     private Outcome stale() {

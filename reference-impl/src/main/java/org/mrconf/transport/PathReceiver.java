@@ -14,6 +14,11 @@ final class PathReceiver {
     long ackDeadlineNs;
     /** UDP source port of the latest packet of the path; ACKs go back with it (clause 8.1.6). 0: none yet. */
     int lastEntropy;
+    /** The last final NACK of the path, for the rate limit of clause 9.1.5. */
+    int lastFinalNackCode = -1;
+    int lastFinalNackStream;
+    long lastFinalNackMsn;
+    long lastFinalNackNs;
 
     PathReceiver(final int pathId, final long initialPsn) {
         this.pathId = pathId;

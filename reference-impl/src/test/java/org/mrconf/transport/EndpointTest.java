@@ -220,6 +220,30 @@ class EndpointTest {
     }
 
     @Test
+    void shouldNackARejectedMessageOnceAndAcknowledgeItsOtherPackets() {
+        a.postWrite(A_ID, 0, aMemory.key(), BASE, 30_000, BASE, bMemory.key() ^ 0x55, 1);
+
+        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        network.runIdle(network.nowNs() + 1_000_000);
+        assertThat(b.counters().get(Counter.TX_NACKS)).as("9.1.5: the first NACK already fails the message").isEqualTo(1);
+        assertThat(b.counters().get(Counter.RX_STALE)).as("its later packets are stale (7.5.6)").isPositive();
+    }
+
+    @Test
+    void shouldRateLimitFinalNacksForTheSameMessage() {
+        for (int psn = 0; psn < 6; psn++) {
+            final byte[] badStream = DataPacket.write(CommonHeader.of(B_ID, 0, psn), 9, 0, 6000, psn * 1000L, 0, BASE,
+                    bMemory.key() & 0xFFFFFFFFL, new byte[1000]).toBytes();
+            network.inject(0, 1, 50000, Ecn.ECT_0, badStream);
+        }
+        network.runIdle(network.nowNs() + 100_000);
+
+        assertThat(b.counters().get(Counter.REJECT_INVALID_REQUEST)).isEqualTo(6);
+        assertThat(network.sentBy(1, NackPacket.class)).as("one NACK per path, code and message per RTT (9.1.5)")
+                .singleElement().extracting(NackPacket::code).isEqualTo(NackCode.INVALID_REQUEST);
+    }
+
+    @Test
     void shouldRejectAnOutOfBoundsWriteWithoutTouchingMemory() {
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 5000, BASE + (1 << 20) - 4000, bMemory.key(), 1);
 
