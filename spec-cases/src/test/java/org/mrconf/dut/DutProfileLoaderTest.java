@@ -83,7 +83,7 @@ class DutProfileLoaderTest {
             bad("no profiles", r -> arr(obj(r, "conformance"), "profiles").removeAll(),
                 "conformance.profiles", "at least one profile"),
             bad("malformed clause id", r -> arr(obj(r, "conformance"), "optionalClauses").add("6.4"),
-                "conformance.optionalClauses[7]", "not a clause id"),
+                "conformance.optionalClauses[8]", "not a clause id"),
             bad("too many paths in the limits", r -> obj(obj(r, "conformance"), "limits").put("maxPaths", 257),
                 "conformance.limits.maxPaths", "must be 1 to 256, found 257"),
             bad("reorder tolerance above 3", r -> obj(obj(r, "conformance"), "reorderTolerance").put("packets", 4),
@@ -153,11 +153,11 @@ class DutProfileLoaderTest {
 
         DutProfileException e = catchThrowableOfType(DutProfileException.class, () -> withCatalogue.load(file));
 
-        assertThat(e).hasMessage(file + ": conformance.optionalClauses[7]: clause 6.4.1 is a MUST clause; list only "
+        assertThat(e).hasMessage(file + ": conformance.optionalClauses[8]: clause 6.4.1 is a MUST clause; list only "
             + "the SHOULD and MAY clauses implemented (clause 12.1.2)");
         assertThat(catchThrowableOfType(DutProfileException.class, () -> withCatalogue.load(write(edit(
             r -> arr(obj(r, "conformance"), "optionalClauses").add("99.1.1"))))).field())
-            .isEqualTo("conformance.optionalClauses[7]");
+            .isEqualTo("conformance.optionalClauses[8]");
     }
 
     @Test
