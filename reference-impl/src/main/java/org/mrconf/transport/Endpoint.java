@@ -272,7 +272,12 @@ public final class Endpoint implements PacketReceiver {
             case ACK -> ackHandler.onAck(connection, decoded.ack(), nowNs);
             case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);
             case PROBE -> onProbe(connection, srcPort, nowNs);
-            default -> inboundData.onData(connection, srcPort, ecn, decoded, nowNs);
+            default -> {
+                inboundData.onData(connection, srcPort, ecn, decoded, nowNs);
+                if (connection.sendQueue.isEmpty()) {
+                    return; // data opens no window; only a READ request queues something to send
+                }
+            }
         }
         scheduler.pump(connection, nowNs);
     }

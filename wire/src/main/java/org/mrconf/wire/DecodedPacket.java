@@ -124,7 +124,9 @@ public final class DecodedPacket {
         this.hasCommonHeader = false;
         this.payloadIndex = 0;
         this.payloadLength = 0;
-        error.clear();
+        if (error.kind() != DecodeStatus.OK) {
+            error.clear(); // only after a failure: most decodes succeed, and each reference store has a GC barrier
+        }
     }
 
     CommonHeaderFlyweight wrapCommonHeader() {
