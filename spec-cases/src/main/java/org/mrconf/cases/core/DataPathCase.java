@@ -123,7 +123,8 @@ class DataPathCase {
         control.postReceive(new WorkRequest(DUT_CONNECTION, 1, 501, key, receiveAddress, 8192));
         final byte[] data = randomBytes(3000, 2);
 
-        connection.sendMessage(1, data, 1, 2);
+        final int mark = peer.mark();
+        final List<PeerConnection.Segment> segments = connection.sendMessage(1, data, 1, 2);
 
         final DutCompletion completion = awaitCompletion(501);
         assertThat(completion.type()).isEqualTo(CompletionType.RECEIVE);
@@ -131,6 +132,10 @@ class DataPathCase {
         assertThat(completion.length()).isEqualTo(data.length);
         assertThat(completion.stream()).isEqualTo(1);
         assertThat(control.readRegion(key, receiveAddress, data.length)).isEqualTo(data);
+        for (final PeerConnection.Segment segment : segments) {
+            peer.await(mark, PacketMatcher.expect().ack().connection(TESTER_CONNECTION).path(segment.path())
+                    .covers(segment.psn()), WAIT);
+        }
     }
 
     @Test

@@ -1,0 +1,107 @@
+package org.mrconf.cases;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Random;
+import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.RegionAccess;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PeerConnection;
+import org.mrconf.peer.TesterPeer;
+import org.mrconf.wire.Opcode;
+
+/**
+ * What most cases start from: the DUT reset, one connection to the tester peer, one region the peer may
+ * write and read, and the peer recording everything the DUT sends. Close it after the case.
+ */
+public final class Testbed implements AutoCloseable {
+    /** The DUT's connection id: packets to the DUT carry it. */
+    public static final long DUT_CONNECTION = 0x0001_0001L;
+    /** The tester's connection id: packets from the DUT carry it. */
+    public static final long TESTER_CONNECTION = 0x0002_0002L;
+    /** The region's first address on the DUT. */
+    public static final long BASE = 0x7000_0000L;
+    /** The region's length. */
+    public static final int REGION = 1 << 20;
+    /** How long a case waits for something the spec says must happen; generous, since timing is not judged here. */
+    public static final Duration WAIT = Duration.ofSeconds(5);
+    /** How long a case watches for something that must not happen. */
+    public static final Duration QUIET = Duration.ofMillis(300);
+
+    private final DutControl control;
+    private final TesterPeer peer;
+    private final PeerConnection connection;
+    private final long key;
+
+    private Testbed(final DutControl control, final TesterPeer peer, final PeerConnection connection, final long key) {
+        this.control = control;
+        this.peer = peer;
+        this.connection = connection;
+        this.key = key;
+    }
+
+    /** Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams. */
+    public static Testbed open(final DeviceUnderTest dut, final int paths, final int streams) throws DutControlException {
+        final DutControl control = dut.control();
+        control.reset();
+        final int mtu = control.hello().limits().mtu();
+        final ConnectionSpec spec = ConnectionSpec.of(DUT_CONNECTION, TESTER_CONNECTION, dut.link().testerAddress(),
+                dut.link().testerPort(), paths, streams);
+        control.createConnection(spec);
+        final long key = control.registerRegion(BASE, REGION,
+                EnumSet.of(RegionAccess.LOCAL_WRITE, RegionAccess.REMOTE_WRITE, RegionAccess.REMOTE_READ));
+        final TesterPeer peer = TesterPeer.start(dut.link());
+        return new Testbed(control, peer, peer.connection(spec, mtu), key);
+    }
+
+    public DutControl control() {
+        return control;
+    }
+
+    public TesterPeer peer() {
+        return peer;
+    }
+
+    public PeerConnection connection() {
+        return connection;
+    }
+
+    /** The region's key. */
+    public long key() {
+        return key;
+    }
+
+    /** A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN. */
+    public PacketBuilder write(final int path, final long address, final long remoteKey, final byte[] payload) {
+        return connection.packet(Opcode.WRITE, path).stream(0).msn(connection.nextMsn(0)).messageLength(payload.length)
+                .messageOffset(0).remoteAddress(address).remoteKey(remoteKey).transmitTimestamp(4242)
+                .payload(payload).ackRequest();
+    }
+
+    /** The DUT's counters now. */
+    public Map<String, Long> counters() throws DutControlException {
+        return control.readCounters();
+    }
+
+    /** How much a standard counter grew since {@code before}. */
+    public long grew(final Map<String, Long> before, final String counter) throws DutControlException {
+        return DutCounters.delta(before, counters(), counter);
+    }
+
+    /** Seeded bytes, so a failure can be reproduced. */
+    public static byte[] randomBytes(final int length, final long seed) {
+        final byte[] bytes = new byte[length];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    @Override
+    public void close() throws DutControlException {
+        peer.close();
+        control.destroyConnection(DUT_CONNECTION);
+    }
+}

@@ -1,0 +1,106 @@
+package org.mrconf.cases.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Clause;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Testbed;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.wire.WireConstants;
+
+/**
+ * Packets that must be dropped silently and counted: a bad CRC, an unknown opcode, an unknown major
+ * version, a truncated packet. Each is checked three ways: the counter grew by one, nothing was placed,
+ * and the DUT said nothing about it on the wire. A well-formed packet afterwards proves the DUT is fine.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Integrity and versions")
+class IntegrityCase {
+    private Testbed testbed;
+
+    @BeforeEach
+    void open(final DeviceUnderTest dut) throws Exception {
+        testbed = Testbed.open(dut, 2, 1);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        testbed.close();
+    }
+
+    @Test
+    @DisplayName("a packet with a bad CRC32C is dropped silently and counted")
+    @Clause("5.6.1")
+    @Clause("5.6.2")
+    void badCrcIsDroppedSilently() throws Exception {
+        assertDroppedSilently(testbed.write(0, Testbed.BASE, testbed.key(), payload()).badCrc(), DutCounters.RX_BAD_CRC);
+    }
+
+    @Test
+    @DisplayName("a packet with an unknown opcode is dropped and counted")
+    @Clause("5.1.2")
+    void unknownOpcodeIsDropped() throws Exception {
+        assertDroppedSilently(PacketBuilder.opcode(0x7E).connection(Testbed.DUT_CONNECTION).path(0).psn(0),
+                DutCounters.RX_UNKNOWN_OPCODE);
+    }
+
+    @Test
+    @DisplayName("a packet of an unknown major version is dropped and counted")
+    @Clause("5.6.3")
+    void unknownMajorVersionIsDropped() throws Exception {
+        assertDroppedSilently(testbed.write(0, Testbed.BASE, testbed.key(), payload()).version(0x20),
+                DutCounters.RX_UNSUPPORTED_VERSION);
+    }
+
+    @Test
+    @DisplayName("a packet shorter than its header is dropped and counted")
+    @Clause("5.1.3")
+    void truncatedPacketIsDropped() throws Exception {
+        assertDroppedSilently(testbed.write(0, Testbed.BASE, testbed.key(), payload()).truncateTo(30),
+                DutCounters.RX_TRUNCATED);
+    }
+
+    @Test
+    @DisplayName("a packet of a later minor version is accepted")
+    @Clause("5.6.3")
+    void laterMinorVersionIsAccepted() throws Exception {
+        final byte[] data = payload();
+        final int mark = testbed.peer().mark();
+
+        testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data)
+                .version(WireConstants.VERSION_1_0 | 0x0F), 0);
+
+        testbed.peer().await(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION).path(0).covers(0),
+                Testbed.WAIT);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length)).isEqualTo(data);
+    }
+
+    private void assertDroppedSilently(final PacketBuilder packet, final String counter) throws Exception {
+        final var before = testbed.counters();
+        final int mark = testbed.peer().mark();
+
+        testbed.peer().send(packet);
+
+        testbed.peer().assertNone(mark, PacketMatcher.of("anything", p -> true), Testbed.QUIET);
+        assertThat(testbed.grew(before, counter)).as(counter).isEqualTo(1);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64)).containsOnly(0);
+        // The DUT still works: a correct packet at the same PSN is placed and acknowledged.
+        final byte[] data = payload();
+        testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data), 0);
+        testbed.peer().await(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION).path(0).covers(0),
+                Testbed.WAIT);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length)).isEqualTo(data);
+    }
+
+    private static byte[] payload() {
+        return Testbed.randomBytes(256, 7);
+    }
+}
