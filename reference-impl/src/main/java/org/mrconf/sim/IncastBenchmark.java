@@ -41,6 +41,7 @@ public final class IncastBenchmark {
         final long runNs = lastStartNs + binCount * rtt;
         final LinkConfig host = LinkConfig.DEFAULT.withRateBps(settings.linkRateBps());
         final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(8)
+                .wireOverheadBytes(LossBenchmark.WIRE_OVERHEAD_BYTES)
                 .uplink(host.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK))
                 .route(host.withPropagationNs(settings.routePropagationNs()))
                 .downlink(host.withQueueCapacityBytes(4 << 20))

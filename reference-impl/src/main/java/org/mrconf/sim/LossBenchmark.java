@@ -77,6 +77,9 @@ public final class LossBenchmark {
         }
     }
 
+    /** Ethernet framing (38) plus IPv4 (20) and UDP (8) headers: what every packet costs on a link beyond its payload. */
+    static final int WIRE_OVERHEAD_BYTES = 66;
+
     private LossBenchmark() {
     }
 
@@ -88,7 +91,7 @@ public final class LossBenchmark {
 
     private static FabricConfig fabric(final Settings settings) {
         final LinkConfig host = LinkConfig.DEFAULT.withRateBps(settings.linkRateBps());
-        return FabricConfig.builder().routeCount(settings.routes())
+        return FabricConfig.builder().routeCount(settings.routes()).wireOverheadBytes(WIRE_OVERHEAD_BYTES)
                 .uplink(host.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK))
                 .route(host.withPropagationNs(settings.routePropagationNs()))
                 .downlink(host)
@@ -150,7 +153,8 @@ public final class LossBenchmark {
         final int window = (int) Math.min(65536, 2L * GbnConfig.windowFor(settings.linkRateBps(), settings.baseRttNs(),
                 GbnConfig.DEFAULT_MTU_PAYLOAD_BYTES));
         final GbnConfig config = GbnConfig.builder().windowPackets(window).rtoNs(GbnConfig.rtoFor(settings.baseRttNs()))
-                .maxRetries(Integer.MAX_VALUE).sendRateBps(settings.linkRateBps()).patternPayload(false).build();
+                .maxRetries(Integer.MAX_VALUE).sendRateBps(settings.linkRateBps()).patternPayload(false)
+                .wireOverheadBytes(WIRE_OVERHEAD_BYTES).build();
         final GbnRequester requester = new GbnRequester(config);
         final GbnResponder responder = new GbnResponder(config);
         final FabricNode requesterNode = fabric.attach(requester);

@@ -68,6 +68,7 @@ public final class PathFailureBenchmark {
                                                  final boolean blackout) {
         final LinkConfig host = LinkConfig.DEFAULT.withRateBps(settings.linkRateBps());
         final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(8)
+                .wireOverheadBytes(LossBenchmark.WIRE_OVERHEAD_BYTES)
                 .uplink(host.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK))
                 .route(host.withPropagationNs(settings.routePropagationNs())).downlink(host)
                 .seed(settings.seed()).build());

@@ -192,6 +192,18 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
         }
     }
 
+    /**
+     * Bytes a MetaRoCE packet of {@code packetLength} occupies on the wire: IP and UDP headers plus 38 of
+     * Ethernet (header, FCS, preamble and inter-frame gap). The pacer charges these, so that pacing at
+     * line rate really is line rate and no queue builds in the NIC.
+     */
+    int wireBytes(final int packetLength) {
+        return packetLength + ipHeaderBytes + 8 + ETHERNET_OVERHEAD_BYTES;
+    }
+
+    /** Ethernet header 14, FCS 4, preamble and start delimiter 8, inter-frame gap 12. */
+    public static final int ETHERNET_OVERHEAD_BYTES = 38;
+
     /** Largest payload a packet of an opcode with this header length may carry (clause 4.1.9). */
     int maxPayload(final int headerLength) {
         return Math.min(0xFFFF, mtuBytes - ipHeaderBytes - 8 - headerLength - 4);

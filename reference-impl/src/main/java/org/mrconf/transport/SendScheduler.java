@@ -50,7 +50,7 @@ final class SendScheduler {
                 return;
             }
             final int length = message.nextPayloadLength();
-            final int wireBytes = message.opcode.packetLength(length);
+            final int wireBytes = state.config.wireBytes(message.opcode.packetLength(length));
             if (!connection.pacer.canSend(wireBytes, nowNs)) {
                 return;
             }
@@ -85,7 +85,7 @@ final class SendScheduler {
                         && !(slotState == PathSender.WAITING && nowNs - path.slotRetryAtNs[slot] >= 0)) {
                     continue;
                 }
-                final int wireBytes = path.slotMessage[slot].opcode.packetLength(path.slotLength[slot]);
+                final int wireBytes = state.config.wireBytes(path.slotMessage[slot].opcode.packetLength(path.slotLength[slot]));
                 if (!connection.pacer.canSend(wireBytes, nowNs)) {
                     return false;
                 }
@@ -224,7 +224,7 @@ final class SendScheduler {
             }
         }
         if (canSendNew && choosePathExists(connection) || hasResend) {
-            deadline = Math.min(deadline, connection.pacer.eligibleAtNs(state.config.mtuBytes(), nowNs));
+            deadline = Math.min(deadline, connection.pacer.eligibleAtNs(state.config.wireBytes(state.config.mtuBytes()), nowNs));
         }
         for (final PathReceiver path : connection.receivePaths) {
             if (path.unacknowledged > 0) {
