@@ -115,6 +115,14 @@ final class DutLoop implements Runnable {
         return stopped;
     }
 
+    /** Waits for the loop thread itself to end: the latch opens just before it returns. */
+    void joinThread(final long millis) throws InterruptedException {
+        final Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            t.join(millis);
+        }
+    }
+
     boolean isLoopThread() {
         return Thread.currentThread() == thread;
     }

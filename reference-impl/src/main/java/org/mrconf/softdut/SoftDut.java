@@ -224,7 +224,10 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         try {
             if (!loop.stopped().await(STOP_WAIT_MS, TimeUnit.MILLISECONDS)) {
                 LOG.warn("the soft DUT loop did not stop within {} ms", STOP_WAIT_MS);
-            } else if (first) {
+            } else {
+                loop.joinThread(STOP_WAIT_MS);
+            }
+            if (first && loop.stopped().getCount() == 0) {
                 LOG.info("soft DUT on udp port {} stopped; its sockets are released", udpPort);
             }
         } catch (final InterruptedException e) {

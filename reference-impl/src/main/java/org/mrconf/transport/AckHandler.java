@@ -105,15 +105,33 @@ final class AckHandler {
         final long psn = nack.psn();
         final NackCode code = nack.code();
         onPathAnswered(path);
+        final boolean outstanding = path.isOutstanding(psn);
         switch (code.senderAction()) {
-            case RETRANSMIT -> path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
-            case RETRY_LATER -> path.markWaiting(psn, nowNs + nack.retryAfter() * 1000);
+            case RETRANSMIT -> {
+                if (outstanding) {
+                    path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
+                }
+            }
+            case RETRY_LATER -> {
+                if (outstanding) {
+                    path.markWaiting(psn, nowNs + nack.retryAfter() * 1000);
+                }
+            }
             case FAIL_MESSAGE -> {
-                if (path.isOutstanding(psn)) {
+                if (outstanding) {
+                    // The PSN names the message exactly; a READ response carries the requester's MSN space.
+                    final SendMessage message = path.slotMessage[PathSender.slot(psn)];
                     acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
                     path.advanceOldestUnacked();
+                    connection.sendQueue.remove(message);
+                    if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
+                        message.status = CompletionStatus.fromNack(code);
+                    } else {
+                        completions.finishSend(connection, message, CompletionStatus.fromNack(code));
+                    }
+                } else {
+                    failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
                 }
-                failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
             }
             case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
         }
@@ -189,14 +207,15 @@ final class AckHandler {
             return;
         }
         for (final SendMessage message : connection.sendStream(streamId).awaitingCompletion) {
-            if (message.msn == msn) {
+            if (message.msn == msn && !message.isDone()) {
                 connection.sendQueue.remove(message);
                 completions.finishSend(connection, message, status);
                 return;
             }
         }
         // A READ response we owe is refused by the requester: stop sending it.
-        connection.sendQueue.removeIf(m -> m.streamId == streamId && m.msn == msn);
+        connection.sendQueue.removeIf(m -> m.opcode == org.mrconf.wire.Opcode.READ_RESPONSE && m.streamId == streamId
+                && m.msn == msn);
     }
 
     /** Fails every outstanding work request of the connection (clauses 6.7.3 and 9.1.2). */
@@ -207,5 +226,7 @@ final class AckHandler {
         connection.failed = true;
         state.counters.increment(Counter.CONNECTIONS_FAILED);
         completions.flush(connection, status);
+        completions.flushAllReceives(connection);
+        connection.receivesFlushed = true;
     }
 }

@@ -46,7 +46,7 @@ final class CompletionDispatcher {
             }
             final Opcode opcode = stream.messageOpcode[index];
             final CompletionStatus status = stream.messageStatus[index];
-            if (opcode == Opcode.SEND) {
+            if (opcode == Opcode.SEND && stream.messageRsn[index] != StreamReceiveState.NO_RSN) {
                 final long rsn = stream.messageRsn[index];
                 final int receive = stream.receiveIndex(rsn);
                 emit(new Completion(stream.receiveWorkRequestId[receive], connection.localId(), streamId,
@@ -79,6 +79,15 @@ final class CompletionDispatcher {
                 }
             }
             drainSend(connection, stream);
+        }
+    }
+
+    /** Flushes the posted receives of every stream of the connection. */
+    void flushAllReceives(final Connection connection) {
+        for (int stream = 0; stream < connection.config.streamCount(); stream++) {
+            if (connection.hasReceiveStream(stream)) {
+                flushReceives(connection, stream, connection.receiveStream(stream));
+            }
         }
     }
 

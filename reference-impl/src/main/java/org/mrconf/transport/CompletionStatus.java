@@ -17,6 +17,8 @@ public enum CompletionStatus {
     REMOTE_UNKNOWN_CONNECTION,
     /** Receive side: the SEND was longer than this posted receive. */
     LOCAL_LENGTH_ERROR,
+    /** A local buffer of the work request was invalidated before the transfer finished (clause 11.1.4). */
+    LOCAL_PROTECTION_ERROR,
     /** No ACK or NACK for the connection timeout (spec clause 6.7.3). */
     TRANSPORT_TIMEOUT,
     /** The connection was destroyed or failed with this request outstanding. */

@@ -31,6 +31,8 @@ final class Connection {
     /** Where round-robin tie-breaking between equally free paths starts next (clause 10.2.2). */
     int nextPathCursor;
     boolean failed;
+    /** Whether the posted receives were flushed when the connection failed. */
+    boolean receivesFlushed;
 
     Connection(final ConnectionConfig config, final EndpointConfig endpointConfig, final long nowNs) {
         this.config = config;
@@ -78,13 +80,18 @@ final class Connection {
         return stream;
     }
 
+    /** Whether the stream's receiving half exists (without creating it). */
+    boolean hasReceiveStream(final int streamId) {
+        return streamId < receiveStreams.length && receiveStreams[streamId] != null;
+    }
+
     /** Every stream's sending half that exists, for flushing. */
     StreamSendState[] sendStreams() {
         return sendStreams;
     }
 
-    /** Whether any path has PSNs awaiting acknowledgement. */
+    /** Whether anything awaits the peer: PSNs not yet acknowledged, or READs whose data has not all arrived. */
     boolean hasOutstanding() {
-        return unacknowledged > 0;
+        return unacknowledged > 0 || readsBySink.size() > 0;
     }
 }

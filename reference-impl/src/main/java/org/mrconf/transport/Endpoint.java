@@ -46,7 +46,7 @@ public final class Endpoint implements PacketReceiver {
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
-        this.scheduler = new SendScheduler(state, out, ackHandler);
+        this.scheduler = new SendScheduler(state, out, completions, ackHandler);
         this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
         this.lastNowNs = clock.nanoTime();
     }
@@ -79,11 +79,15 @@ public final class Endpoint implements PacketReceiver {
         if (memory.capacity() == 0 || Long.compareUnsigned(address + memory.capacity(), address) < 0) {
             throw new IllegalArgumentException("region must be non-empty and must not wrap the address space");
         }
+        if (memory.isReadOnly()) {
+            throw new IllegalArgumentException("region memory must be writable");
+        }
         int key;
         do {
             key = keyRandom.nextInt();
         } while (key == 0 || state.regions.get(key) != null);
-        final MemoryRegion region = new MemoryRegion(key, address, memory, access);
+        // The region is the whole capacity, whatever the caller's position and limit (absolute puts check limit).
+        final MemoryRegion region = new MemoryRegion(key, address, memory.duplicate().clear(), access);
         state.regions.put(key, region);
         return region;
     }
@@ -120,10 +124,8 @@ public final class Endpoint implements PacketReceiver {
             connection.failed = true;
             completions.flush(connection, CompletionStatus.FLUSHED);
         }
-        for (int stream = 0; stream < connection.config.streamCount(); stream++) {
-            if (connection.hasStream(stream)) {
-                completions.flushReceives(connection, stream, connection.receiveStream(stream));
-            }
+        if (!connection.receivesFlushed) {
+            completions.flushAllReceives(connection);
         }
         state.connections.remove(localId);
         state.connectionList.remove(connection);
@@ -268,6 +270,7 @@ public final class Endpoint implements PacketReceiver {
             state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);
             return;
         }
+        connection.lastHeardNs = nowNs; // any valid packet from the peer proves it is alive (clause 6.7.3)
         switch (decoded.opcode()) {
             case ACK -> ackHandler.onAck(connection, decoded.ack(), nowNs);
             case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);

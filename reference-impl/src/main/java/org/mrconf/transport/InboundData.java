@@ -126,14 +126,18 @@ final class InboundData {
         final long start = header.remoteAddress() + header.messageOffset();
         begin(stream, index, packet.opcode(), header, packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
         place(packet, region, region.indexOf(start));
-        return countBytes(connection, header.streamId(), stream, index, packet.payloadLength());
+        return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
     private Outcome placeSend(final Connection connection, final int pathId, final DecodedPacket packet,
                               final DataHeaderFlyweight header, final StreamReceiveState stream, final int index) {
         final long rsn = header.receiveSequenceNumber();
+        if (stream.messageState[index] == StreamReceiveState.PARTIAL && stream.messageRsn[index] != rsn) {
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
+        }
         if (stream.isReceiveRetired(rsn)) {
-            return stale();
+            // A new message naming a receive that an earlier message already used (clause 7.3.1).
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index);
         }
         if (!stream.isReceivePosted(rsn)) {
             state.counters.increment(Counter.REJECT_RECEIVER_NOT_READY);
@@ -148,11 +152,17 @@ final class InboundData {
             stream.messageRsn[index] = rsn;
             return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
+        final MemoryRegion region = stream.receiveRegion[receive];
+        if (!region.isValid()) {
+            begin(stream, index, Opcode.SEND, header, 0);
+            stream.messageRsn[index] = rsn;
+            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index,
+                    CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
+        }
         begin(stream, index, Opcode.SEND, header, 0);
         stream.messageRsn[index] = rsn;
-        final MemoryRegion region = stream.receiveRegion[receive];
         place(packet, region, region.indexOf(stream.receiveAddress[receive] + header.messageOffset()));
-        return countBytes(connection, header.streamId(), stream, index, packet.payloadLength());
+        return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
     private Outcome acceptReadRequest(final Connection connection, final int pathId, final DataHeaderFlyweight header,
@@ -181,13 +191,21 @@ final class InboundData {
         if (read == null) {
             return stale(); // the READ finished or failed already
         }
+        if (!read.isFullySegmented()) {
+            // No READ_REQUEST has gone out yet: a guessed sink handle must not reach the buffer.
+            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        if (!read.localRegion.isValid()) {
+            completions.finishSend(connection, read, CompletionStatus.LOCAL_PROTECTION_ERROR); // clause 11.1.4
+            return stale();
+        }
         if (read.streamId != header.streamId() || read.msn != header.messageSequenceNumber()
                 || read.length != header.messageLength()) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         place(packet, read.localRegion, read.localRegion.indexOf(read.localAddress + header.messageOffset()));
-        read.bytesPlaced += packet.payloadLength();
-        if (read.bytesPlaced >= read.length) {
+        read.placed.mark(header.messageOffset(), packet.payloadLength());
+        if (read.placed.isComplete()) {
             completions.finishSend(connection, read, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
@@ -199,8 +217,9 @@ final class InboundData {
             stream.messageState[index] = StreamReceiveState.PARTIAL;
             stream.messageOpcode[index] = opcode;
             stream.messageLength[index] = header.messageLength();
-            stream.messageBytes[index] = 0;
+            stream.messageSegments[index] = new SegmentTracker(header.messageLength());
             stream.messageImmediate[index] = immediate;
+            stream.messageRsn[index] = StreamReceiveState.NO_RSN;
         }
     }
 
@@ -213,9 +232,10 @@ final class InboundData {
     }
 
     private Outcome countBytes(final Connection connection, final int streamId, final StreamReceiveState stream,
-                               final int index, final int bytes) {
-        stream.messageBytes[index] += bytes;
-        if (stream.messageBytes[index] >= stream.messageLength[index]) {
+                               final int index, final long offset, final int bytes) {
+        final SegmentTracker segments = stream.messageSegments[index];
+        segments.mark(offset, bytes);
+        if (segments.isComplete()) {
             finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
@@ -225,6 +245,7 @@ final class InboundData {
                                final int index, final CompletionStatus status) {
         stream.messageState[index] = StreamReceiveState.COMPLETE;
         stream.messageStatus[index] = status;
+        stream.messageSegments[index] = null;
         completions.drainReceive(connection, streamId, stream);
     }
 
@@ -234,6 +255,13 @@ final class InboundData {
      */
     private Outcome reject(final Connection connection, final int pathId, final DataHeaderFlyweight header,
                            final NackCode code, final StreamReceiveState stream, final int index) {
+        return reject(connection, pathId, header, code, stream, index,
+                code == NackCode.MESSAGE_TOO_LONG ? CompletionStatus.LOCAL_LENGTH_ERROR : CompletionStatus.fromNack(code));
+    }
+
+    private Outcome reject(final Connection connection, final int pathId, final DataHeaderFlyweight header,
+                           final NackCode code, final StreamReceiveState stream, final int index,
+                           final CompletionStatus status) {
         state.counters.increment(switch (code) {
             case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;
             case BOUNDS -> Counter.REJECT_BOUNDS;
@@ -248,10 +276,9 @@ final class InboundData {
                 stream.messageState[index] = StreamReceiveState.PARTIAL;
                 stream.messageOpcode[index] = header.opcode();
                 stream.messageLength[index] = header.messageLength();
+                stream.messageRsn[index] = StreamReceiveState.NO_RSN;
             }
-            finishMessage(connection, header.streamId(), stream, index,
-                    code == NackCode.MESSAGE_TOO_LONG ? CompletionStatus.LOCAL_LENGTH_ERROR
-                            : CompletionStatus.fromNack(code));
+            finishMessage(connection, header.streamId(), stream, index, status);
         }
         return Outcome.REJECTED;
     }

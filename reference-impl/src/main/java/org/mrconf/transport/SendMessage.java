@@ -27,8 +27,8 @@ final class SendMessage {
     long nextOffset;
     int packetsSent;
     int packetsAcked;
-    /** READ requester: response bytes placed so far. */
-    long bytesPlaced;
+    /** READ requester: which response bytes have been placed (created with the READ). */
+    final SegmentTracker placed;
     CompletionStatus status;
     /** READ_RESPONSE: where its READ_REQUEST came from, to NACK it if the region goes away (clause 11.1.4). */
     int requestPathId;
@@ -51,6 +51,7 @@ final class SendMessage {
         this.payloadPerPacket = payloadPerPacket;
         this.packetCount = opcode == Opcode.READ_REQUEST || length == 0
                 ? 1 : (int) ((length + payloadPerPacket - 1) / payloadPerPacket);
+        this.placed = opcode == Opcode.READ_REQUEST ? new SegmentTracker(length) : null;
     }
 
     /** Whether every packet has been sent at least once. */

@@ -14,12 +14,15 @@ final class SendScheduler {
 
     private final EndpointState state;
     private final OutboundPackets out;
+    private final CompletionDispatcher completions;
     private final AckHandler ackHandler;
     private final SplittableRandom entropyRandom;
 
-    SendScheduler(final EndpointState state, final OutboundPackets out, final AckHandler ackHandler) {
+    SendScheduler(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions,
+                  final AckHandler ackHandler) {
         this.state = state;
         this.out = out;
+        this.completions = completions;
         this.ackHandler = ackHandler;
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
     }
@@ -41,8 +44,14 @@ final class SendScheduler {
             if (connection.unacknowledged >= connection.congestionWindow.packets()) {
                 return;
             }
-            if (message.opcode == Opcode.READ_RESPONSE && !message.localRegion.isValid()) {
-                abandonReadResponse(connection, message);
+            if (message.opcode != Opcode.READ_REQUEST && !message.localRegion.isValid()) {
+                // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
+                if (message.opcode == Opcode.READ_RESPONSE) {
+                    abandonReadResponse(connection, message);
+                } else {
+                    connection.sendQueue.pollFirst();
+                    completions.finishSend(connection, message, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                }
                 continue;
             }
             final PathSender path = choosePath(connection);
@@ -85,7 +94,14 @@ final class SendScheduler {
                         && !(slotState == PathSender.WAITING && nowNs - path.slotRetryAtNs[slot] >= 0)) {
                     continue;
                 }
-                final int wireBytes = state.config.wireBytes(path.slotMessage[slot].opcode.packetLength(path.slotLength[slot]));
+                final SendMessage message = path.slotMessage[slot];
+                if (message.opcode != Opcode.READ_REQUEST && !message.localRegion.isValid()) {
+                    // Its bytes may belong to someone else now; a PSN cannot be withdrawn, so the connection fails,
+                    // as a verbs queue pair does on a local protection error.
+                    ackHandler.failConnection(connection, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                    return false;
+                }
+                final int wireBytes = state.config.wireBytes(message.opcode.packetLength(path.slotLength[slot]));
                 if (!connection.pacer.canSend(wireBytes, nowNs)) {
                     return false;
                 }

@@ -11,6 +11,8 @@ final class StreamReceiveState {
     static final byte EMPTY = 0;
     static final byte PARTIAL = 1;
     static final byte COMPLETE = 2;
+    /** messageRsn of a message that consumed no receive (not a SEND, or a SEND refused before matching). */
+    static final long NO_RSN = -1;
 
     // Posted receives, by RSN.
     private final int receiveMask;
@@ -28,7 +30,7 @@ final class StreamReceiveState {
     final byte[] messageState;
     final Opcode[] messageOpcode;
     final long[] messageLength;
-    final long[] messageBytes;
+    final SegmentTracker[] messageSegments;
     final long[] messageImmediate;
     final long[] messageRsn;
     final CompletionStatus[] messageStatus;
@@ -45,7 +47,7 @@ final class StreamReceiveState {
         messageState = new byte[maxOutstandingMessages];
         messageOpcode = new Opcode[maxOutstandingMessages];
         messageLength = new long[maxOutstandingMessages];
-        messageBytes = new long[maxOutstandingMessages];
+        messageSegments = new SegmentTracker[maxOutstandingMessages];
         messageImmediate = new long[maxOutstandingMessages];
         messageRsn = new long[maxOutstandingMessages];
         messageStatus = new CompletionStatus[maxOutstandingMessages];
