@@ -22,6 +22,10 @@ final class SegmentTracker {
         if (byteCount == 0) {
             return;
         }
+        if (count == 1 && ends[0] == offset && starts[0] <= offset) {
+            ends[0] = offset + byteCount; // the common case: the next segment in order
+            return;
+        }
         long start = offset;
         long end = offset + byteCount;
         int first = 0;
