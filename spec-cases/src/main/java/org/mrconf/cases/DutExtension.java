@@ -8,8 +8,9 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives conformance cases the installed {@link DeviceUnderTest}, and disables them, with the reason,
- * when no device is installed (as when an IDE runs them outside the runner).
+ * Gives conformance cases the installed {@link DeviceUnderTest}, or a ready {@link Testbed} on it (2
+ * paths, 1 stream, closed after the test), and disables them, with the reason, when no device is
+ * installed (as when an IDE runs them outside the runner).
  */
 public final class DutExtension implements ParameterResolver, ExecutionCondition {
     @Override
@@ -21,11 +22,25 @@ public final class DutExtension implements ParameterResolver, ExecutionCondition
 
     @Override
     public boolean supportsParameter(final ParameterContext parameter, final ExtensionContext context) {
-        return parameter.getParameter().getType() == DeviceUnderTest.class;
+        final Class<?> type = parameter.getParameter().getType();
+        return type == DeviceUnderTest.class || type == Testbed.class;
     }
 
     @Override
     public Object resolveParameter(final ParameterContext parameter, final ExtensionContext context) {
-        return DutSession.current().orElseThrow(() -> new ParameterResolutionException("no device under test installed"));
+        final DeviceUnderTest dut = DutSession.current()
+                .orElseThrow(() -> new ParameterResolutionException("no device under test installed"));
+        if (parameter.getParameter().getType() == DeviceUnderTest.class) {
+            return dut;
+        }
+        try {
+            final Testbed testbed = Testbed.open(dut, 2, 1);
+            // The store closes AutoCloseable values when the test ends, pass or fail.
+            context.getStore(ExtensionContext.Namespace.create(DutExtension.class, context.getUniqueId()))
+                    .put(Testbed.class, testbed);
+            return testbed;
+        } catch (final Exception e) {
+            throw new ParameterResolutionException("cannot set up the testbed on " + dut.name() + ": " + e, e);
+        }
     }
 }

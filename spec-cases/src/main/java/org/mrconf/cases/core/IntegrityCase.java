@@ -2,13 +2,10 @@ package org.mrconf.cases.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.Clause;
-import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.dut.DutCounters;
@@ -24,54 +21,43 @@ import org.mrconf.wire.WireConstants;
 @ExtendWith(DutExtension.class)
 @DisplayName("Integrity and versions")
 class IntegrityCase {
-    private Testbed testbed;
-
-    @BeforeEach
-    void open(final DeviceUnderTest dut) throws Exception {
-        testbed = Testbed.open(dut, 2, 1);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        testbed.close();
-    }
 
     @Test
     @DisplayName("a packet with a bad CRC32C is dropped silently and counted")
     @Clause("5.6.1")
     @Clause("5.6.2")
-    void badCrcIsDroppedSilently() throws Exception {
-        assertDroppedSilently(testbed.write(0, Testbed.BASE, testbed.key(), payload()).badCrc(), DutCounters.RX_BAD_CRC);
+    void badCrcIsDroppedSilently(final Testbed testbed) throws Exception {
+        assertDroppedSilently(testbed, testbed.write(0, Testbed.BASE, testbed.key(), payload()).badCrc(), DutCounters.RX_BAD_CRC);
     }
 
     @Test
     @DisplayName("a packet with an unknown opcode is dropped and counted")
     @Clause("5.1.2")
-    void unknownOpcodeIsDropped() throws Exception {
-        assertDroppedSilently(PacketBuilder.opcode(0x7E).connection(Testbed.DUT_CONNECTION).path(0).psn(0),
+    void unknownOpcodeIsDropped(final Testbed testbed) throws Exception {
+        assertDroppedSilently(testbed, PacketBuilder.opcode(0x7E).connection(Testbed.DUT_CONNECTION).path(0).psn(0),
                 DutCounters.RX_UNKNOWN_OPCODE);
     }
 
     @Test
     @DisplayName("a packet of an unknown major version is dropped and counted")
     @Clause("5.6.3")
-    void unknownMajorVersionIsDropped() throws Exception {
-        assertDroppedSilently(testbed.write(0, Testbed.BASE, testbed.key(), payload()).version(0x20),
+    void unknownMajorVersionIsDropped(final Testbed testbed) throws Exception {
+        assertDroppedSilently(testbed, testbed.write(0, Testbed.BASE, testbed.key(), payload()).version(0x20),
                 DutCounters.RX_UNSUPPORTED_VERSION);
     }
 
     @Test
     @DisplayName("a packet shorter than its header is dropped and counted")
     @Clause("5.1.3")
-    void truncatedPacketIsDropped() throws Exception {
-        assertDroppedSilently(testbed.write(0, Testbed.BASE, testbed.key(), payload()).truncateTo(30),
+    void truncatedPacketIsDropped(final Testbed testbed) throws Exception {
+        assertDroppedSilently(testbed, testbed.write(0, Testbed.BASE, testbed.key(), payload()).truncateTo(30),
                 DutCounters.RX_TRUNCATED);
     }
 
     @Test
     @DisplayName("a packet of a later minor version is accepted")
     @Clause("5.6.3")
-    void laterMinorVersionIsAccepted() throws Exception {
+    void laterMinorVersionIsAccepted(final Testbed testbed) throws Exception {
         final byte[] data = payload();
         final int mark = testbed.peer().mark();
 
@@ -83,7 +69,8 @@ class IntegrityCase {
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length)).isEqualTo(data);
     }
 
-    private void assertDroppedSilently(final PacketBuilder packet, final String counter) throws Exception {
+    private static void assertDroppedSilently(final Testbed testbed, final PacketBuilder packet, final String counter)
+            throws Exception {
         final var before = testbed.counters();
         final int mark = testbed.peer().mark();
 

@@ -2,13 +2,10 @@ package org.mrconf.cases.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.Clause;
-import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.dut.DutCounters;
@@ -25,17 +22,6 @@ import org.mrconf.wire.NackPacket;
 @ExtendWith(DutExtension.class)
 @DisplayName("Protection")
 class ProtectionCase {
-    private Testbed testbed;
-
-    @BeforeEach
-    void open(final DeviceUnderTest dut) throws Exception {
-        testbed = Testbed.open(dut, 2, 1);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        testbed.close();
-    }
 
     @Test
     @DisplayName("a WRITE with a key that names no region is refused with REMOTE_ACCESS")
@@ -43,8 +29,8 @@ class ProtectionCase {
     @Clause("9.1.1")
     @Clause("9.1.3")
     @Clause("5.4.1")
-    void wrongKeyIsRefused() throws Exception {
-        assertRefused(testbed.key() ^ 0x5A5A, Testbed.BASE, NackCode.REMOTE_ACCESS);
+    void wrongKeyIsRefused(final Testbed testbed) throws Exception {
+        assertRefused(testbed, testbed.key() ^ 0x5A5A, Testbed.BASE, NackCode.REMOTE_ACCESS);
     }
 
     @Test
@@ -52,14 +38,14 @@ class ProtectionCase {
     @Clause("11.1.3")
     @Clause("9.1.1")
     @Clause("9.1.3")
-    void outOfBoundsIsRefused() throws Exception {
-        assertRefused(testbed.key(), Testbed.BASE + Testbed.REGION - 100, NackCode.BOUNDS);
+    void outOfBoundsIsRefused(final Testbed testbed) throws Exception {
+        assertRefused(testbed, testbed.key(), Testbed.BASE + Testbed.REGION - 100, NackCode.BOUNDS);
     }
 
     @Test
     @DisplayName("a WRITE into an invalidated region is refused with REMOTE_ACCESS")
     @Clause("11.1.4")
-    void invalidatedRegionIsRefused() throws Exception {
+    void invalidatedRegionIsRefused(final Testbed testbed) throws Exception {
         testbed.control().invalidateRegion(testbed.key());
         final long other = testbed.control().registerRegion(Testbed.BASE + 2L * Testbed.REGION, 4096,
                 java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
@@ -67,7 +53,7 @@ class ProtectionCase {
 
         testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), bytes()), 0);
 
-        final NackPacket nack = awaitNack(mark);
+        final NackPacket nack = awaitNack(testbed, mark);
         assertThat(nack.code()).isEqualTo(NackCode.REMOTE_ACCESS);
         assertThat(testbed.control().readRegion(other, Testbed.BASE + 2L * Testbed.REGION, 256)).containsOnly(0);
     }
@@ -75,7 +61,7 @@ class ProtectionCase {
     @Test
     @DisplayName("a packet for an unknown connection is dropped and counted")
     @Clause("11.2.1")
-    void unknownConnectionIsDropped() throws Exception {
+    void unknownConnectionIsDropped(final Testbed testbed) throws Exception {
         final var before = testbed.counters();
         final int mark = testbed.peer().mark();
 
@@ -96,7 +82,7 @@ class ProtectionCase {
     @Test
     @DisplayName("a duplicate is acknowledged and not placed again")
     @Clause("6.5.1")
-    void duplicateIsAcknowledgedNotPlaced() throws Exception {
+    void duplicateIsAcknowledgedNotPlaced(final Testbed testbed) throws Exception {
         final var original = testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), bytes()), 0);
         testbed.peer().await(0, PacketMatcher.expect().ack().path(0).covers(original.psn()), Testbed.WAIT);
         final byte[] later = Testbed.randomBytes(256, 99);
@@ -113,11 +99,12 @@ class ProtectionCase {
         assertThat(testbed.grew(before, DutCounters.RX_DUPLICATE)).isEqualTo(1);
     }
 
-    private void assertRefused(final long remoteKey, final long address, final NackCode code) throws Exception {
+    private static void assertRefused(final Testbed testbed, final long remoteKey, final long address, final NackCode code)
+            throws Exception {
         final int mark = testbed.peer().mark();
         final var segment = testbed.connection().sendNew(testbed.write(1, address, remoteKey, bytes()), 1);
 
-        final NackPacket nack = awaitNack(mark);
+        final NackPacket nack = awaitNack(testbed, mark);
         assertThat(nack.code()).isEqualTo(code);
         assertThat(nack.header().pathId()).isEqualTo(1);
         assertThat(nack.header().psn()).isEqualTo(segment.psn());
@@ -126,7 +113,7 @@ class ProtectionCase {
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 256)).containsOnly(0);
     }
 
-    private NackPacket awaitNack(final int mark) {
+    private static NackPacket awaitNack(final Testbed testbed, final int mark) {
         final ReceivedPacket received = testbed.peer().await(mark,
                 PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT);
         return received.nack().orElseThrow();

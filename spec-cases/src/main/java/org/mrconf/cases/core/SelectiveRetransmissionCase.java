@@ -7,13 +7,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.Clause;
-import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.dut.CompletionStatus;
@@ -37,17 +34,6 @@ class SelectiveRetransmissionCase {
     private static final long REMOTE_ADDRESS = 0x00AB_0000L;
     private static final long REMOTE_KEY = 0x77;
 
-    private Testbed testbed;
-
-    @BeforeEach
-    void open(final DeviceUnderTest dut) throws Exception {
-        testbed = Testbed.open(dut, 2, 1);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        testbed.close();
-    }
 
     @Test
     @DisplayName("a gap in a path's SACK bitmap makes the DUT resend exactly the missing packet on that path")
@@ -56,7 +42,7 @@ class SelectiveRetransmissionCase {
     @Clause("6.4.2")
     @Clause("7.5.4")
     @Clause("4.1.9")
-    void resendsExactlyTheMissingPacket() throws Exception {
+    void resendsExactlyTheMissingPacket(final Testbed testbed) throws Exception {
         final int payload = testbed.connection().maxPayload(Opcode.WRITE);
         final int length = 4 * payload + payload / 2;
         testbed.control().writeRegion(testbed.key(), Testbed.BASE, Testbed.randomBytes(length, 11));
@@ -110,7 +96,7 @@ class SelectiveRetransmissionCase {
             final long highest = entry.getValue().stream().mapToLong(p -> p.header().psn()).max().orElseThrow();
             testbed.peer().send(ack(entry.getKey(), highest + 1, resent.transmitTimestamp()));
         }
-        final DutCompletion completion = awaitCompletion(7);
+        final DutCompletion completion = awaitCompletion(testbed, 7);
         assertThat(completion.status()).isEqualTo(CompletionStatus.SUCCESS);
         assertThat(completion.length()).isEqualTo(length);
     }
@@ -125,7 +111,7 @@ class SelectiveRetransmissionCase {
                 .echoedTimestamp(echoedTimestamp);
     }
 
-    private DutCompletion awaitCompletion(final long wrId) throws Exception {
+    private static DutCompletion awaitCompletion(final Testbed testbed, final long wrId) throws Exception {
         final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             for (final DutCompletion completion : testbed.control().pollCompletions(16, Duration.ofMillis(200))) {
