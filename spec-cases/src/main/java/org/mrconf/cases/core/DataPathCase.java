@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -15,12 +13,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.Clause;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Testbed;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.CompletionType;
-import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
-import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
@@ -38,14 +35,11 @@ import org.mrconf.wire.Opcode;
 @ExtendWith(DutExtension.class)
 @DisplayName("Core data path")
 class DataPathCase {
-    private static final long DUT_CONNECTION = 0x0001_0001L;
-    private static final long TESTER_CONNECTION = 0x0002_0002L;
-    private static final int PATHS = 4;
-    private static final int STREAMS = 2;
-    private static final long BASE = 0x7000_0000L;
-    private static final int REGION = 1 << 20;
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final long TESTER_CONNECTION = Testbed.TESTER_CONNECTION;
+    private static final long BASE = Testbed.BASE;
+    private static final Duration WAIT = Testbed.WAIT;
 
+    private Testbed testbed;
     private DutControl control;
     private TesterPeer peer;
     private PeerConnection connection;
@@ -53,24 +47,16 @@ class DataPathCase {
 
     @BeforeEach
     void connect(final DeviceUnderTest dut) throws Exception {
-        control = dut.control();
-        control.reset();
-        final int mtu = control.hello().limits().mtu();
-        final ConnectionSpec spec = ConnectionSpec.of(DUT_CONNECTION, TESTER_CONNECTION, dut.link().testerAddress(),
-                dut.link().testerPort(), PATHS, STREAMS);
-        control.createConnection(spec);
-        key = control.registerRegion(BASE, REGION,
-                EnumSet.of(RegionAccess.LOCAL_WRITE, RegionAccess.REMOTE_WRITE, RegionAccess.REMOTE_READ));
-        peer = TesterPeer.start(dut.link());
-        connection = peer.connection(spec, mtu);
+        testbed = Testbed.open(dut, 4, 2); // more paths and a second stream than the default testbed
+        control = testbed.control();
+        peer = testbed.peer();
+        connection = testbed.connection();
+        key = testbed.key();
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        if (peer != null) {
-            peer.close();
-        }
-        control.destroyConnection(DUT_CONNECTION);
+        testbed.close();
     }
 
     @Test
@@ -120,7 +106,7 @@ class DataPathCase {
     @Clause("7.5.2")
     void sendIntoPostedReceive() throws Exception {
         final long receiveAddress = BASE + 0x4_0000;
-        control.postReceive(new WorkRequest(DUT_CONNECTION, 1, 501, key, receiveAddress, 8192));
+        control.postReceive(new WorkRequest(Testbed.DUT_CONNECTION, 1, 501, key, receiveAddress, 8192));
         final byte[] data = randomBytes(3000, 2);
 
         final int mark = peer.mark();
@@ -192,8 +178,6 @@ class DataPathCase {
     }
 
     private static byte[] randomBytes(final int length, final long seed) {
-        final byte[] bytes = new byte[length];
-        new Random(seed).nextBytes(bytes);
-        return bytes;
+        return Testbed.randomBytes(length, seed);
     }
 }
