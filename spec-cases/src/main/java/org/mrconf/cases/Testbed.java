@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Random;
 import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
@@ -80,6 +81,19 @@ public final class Testbed implements AutoCloseable {
         return connection.packet(Opcode.WRITE, path).stream(0).msn(connection.nextMsn(0)).messageLength(payload.length)
                 .messageOffset(0).remoteAddress(address).remoteKey(remoteKey).transmitTimestamp(4242)
                 .payload(payload).ackRequest();
+    }
+
+    /** Polls the DUT until the completion of work request {@code wrId} arrives, or fails after {@link #WAIT}. */
+    public DutCompletion awaitCompletion(final long wrId) throws DutControlException {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (final DutCompletion completion : control.pollCompletions(16, Duration.ofMillis(200))) {
+                if (completion.wrId() == wrId) {
+                    return completion;
+                }
+            }
+        }
+        throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
     }
 
     /** The DUT's counters now. */

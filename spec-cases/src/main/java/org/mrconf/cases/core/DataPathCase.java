@@ -70,7 +70,7 @@ class DataPathCase {
     @Clause("8.2.1")
     void outOfOrderWrite() throws Exception {
         final int segment = Math.min(1024, connection.maxPayload(Opcode.WRITE));
-        final byte[] data = randomBytes(4 * segment, 1);
+        final byte[] data = Testbed.randomBytes(4 * segment, 1);
         final long first = connection.nextPsn(0);
         final long msn = connection.nextMsn(0);
         final int[] order = {1, 3, 0, 2};
@@ -107,12 +107,12 @@ class DataPathCase {
     void sendIntoPostedReceive() throws Exception {
         final long receiveAddress = BASE + 0x4_0000;
         control.postReceive(new WorkRequest(Testbed.DUT_CONNECTION, 1, 501, key, receiveAddress, 8192));
-        final byte[] data = randomBytes(3000, 2);
+        final byte[] data = Testbed.randomBytes(3000, 2);
 
         final int mark = peer.mark();
         final List<PeerConnection.Segment> segments = connection.sendMessage(1, data, 1, 2);
 
-        final DutCompletion completion = awaitCompletion(501);
+        final DutCompletion completion = testbed.awaitCompletion(501);
         assertThat(completion.type()).isEqualTo(CompletionType.RECEIVE);
         assertThat(completion.status()).isEqualTo(CompletionStatus.SUCCESS);
         assertThat(completion.length()).isEqualTo(data.length);
@@ -130,7 +130,7 @@ class DataPathCase {
     @Clause("5.2.6")
     void readReturnsRegionBytes() throws Exception {
         final long readAddress = BASE + 0x8_0000;
-        final byte[] data = randomBytes(6000, 3);
+        final byte[] data = Testbed.randomBytes(6000, 3);
         control.writeRegion(key, readAddress, data);
         connection.autoAck(true);
         final int mark = peer.mark();
@@ -165,19 +165,4 @@ class DataPathCase {
         peer.await(mark, PacketMatcher.expect().ack().connection(TESTER_CONNECTION).path(2).covers(request.psn()), WAIT);
     }
 
-    private DutCompletion awaitCompletion(final long wrId) throws Exception {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (final DutCompletion completion : control.pollCompletions(16, Duration.ofMillis(200))) {
-                if (completion.wrId() == wrId) {
-                    return completion;
-                }
-            }
-        }
-        throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
-    }
-
-    private static byte[] randomBytes(final int length, final long seed) {
-        return Testbed.randomBytes(length, seed);
-    }
 }

@@ -96,7 +96,7 @@ class SelectiveRetransmissionCase {
             final long highest = entry.getValue().stream().mapToLong(p -> p.header().psn()).max().orElseThrow();
             testbed.peer().send(ack(entry.getKey(), highest + 1, resent.transmitTimestamp()));
         }
-        final DutCompletion completion = awaitCompletion(testbed, 7);
+        final DutCompletion completion = testbed.awaitCompletion(7);
         assertThat(completion.status()).isEqualTo(CompletionStatus.SUCCESS);
         assertThat(completion.length()).isEqualTo(length);
     }
@@ -111,15 +111,4 @@ class SelectiveRetransmissionCase {
                 .echoedTimestamp(echoedTimestamp);
     }
 
-    private static DutCompletion awaitCompletion(final Testbed testbed, final long wrId) throws Exception {
-        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (final DutCompletion completion : testbed.control().pollCompletions(16, Duration.ofMillis(200))) {
-                if (completion.wrId() == wrId) {
-                    return completion;
-                }
-            }
-        }
-        throw new AssertionError("no completion for work request " + wrId + " within " + Testbed.WAIT);
-    }
 }
