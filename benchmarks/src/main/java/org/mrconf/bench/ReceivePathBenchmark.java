@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ReceivePathBenchmark {
     static final int PAYLOAD = 4096;
     static final int BATCH = 1024;
@@ -52,9 +54,11 @@ public class ReceivePathBenchmark {
 
     @Setup(Level.Trial)
     public void buildPackets() {
-        final EndpointConfig config = EndpointConfig.builder().mtu(20 + 8 + Opcode.WRITE.headerLength() + PAYLOAD + 4)
-                .ackPolicy(8_000, 16).build();
-        endpoint = new Endpoint(config, (dst, port, ecn, buffer, offset, length) -> { }, () -> nowNs);
+        final EndpointConfig config = EndpointConfig.builder()
+                .mtu(20 + 8 + Opcode.WRITE.headerLength() + PAYLOAD + 4)
+                .ackPolicy(8_000, 16)
+                .build();
+        endpoint = new Endpoint(config, (dst, port, ecn, buffer, offset, length) -> {}, () -> nowNs);
         region = endpoint.registerRegion(BASE, ByteBuffer.allocateDirect(BATCH * PAYLOAD), AccessFlags.ALL);
         copyTarget = ByteBuffer.allocateDirect(BATCH * PAYLOAD);
         packetLength = Opcode.WRITE.packetLength(PAYLOAD);

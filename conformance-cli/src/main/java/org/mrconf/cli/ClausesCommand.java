@@ -20,34 +20,56 @@ import org.mrconf.catalogue.Provenance;
 import org.mrconf.catalogue.SpecDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code metaroce clauses}: lists the clause catalogue, filtered, as a table, JSON or ids. */
-@Command(name = "clauses", mixinStandardHelpOptions = true,
+@Command(
+        name = "clauses",
+        mixinStandardHelpOptions = true,
         description = "List the clauses of the MetaRoCE Open Draft catalogue.")
 final class ClausesCommand implements Callable<Integer> {
-    enum Format { table, json, ids }
+    enum Format {
+        table,
+        json,
+        ids
+    }
 
-    @Option(names = "--profile", split = ",", paramLabel = "PROFILE", converter = ProfileConverter.class,
-            description = "Only clauses of these profiles: core, ipv6, multipath, streams, read, immediate, congestion, long-haul.")
+    @Option(
+            names = "--profile",
+            split = ",",
+            paramLabel = "PROFILE",
+            converter = ProfileConverter.class,
+            description =
+                    "Only clauses of these profiles: core, ipv6, multipath, streams, read, immediate, congestion, long-haul.")
     Set<Profile> profiles;
 
-    @Option(names = "--level", split = ",", paramLabel = "LEVEL",
+    @Option(
+            names = "--level",
+            split = ",",
+            paramLabel = "LEVEL",
             description = "Only clauses of these levels: ${COMPLETION-CANDIDATES}.")
     Set<Level> levels;
 
     @Option(names = "--provenance", paramLabel = "TAG", description = "Only PUB or ENG clauses.")
     Provenance provenance;
 
-    @Option(names = "--format", defaultValue = "table", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--format",
+            defaultValue = "table",
+            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--catalogue", paramLabel = "FILE", description = "Read this catalogue file instead of the bundled one.")
+    @Option(
+            names = "--catalogue",
+            paramLabel = "FILE",
+            description = "Read this catalogue file instead of the bundled one.")
     Path catalogueFile;
 
-    @Option(names = "--check-spec", paramLabel = "SPEC.md",
+    @Option(
+            names = "--check-spec",
+            paramLabel = "SPEC.md",
             description = "Also check that this spec document and the catalogue agree; exit 1 if they do not.")
     Path specFile;
 
@@ -58,13 +80,15 @@ final class ClausesCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         final CatalogueLoader loader = new CatalogueLoader();
         final ClauseCatalogue catalogue = catalogueFile == null ? loader.loadBundled() : loader.load(catalogueFile);
-        final List<Clause> selected = catalogue.select(c ->
-                (profiles == null || profiles.contains(c.profile()))
-                        && (levels == null || levels.contains(c.level()))
-                        && (provenance == null || provenance == c.provenance()));
+        final List<Clause> selected = catalogue.select(c -> (profiles == null || profiles.contains(c.profile()))
+                && (levels == null || levels.contains(c.level()))
+                && (provenance == null || provenance == c.provenance()));
         final PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json -> out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(selected));
+            case json ->
+                out.println(new ObjectMapper()
+                        .enable(SerializationFeature.INDENT_OUTPUT)
+                        .writeValueAsString(selected));
             case ids -> selected.forEach(c -> out.println(c.id()));
             case table -> printTable(out, catalogue, selected);
         }
@@ -81,17 +105,25 @@ final class ClausesCommand implements Callable<Integer> {
         return problems.isEmpty() ? 0 : 1;
     }
 
-    private static void printTable(final PrintWriter out, final ClauseCatalogue catalogue, final List<Clause> selected) {
+    private static void printTable(
+            final PrintWriter out, final ClauseCatalogue catalogue, final List<Clause> selected) {
         out.printf("%-8s %-6s %-10s %-4s %s%n", "CLAUSE", "LEVEL", "PROFILE", "SRC", "TITLE");
         final Map<Level, Integer> byLevel = new EnumMap<>(Level.class);
         for (final Clause clause : selected) {
-            out.printf("%-8s %-6s %-10s %-4s %s%n", clause.id(), clause.level(), clause.profile(), clause.provenance(), clause.title());
+            out.printf(
+                    "%-8s %-6s %-10s %-4s %s%n",
+                    clause.id(), clause.level(), clause.profile(), clause.provenance(), clause.title());
             byLevel.merge(clause.level(), 1, Integer::sum);
         }
-        out.printf("%n%d of %d clauses (MUST %d, SHOULD %d, MAY %d) in %s %s. Not Meta's specification.%n",
-                selected.size(), catalogue.clauses().size(), byLevel.getOrDefault(Level.MUST, 0),
-                byLevel.getOrDefault(Level.SHOULD, 0), byLevel.getOrDefault(Level.MAY, 0),
-                catalogue.spec(), catalogue.specVersion());
+        out.printf(
+                "%n%d of %d clauses (MUST %d, SHOULD %d, MAY %d) in %s %s. Not Meta's specification.%n",
+                selected.size(),
+                catalogue.clauses().size(),
+                byLevel.getOrDefault(Level.MUST, 0),
+                byLevel.getOrDefault(Level.SHOULD, 0),
+                byLevel.getOrDefault(Level.MAY, 0),
+                catalogue.spec(),
+                catalogue.specVersion());
     }
 
     /** Accepts the spec names of profiles, e.g. {@code long-haul}. */

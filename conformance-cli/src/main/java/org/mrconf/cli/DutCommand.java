@@ -21,7 +21,9 @@ import picocli.CommandLine.Spec;
  * {@code metaroce dut}: devices under test the suite ships. {@code dut serve} runs the reference soft DUT
  * on UDP with the DUT control protocol on TCP, in the foreground, until SIGINT or SIGTERM.
  */
-@Command(name = "dut", mixinStandardHelpOptions = true,
+@Command(
+        name = "dut",
+        mixinStandardHelpOptions = true,
         description = "Run a device under test: the reference soft DUT.",
         subcommands = {DutCommand.Serve.class})
 public final class DutCommand implements Runnable {
@@ -34,36 +36,56 @@ public final class DutCommand implements Runnable {
     }
 
     /** {@code metaroce dut serve}: the soft DUT as a foreground process. */
-    @Command(name = "serve", mixinStandardHelpOptions = true,
+    @Command(
+            name = "serve",
+            mixinStandardHelpOptions = true,
             description = {
                 "Serve the reference soft DUT: MetaRoCE over UDP and the DUT control protocol",
                 "(docs/dut-control-protocol.md) over TCP, until Ctrl-C or SIGTERM.",
-                "Off loopback the control protocol requires a token of at least 16 characters."})
+                "Off loopback the control protocol requires a token of at least 16 characters."
+            })
     static final class Serve implements Callable<Integer> {
         private static final Pattern DOTTED = Pattern.compile("[0-9.]+");
 
-        @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+        @Option(
+                names = "--bind",
+                defaultValue = "127.0.0.1",
+                paramLabel = "ADDRESS",
                 description = "Address to listen on, UDP and TCP (default: ${DEFAULT-VALUE}).")
         String bind;
 
-        @Option(names = "--port", defaultValue = "" + WireConstants.DEFAULT_UDP_PORT, paramLabel = "PORT",
+        @Option(
+                names = "--port",
+                defaultValue = "" + WireConstants.DEFAULT_UDP_PORT,
+                paramLabel = "PORT",
                 description = "MetaRoCE UDP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
         int port;
 
-        @Option(names = "--control-port", defaultValue = "" + ControlServer.DEFAULT_PORT, paramLabel = "PORT",
+        @Option(
+                names = "--control-port",
+                defaultValue = "" + ControlServer.DEFAULT_PORT,
+                paramLabel = "PORT",
                 description = "Control protocol TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
         int controlPort;
 
-        @Option(names = "--token", defaultValue = "${env:METAROCE_DUT_TOKEN}", paramLabel = "TOKEN",
+        @Option(
+                names = "--token",
+                defaultValue = "${env:METAROCE_DUT_TOKEN}",
+                paramLabel = "TOKEN",
                 description = "Token every control request must carry (default: $METAROCE_DUT_TOKEN, else none).")
         String token;
 
-        @Option(names = "--entropy-ports", defaultValue = "8", paramLabel = "N",
+        @Option(
+                names = "--entropy-ports",
+                defaultValue = "8",
+                paramLabel = "N",
                 description = "UDP sockets packets leave from; a path with entropy e uses socket e %% N "
                         + "(default: ${DEFAULT-VALUE}).")
         int entropyPorts;
 
-        @Option(names = "--mtu", paramLabel = "BYTES",
+        @Option(
+                names = "--mtu",
+                paramLabel = "BYTES",
                 description = "Largest IP datagram the DUT sends (default: 4176).")
         Integer mtu;
 
@@ -78,8 +100,12 @@ public final class DutCommand implements Runnable {
             final InetAddress address = bindAddress();
             final SoftDutOptions options;
             try {
-                final SoftDutOptions.Builder builder = SoftDutOptions.builder().bindAddress(address).udpPort(port)
-                        .controlPort(controlPort).token(token).entropyPorts(entropyPorts);
+                final SoftDutOptions.Builder builder = SoftDutOptions.builder()
+                        .bindAddress(address)
+                        .udpPort(port)
+                        .controlPort(controlPort)
+                        .token(token)
+                        .entropyPorts(entropyPorts);
                 if (mtu != null) {
                     builder.mtu(mtu);
                 }
@@ -88,8 +114,11 @@ public final class DutCommand implements Runnable {
             } catch (final IllegalArgumentException e) {
                 throw new ParameterException(commandLine, e.getMessage(), e);
             } catch (final IOException e) {
-                throw new ParameterException(commandLine, "cannot listen on " + address.getHostAddress()
-                        + " (UDP " + port + ", TCP " + controlPort + "): " + e.getMessage(), e);
+                throw new ParameterException(
+                        commandLine,
+                        "cannot listen on " + address.getHostAddress() + " (UDP " + port + ", TCP " + controlPort
+                                + "): " + e.getMessage(),
+                        e);
             }
             final PrintWriter out = commandLine.getOut();
             final String host = address.getHostAddress();
@@ -119,7 +148,8 @@ public final class DutCommand implements Runnable {
                         throw new UnknownHostException();
                     }
                     for (int i = 0; i < 4; i++) {
-                        final int octet = parts[i].isEmpty() || parts[i].length() > 3 ? 256 : Integer.parseInt(parts[i]);
+                        final int octet =
+                                parts[i].isEmpty() || parts[i].length() > 3 ? 256 : Integer.parseInt(parts[i]);
                         if (octet > 255) {
                             throw new UnknownHostException();
                         }
@@ -129,7 +159,8 @@ public final class DutCommand implements Runnable {
                 }
                 return InetAddress.getByName(bind);
             } catch (final UnknownHostException e) {
-                throw new ParameterException(spec.commandLine(), "--bind '" + bind + "' is not an IP address or a known host name");
+                throw new ParameterException(
+                        spec.commandLine(), "--bind '" + bind + "' is not an IP address or a known host name");
             }
         }
     }

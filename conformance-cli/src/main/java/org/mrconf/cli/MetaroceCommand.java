@@ -10,24 +10,34 @@ import picocli.CommandLine.Option;
  * The {@code metaroce} command. Each job is a subcommand; this class only wires them together and
  * turns failures into one clear line and an exit code.
  */
-@Command(name = "metaroce",
+@Command(
+        name = "metaroce",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
             "Open, independent conformance suite for the MetaRoCE transport (MetaRoCE Open Draft).",
-            "Not Meta's specification or test suite."},
-        subcommands = {RunCommand.class, ClausesCommand.class, DutCommand.class, BenchCommand.class,
-            CommandLine.HelpCommand.class},
+            "Not Meta's specification or test suite."
+        },
+        subcommands = {
+            RunCommand.class,
+            ClausesCommand.class,
+            DutCommand.class,
+            BenchCommand.class,
+            CommandLine.HelpCommand.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
             "1:a conformance run found failures",
-            "2:bad input: an option, file or field that cannot be used (the message names it)"})
+            "2:bad input: an option, file or field that cannot be used (the message names it)"
+        })
 public final class MetaroceCommand implements Runnable {
     /** Exit code for input the user has to fix: options, files, fields. */
     public static final int EXIT_BAD_INPUT = 2;
 
-    @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+    @Option(
+            names = "--verbose",
+            scope = CommandLine.ScopeType.INHERIT,
             description = "Print stack traces and details of errors.")
     boolean verbose;
 

@@ -21,14 +21,22 @@ import picocli.CommandLine.Spec;
  * {@code metaroce run}: runs the conformance cases against a device and prints one verdict per case with
  * the clauses it verifies. Exit code 1 when any case fails.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run the conformance cases against a device under test.",
-            "Without --dut the embedded reference is tested (in memory, nothing on the network)."})
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the conformance cases against a device under test.",
+            "Without --dut the embedded reference is tested (in memory, nothing on the network)."
+        })
 final class RunCommand implements Callable<Integer> {
-    @Option(names = "--dut", paramLabel = "TARGET",
-            description = {"The device: udp://HOST:PORT[?control=P&token=T] for a soft DUT or NIC agent over UDP,",
+    @Option(
+            names = "--dut",
+            paramLabel = "TARGET",
+            description = {
+                "The device: udp://HOST:PORT[?control=P&token=T] for a soft DUT or NIC agent over UDP,",
                 "or a DUT profile JSON file (see spec-cases/src/main/resources/profiles/reference-udp.json).",
-                "Default: the embedded reference."})
+                "Default: the embedded reference."
+            })
     String target;
 
     @Spec
@@ -40,15 +48,20 @@ final class RunCommand implements Callable<Integer> {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         try (OpenDevice opened = OpenDevice.open(target)) {
             final DutInfo info = opened.device().control().hello();
-            out.printf("Device: %s: %s %s, firmware %s, claims %s%n", opened.device().name(),
-                    info.implementation().vendor(), info.implementation().model(), info.implementation().firmware(),
+            out.printf(
+                    "Device: %s: %s %s, firmware %s, claims %s%n",
+                    opened.device().name(),
+                    info.implementation().vendor(),
+                    info.implementation().model(),
+                    info.implementation().firmware(),
                     new TreeSet<>(info.profiles().stream().map(Object::toString).toList()));
             out.printf("Spec: %s %s (not Meta's specification)%n%n", catalogue.spec(), catalogue.specVersion());
             out.flush();
             final List<CaseResult> results = CaseRunner.run(opened.device(), result -> {
                 out.printf("%-7s %-24s %s%n", result.verdict(), String.join(" ", result.clauses()), result.caseId());
                 if (result.verdict() != Verdict.PASS && !result.message().isBlank()) {
-                    out.printf("        %s%n", result.message().lines().findFirst().orElse(""));
+                    out.printf(
+                            "        %s%n", result.message().lines().findFirst().orElse(""));
                 }
                 out.flush();
             });
@@ -56,8 +69,9 @@ final class RunCommand implements Callable<Integer> {
             results.forEach(r -> exercised.addAll(r.clauses()));
             final long passed = count(results, Verdict.PASS);
             final long failed = count(results, Verdict.FAIL) + count(results, Verdict.ABORTED);
-            out.printf("%n%d of %d clauses exercised by %d cases%n", exercised.size(), catalogue.clauses().size(),
-                    results.size());
+            out.printf(
+                    "%n%d of %d clauses exercised by %d cases%n",
+                    exercised.size(), catalogue.clauses().size(), results.size());
             out.printf("%d passed, %d failed, %d skipped%n", passed, failed, count(results, Verdict.SKIP));
             out.flush();
             return failed > 0 ? 1 : 0;

@@ -6,8 +6,7 @@ import org.mrconf.dut.DutProfileException;
 
 /** Maps exceptions that escape a subcommand to one line for the user and an exit code. */
 final class UserErrors {
-    private UserErrors() {
-    }
+    private UserErrors() {}
 
     /** One line naming what went wrong; for input errors, the file and field. */
     static String describe(final Exception exception) {
@@ -23,7 +22,10 @@ final class UserErrors {
 
     /** 2 for input or a device the user must fix, 1 otherwise (an internal failure). */
     static int exitCode(final Exception exception) {
-        return exception instanceof CatalogueException || exception instanceof DutProfileException
-                || exception instanceof DutControlException ? MetaroceCommand.EXIT_BAD_INPUT : 1;
+        return exception instanceof CatalogueException
+                        || exception instanceof DutProfileException
+                        || exception instanceof DutControlException
+                ? MetaroceCommand.EXIT_BAD_INPUT
+                : 1;
     }
 }

@@ -12,6 +12,7 @@ final class VersionProvider implements CommandLine.IVersionProvider {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         return new String[] {
             "metaroce " + (suite == null ? "(development build)" : suite),
-            catalogue.spec() + " " + catalogue.specVersion() + ", wire version " + catalogue.wireVersion()};
+            catalogue.spec() + " " + catalogue.specVersion() + ", wire version " + catalogue.wireVersion()
+        };
     }
 }

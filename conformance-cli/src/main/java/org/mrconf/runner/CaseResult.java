@@ -12,8 +12,8 @@ import java.util.List;
  * @param message    why it failed, was skipped or aborted; empty when it passed
  * @param durationNs wall-clock time it took
  */
-public record CaseResult(String caseId, String title, List<String> clauses, Verdict verdict, String message,
-                         long durationNs) {
+public record CaseResult(
+        String caseId, String title, List<String> clauses, Verdict verdict, String message, long durationNs) {
     public CaseResult {
         clauses = List.copyOf(clauses);
     }

@@ -29,15 +29,20 @@ import org.mrconf.cases.DutSession;
 public final class CaseRunner {
     static final String CASES_PACKAGE = "org.mrconf.cases";
 
-    private CaseRunner() {
-    }
+    private CaseRunner() {}
 
     /** Runs every case; returns the results in the order they finished. */
-    public static List<CaseResult> run(final DeviceUnderTest device, final Consumer<CaseResult> onResult) throws Exception {
+    public static List<CaseResult> run(final DeviceUnderTest device, final Consumer<CaseResult> onResult)
+            throws Exception {
         final Collector collector = new Collector(onResult);
         try (AutoCloseable installed = DutSession.install(device)) {
-            LauncherFactory.create().execute(request().selectors(selectPackage(CASES_PACKAGE))
-                    .filters(includeClassNamePatterns(".*Case")).build(), collector);
+            LauncherFactory.create()
+                    .execute(
+                            request()
+                                    .selectors(selectPackage(CASES_PACKAGE))
+                                    .filters(includeClassNamePatterns(".*Case"))
+                                    .build(),
+                            collector);
         }
         return Collections.unmodifiableList(collector.results);
     }
@@ -75,7 +80,11 @@ public final class CaseRunner {
                 case FAILED -> Verdict.FAIL;
                 case ABORTED -> Verdict.ABORTED;
             };
-            add(result(test, verdict, outcome.getThrowable().map(Throwable::toString).orElse(""), duration));
+            add(result(
+                    test,
+                    verdict,
+                    outcome.getThrowable().map(Throwable::toString).orElse(""),
+                    duration));
         }
 
         private void add(final CaseResult result) {
@@ -83,8 +92,8 @@ public final class CaseRunner {
             onResult.accept(result);
         }
 
-        private static CaseResult result(final TestIdentifier test, final Verdict verdict, final String message,
-                                         final long durationNs) {
+        private static CaseResult result(
+                final TestIdentifier test, final Verdict verdict, final String message, final long durationNs) {
             String caseId = test.getDisplayName();
             List<String> clauses = List.of();
             if (test.getSource().orElse(null) instanceof MethodSource source) {
@@ -95,7 +104,9 @@ public final class CaseRunner {
         }
 
         private static List<String> clausesOf(final Method method) {
-            return Arrays.stream(method.getAnnotationsByType(Clause.class)).map(Clause::value).toList();
+            return Arrays.stream(method.getAnnotationsByType(Clause.class))
+                    .map(Clause::value)
+                    .toList();
         }
     }
 }

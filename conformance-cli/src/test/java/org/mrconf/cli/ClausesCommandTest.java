@@ -32,12 +32,14 @@ class ClausesCommandTest {
         final int exit = run("clauses", "--profile", "multipath,long-haul", "--level", "MUST", "--format", "ids");
 
         assertThat(exit).isZero();
-        assertThat(out.toString().lines()).containsExactly("3.1.3", "5.5.1", "6.6.4", "6.6.5", "6.7.1", "6.7.2", "10.2.1");
+        assertThat(out.toString().lines())
+                .containsExactly("3.1.3", "5.5.1", "6.6.4", "6.6.5", "6.7.1", "6.7.2", "10.2.1");
     }
 
     @Test
     void shouldPrintJson() {
-        assertThat(run("clauses", "--provenance", "ENG", "--level", "MAY", "--format", "json")).isZero();
+        assertThat(run("clauses", "--provenance", "ENG", "--level", "MAY", "--format", "json"))
+                .isZero();
         assertThat(out.toString()).contains("\"id\" : \"6.3.3\"").contains("\"profile\" : \"core\"");
     }
 
@@ -52,12 +54,15 @@ class ClausesCommandTest {
     @Test
     void shouldNameTheFileAndFieldOfABadCatalogueWithoutAStackTrace() throws Exception {
         final Path file = dir.resolve("bad.json");
-        Files.writeString(file, "{\"spec\": \"x\", \"specVersion\": \"0.1\", \"wireVersion\": \"1.0\", \"clauses\": [{\"id\": \"x\"}]}");
+        Files.writeString(
+                file,
+                "{\"spec\": \"x\", \"specVersion\": \"0.1\", \"wireVersion\": \"1.0\", \"clauses\": [{\"id\": \"x\"}]}");
 
         final int exit = run("clauses", "--catalogue", file.toString());
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).startsWith("metaroce: " + file + ": clauses[0].id: 'x' is not a clause id like 6.4.1")
+        assertThat(err.toString())
+                .startsWith("metaroce: " + file + ": clauses[0].id: 'x' is not a clause id like 6.4.1")
                 .doesNotContain("\tat ");
     }
 
@@ -86,6 +91,7 @@ class ClausesCommandTest {
     }
 
     private int run(final String... args) {
-        return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute(args);
     }
 }

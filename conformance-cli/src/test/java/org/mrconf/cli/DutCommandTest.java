@@ -21,7 +21,8 @@ import picocli.CommandLine;
 
 class DutCommandTest {
     private static final long PATIENCE_MS = 60_000;
-    private static final Pattern LISTENING = Pattern.compile("udp 127\\.0\\.0\\.1:(\\d+), control protocol on tcp 127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern LISTENING =
+            Pattern.compile("udp 127\\.0\\.0\\.1:(\\d+), control protocol on tcp 127\\.0\\.0\\.1:(\\d+)");
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -33,17 +34,20 @@ class DutCommandTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--port 70000            | UDP port must be 0 to 65535",
-        "--control-port -2       | control port",
-        "--entropy-ports 0       | entropy ports must be 1 to",
-        "--mtu 50                | mtu 50",
-        "--mtu 70000             | mtu must be at most 65535",
-        "--port abc              | abc",
-        "--bind 300.1.2.3        | not an IP address",
-        "--bind 192.0.2.1        | requires a token of at least 16 characters",
-        "--bind 192.0.2.1 --token short | requires a token of at least 16 characters",
-        "--token=                | token must not be empty"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--port 70000            | UDP port must be 0 to 65535",
+                "--control-port -2       | control port",
+                "--entropy-ports 0       | entropy ports must be 1 to",
+                "--mtu 50                | mtu 50",
+                "--mtu 70000             | mtu must be at most 65535",
+                "--port abc              | abc",
+                "--bind 300.1.2.3        | not an IP address",
+                "--bind 192.0.2.1        | requires a token of at least 16 characters",
+                "--bind 192.0.2.1 --token short | requires a token of at least 16 characters",
+                "--token=                | token must not be empty"
+            })
     void shouldExitWithTwoAndAClearMessageOnBadOptions(final String options, final String message) {
         final String[] args = ("serve " + options.trim()).split(" ");
 
@@ -56,8 +60,8 @@ class DutCommandTest {
 
     @Test
     void shouldServeTheControlProtocolUntilStoppedAndSayWhereItListens() throws Exception {
-        final CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() ->
-                commandLine.execute("serve", "--port", "0", "--control-port", "0", "--entropy-ports", "4"));
+        final CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(
+                () -> commandLine.execute("serve", "--port", "0", "--control-port", "0", "--entropy-ports", "4"));
         final Matcher listening = awaitListening();
 
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(listening.group(2)))) {
@@ -65,16 +69,19 @@ class DutCommandTest {
             final OutputStream request = socket.getOutputStream();
             request.write("{\"v\":1,\"id\":\"h\",\"op\":\"hello\"}\n".getBytes(StandardCharsets.UTF_8));
             request.flush();
-            final String response = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                    StandardCharsets.UTF_8)).readLine();
-            assertThat(response).startsWith("{\"v\":1,\"id\":\"h\",\"ok\":true")
+            final String response = new BufferedReader(
+                            new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))
+                    .readLine();
+            assertThat(response)
+                    .startsWith("{\"v\":1,\"id\":\"h\",\"ok\":true")
                     .contains("\"udpPort\":" + listening.group(1));
         }
 
         ((DutCommand.Serve) commandLine.getSubcommands().get("serve").getCommand()).stop();
 
         assertThat(exit.get(PATIENCE_MS, TimeUnit.MILLISECONDS)).isZero();
-        assertThat(out.toString().lines().filter(line -> line.contains("listening"))).hasSize(1);
+        assertThat(out.toString().lines().filter(line -> line.contains("listening")))
+                .hasSize(1);
     }
 
     @Test

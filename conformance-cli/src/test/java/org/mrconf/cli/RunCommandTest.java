@@ -33,7 +33,9 @@ class RunCommandTest {
         final int exit = run("run", "--dut", "udp://127.0.0.1:9?control=10");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("cannot use the device's control agent").doesNotContain("\tat ");
+        assertThat(err.toString())
+                .contains("cannot use the device's control agent")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -56,6 +58,7 @@ class RunCommandTest {
     }
 
     private int run(final String... args) {
-        return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute(args);
     }
 }

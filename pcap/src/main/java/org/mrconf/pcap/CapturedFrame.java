@@ -61,9 +61,11 @@ public final class CapturedFrame {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CapturedFrame && ((CapturedFrame) o).index == index
+        return o instanceof CapturedFrame
+                && ((CapturedFrame) o).index == index
                 && ((CapturedFrame) o).originalLength == originalLength
-                && ((CapturedFrame) o).timestamp.equals(timestamp) && Arrays.equals(((CapturedFrame) o).data, data);
+                && ((CapturedFrame) o).timestamp.equals(timestamp)
+                && Arrays.equals(((CapturedFrame) o).data, data);
     }
 
     @Override

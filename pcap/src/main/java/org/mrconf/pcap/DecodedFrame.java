@@ -13,8 +13,13 @@ import java.util.Objects;
  * @param udpChecksumField the UDP checksum as received
  * @param trailingBytes    bytes after the IP packet (Ethernet padding, maybe an FCS), which decode ignores
  */
-public record DecodedFrame(UdpFrame frame, ChecksumVerdict ipChecksum, ChecksumVerdict udpChecksum,
-                           int ipChecksumField, int udpChecksumField, int trailingBytes) {
+public record DecodedFrame(
+        UdpFrame frame,
+        ChecksumVerdict ipChecksum,
+        ChecksumVerdict udpChecksum,
+        int ipChecksumField,
+        int udpChecksumField,
+        int trailingBytes) {
 
     public DecodedFrame {
         Objects.requireNonNull(frame, "frame");

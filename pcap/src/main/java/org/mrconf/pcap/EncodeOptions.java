@@ -15,13 +15,16 @@ import java.util.OptionalInt;
  *                           still uses the true length in its pseudo-header
  * @param padToMinimumFrame  pad with zeros to the 60-byte Ethernet minimum (without FCS), as a NIC would
  */
-public record EncodeOptions(ChecksumMode ipv4HeaderChecksum, ChecksumMode udpChecksum, OptionalInt ipLength,
-                            OptionalInt udpLength, boolean padToMinimumFrame) {
+public record EncodeOptions(
+        ChecksumMode ipv4HeaderChecksum,
+        ChecksumMode udpChecksum,
+        OptionalInt ipLength,
+        OptionalInt udpLength,
+        boolean padToMinimumFrame) {
 
     /** Correct checksums and lengths, no padding. */
-    public static final EncodeOptions DEFAULT =
-            new EncodeOptions(ChecksumMode.CORRECT, ChecksumMode.CORRECT, OptionalInt.empty(), OptionalInt.empty(),
-                    false);
+    public static final EncodeOptions DEFAULT = new EncodeOptions(
+            ChecksumMode.CORRECT, ChecksumMode.CORRECT, OptionalInt.empty(), OptionalInt.empty(), false);
 
     public EncodeOptions {
         Objects.requireNonNull(ipv4HeaderChecksum, "ipv4HeaderChecksum");
@@ -48,14 +51,12 @@ public record EncodeOptions(ChecksumMode ipv4HeaderChecksum, ChecksumMode udpChe
 
     /** Writes {@code length} as the IPv4 Total Length / IPv6 Payload Length (a deliberately wrong field). */
     public EncodeOptions withIpLength(int length) {
-        return new EncodeOptions(ipv4HeaderChecksum, udpChecksum, OptionalInt.of(length), udpLength,
-                padToMinimumFrame);
+        return new EncodeOptions(ipv4HeaderChecksum, udpChecksum, OptionalInt.of(length), udpLength, padToMinimumFrame);
     }
 
     /** Writes {@code length} as the UDP Length (a deliberately wrong field). */
     public EncodeOptions withUdpLength(int length) {
-        return new EncodeOptions(ipv4HeaderChecksum, udpChecksum, ipLength, OptionalInt.of(length),
-                padToMinimumFrame);
+        return new EncodeOptions(ipv4HeaderChecksum, udpChecksum, ipLength, OptionalInt.of(length), padToMinimumFrame);
     }
 
     public EncodeOptions withPadToMinimumFrame(boolean pad) {

@@ -38,8 +38,7 @@ public final class FrameCodec {
     /** IPv4 flags/fragment-offset word with only DF set: MetaRoCE must not be fragmented in flight. */
     private static final int IPV4_DF = 0x4000;
 
-    private FrameCodec() {
-    }
+    private FrameCodec() {}
 
     /** A well-formed frame: correct lengths and checksums. */
     public static byte[] encode(UdpFrame frame) {
@@ -57,8 +56,8 @@ public final class FrameCodec {
         byte[] out = new byte[options.padToMinimumFrame() ? Math.max(MIN_FRAME, used) : used];
         ByteBuffer b = ByteBuffer.wrap(out); // big-endian: network order
 
-        b.put(frame.dstMac().toBytes()).put(frame.srcMac().toBytes()).putShort((short) (v6 ? ETHERTYPE_IPV6
-                : ETHERTYPE_IPV4));
+        b.put(frame.dstMac().toBytes()).put(frame.srcMac().toBytes()).putShort((short)
+                (v6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4));
         int trafficClass = (frame.dscp() << 2) | frame.ecn().codepoint();
         byte[] src = frame.srcIp().getAddress();
         byte[] dst = frame.dstIp().getAddress();
@@ -70,14 +69,20 @@ public final class FrameCodec {
             b.put((byte) 0x45).put((byte) trafficClass); // version 4, IHL 5 words
             b.putShort((short) options.ipLength().orElse(ipLength));
             b.putShort((short) 0).putShort((short) IPV4_DF);
-            b.put((byte) frame.ttl()).put((byte) PROTO_UDP).putShort((short) 0).put(src).put(dst);
+            b.put((byte) frame.ttl())
+                    .put((byte) PROTO_UDP)
+                    .putShort((short) 0)
+                    .put(src)
+                    .put(dst);
             int correct = finish(sum(out, ETHERNET_HEADER, IPV4_HEADER, 0));
             putU16(out, ETHERNET_HEADER + 10, apply(options.ipv4HeaderChecksum(), correct));
         }
 
         int udp = ETHERNET_HEADER + ipHeader;
         b.putShort((short) frame.srcPort()).putShort((short) frame.dstPort());
-        b.putShort((short) options.udpLength().orElse(udpLength)).putShort((short) 0).put(payload);
+        b.putShort((short) options.udpLength().orElse(udpLength))
+                .putShort((short) 0)
+                .put(payload);
         int correct = finish(sum(out, udp, udpLength, pseudoHeaderSum(src, dst, udpLength)));
         // RFC 768: a computed zero is sent as all ones, because zero on the wire means "no checksum".
         putU16(out, udp + 6, apply(options.udpChecksum(), correct == 0 ? 0xFFFF : correct));
@@ -98,16 +103,22 @@ public final class FrameCodec {
     public static DecodedFrame decode(byte[] frame, Instant timestamp) throws FrameDecodeException {
         int n = frame.length;
         if (n < ETHERNET_HEADER) {
-            throw new FrameDecodeException("ethernet.frameLength", n, "at least " + ETHERNET_HEADER
-                    + " bytes for an Ethernet header (frame truncated)");
+            throw new FrameDecodeException(
+                    "ethernet.frameLength",
+                    n,
+                    "at least " + ETHERNET_HEADER + " bytes for an Ethernet header (frame truncated)");
         }
         int etherType = u16(frame, 12);
         if (etherType != ETHERTYPE_IPV4 && etherType != ETHERTYPE_IPV6) {
-            throw new FrameDecodeException("ethernet.etherType", etherType,
+            throw new FrameDecodeException(
+                    "ethernet.etherType",
+                    etherType,
                     "0x0800 (IPv4) or 0x86dd (IPv6); VLAN tags and other protocols are not MetaRoCE frames");
         }
-        UdpFrame.Builder out = UdpFrame.builder().timestamp(timestamp)
-                .dstMac(MacAddress.of(frame, 0)).srcMac(MacAddress.of(frame, 6));
+        UdpFrame.Builder out = UdpFrame.builder()
+                .timestamp(timestamp)
+                .dstMac(MacAddress.of(frame, 0))
+                .srcMac(MacAddress.of(frame, 6));
         int ip = ETHERNET_HEADER;
         int available = n - ip;
         boolean v6 = etherType == ETHERTYPE_IPV6;
@@ -128,12 +139,15 @@ public final class FrameCodec {
             int payloadLength = u16(frame, ip + 4);
             int nextHeader = frame[ip + 6] & 0xFF;
             if (nextHeader != PROTO_UDP) {
-                throw new FrameDecodeException("ipv6.nextHeader", nextHeader,
-                        PROTO_UDP + " (UDP, with no extension headers)");
+                throw new FrameDecodeException(
+                        "ipv6.nextHeader", nextHeader, PROTO_UDP + " (UDP, with no extension headers)");
             }
             if (payloadLength > available - IPV6_HEADER) {
-                throw new FrameDecodeException("ipv6.payloadLength", payloadLength, "at most "
-                        + (available - IPV6_HEADER) + ", the bytes after the IPv6 header (frame truncated?)");
+                throw new FrameDecodeException(
+                        "ipv6.payloadLength",
+                        payloadLength,
+                        "at most " + (available - IPV6_HEADER)
+                                + ", the bytes after the IPv6 header (frame truncated?)");
             }
             out.ttl(frame[ip + 7] & 0xFF);
             src = Arrays.copyOfRange(frame, ip + 8, ip + 24);
@@ -157,17 +171,19 @@ public final class FrameCodec {
             trafficClass = frame[ip + 1] & 0xFF;
             int totalLength = u16(frame, ip + 2);
             if (totalLength < ipHeader) {
-                throw new FrameDecodeException("ipv4.totalLength", totalLength,
-                        "at least the header length " + ipHeader);
+                throw new FrameDecodeException(
+                        "ipv4.totalLength", totalLength, "at least the header length " + ipHeader);
             }
             if (totalLength > available) {
-                throw new FrameDecodeException("ipv4.totalLength", totalLength, "at most " + available
-                        + ", the bytes after the Ethernet header (frame truncated?)");
+                throw new FrameDecodeException(
+                        "ipv4.totalLength",
+                        totalLength,
+                        "at most " + available + ", the bytes after the Ethernet header (frame truncated?)");
             }
             int fragment = u16(frame, ip + 6);
             if ((fragment & 0x3FFF) != 0) { // MF flag or a non-zero offset
-                throw new FrameDecodeException("ipv4.flagsAndFragmentOffset", fragment,
-                        "no MF flag and offset 0 (an unfragmented datagram)");
+                throw new FrameDecodeException(
+                        "ipv4.flagsAndFragmentOffset", fragment, "no MF flag and offset 0 (an unfragmented datagram)");
             }
             int protocol = frame[ip + 9] & 0xFF;
             if (protocol != PROTO_UDP) {
@@ -188,8 +204,7 @@ public final class FrameCodec {
         require("udp.header", udpAvailable, UDP_HEADER);
         int udpLength = u16(frame, udp + 4);
         if (udpLength != udpAvailable) {
-            throw new FrameDecodeException("udp.length", udpLength,
-                    udpAvailable + ", the IP payload length");
+            throw new FrameDecodeException("udp.length", udpLength, udpAvailable + ", the IP payload length");
         }
         out.srcPort(u16(frame, udp)).dstPort(u16(frame, udp + 2));
         out.payload(Arrays.copyOfRange(frame, udp + UDP_HEADER, ipEnd));

@@ -15,8 +15,7 @@ public final class Libpcap {
 
     private static volatile String version;
 
-    private Libpcap() {
-    }
+    private Libpcap() {}
 
     /**
      * The loaded libpcap's version string, such as {@code libpcap version 1.10.3 (with TPACKET_V3)}.

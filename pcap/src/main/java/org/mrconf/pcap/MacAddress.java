@@ -29,7 +29,8 @@ public final class MacAddress {
     /** The address of the six bytes at {@code offset} in wire order. */
     public static MacAddress of(byte[] bytes, int offset) {
         if (offset < 0 || bytes.length - offset < 6) {
-            throw new IllegalArgumentException("a MAC address needs 6 bytes at offset " + offset + " of " + bytes.length);
+            throw new IllegalArgumentException(
+                    "a MAC address needs 6 bytes at offset " + offset + " of " + bytes.length);
         }
         long v = 0;
         for (int i = 0; i < 6; i++) {

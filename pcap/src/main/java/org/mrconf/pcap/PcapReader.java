@@ -72,8 +72,10 @@ public final class PcapReader implements AutoCloseable {
         DataLinkType dlt = handle.getDlt();
         if (!DataLinkType.EN10MB.equals(dlt)) {
             handle.close();
-            throw new CaptureFileException(file, "link type " + dlt.value() + " (" + dlt.name()
-                    + ") is not supported; only Ethernet (DLT_EN10MB = 1) captures can be read");
+            throw new CaptureFileException(
+                    file,
+                    "link type " + dlt.value() + " (" + dlt.name()
+                            + ") is not supported; only Ethernet (DLT_EN10MB = 1) captures can be read");
         }
         return new PcapReader(file, format, handle);
     }
@@ -113,8 +115,8 @@ public final class PcapReader implements AutoCloseable {
                     byte[] data = handle.getNextRawPacketEx();
                     Timestamp ts = handle.getTimestamp();
                     Integer original = handle.getOriginalLength();
-                    return new CapturedFrame(index++, unsignedSeconds(ts.toInstant()), data,
-                            original == null ? data.length : original);
+                    return new CapturedFrame(
+                            index++, unsignedSeconds(ts.toInstant()), data, original == null ? data.length : original);
                 } catch (TimeoutException e) {
                     // Only live captures time out; an offline read never should, but retrying is harmless.
                     continue;
@@ -125,13 +127,12 @@ public final class PcapReader implements AutoCloseable {
             return null;
         } catch (PcapNativeException e) {
             done = true; // libpcap's position is unknown after an error: stop rather than read garbage.
-            throw new CaptureFileException(file, "damaged record " + index + " (after " + index + " good frames): "
-                    + e.getMessage(), e);
+            throw new CaptureFileException(
+                    file, "damaged record " + index + " (after " + index + " good frames): " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             // java.sql.Timestamp.setNanos rejects a sub-second field of a billion or more.
             done = true;
-            throw new CaptureFileException(file, "record " + index + " has an invalid timestamp: "
-                    + e.getMessage(), e);
+            throw new CaptureFileException(file, "record " + index + " has an invalid timestamp: " + e.getMessage(), e);
         } catch (NotOpenException e) {
             throw new IllegalStateException(file + ": reader is closed", e);
         }
@@ -186,8 +187,8 @@ public final class PcapReader implements AutoCloseable {
             throw new CaptureFileException(file, "file is empty (0 bytes): not a pcap or pcapng capture");
         }
         if (n < 4) {
-            throw new CaptureFileException(file, "file is only " + n
-                    + " bytes: too short to be a pcap or pcapng capture");
+            throw new CaptureFileException(
+                    file, "file is only " + n + " bytes: too short to be a pcap or pcapng capture");
         }
         int magic = ((head[0] & 0xFF) << 24) | ((head[1] & 0xFF) << 16) | ((head[2] & 0xFF) << 8) | (head[3] & 0xFF);
         switch (magic) {
@@ -200,8 +201,13 @@ public final class PcapReader implements AutoCloseable {
             case MAGIC_PCAPNG:
                 return CaptureFormat.PCAPNG;
             default:
-                throw new CaptureFileException(file, String.format(Locale.ROOT,
-                        "not a pcap or pcapng capture: bad magic number 0x%08x%s", magic, textHint(head, n)));
+                throw new CaptureFileException(
+                        file,
+                        String.format(
+                                Locale.ROOT,
+                                "not a pcap or pcapng capture: bad magic number 0x%08x%s",
+                                magic,
+                                textHint(head, n)));
         }
     }
 

@@ -61,7 +61,9 @@ public final class PcapWriter implements AutoCloseable {
         Libpcap.version(); // fails with a clear PcapUnavailableException if libpcap is missing
         PcapHandle handle = null;
         try {
-            handle = Pcaps.openDead(DataLinkType.EN10MB, SNAPLEN,
+            handle = Pcaps.openDead(
+                    DataLinkType.EN10MB,
+                    SNAPLEN,
                     resolution == TimestampResolution.NANO ? TimestampPrecision.NANO : TimestampPrecision.MICRO);
             return new PcapWriter(file, resolution, handle, handle.dumpOpen(file.toString()));
         } catch (PcapNativeException e) {
@@ -101,8 +103,8 @@ public final class PcapWriter implements AutoCloseable {
             throw new IllegalStateException(file + ": writer is closed");
         }
         if (frame.length > SNAPLEN) {
-            throw new IllegalArgumentException("frame of " + frame.length + " bytes exceeds the snapshot length "
-                    + SNAPLEN);
+            throw new IllegalArgumentException(
+                    "frame of " + frame.length + " bytes exceeds the snapshot length " + SNAPLEN);
         }
         // Pcap4J 1.8.2 derives seconds from Timestamp.getTime() / 1000, which rounds a negative time the wrong
         // way, and the file stores an unsigned 32-bit value: reject what cannot round-trip.
@@ -155,8 +157,8 @@ public final class PcapWriter implements AutoCloseable {
             handle.close();
         }
         if (flushFailure != null) {
-            throw new CaptureFileException(file, "writing the capture failed: " + flushFailure.getMessage(),
-                    flushFailure);
+            throw new CaptureFileException(
+                    file, "writing the capture failed: " + flushFailure.getMessage(), flushFailure);
         }
     }
 }

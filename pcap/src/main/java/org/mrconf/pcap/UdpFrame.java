@@ -170,16 +170,33 @@ public final class UdpFrame {
             return false;
         }
         UdpFrame f = (UdpFrame) o;
-        return srcPort == f.srcPort && dstPort == f.dstPort && dscp == f.dscp && ttl == f.ttl && ecn == f.ecn
-                && srcMac.equals(f.srcMac) && dstMac.equals(f.dstMac) && srcIp.equals(f.srcIp)
-                && dstIp.equals(f.dstIp) && java.util.Arrays.equals(payload, f.payload)
+        return srcPort == f.srcPort
+                && dstPort == f.dstPort
+                && dscp == f.dscp
+                && ttl == f.ttl
+                && ecn == f.ecn
+                && srcMac.equals(f.srcMac)
+                && dstMac.equals(f.dstMac)
+                && srcIp.equals(f.srcIp)
+                && dstIp.equals(f.dstIp)
+                && java.util.Arrays.equals(payload, f.payload)
                 && timestamp.equals(f.timestamp);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(srcMac, dstMac, srcIp, dstIp, srcPort, dstPort, dscp, ecn, ttl,
-                java.util.Arrays.hashCode(payload), timestamp);
+        return Objects.hash(
+                srcMac,
+                dstMac,
+                srcIp,
+                dstIp,
+                srcPort,
+                dstPort,
+                dscp,
+                ecn,
+                ttl,
+                java.util.Arrays.hashCode(payload),
+                timestamp);
     }
 
     @Override
@@ -203,8 +220,7 @@ public final class UdpFrame {
         private byte[] payload = new byte[0];
         private Instant timestamp = Instant.EPOCH;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder srcMac(MacAddress mac) {
             this.srcMac = mac;

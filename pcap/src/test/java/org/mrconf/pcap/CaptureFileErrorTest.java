@@ -21,7 +21,8 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("nope.pcap");
 
         assertThatThrownBy(() -> PcapReader.open(file))
-                .isInstanceOfSatisfying(CaptureFileException.class, e -> assertThat(e.file()).isEqualTo(file))
+                .isInstanceOfSatisfying(
+                        CaptureFileException.class, e -> assertThat(e.file()).isEqualTo(file))
                 .hasMessageStartingWith(file.toString())
                 .hasMessageContaining("does not exist");
     }
@@ -30,7 +31,8 @@ class CaptureFileErrorTest {
     void shouldRejectEmptyFile() throws Exception {
         Path file = Files.createFile(dir.resolve("empty.pcap"));
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("empty.pcap")
                 .hasMessageContaining("empty (0 bytes)");
     }
@@ -40,7 +42,8 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("notes.txt");
         Files.writeString(file, "hello, this is not a capture\n");
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("notes.txt")
                 .hasMessageContaining("not a pcap or pcapng capture: bad magic number 0x68656c6c")
                 .hasMessageContaining("starts with text \"hello, this is n\"");
@@ -51,7 +54,8 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("report.json");
         Files.writeString(file, "{\n  \"frames\": []\n}\n");
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("report.json")
                 .hasMessageContaining("bad magic number 0x7b0a2020")
                 .hasMessageContaining("JSON");
@@ -62,7 +66,8 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("blob.bin");
         Files.write(file, new byte[] {0, 1, 2, 3, (byte) 0xFF, 9, 9, 9});
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageEndingWith("bad magic number 0x00010203");
     }
 
@@ -71,13 +76,16 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("tiny.pcap");
         Files.write(file, new byte[] {(byte) 0xD4, (byte) 0xC3});
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
-                .hasMessageContaining("tiny.pcap").hasMessageContaining("only 2 bytes");
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("tiny.pcap")
+                .hasMessageContaining("only 2 bytes");
     }
 
     @Test
     void shouldRejectDirectory() {
-        assertThatThrownBy(() -> PcapReader.open(dir)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(dir))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("is a directory");
     }
 
@@ -86,7 +94,8 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("cut-header.pcap");
         Files.write(file, Arrays.copyOf(validPcap(), 10));
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("cut-header.pcap")
                 .hasMessageContaining("unreadable pcap capture")
                 .hasMessageContaining("truncated");
@@ -100,7 +109,8 @@ class CaptureFileErrorTest {
 
         try (PcapReader r = PcapReader.open(file)) {
             assertThat(r.next()).isNotNull();
-            assertThatThrownBy(r::next).isInstanceOf(CaptureFileException.class)
+            assertThatThrownBy(r::next)
+                    .isInstanceOf(CaptureFileException.class)
                     .hasMessageContaining("cut-record.pcap")
                     .hasMessageContaining("damaged record 1")
                     .hasMessageContaining("truncated");
@@ -115,17 +125,21 @@ class CaptureFileErrorTest {
         Path file = dir.resolve("cut-rechdr.pcap");
         Files.write(file, Arrays.copyOf(whole, firstRecordEnd + 5));
 
-        assertThatThrownBy(() -> PcapReader.readAll(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("cut-rechdr.pcap");
     }
 
     @Test
     void shouldRejectTruncatedPcapng() throws Exception {
-        byte[] whole = new PcapngBuilder(1, 9).packet(FrameCodec.encode(Frames.ipv4(10)), Instant.EPOCH).build();
+        byte[] whole = new PcapngBuilder(1, 9)
+                .packet(FrameCodec.encode(Frames.ipv4(10)), Instant.EPOCH)
+                .build();
         Path file = dir.resolve("cut.pcapng");
         Files.write(file, Arrays.copyOf(whole, whole.length - 9));
 
-        assertThatThrownBy(() -> PcapReader.readAll(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("cut.pcapng");
     }
 
@@ -133,7 +147,8 @@ class CaptureFileErrorTest {
     void shouldFailToCreateCaptureInMissingDirectory() {
         Path file = dir.resolve("no/such/dir/out.pcap");
 
-        assertThatThrownBy(() -> PcapWriter.create(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapWriter.create(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("out.pcap")
                 .hasMessageContaining("cannot create pcap file");
     }

@@ -10,8 +10,7 @@ import java.util.Arrays;
  */
 final class Checksums {
 
-    private Checksums() {
-    }
+    private Checksums() {}
 
     /** RFC 791 header checksum of the IPv4 header at offset 14, computed with the checksum field zeroed. */
     static int ipv4HeaderChecksum(byte[] frame) {

@@ -31,7 +31,9 @@ class FrameCodecTest {
     void shouldWriteCorrectIpv6UdpChecksumComputedIndependently(int size) {
         byte[] bytes = FrameCodec.encode(Frames.ipv6(size));
 
-        assertThat(Checksums.udpChecksumField(bytes)).isEqualTo(Checksums.udpChecksum(bytes)).isNotZero();
+        assertThat(Checksums.udpChecksumField(bytes))
+                .isEqualTo(Checksums.udpChecksum(bytes))
+                .isNotZero();
     }
 
     @ParameterizedTest
@@ -65,7 +67,8 @@ class FrameCodecTest {
 
     @Test
     void shouldLayOutIpv4HeaderFields() {
-        UdpFrame f = Frames.ipv4(10).toBuilder().dscp(0b101110).ecn(Ecn.CE).ttl(200).build();
+        UdpFrame f =
+                Frames.ipv4(10).toBuilder().dscp(0b101110).ecn(Ecn.CE).ttl(200).build();
         ByteBuffer b = ByteBuffer.wrap(FrameCodec.encode(f));
 
         assertThat(b.getShort(12)).isEqualTo((short) 0x0800);
@@ -149,7 +152,9 @@ class FrameCodecTest {
 
         assertThat(d.frame().isIpv6()).isTrue();
         assertThat(d.frame().srcIp().getAddress()).isEqualTo(mapped);
-        assertThat(d.udpChecksumOk()).as("source changed, checksum no longer matches").isFalse();
+        assertThat(d.udpChecksumOk())
+                .as("source changed, checksum no longer matches")
+                .isFalse();
     }
 
     @Test
@@ -157,7 +162,9 @@ class FrameCodecTest {
         // Search payloads until the computed UDP checksum is zero, which RFC 768 says to send as 0xFFFF.
         UdpFrame base = Frames.ipv4(0);
         for (int v = 0; v <= 0xFFFF; v++) {
-            UdpFrame f = base.toBuilder().payload(new byte[] {(byte) (v >>> 8), (byte) v}).build();
+            UdpFrame f = base.toBuilder()
+                    .payload(new byte[] {(byte) (v >>> 8), (byte) v})
+                    .build();
             byte[] bytes = FrameCodec.encode(f);
             if (Checksums.udpChecksumField(bytes) == 0xFFFF) {
                 assertThat(Checksums.udpChecksum(bytes)).isEqualTo(0xFFFF);
@@ -172,7 +179,8 @@ class FrameCodecTest {
 
     @Test
     void shouldReportCorruptChecksumsAsBad() throws Exception {
-        EncodeOptions corrupt = EncodeOptions.DEFAULT.withUdpChecksum(ChecksumMode.CORRUPT)
+        EncodeOptions corrupt = EncodeOptions.DEFAULT
+                .withUdpChecksum(ChecksumMode.CORRUPT)
                 .withIpv4HeaderChecksum(ChecksumMode.CORRUPT);
         for (int size : new int[] {0, 1, 100, 9000}) {
             DecodedFrame v4 = FrameCodec.decode(FrameCodec.encode(Frames.ipv4(size), corrupt));
@@ -189,8 +197,8 @@ class FrameCodecTest {
 
     @Test
     void shouldCorruptOnlyTheChosenChecksum() throws Exception {
-        DecodedFrame d = FrameCodec.decode(FrameCodec.encode(Frames.ipv4(50),
-                EncodeOptions.DEFAULT.withIpv4HeaderChecksum(ChecksumMode.CORRUPT)));
+        DecodedFrame d = FrameCodec.decode(
+                FrameCodec.encode(Frames.ipv4(50), EncodeOptions.DEFAULT.withIpv4HeaderChecksum(ChecksumMode.CORRUPT)));
 
         assertThat(d.ipChecksumOk()).isFalse();
         assertThat(d.udpChecksumOk()).isTrue();
@@ -252,20 +260,20 @@ class FrameCodecTest {
     void shouldRejectWrongUdpLengthNamingTheField() {
         byte[] bytes = FrameCodec.encode(Frames.ipv6(10), EncodeOptions.DEFAULT.withUdpLength(9));
 
-        assertThatThrownBy(() -> FrameCodec.decode(bytes))
-                .isInstanceOfSatisfying(FrameDecodeException.class, e -> {
-                    assertThat(e.field()).isEqualTo("udp.length");
-                    assertThat(e.actual()).isEqualTo(9);
-                    assertThat(e.expected()).contains("18");
-                });
+        assertThatThrownBy(() -> FrameCodec.decode(bytes)).isInstanceOfSatisfying(FrameDecodeException.class, e -> {
+            assertThat(e.field()).isEqualTo("udp.length");
+            assertThat(e.actual()).isEqualTo(9);
+            assertThat(e.expected()).contains("18");
+        });
     }
 
     @Test
     void shouldRejectIpv6PayloadLengthBeyondFrame() {
         byte[] bytes = FrameCodec.encode(Frames.ipv6(10), EncodeOptions.DEFAULT.withIpLength(19));
 
-        assertThatThrownBy(() -> FrameCodec.decode(bytes)).isInstanceOfSatisfying(FrameDecodeException.class,
-                e -> assertThat(e.field()).isEqualTo("ipv6.payloadLength"));
+        assertThatThrownBy(() -> FrameCodec.decode(bytes))
+                .isInstanceOfSatisfying(
+                        FrameDecodeException.class, e -> assertThat(e.field()).isEqualTo("ipv6.payloadLength"));
     }
 
     @Test
@@ -274,10 +282,12 @@ class FrameCodecTest {
         arp[12] = 0x08;
         arp[13] = 0x06;
 
-        assertThatThrownBy(() -> FrameCodec.decode(arp)).isInstanceOfSatisfying(FrameDecodeException.class, e -> {
-            assertThat(e.field()).isEqualTo("ethernet.etherType");
-            assertThat(e.actual()).isEqualTo(0x0806);
-        }).hasMessageContaining("0x806");
+        assertThatThrownBy(() -> FrameCodec.decode(arp))
+                .isInstanceOfSatisfying(FrameDecodeException.class, e -> {
+                    assertThat(e.field()).isEqualTo("ethernet.etherType");
+                    assertThat(e.actual()).isEqualTo(0x0806);
+                })
+                .hasMessageContaining("0x806");
     }
 
     @Test
@@ -286,8 +296,9 @@ class FrameCodecTest {
         tagged[12] = (byte) 0x81;
         tagged[13] = 0x00;
 
-        assertThatThrownBy(() -> FrameCodec.decode(tagged)).isInstanceOfSatisfying(FrameDecodeException.class,
-                e -> assertThat(e.field()).isEqualTo("ethernet.etherType"));
+        assertThatThrownBy(() -> FrameCodec.decode(tagged))
+                .isInstanceOfSatisfying(
+                        FrameDecodeException.class, e -> assertThat(e.field()).isEqualTo("ethernet.etherType"));
     }
 
     @Test
@@ -297,8 +308,9 @@ class FrameCodecTest {
         byte[] tcp6 = FrameCodec.encode(Frames.ipv6(28));
         tcp6[14 + 6] = 6;
 
-        assertThatThrownBy(() -> FrameCodec.decode(tcp4)).isInstanceOfSatisfying(FrameDecodeException.class,
-                e -> assertThat(e.field()).isEqualTo("ipv4.protocol"));
+        assertThatThrownBy(() -> FrameCodec.decode(tcp4))
+                .isInstanceOfSatisfying(
+                        FrameDecodeException.class, e -> assertThat(e.field()).isEqualTo("ipv4.protocol"));
         assertThatThrownBy(() -> FrameCodec.decode(tcp6)).isInstanceOfSatisfying(FrameDecodeException.class, e -> {
             assertThat(e.field()).isEqualTo("ipv6.nextHeader");
             assertThat(e.actual()).isEqualTo(6);
@@ -310,8 +322,10 @@ class FrameCodecTest {
         byte[] frag = FrameCodec.encode(Frames.ipv4(28));
         frag[14 + 6] = 0x20; // MF
 
-        assertThatThrownBy(() -> FrameCodec.decode(frag)).isInstanceOfSatisfying(FrameDecodeException.class,
-                e -> assertThat(e.field()).isEqualTo("ipv4.flagsAndFragmentOffset"));
+        assertThatThrownBy(() -> FrameCodec.decode(frag))
+                .isInstanceOfSatisfying(
+                        FrameDecodeException.class,
+                        e -> assertThat(e.field()).isEqualTo("ipv4.flagsAndFragmentOffset"));
     }
 
     @Test
@@ -321,10 +335,12 @@ class FrameCodecTest {
         byte[] ihl4 = FrameCodec.encode(Frames.ipv4(28));
         ihl4[14] = 0x44;
 
-        assertThatThrownBy(() -> FrameCodec.decode(v5)).isInstanceOfSatisfying(FrameDecodeException.class,
-                e -> assertThat(e.field()).isEqualTo("ipv4.version"));
-        assertThatThrownBy(() -> FrameCodec.decode(ihl4)).isInstanceOfSatisfying(FrameDecodeException.class,
-                e -> assertThat(e.field()).isEqualTo("ipv4.ihl"));
+        assertThatThrownBy(() -> FrameCodec.decode(v5))
+                .isInstanceOfSatisfying(
+                        FrameDecodeException.class, e -> assertThat(e.field()).isEqualTo("ipv4.version"));
+        assertThatThrownBy(() -> FrameCodec.decode(ihl4))
+                .isInstanceOfSatisfying(
+                        FrameDecodeException.class, e -> assertThat(e.field()).isEqualTo("ipv4.ihl"));
     }
 
     @Test
@@ -354,7 +370,8 @@ class FrameCodecTest {
     void shouldRejectTruncatedIpv4Frame(int length) {
         byte[] cut = Arrays.copyOf(FrameCodec.encode(Frames.ipv4(100)), length);
 
-        assertThatThrownBy(() -> FrameCodec.decode(cut)).isInstanceOf(FrameDecodeException.class)
+        assertThatThrownBy(() -> FrameCodec.decode(cut))
+                .isInstanceOf(FrameDecodeException.class)
                 .hasMessageContaining("expected");
     }
 
@@ -368,12 +385,16 @@ class FrameCodecTest {
 
     @Test
     void shouldRejectMixedFamiliesAndOutOfRangeFields() {
-        assertThatThrownBy(() -> UdpFrame.builder().ips("10.0.0.1", "2001:db8::1").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same family");
+        assertThatThrownBy(
+                        () -> UdpFrame.builder().ips("10.0.0.1", "2001:db8::1").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("same family");
         assertThatThrownBy(() -> UdpFrame.builder().dscp(64).build()).hasMessageContaining("dscp");
         assertThatThrownBy(() -> UdpFrame.builder().srcPort(65_536).build()).hasMessageContaining("srcPort");
         assertThatThrownBy(() -> UdpFrame.builder().ttl(-1).build()).hasMessageContaining("ttl");
-        assertThatThrownBy(() -> UdpFrame.builder().payload(new byte[UdpFrame.MAX_IPV4_PAYLOAD + 1]).build())
+        assertThatThrownBy(() -> UdpFrame.builder()
+                        .payload(new byte[UdpFrame.MAX_IPV4_PAYLOAD + 1])
+                        .build())
                 .hasMessageContaining("IPv4 maximum");
         assertThatThrownBy(() -> UdpFrame.builder().ips("example.com", "10.0.0.1"))
                 .hasMessageContaining("not an IP address literal");

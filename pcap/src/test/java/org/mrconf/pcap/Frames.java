@@ -6,8 +6,7 @@ import java.util.Random;
 /** Test frames. */
 final class Frames {
 
-    private Frames() {
-    }
+    private Frames() {}
 
     static byte[] payload(int size, long seed) {
         byte[] p = new byte[size];

@@ -34,9 +34,14 @@ class LibpcapMissingTest {
         }
         String previous = System.getProperty(LIB_NAME_PROPERTY);
         System.setProperty(LIB_NAME_PROPERTY, "mrconf-no-such-libpcap");
-        try (URLClassLoader isolated = new URLClassLoader(new URL[] {
-            location(PcapWriter.class), location(Pcaps.class), location(Native.class),
-            location(LoggerFactory.class), location(Class.forName("org.slf4j.simple.SimpleLogger"))},
+        try (URLClassLoader isolated = new URLClassLoader(
+                new URL[] {
+                    location(PcapWriter.class),
+                    location(Pcaps.class),
+                    location(Native.class),
+                    location(LoggerFactory.class),
+                    location(Class.forName("org.slf4j.simple.SimpleLogger"))
+                },
                 ClassLoader.getPlatformClassLoader())) {
             Class<?> writer = isolated.loadClass(PcapWriter.class.getName());
             Class<?> reader = isolated.loadClass(PcapReader.class.getName());
@@ -58,8 +63,8 @@ class LibpcapMissingTest {
 
     private static void assertMissingLibpcap(Throwable thrown) {
         assertThat(thrown.getClass().getName()).as("%s", thrown).isEqualTo(PcapUnavailableException.class.getName());
-        assertThat(thrown).hasMessageStartingWith(
-                "libpcap not found: install it with `sudo apt-get install libpcap0.8`");
+        assertThat(thrown)
+                .hasMessageStartingWith("libpcap not found: install it with `sudo apt-get install libpcap0.8`");
         assertThat(thrown.getCause()).isInstanceOf(LinkageError.class);
     }
 

@@ -67,7 +67,10 @@ class PcapRoundTripTest {
             for (int size : new int[] {0, 64, 9000}) {
                 Instant ts = Instant.ofEpochSecond(1_700_000_000L + i, i * 1_000_003L);
                 sent.add(Frames.ipv4(size).toBuilder().ecn(ecn).timestamp(ts).build());
-                sent.add(Frames.ipv6(size).toBuilder().ecn(ecn).timestamp(ts.plusNanos(1)).build());
+                sent.add(Frames.ipv6(size).toBuilder()
+                        .ecn(ecn)
+                        .timestamp(ts.plusNanos(1))
+                        .build());
                 i++;
             }
         }
@@ -107,7 +110,9 @@ class PcapRoundTripTest {
             }
         }
 
-        assertThat(PcapReader.readAll(file)).extracting(CapturedFrame::timestamp).containsExactly(stamps);
+        assertThat(PcapReader.readAll(file))
+                .extracting(CapturedFrame::timestamp)
+                .containsExactly(stamps);
         assertThat(magic(file)).isEqualTo(0xA1B23C4D);
     }
 
@@ -173,14 +178,16 @@ class PcapRoundTripTest {
         PcapWriter w = PcapWriter.create(dir.resolve("range.pcap"));
 
         assertThatThrownBy(() -> w.writeRaw(new byte[60], Instant.ofEpochSecond(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1970..2106");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1970..2106");
         assertThatThrownBy(() -> w.writeRaw(new byte[60], Instant.ofEpochSecond(1L << 32)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> w.writeRaw(new byte[PcapWriter.SNAPLEN + 1], Instant.EPOCH))
                 .hasMessageContaining("snapshot length");
         w.close();
         w.close(); // idempotent
-        assertThatThrownBy(() -> w.write(Frames.ipv4(1))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> w.write(Frames.ipv4(1)))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
     }
 
@@ -191,6 +198,8 @@ class PcapRoundTripTest {
 
     private static int magic(Path file) throws Exception {
         // libpcap writes the header in host byte order; read it back the same way.
-        return ByteBuffer.wrap(Files.readAllBytes(file), 0, 4).order(ByteOrder.nativeOrder()).getInt();
+        return ByteBuffer.wrap(Files.readAllBytes(file), 0, 4)
+                .order(ByteOrder.nativeOrder())
+                .getInt();
     }
 }

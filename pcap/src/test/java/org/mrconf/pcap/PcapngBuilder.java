@@ -21,14 +21,27 @@ final class PcapngBuilder {
     PcapngBuilder(int linkType, int tsresolDigits) {
         this.tsresolDigits = tsresolDigits < 0 ? 6 : tsresolDigits;
         // SHB: byte-order magic, version 1.0, section length unknown (-1), no options.
-        block(0x0A0D0D0A, ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(0x1A2B3C4D).putShort((short) 1).putShort((short) 0).putLong(-1L).array());
+        block(
+                0x0A0D0D0A,
+                ByteBuffer.allocate(16)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putInt(0x1A2B3C4D)
+                        .putShort((short) 1)
+                        .putShort((short) 0)
+                        .putLong(-1L)
+                        .array());
         // IDB: link type, reserved, snaplen 0 (no limit), then options.
-        ByteBuffer idb = ByteBuffer.allocate(tsresolDigits < 0 ? 8 : 8 + 8 + 4).order(ByteOrder.LITTLE_ENDIAN)
-                .putShort((short) linkType).putShort((short) 0).putInt(0);
+        ByteBuffer idb = ByteBuffer.allocate(tsresolDigits < 0 ? 8 : 8 + 8 + 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort((short) linkType)
+                .putShort((short) 0)
+                .putInt(0);
         if (tsresolDigits >= 0) {
             // if_tsresol (code 9, length 1, value padded to 4 bytes), then opt_endofopt.
-            idb.putShort((short) 9).putShort((short) 1).put((byte) tsresolDigits).put(new byte[3]);
+            idb.putShort((short) 9)
+                    .putShort((short) 1)
+                    .put((byte) tsresolDigits)
+                    .put(new byte[3]);
             idb.putShort((short) 0).putShort((short) 0);
         }
         block(0x00000001, idb.array());
@@ -38,10 +51,13 @@ final class PcapngBuilder {
     PcapngBuilder packet(byte[] frame, Instant ts) {
         long units = ts.getEpochSecond() * pow10(tsresolDigits) + ts.getNano() / pow10(9 - tsresolDigits);
         int padded = (frame.length + 3) & ~3;
-        ByteBuffer epb = ByteBuffer.allocate(20 + padded).order(ByteOrder.LITTLE_ENDIAN)
+        ByteBuffer epb = ByteBuffer.allocate(20 + padded)
+                .order(ByteOrder.LITTLE_ENDIAN)
                 .putInt(0) // interface id
-                .putInt((int) (units >>> 32)).putInt((int) units) // timestamp high, low
-                .putInt(frame.length).putInt(frame.length) // captured, original length
+                .putInt((int) (units >>> 32))
+                .putInt((int) units) // timestamp high, low
+                .putInt(frame.length)
+                .putInt(frame.length) // captured, original length
                 .put(frame);
         block(0x00000006, epb.array());
         return this;
@@ -53,8 +69,12 @@ final class PcapngBuilder {
 
     private void block(int type, byte[] body) {
         int total = 12 + body.length; // type + length + body + trailing length
-        ByteBuffer b = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN)
-                .putInt(type).putInt(total).put(body).putInt(total);
+        ByteBuffer b = ByteBuffer.allocate(total)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(type)
+                .putInt(total)
+                .put(body)
+                .putInt(total);
         out.writeBytes(b.array());
     }
 

@@ -19,14 +19,18 @@ class PcapngReadTest {
     void shouldReadHandBuiltPcapngWithNanosecondResolution() throws Exception {
         UdpFrame a = Frames.ipv4(100);
         UdpFrame b = Frames.ipv6(9000);
-        UdpFrame c = Frames.ipv4(3).toBuilder().ecn(Ecn.CE).timestamp(Instant.ofEpochSecond(1_800_000_000L, 1))
+        UdpFrame c = Frames.ipv4(3).toBuilder()
+                .ecn(Ecn.CE)
+                .timestamp(Instant.ofEpochSecond(1_800_000_000L, 1))
                 .build();
         Path file = dir.resolve("hand.pcapng");
-        Files.write(file, new PcapngBuilder(1, 9)
-                .packet(FrameCodec.encode(a), a.timestamp())
-                .packet(FrameCodec.encode(b), b.timestamp())
-                .packet(FrameCodec.encode(c), c.timestamp())
-                .build());
+        Files.write(
+                file,
+                new PcapngBuilder(1, 9)
+                        .packet(FrameCodec.encode(a), a.timestamp())
+                        .packet(FrameCodec.encode(b), b.timestamp())
+                        .packet(FrameCodec.encode(c), c.timestamp())
+                        .build());
 
         try (PcapReader r = PcapReader.open(file)) {
             assertThat(r.format()).isEqualTo(CaptureFormat.PCAPNG);
@@ -36,7 +40,8 @@ class PcapngReadTest {
             assertThat(frames.get(0).decode().frame()).isEqualTo(a);
             assertThat(frames.get(1).decode().frame()).isEqualTo(b);
             assertThat(frames.get(2).decode().frame()).isEqualTo(c);
-            assertThat(frames).allSatisfy(f -> assertThat(f.decode().checksumsOk()).isTrue());
+            assertThat(frames)
+                    .allSatisfy(f -> assertThat(f.decode().checksumsOk()).isTrue());
         }
     }
 
@@ -44,7 +49,11 @@ class PcapngReadTest {
     void shouldReadPcapngWithDefaultMicrosecondResolution() throws Exception {
         UdpFrame a = Frames.ipv6(20); // timestamp has nanoseconds 987_654_321
         Path file = dir.resolve("default-res.pcapng");
-        Files.write(file, new PcapngBuilder(1, -1).packet(FrameCodec.encode(a), a.timestamp()).build());
+        Files.write(
+                file,
+                new PcapngBuilder(1, -1)
+                        .packet(FrameCodec.encode(a), a.timestamp())
+                        .build());
 
         CapturedFrame f = PcapReader.readAll(file).get(0);
 
@@ -63,9 +72,12 @@ class PcapngReadTest {
     @Test
     void shouldRejectNonEthernetPcapngNamingTheLinkType() throws Exception {
         Path file = dir.resolve("sll.pcapng");
-        Files.write(file, new PcapngBuilder(113, 9).packet(new byte[20], Instant.EPOCH).build());
+        Files.write(
+                file,
+                new PcapngBuilder(113, 9).packet(new byte[20], Instant.EPOCH).build());
 
-        assertThatThrownBy(() -> PcapReader.open(file)).isInstanceOf(CaptureFileException.class)
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
                 .hasMessageContaining("sll.pcapng")
                 .hasMessageContaining("link type 113")
                 .hasMessageContaining("only Ethernet");

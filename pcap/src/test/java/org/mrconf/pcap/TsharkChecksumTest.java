@@ -38,8 +38,10 @@ class TsharkChecksumTest {
     @BeforeEach
     void requireTshark() {
         tshark = TSHARK;
-        assumeTrue(tshark != null, "tshark is not on PATH, so the Wireshark cross-check is skipped "
-                + "(install it with `sudo apt-get install tshark`; CI does)");
+        assumeTrue(
+                tshark != null,
+                "tshark is not on PATH, so the Wireshark cross-check is skipped "
+                        + "(install it with `sudo apt-get install tshark`; CI does)");
     }
 
     @Test
@@ -63,11 +65,17 @@ class TsharkChecksumTest {
             String[] row = rows.get(i);
             UdpFrame f = frames.get(i);
             if (f.isIpv6()) {
-                assertThat(row[1]).as("frame %d (%s) has no IPv4 header checksum", i + 1, f).isEmpty();
+                assertThat(row[1])
+                        .as("frame %d (%s) has no IPv4 header checksum", i + 1, f)
+                        .isEmpty();
             } else {
-                assertThat(row[1]).as("IPv4 header checksum status of frame %d (%s)", i + 1, f).isEqualTo(GOOD);
+                assertThat(row[1])
+                        .as("IPv4 header checksum status of frame %d (%s)", i + 1, f)
+                        .isEqualTo(GOOD);
             }
-            assertThat(row[2]).as("UDP checksum status of frame %d (%s)", i + 1, f).isEqualTo(GOOD);
+            assertThat(row[2])
+                    .as("UDP checksum status of frame %d (%s)", i + 1, f)
+                    .isEqualTo(GOOD);
         }
     }
 
@@ -99,8 +107,17 @@ class TsharkChecksumTest {
 
     /** Runs tshark with checksum validation on and returns one tab-split row of {@code fields} per frame. */
     private List<String[]> tsharkFields(Path capture, String... fields) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(tshark.toString(), "-n", "-r", capture.toString(),
-                "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-T", "fields"));
+        List<String> cmd = new ArrayList<>(List.of(
+                tshark.toString(),
+                "-n",
+                "-r",
+                capture.toString(),
+                "-o",
+                "ip.check_checksum:TRUE",
+                "-o",
+                "udp.check_checksum:TRUE",
+                "-T",
+                "fields"));
         for (String f : fields) {
             cmd.add("-e");
             cmd.add(f);
@@ -110,7 +127,9 @@ class TsharkChecksumTest {
         // Read stdout before waiting so a large output cannot fill the pipe and stall tshark.
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("tshark finished").isTrue();
-        assertThat(p.exitValue()).as("tshark exit status; stderr: %s", Files.readString(err)).isZero();
+        assertThat(p.exitValue())
+                .as("tshark exit status; stderr: %s", Files.readString(err))
+                .isZero();
         List<String[]> rows = new ArrayList<>();
         for (String line : out.split("\n")) {
             if (!line.isEmpty()) {

@@ -23,10 +23,19 @@ import java.util.function.Supplier;
  * @param timerToleranceNs   {@code hello}: how late the device's timers may fire (spec clause 12.1.3)
  * @param extraCounters      the runtime's own counters (plain names; the agent adds the {@code x_} prefix)
  */
-public record AgentConfig(String vendor, String model, String firmware, String driver, List<String> profiles,
-                          int udpPort, List<String> addresses, InetAddress controlBindAddress, String token,
-                          long memoryBudgetBytes, long timerToleranceNs,
-                          Supplier<Map<String, Long>> extraCounters) {
+public record AgentConfig(
+        String vendor,
+        String model,
+        String firmware,
+        String driver,
+        List<String> profiles,
+        int udpPort,
+        List<String> addresses,
+        InetAddress controlBindAddress,
+        String token,
+        long memoryBudgetBytes,
+        long timerToleranceNs,
+        Supplier<Map<String, Long>> extraCounters) {
 
     public AgentConfig {
         Objects.requireNonNull(vendor, "vendor");
@@ -65,11 +74,10 @@ public record AgentConfig(String vendor, String model, String firmware, String d
         private long timerToleranceNs = 5_000_000;
         private Supplier<Map<String, Long>> extraCounters = Map::of;
 
-        private Builder() {
-        }
+        private Builder() {}
 
-        public Builder implementation(final String vendor, final String model, final String firmware,
-                                      final String driver) {
+        public Builder implementation(
+                final String vendor, final String model, final String firmware, final String driver) {
             this.vendor = vendor;
             this.model = model;
             this.firmware = firmware;
@@ -112,8 +120,19 @@ public record AgentConfig(String vendor, String model, String firmware, String d
         }
 
         public AgentConfig build() {
-            return new AgentConfig(vendor, model, firmware, driver, profiles, udpPort, addresses,
-                    controlBindAddress, token, memoryBudgetBytes, timerToleranceNs, extraCounters);
+            return new AgentConfig(
+                    vendor,
+                    model,
+                    firmware,
+                    driver,
+                    profiles,
+                    udpPort,
+                    addresses,
+                    controlBindAddress,
+                    token,
+                    memoryBudgetBytes,
+                    timerToleranceNs,
+                    extraCounters);
         }
     }
 }

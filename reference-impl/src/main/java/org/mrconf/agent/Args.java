@@ -34,7 +34,8 @@ final class Args {
     long integer(final String name, final long min, final long max) {
         final JsonNode node = args.get(name);
         if (node == null || node.isNull()) {
-            throw RequestError.invalidArgument(field(name), name + " is required: an integer from " + min + " to " + max);
+            throw RequestError.invalidArgument(
+                    field(name), name + " is required: an integer from " + min + " to " + max);
         }
         return checkInteger(name, node, min, max);
     }
@@ -59,8 +60,8 @@ final class Args {
     long u64(final String name) {
         final JsonNode node = args.get(name);
         if (node == null || !node.isTextual() || !U64.matcher(node.textValue()).matches()) {
-            throw RequestError.invalidArgument(field(name),
-                    name + " must be a string \"0x\" followed by 1 to 16 hex digits");
+            throw RequestError.invalidArgument(
+                    field(name), name + " must be a string \"0x\" followed by 1 to 16 hex digits");
         }
         return Long.parseUnsignedLong(node.textValue().substring(2), 16);
     }
@@ -136,8 +137,8 @@ final class Args {
         }
         final InetAddress address = parseIpLiteral(node.textValue());
         if (address == null) {
-            throw RequestError.invalidArgument(field(name),
-                    name + " '" + node.textValue() + "' is not a literal IPv4 or IPv6 address");
+            throw RequestError.invalidArgument(
+                    field(name), name + " '" + node.textValue() + "' is not a literal IPv4 or IPv6 address");
         }
         return address;
     }

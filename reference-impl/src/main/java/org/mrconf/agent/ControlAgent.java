@@ -48,9 +48,21 @@ public final class ControlAgent {
     /** The protocol version this agent speaks. */
     public static final int PROTOCOL_VERSION = 1;
     /** Every operation of section 4 the agent offers, in the order the document lists them. */
-    public static final List<String> OPERATIONS = List.of("hello", "reset", "create_connection",
-            "destroy_connection", "register_region", "invalidate_region", "write_region", "read_region",
-            "post_receive", "post_write", "post_send", "post_read", "poll_completions", "read_counters",
+    public static final List<String> OPERATIONS = List.of(
+            "hello",
+            "reset",
+            "create_connection",
+            "destroy_connection",
+            "register_region",
+            "invalidate_region",
+            "write_region",
+            "read_region",
+            "post_receive",
+            "post_write",
+            "post_send",
+            "post_read",
+            "poll_completions",
+            "read_counters",
             "path_status");
     /** Most bytes one {@code read_region} or {@code write_region} moves, so every line stays under 1 MiB. */
     public static final int MAX_REGION_IO_BYTES = 512 * 1024;
@@ -61,15 +73,34 @@ public final class ControlAgent {
     /** Longest a poll may wait, milliseconds. */
     public static final int MAX_WAIT_MS = 10_000;
     /** The counter names of section 5; the agent reports every other counter with an {@code x_} prefix. */
-    public static final Set<String> STANDARD_COUNTERS = Set.of("rx_packets", "rx_truncated",
-            "rx_unsupported_version", "rx_unknown_opcode", "rx_bad_crc", "rx_inconsistent_length",
-            "rx_invalid_field", "rx_unknown_connection", "rx_unexpected_source", "rx_invalid_path", "rx_duplicate",
-            "rx_stale", "rx_out_of_window", "rx_ce_marked", "reject_remote_access", "reject_bounds",
-            "reject_receiver_not_ready", "reject_message_too_long", "reject_invalid_request", "tx_data_packets",
-            "tx_retransmissions", "rto_expirations", "repaths");
+    public static final Set<String> STANDARD_COUNTERS = Set.of(
+            "rx_packets",
+            "rx_truncated",
+            "rx_unsupported_version",
+            "rx_unknown_opcode",
+            "rx_bad_crc",
+            "rx_inconsistent_length",
+            "rx_invalid_field",
+            "rx_unknown_connection",
+            "rx_unexpected_source",
+            "rx_invalid_path",
+            "rx_duplicate",
+            "rx_stale",
+            "rx_out_of_window",
+            "rx_ce_marked",
+            "reject_remote_access",
+            "reject_bounds",
+            "reject_receiver_not_ready",
+            "reject_message_too_long",
+            "reject_invalid_request",
+            "tx_data_packets",
+            "tx_retransmissions",
+            "rto_expirations",
+            "repaths");
 
     /** Source port of path 0 of every connection before the runtime maps it; path i starts at base + i. */
     static final int ENTROPY_BASE = 49152;
+
     static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -80,13 +111,11 @@ public final class ControlAgent {
     private static final JsonNodeFactory JSON = MAPPER.getNodeFactory();
 
     /** A connection the agent created, with what it needs to check requests and to clean up. */
-    private record ConnectionEntry(int localId, int node, InetAddress peerAddress, int peerPort, int paths,
-                                   int streams) {
-    }
+    private record ConnectionEntry(
+            int localId, int node, InetAddress peerAddress, int peerPort, int paths, int streams) {}
 
     /** A poll waiting for its first completion. */
-    private record ParkedPoll(JsonNode id, int max, long deadlineNs, Consumer<String> reply) {
-    }
+    private record ParkedPoll(JsonNode id, int max, long deadlineNs, Consumer<String> reply) {}
 
     private final Endpoint endpoint;
     private final PeerDirectory peers;
@@ -142,8 +171,11 @@ public final class ControlAgent {
             connectionsFailedSeen = failed;
             for (final ConnectionEntry entry : connections.values()) {
                 if (!endpoint.isConnectionUp(entry.localId) && failedLogged.add(entry.localId)) {
-                    LOG.warn("connection {} failed (peer {} port {}): its work completes with an error status",
-                            Integer.toUnsignedString(entry.localId), entry.peerAddress.getHostAddress(), entry.peerPort);
+                    LOG.warn(
+                            "connection {} failed (peer {} port {}): its work completes with an error status",
+                            Integer.toUnsignedString(entry.localId),
+                            entry.peerAddress.getHostAddress(),
+                            entry.peerPort);
                 }
             }
         }
@@ -243,8 +275,10 @@ public final class ControlAgent {
 
     private static void checkVersion(final JsonNode v) {
         if (v == null || !v.isNumber() || v.decimalValue().compareTo(BigDecimal.valueOf(PROTOCOL_VERSION)) != 0) {
-            throw new RequestError(ErrorCode.UNSUPPORTED_VERSION,
-                    "v must be a protocol version this agent speaks: [" + PROTOCOL_VERSION + "]", "v");
+            throw new RequestError(
+                    ErrorCode.UNSUPPORTED_VERSION,
+                    "v must be a protocol version this agent speaks: [" + PROTOCOL_VERSION + "]",
+                    "v");
         }
     }
 
@@ -273,8 +307,11 @@ public final class ControlAgent {
             case "post_read" -> postRead(args);
             case "read_counters" -> readCounters();
             case "path_status" -> pathStatus(args);
-            default -> throw new RequestError(ErrorCode.UNKNOWN_OP, "unknown operation '"
-                    + (op.length() > 64 ? op.substring(0, 64) + "..." : op) + "'", "op");
+            default ->
+                throw new RequestError(
+                        ErrorCode.UNKNOWN_OP,
+                        "unknown operation '" + (op.length() > 64 ? op.substring(0, 64) + "..." : op) + "'",
+                        "op");
         };
     }
 
@@ -316,7 +353,8 @@ public final class ControlAgent {
         if (args.has("versions")) {
             final List<Long> versions = args.integers("versions", 0, Args.WR_ID_MAX);
             if (!versions.contains((long) PROTOCOL_VERSION)) {
-                throw new RequestError(ErrorCode.UNSUPPORTED_VERSION,
+                throw new RequestError(
+                        ErrorCode.UNSUPPORTED_VERSION,
                         "the client speaks " + versions + "; this agent speaks [" + PROTOCOL_VERSION + "]",
                         "args.versions");
             }
@@ -394,16 +432,21 @@ public final class ControlAgent {
             throw RequestError.conflict("args.peerPort", e.getMessage());
         }
         try {
-            endpoint.createConnection(new ConnectionConfig(localId, peerId, node, paths, streams, initialSendPsn,
-                    initialReceivePsn, ENTROPY_BASE));
+            endpoint.createConnection(new ConnectionConfig(
+                    localId, peerId, node, paths, streams, initialSendPsn, initialReceivePsn, ENTROPY_BASE));
         } catch (final RuntimeException e) {
             peers.release(node);
             throw e;
         }
         connections.put(localId, new ConnectionEntry(localId, node, peerAddress, peerPort, paths, streams));
-        LOG.info("connection {} created: peer {} port {} connection {}, {} paths, {} streams",
-                Integer.toUnsignedString(localId), peerAddress.getHostAddress(), peerPort,
-                Integer.toUnsignedString(peerId), paths, streams);
+        LOG.info(
+                "connection {} created: peer {} port {} connection {}, {} paths, {} streams",
+                Integer.toUnsignedString(localId),
+                peerAddress.getHostAddress(),
+                peerPort,
+                Integer.toUnsignedString(peerId),
+                paths,
+                streams);
         final ObjectNode result = JSON.objectNode();
         result.put("localId", Integer.toUnsignedLong(localId));
         final ArrayNode entropy = result.putArray("entropy");
@@ -436,16 +479,20 @@ public final class ControlAgent {
                 case "LOCAL_WRITE" -> AccessFlags.LOCAL_WRITE;
                 case "REMOTE_WRITE" -> AccessFlags.REMOTE_WRITE;
                 case "REMOTE_READ" -> AccessFlags.REMOTE_READ;
-                default -> throw RequestError.invalidArgument("args.access[" + i + "]",
-                        "access must be LOCAL_WRITE, REMOTE_WRITE or REMOTE_READ, not '" + names.get(i) + "'");
+                default ->
+                    throw RequestError.invalidArgument(
+                            "args.access[" + i + "]",
+                            "access must be LOCAL_WRITE, REMOTE_WRITE or REMOTE_READ, not '" + names.get(i) + "'");
             };
         }
         if (Long.compareUnsigned(address + length, address) < 0) {
             throw RequestError.invalidArgument("args.address", "the region must not wrap the 64-bit address space");
         }
         if (memoryInUseBytes + length > config.memoryBudgetBytes()) {
-            throw RequestError.conflict("args.length", "regions would hold " + (memoryInUseBytes + length)
-                    + " bytes; this device's budget is " + config.memoryBudgetBytes());
+            throw RequestError.conflict(
+                    "args.length",
+                    "regions would hold " + (memoryInUseBytes + length) + " bytes; this device's budget is "
+                            + config.memoryBudgetBytes());
         }
         final MemoryRegion region = endpoint.registerRegion(address, length, access);
         regionLengths.put(region.key(), length);
@@ -508,11 +555,26 @@ public final class ControlAgent {
         final long immediate = withImmediate ? args.u32("immediate") : 0;
         post(() -> {
             if (withImmediate) {
-                endpoint.postWriteWithImmediate(connection.localId, stream, buffer.key, buffer.address, buffer.length,
-                        remoteAddress, remoteKey, immediate, wrId);
+                endpoint.postWriteWithImmediate(
+                        connection.localId,
+                        stream,
+                        buffer.key,
+                        buffer.address,
+                        buffer.length,
+                        remoteAddress,
+                        remoteKey,
+                        immediate,
+                        wrId);
             } else {
-                endpoint.postWrite(connection.localId, stream, buffer.key, buffer.address, buffer.length,
-                        remoteAddress, remoteKey, wrId);
+                endpoint.postWrite(
+                        connection.localId,
+                        stream,
+                        buffer.key,
+                        buffer.address,
+                        buffer.length,
+                        remoteAddress,
+                        remoteKey,
+                        wrId);
             }
         });
         return JSON.objectNode();
@@ -534,8 +596,8 @@ public final class ControlAgent {
         final long remoteAddress = args.u64("remoteAddress");
         final int remoteKey = (int) args.u32("remoteKey");
         final long wrId = args.integer("wrId", 0, Args.WR_ID_MAX);
-        post(() -> endpoint.postRead(connection.localId, stream, buffer.key, buffer.address, buffer.length,
-                remoteAddress, remoteKey, wrId));
+        post(() -> endpoint.postRead(
+                connection.localId, stream, buffer.key, buffer.address, buffer.length, remoteAddress, remoteKey, wrId));
         return JSON.objectNode();
     }
 
@@ -547,8 +609,8 @@ public final class ControlAgent {
         }
     }
 
-    private void pollCompletions(final JsonNode id, final Args args, final long nowNs, final boolean mayWait,
-                                 final Consumer<String> reply) {
+    private void pollCompletions(
+            final JsonNode id, final Args args, final long nowNs, final boolean mayWait, final Consumer<String> reply) {
         final int max = (int) args.integer("max", 1, MAX_POLL);
         final long waitMs = args.integer("waitMs", 0, MAX_WAIT_MS, 0);
         drainEndpoint();
@@ -614,8 +676,7 @@ public final class ControlAgent {
     // ---------------------------------------------------------------- helpers
 
     /** A checked local buffer of a work request. */
-    private record LocalBuffer(int key, long address, int length) {
-    }
+    private record LocalBuffer(int key, long address, int length) {}
 
     private ConnectionEntry connection(final Args args, final String name) {
         final int localId = (int) args.u32(name);
@@ -629,7 +690,8 @@ public final class ControlAgent {
     private ConnectionEntry usableConnection(final Args args) {
         final ConnectionEntry entry = connection(args, "connection");
         if (!endpoint.isConnectionUp(entry.localId)) {
-            throw RequestError.conflict("args.connection",
+            throw RequestError.conflict(
+                    "args.connection",
                     "connection " + Integer.toUnsignedString(entry.localId) + " has failed; destroy it");
         }
         return entry;
@@ -659,11 +721,14 @@ public final class ControlAgent {
         return new LocalBuffer(region.key(), address, length);
     }
 
-    private static void requireInside(final MemoryRegion region, final long address, final long length,
-                                      final String field) {
+    private static void requireInside(
+            final MemoryRegion region, final long address, final long length, final String field) {
         if (!region.contains(address, length)) {
-            throw RequestError.invalidArgument(Long.compareUnsigned(address, region.address()) < 0
-                            || Long.compareUnsigned(address - region.address(), region.length()) > 0 ? "args.address" : field,
+            throw RequestError.invalidArgument(
+                    Long.compareUnsigned(address, region.address()) < 0
+                                    || Long.compareUnsigned(address - region.address(), region.length()) > 0
+                            ? "args.address"
+                            : field,
                     length + " bytes at 0x" + Long.toHexString(address) + " are outside the region of "
                             + region.length() + " bytes at 0x" + Long.toHexString(region.address()));
         }
@@ -683,7 +748,9 @@ public final class ControlAgent {
     private Map<String, Long> rawCounters() {
         final Map<String, Long> raw = new TreeMap<>();
         for (final Counter counter : Counter.values()) {
-            raw.put(counterName(counter.name().toLowerCase(Locale.ROOT)), endpoint.counters().get(counter));
+            raw.put(
+                    counterName(counter.name().toLowerCase(Locale.ROOT)),
+                    endpoint.counters().get(counter));
         }
         for (final Map.Entry<String, Long> extra : config.extraCounters().get().entrySet()) {
             raw.merge(counterName(extra.getKey()), extra.getValue(), Long::sum);

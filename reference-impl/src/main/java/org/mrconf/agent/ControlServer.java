@@ -61,8 +61,9 @@ public final class ControlServer implements AutoCloseable {
      * @throws IllegalArgumentException off loopback without a token of at least 16 characters; nothing is bound
      * @throws IOException              if the address cannot be bound
      */
-    public static ControlServer start(final InetAddress bindAddress, final int port, final String token,
-                                      final RequestHandler handler) throws IOException {
+    public static ControlServer start(
+            final InetAddress bindAddress, final int port, final String token, final RequestHandler handler)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
         TokenPolicy.check(bindAddress, token);
         if (port < 0 || port > 65535) {
@@ -126,16 +127,17 @@ public final class ControlServer implements AutoCloseable {
                 continue;
             }
             clients.add(client);
-            final Thread thread = new Thread(() -> serve(client),
-                    "mrconf-control-client-" + clientNumber.incrementAndGet());
+            final Thread thread =
+                    new Thread(() -> serve(client), "mrconf-control-client-" + clientNumber.incrementAndGet());
             thread.setDaemon(true);
             thread.start();
         }
     }
 
     private void serve(final Socket client) {
-        try (client; InputStream in = client.getInputStream();
-             OutputStream out = new BufferedOutputStream(client.getOutputStream(), CHUNK_BYTES)) {
+        try (client;
+                InputStream in = client.getInputStream();
+                OutputStream out = new BufferedOutputStream(client.getOutputStream(), CHUNK_BYTES)) {
             client.setTcpNoDelay(true);
             new LineReader(in, out).run();
         } catch (final SocketException e) {
@@ -192,7 +194,8 @@ public final class ControlServer implements AutoCloseable {
             if (line.size() + length > MAX_LINE_BYTES - 1) {
                 line.reset();
                 discarding = true;
-                respond(ControlAgent.errorLine(ErrorCode.REQUEST_TOO_LARGE,
+                respond(ControlAgent.errorLine(
+                        ErrorCode.REQUEST_TOO_LARGE,
                         "the line exceeds " + MAX_LINE_BYTES + " bytes; it was skipped up to its newline"));
                 return false;
             }
@@ -203,10 +206,12 @@ public final class ControlServer implements AutoCloseable {
         private void answer(final byte[] bytes) throws IOException, InterruptedException {
             final String request;
             try {
-                request = StandardCharsets.UTF_8.newDecoder()
+                request = StandardCharsets.UTF_8
+                        .newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(bytes)).toString();
+                        .decode(ByteBuffer.wrap(bytes))
+                        .toString();
             } catch (final CharacterCodingException e) {
                 respond(ControlAgent.errorLine(ErrorCode.PARSE_ERROR, "the line is not UTF-8"));
                 return;

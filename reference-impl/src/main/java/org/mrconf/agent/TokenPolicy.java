@@ -13,8 +13,7 @@ public final class TokenPolicy {
     /** Shortest token an agent bound off loopback accepts. */
     public static final int MIN_TOKEN_LENGTH = 16;
 
-    private TokenPolicy() {
-    }
+    private TokenPolicy() {}
 
     /**
      * Checks that an agent may listen on {@code bindAddress} with {@code token} (null for none); called
@@ -34,7 +33,8 @@ public final class TokenPolicy {
 
     /** Whether {@code given} is {@code expected}, in time independent of where they differ. */
     static boolean matches(final String expected, final String given) {
-        return given != null && MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
-                given.getBytes(StandardCharsets.UTF_8));
+        return given != null
+                && MessageDigest.isEqual(
+                        expected.getBytes(StandardCharsets.UTF_8), given.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -20,17 +20,17 @@ import org.mrconf.net.Ecn;
  * @param patternPayload    the requester fills payloads with {@link GbnPayload} and the responder checks it
  */
 public record GbnConfig(
-    int mtuPayloadBytes,
-    int windowPackets,
-    int ackEveryPackets,
-    long rtoNs,
-    long maxRtoNs,
-    int maxRetries,
-    long sendRateBps,
-    int wireOverheadBytes,
-    long initialPsn,
-    int ecn,
-    boolean patternPayload) {
+        int mtuPayloadBytes,
+        int windowPackets,
+        int ackEveryPackets,
+        long rtoNs,
+        long maxRtoNs,
+        int maxRetries,
+        long sendRateBps,
+        int wireOverheadBytes,
+        long initialPsn,
+        int ecn,
+        boolean patternPayload) {
 
     public static final int DEFAULT_MTU_PAYLOAD_BYTES = 4096;
     /**
@@ -38,19 +38,22 @@ public record GbnConfig(
      * data-centre RTT.
      */
     public static final int DEFAULT_WINDOW_PACKETS = 256;
+
     public static final int DEFAULT_ACK_EVERY_PACKETS = 8;
     /** 100 µs, the floor of {@link #rtoFor(long)}. */
     public static final long DEFAULT_RTO_NS = 100_000L;
+
     public static final long DEFAULT_MAX_RTO_NS = 1_000_000_000L;
     /** 7, the largest RoCE retry count. */
     public static final int DEFAULT_MAX_RETRIES = 7;
+
     public static final long DEFAULT_SEND_RATE_BPS = 100_000_000_000L;
     public static final int DEFAULT_WIRE_OVERHEAD_BYTES = 78;
 
     public GbnConfig {
         if (mtuPayloadBytes <= 0 || mtuPayloadBytes > GbnHeader.MAX_PAYLOAD_LENGTH) {
-            throw new IllegalArgumentException("mtuPayloadBytes=" + mtuPayloadBytes + " must be in 1.."
-                + GbnHeader.MAX_PAYLOAD_LENGTH);
+            throw new IllegalArgumentException(
+                    "mtuPayloadBytes=" + mtuPayloadBytes + " must be in 1.." + GbnHeader.MAX_PAYLOAD_LENGTH);
         }
         if (windowPackets <= 0) {
             throw new IllegalArgumentException("windowPackets=" + windowPackets + " must be positive");
@@ -59,15 +62,15 @@ public record GbnConfig(
             throw new IllegalArgumentException("ackEveryPackets=" + ackEveryPackets + " must be positive");
         }
         if (rtoNs <= 0 || maxRtoNs < rtoNs) {
-            throw new IllegalArgumentException("rtoNs=" + rtoNs + " maxRtoNs=" + maxRtoNs
-                + ": need 0 < rtoNs <= maxRtoNs");
+            throw new IllegalArgumentException(
+                    "rtoNs=" + rtoNs + " maxRtoNs=" + maxRtoNs + ": need 0 < rtoNs <= maxRtoNs");
         }
         if (maxRetries < 0) {
             throw new IllegalArgumentException("maxRetries=" + maxRetries + " must not be negative");
         }
         if (sendRateBps < 0 || wireOverheadBytes < 0) {
-            throw new IllegalArgumentException("sendRateBps=" + sendRateBps + " wireOverheadBytes="
-                + wireOverheadBytes + " must not be negative");
+            throw new IllegalArgumentException(
+                    "sendRateBps=" + sendRateBps + " wireOverheadBytes=" + wireOverheadBytes + " must not be negative");
         }
         if (initialPsn < 0 || initialPsn > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("initialPsn=" + initialPsn + " must fit in 32 bits");
@@ -115,8 +118,7 @@ public record GbnConfig(
         private int ecn = Ecn.ECT_0;
         private boolean patternPayload = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder mtuPayloadBytes(final int value) {
             mtuPayloadBytes = value;
@@ -174,8 +176,18 @@ public record GbnConfig(
         }
 
         public GbnConfig build() {
-            return new GbnConfig(mtuPayloadBytes, windowPackets, ackEveryPackets, rtoNs, maxRtoNs, maxRetries,
-                sendRateBps, wireOverheadBytes, initialPsn, ecn, patternPayload);
+            return new GbnConfig(
+                    mtuPayloadBytes,
+                    windowPackets,
+                    ackEveryPackets,
+                    rtoNs,
+                    maxRtoNs,
+                    maxRetries,
+                    sendRateBps,
+                    wireOverheadBytes,
+                    initialPsn,
+                    ecn,
+                    patternPayload);
         }
     }
 }

@@ -16,5 +16,11 @@ public interface GbnDataHandler {
      * @param lastOfMessage whether the message is now complete
      */
     void onData(
-        long messageId, int messageOffset, ByteBuffer buffer, int offset, int length, boolean lastOfMessage, long nowNs);
+            long messageId,
+            int messageOffset,
+            ByteBuffer buffer,
+            int offset,
+            int length,
+            boolean lastOfMessage,
+            long nowNs);
 }

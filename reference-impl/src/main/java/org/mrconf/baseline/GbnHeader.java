@@ -121,7 +121,8 @@ public final class GbnHeader {
             default -> "type" + type();
         };
         return "GbnHeader{" + name + " psn=" + psn() + " msg=" + messageId() + " length=" + payloadLength()
-            + ((flags() & FLAG_LAST) != 0 ? " LAST" : "") + ((flags() & FLAG_ACK_REQUEST) != 0 ? " ACKREQ" : "") + '}';
+                + ((flags() & FLAG_LAST) != 0 ? " LAST" : "") + ((flags() & FLAG_ACK_REQUEST) != 0 ? " ACKREQ" : "")
+                + '}';
     }
 
     private int getU16(final int index) {

@@ -8,8 +8,7 @@ import java.nio.ByteBuffer;
  * arrived, in place, without keeping a copy.
  */
 public final class GbnPayload {
-    private GbnPayload() {
-    }
+    private GbnPayload() {}
 
     /** Byte {@code messageOffset} of message {@code messageId}. */
     public static byte byteAt(final long messageId, final int messageOffset) {
@@ -22,7 +21,7 @@ public final class GbnPayload {
 
     /** Writes {@code length} pattern bytes for message {@code messageId} from {@code messageOffset}. */
     public static void fill(
-        final ByteBuffer buffer, final int index, final long messageId, final int messageOffset, final int length) {
+            final ByteBuffer buffer, final int index, final long messageId, final int messageOffset, final int length) {
         for (int i = 0; i < length; i++) {
             buffer.put(index + i, byteAt(messageId, messageOffset + i));
         }
@@ -30,7 +29,7 @@ public final class GbnPayload {
 
     /** Whether {@code length} bytes at {@code index} are the pattern for that part of the message. */
     public static boolean matches(
-        final ByteBuffer buffer, final int index, final long messageId, final int messageOffset, final int length) {
+            final ByteBuffer buffer, final int index, final long messageId, final int messageOffset, final int length) {
         for (int i = 0; i < length; i++) {
             if (buffer.get(index + i) != byteAt(messageId, messageOffset + i)) {
                 return false;

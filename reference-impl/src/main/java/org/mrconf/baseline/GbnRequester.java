@@ -1,7 +1,6 @@
 package org.mrconf.baseline;
 
 import java.nio.ByteBuffer;
-
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
@@ -118,13 +117,13 @@ public final class GbnRequester implements PacketReceiver {
 
     @Override
     public void onPacket(
-        final int srcNode,
-        final int srcPort,
-        final int ecn,
-        final ByteBuffer buffer,
-        final int offset,
-        final int length,
-        final long nowNs) {
+            final int srcNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length,
+            final long nowNs) {
         if (length < GbnHeader.HEADER_LENGTH) {
             malformedPackets++;
             return;
@@ -254,8 +253,8 @@ public final class GbnRequester implements PacketReceiver {
 
     @Override
     public String toString() {
-        return "GbnRequester{state=" + state + ", una=" + sndUna + ", nxt=" + sndNxt + ", end=" + endIndex
-            + ", sent=" + dataPacketsSent + ", retransmitted=" + retransmittedPackets + ", timeouts=" + timeouts + '}';
+        return "GbnRequester{state=" + state + ", una=" + sndUna + ", nxt=" + sndNxt + ", end=" + endIndex + ", sent="
+                + dataPacketsSent + ", retransmitted=" + retransmittedPackets + ", timeouts=" + timeouts + '}';
     }
 
     private void onAck(final long psn, final long nowNs) {
@@ -336,11 +335,11 @@ public final class GbnRequester implements PacketReceiver {
             flags |= GbnHeader.FLAG_ACK_REQUEST;
         }
         header.wrap(sendBuffer, 0)
-            .type(GbnHeader.TYPE_DATA)
-            .flags(flags)
-            .payloadLength(payloadLength)
-            .psn(config.initialPsn() + index)
-            .messageId(message);
+                .type(GbnHeader.TYPE_DATA)
+                .flags(flags)
+                .payloadLength(payloadLength)
+                .psn(config.initialPsn() + index)
+                .messageId(message);
         if (config.patternPayload()) {
             GbnPayload.fill(sendBuffer, GbnHeader.HEADER_LENGTH, message, messageOffset, payloadLength);
         }

@@ -2,7 +2,6 @@ package org.mrconf.baseline;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
@@ -33,6 +32,7 @@ public final class GbnResponder implements PacketReceiver {
 
     /** The PSN expected next, 32-bit. */
     private long expectedPsn;
+
     private boolean nakOutstanding;
     private int unacknowledged;
     private int messageOffset;
@@ -73,13 +73,13 @@ public final class GbnResponder implements PacketReceiver {
 
     @Override
     public void onPacket(
-        final int srcNode,
-        final int srcPort,
-        final int ecn,
-        final ByteBuffer buffer,
-        final int offset,
-        final int length,
-        final long nowNs) {
+            final int srcNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length,
+            final long nowNs) {
         if (length < GbnHeader.HEADER_LENGTH) {
             malformedPackets++;
             return;
@@ -187,17 +187,17 @@ public final class GbnResponder implements PacketReceiver {
     @Override
     public String toString() {
         return "GbnResponder{expectedPsn=" + expectedPsn + ", accepted=" + packetsAccepted + ", outOfSequence="
-            + outOfSequenceDrops + ", duplicates=" + duplicatePackets + ", naks=" + naksSent + '}';
+                + outOfSequenceDrops + ", duplicates=" + duplicatePackets + ", naks=" + naksSent + '}';
     }
 
     private void accept(
-        final int srcNode, final ByteBuffer buffer, final int offset, final int payloadLength, final long nowNs) {
+            final int srcNode, final ByteBuffer buffer, final int offset, final int payloadLength, final long nowNs) {
         final long messageId = inbound.messageId();
         final int flags = inbound.flags();
         final boolean last = (flags & GbnHeader.FLAG_LAST) != 0;
         final int payloadOffset = offset + GbnHeader.HEADER_LENGTH;
         if (config.patternPayload()
-            && !GbnPayload.matches(buffer, payloadOffset, messageId, messageOffset, payloadLength)) {
+                && !GbnPayload.matches(buffer, payloadOffset, messageId, messageOffset, payloadLength)) {
             payloadMismatches++;
         }
         if (dataHandler != null) {
@@ -214,7 +214,8 @@ public final class GbnResponder implements PacketReceiver {
         } else {
             messageOffset += payloadLength;
         }
-        if (++unacknowledged >= config.ackEveryPackets() || (flags & (GbnHeader.FLAG_LAST | GbnHeader.FLAG_ACK_REQUEST)) != 0) {
+        if (++unacknowledged >= config.ackEveryPackets()
+                || (flags & (GbnHeader.FLAG_LAST | GbnHeader.FLAG_ACK_REQUEST)) != 0) {
             unacknowledged = 0;
             reply(srcNode, GbnHeader.TYPE_ACK, psn, messageId);
             acksSent++;
@@ -229,7 +230,12 @@ public final class GbnResponder implements PacketReceiver {
     }
 
     private void reply(final int dstNode, final int type, final long psn, final long messageId) {
-        outbound.wrap(replyBuffer, 0).type(type).flags(0).payloadLength(0).psn(psn).messageId(messageId);
+        outbound.wrap(replyBuffer, 0)
+                .type(type)
+                .flags(0)
+                .payloadLength(0)
+                .psn(psn)
+                .messageId(messageId);
         transmitter.transmit(dstNode, srcPort, config.ecn(), replyBuffer, 0, GbnHeader.HEADER_LENGTH);
     }
 }

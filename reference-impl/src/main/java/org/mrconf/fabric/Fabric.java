@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-
 import org.mrconf.net.PacketReceiver;
 
 /**
@@ -30,6 +29,7 @@ public final class Fabric {
 
     /** routes[src][dst][routeIndex]; grown as nodes attach. */
     private Link[][][] routes = new Link[0][][];
+
     private Packet freePackets;
     private long packetsAllocated;
     private long packetsInFlight;
@@ -164,14 +164,14 @@ public final class Fabric {
     }
 
     void inject(
-        final FabricNode from,
-        final int dstNode,
-        final int srcPort,
-        final int ecn,
-        final ByteBuffer buffer,
-        final int offset,
-        final int length,
-        final long nowNs) {
+            final FabricNode from,
+            final int dstNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length,
+            final long nowNs) {
         final int srcNode = from.id();
         checkPair(srcNode, dstNode);
         if (length < 0 || length > config.maxPacketBytes()) {
@@ -257,7 +257,12 @@ public final class Fabric {
         return result;
     }
 
-    private Link newLink(final Link.Kind kind, final int srcNode, final int dstNode, final int routeIndex, final LinkConfig linkConfig) {
+    private Link newLink(
+            final Link.Kind kind,
+            final int srcNode,
+            final int dstNode,
+            final int routeIndex,
+            final LinkConfig linkConfig) {
         final Link link = new Link(this, links.size(), kind, srcNode, dstNode, routeIndex, linkConfig);
         links.add(link);
         return link;

@@ -14,14 +14,14 @@ package org.mrconf.fabric;
  * @param seed              the fabric's seed; {@link #seedFor(long)} derives seeds for impairments
  */
 public record FabricConfig(
-    int routeCount,
-    LinkConfig uplink,
-    LinkConfig route,
-    LinkConfig downlink,
-    int wireOverheadBytes,
-    int maxPacketBytes,
-    RouteSelector routeSelector,
-    long seed) {
+        int routeCount,
+        LinkConfig uplink,
+        LinkConfig route,
+        LinkConfig downlink,
+        int wireOverheadBytes,
+        int maxPacketBytes,
+        RouteSelector routeSelector,
+        long seed) {
 
     /** Four parallel routes. */
     public static final int DEFAULT_ROUTE_COUNT = 4;
@@ -39,7 +39,7 @@ public record FabricConfig(
      * marking it, so it is deep (64 MiB) and never marks.
      */
     public static final LinkConfig DEFAULT_UPLINK =
-        LinkConfig.DEFAULT.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK);
+            LinkConfig.DEFAULT.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK);
 
     public FabricConfig {
         if (routeCount <= 0) {
@@ -49,8 +49,8 @@ public record FabricConfig(
             throw new IllegalArgumentException("wireOverheadBytes=" + wireOverheadBytes + " must not be negative");
         }
         if (maxPacketBytes <= 0 || maxPacketBytes > MAX_UDP_PAYLOAD_BYTES) {
-            throw new IllegalArgumentException("maxPacketBytes=" + maxPacketBytes + " must be in 1.."
-                + MAX_UDP_PAYLOAD_BYTES);
+            throw new IllegalArgumentException(
+                    "maxPacketBytes=" + maxPacketBytes + " must be in 1.." + MAX_UDP_PAYLOAD_BYTES);
         }
         if (uplink == null || route == null || downlink == null || routeSelector == null) {
             throw new NullPointerException("uplink, route, downlink and routeSelector are required");
@@ -83,8 +83,7 @@ public record FabricConfig(
         private boolean hashRouting;
         private long seed = 1L;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder routeCount(final int value) {
             routeCount = value;
@@ -142,11 +141,10 @@ public record FabricConfig(
         }
 
         public FabricConfig build() {
-            final RouteSelector selector = hashRouting
-                ? RouteSelector.hash(SeededRandom.derive(seed, -1))
-                : routeSelector;
+            final RouteSelector selector =
+                    hashRouting ? RouteSelector.hash(SeededRandom.derive(seed, -1)) : routeSelector;
             return new FabricConfig(
-                routeCount, uplink, route, downlink, wireOverheadBytes, maxPacketBytes, selector, seed);
+                    routeCount, uplink, route, downlink, wireOverheadBytes, maxPacketBytes, selector, seed);
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.mrconf.fabric;
 
 import java.nio.ByteBuffer;
-
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
 
@@ -43,7 +42,8 @@ public final class FabricNode implements PacketTransmitter {
     private long bytesDelivered;
     private long wakeups;
 
-    FabricNode(final Fabric fabric, final int id, final PacketReceiver endpoint, final Link uplink, final Link downlink) {
+    FabricNode(
+            final Fabric fabric, final int id, final PacketReceiver endpoint, final Link uplink, final Link downlink) {
         this.fabric = fabric;
         this.simulator = fabric.simulator();
         this.id = id;
@@ -123,7 +123,12 @@ public final class FabricNode implements PacketTransmitter {
      */
     @Override
     public void transmit(
-        final int dstNode, final int srcPort, final int ecn, final ByteBuffer buffer, final int offset, final int length) {
+            final int dstNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length) {
         final long nowNs = simulator.nowNs();
         packetsSent++;
         bytesSent += length;
@@ -202,8 +207,8 @@ public final class FabricNode implements PacketTransmitter {
             lastWakeupNs = nowNs;
             wakeupsAtLastInstant = 0;
         } else if (++wakeupsAtLastInstant > MAX_WAKEUPS_AT_ONE_INSTANT) {
-            throw new IllegalStateException("endpoint of node " + id + " asked for over "
-                + MAX_WAKEUPS_AT_ONE_INSTANT + " wake-ups at " + nowNs + " ns: does onWakeup clear its deadline?");
+            throw new IllegalStateException("endpoint of node " + id + " asked for over " + MAX_WAKEUPS_AT_ONE_INSTANT
+                    + " wake-ups at " + nowNs + " ns: does onWakeup clear its deadline?");
         }
     }
 }

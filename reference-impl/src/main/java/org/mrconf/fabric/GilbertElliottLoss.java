@@ -22,11 +22,11 @@ public final class GilbertElliottLoss implements Impairment {
      * @param lossInBad  loss probability in BAD (1 for the simple Gilbert model)
      */
     public GilbertElliottLoss(
-        final double goodToBad,
-        final double badToGood,
-        final double lossInGood,
-        final double lossInBad,
-        final long seed) {
+            final double goodToBad,
+            final double badToGood,
+            final double lossInGood,
+            final double lossInBad,
+            final long seed) {
         this.goodToBad = Probability.check("goodToBad", goodToBad);
         this.badToGood = Probability.check("badToGood", badToGood);
         this.lossInGood = Probability.check("lossInGood", lossInGood);
@@ -58,7 +58,7 @@ public final class GilbertElliottLoss implements Impairment {
 
     @Override
     public String toString() {
-        return "GilbertElliottLoss{goodToBad=" + goodToBad + ", badToGood=" + badToGood + ", lossInGood="
-            + lossInGood + ", lossInBad=" + lossInBad + '}';
+        return "GilbertElliottLoss{goodToBad=" + goodToBad + ", badToGood=" + badToGood + ", lossInGood=" + lossInGood
+                + ", lossInBad=" + lossInBad + '}';
     }
 }

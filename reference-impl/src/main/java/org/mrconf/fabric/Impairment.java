@@ -13,8 +13,7 @@ package org.mrconf.fabric;
 @FunctionalInterface
 public interface Impairment {
     /** Leaves every packet alone. */
-    Impairment NONE = (nowNs, fate) -> {
-    };
+    Impairment NONE = (nowNs, fate) -> {};
 
     /** Applies all {@code parts} in order, stopping once one drops the packet. */
     static Impairment chain(final Impairment... parts) {

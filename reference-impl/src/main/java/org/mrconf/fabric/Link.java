@@ -58,13 +58,13 @@ public final class Link {
     private int maxQueueBytes;
 
     Link(
-        final Fabric fabric,
-        final int id,
-        final Kind kind,
-        final int srcNode,
-        final int dstNode,
-        final int routeIndex,
-        final LinkConfig config) {
+            final Fabric fabric,
+            final int id,
+            final Kind kind,
+            final int srcNode,
+            final int dstNode,
+            final int routeIndex,
+            final LinkConfig config) {
         this.fabric = fabric;
         this.simulator = fabric.simulator();
         this.id = id;

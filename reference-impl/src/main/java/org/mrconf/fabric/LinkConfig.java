@@ -27,7 +27,7 @@ public record LinkConfig(long rateBps, long propagationNs, int queueCapacityByte
 
     /** A switch port with all the defaults above. */
     public static final LinkConfig DEFAULT = new LinkConfig(
-        DEFAULT_RATE_BPS, DEFAULT_PROPAGATION_NS, DEFAULT_QUEUE_CAPACITY_BYTES, DEFAULT_ECN_THRESHOLD_BYTES);
+            DEFAULT_RATE_BPS, DEFAULT_PROPAGATION_NS, DEFAULT_QUEUE_CAPACITY_BYTES, DEFAULT_ECN_THRESHOLD_BYTES);
 
     public LinkConfig {
         if (rateBps <= 0) {

@@ -28,6 +28,7 @@ final class Packet implements PacketView, EventHandler {
     int hop;
     /** Jitter an impairment added, taken when the packet leaves the current link. */
     long extraDelayNs;
+
     Packet next;
 
     Packet(final Fabric fabric, final int capacity) {
@@ -94,7 +95,7 @@ final class Packet implements PacketView, EventHandler {
 
     @Override
     public String toString() {
-        return "Packet{" + srcNode + ':' + srcPort + "->" + dstNode + " route=" + routeIndex
-            + " ecn=" + ecn + " length=" + length + '}';
+        return "Packet{" + srcNode + ':' + srcPort + "->" + dstNode + " route=" + routeIndex + " ecn=" + ecn
+                + " length=" + length + '}';
     }
 }

@@ -12,8 +12,7 @@ public final class PacketFate {
     private long extraDelayNs;
     private int bitFlips;
 
-    PacketFate() {
-    }
+    PacketFate() {}
 
     /** A fate over a standalone packet of {@code payload}, for exercising impairments in unit tests. */
     static PacketFate standalone(final byte[] payload) {
@@ -97,6 +96,6 @@ public final class PacketFate {
     @Override
     public String toString() {
         return "PacketFate{dropped=" + dropped + ", duplicates=" + duplicates + ", extraDelayNs=" + extraDelayNs
-            + ", bitFlips=" + bitFlips + '}';
+                + ", bitFlips=" + bitFlips + '}';
     }
 }

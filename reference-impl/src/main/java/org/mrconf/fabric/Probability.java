@@ -2,8 +2,7 @@ package org.mrconf.fabric;
 
 /** Argument checks shared by the impairments. */
 final class Probability {
-    private Probability() {
-    }
+    private Probability() {}
 
     static double check(final String name, final double value) {
         if (!(value >= 0.0 && value <= 1.0)) {

@@ -2,7 +2,6 @@ package org.mrconf.fabric;
 
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
-
 import org.mrconf.net.NanoClock;
 
 /**

@@ -11,8 +11,7 @@ public final class Ecn {
     /** Congestion experienced. */
     public static final int CE = 3;
 
-    private Ecn() {
-    }
+    private Ecn() {}
 
     /** Whether a router may mark this packet CE instead of dropping it. */
     public static boolean isCapable(final int ecn) {

@@ -30,8 +30,7 @@ public final class IncastBenchmark {
 
     private static final int DATA_MIN_BYTES = 200;
 
-    private IncastBenchmark() {
-    }
+    private IncastBenchmark() {}
 
     public static Result run(final LossBenchmark.Settings settings, final int senders, final int paths) {
         final long rtt = settings.baseRttNs();
@@ -40,19 +39,26 @@ public final class IncastBenchmark {
         final int binCount = 60;
         final long runNs = lastStartNs + binCount * rtt;
         final LinkConfig host = LinkConfig.DEFAULT.withRateBps(settings.linkRateBps());
-        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(8)
+        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder()
+                .routeCount(8)
                 .wireOverheadBytes(LossBenchmark.WIRE_OVERHEAD_BYTES)
                 .uplink(host.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK))
                 .route(host.withPropagationNs(settings.routePropagationNs()))
                 .downlink(host.withQueueCapacityBytes(4 << 20))
-                .seed(settings.seed()).build());
-        final EndpointConfig config = EndpointConfig.builder().lineRate(settings.linkRateBps())
-                .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536).build();
-        final Endpoint receiver = cluster.addEndpoint(config.toBuilder().entropySeed(settings.seed()).build());
+                .seed(settings.seed())
+                .build());
+        final EndpointConfig config = EndpointConfig.builder()
+                .lineRate(settings.linkRateBps())
+                .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536)
+                .build();
+        final Endpoint receiver = cluster.addEndpoint(
+                config.toBuilder().entropySeed(settings.seed()).build());
         final MemoryRegion target = receiver.registerRegion(0x10_0000L, settings.messageBytes(), AccessFlags.ALL);
         final long[][] bytesPerBin = new long[senders][binCount];
         cluster.fabric().tap((nowNs, event, link, packet) -> {
-            if (event == TapEvent.DELIVERED && packet.dstNode() == 0 && packet.length() > DATA_MIN_BYTES
+            if (event == TapEvent.DELIVERED
+                    && packet.dstNode() == 0
+                    && packet.length() > DATA_MIN_BYTES
                     && nowNs >= lastStartNs) {
                 final int bin = (int) ((nowNs - lastStartNs) / rtt);
                 if (bin < binCount) {
@@ -61,7 +67,8 @@ public final class IncastBenchmark {
             }
         });
         for (int i = 0; i < senders; i++) {
-            final Endpoint sender = cluster.addEndpoint(config.toBuilder().entropySeed(settings.seed() + 1 + i).build());
+            final Endpoint sender = cluster.addEndpoint(
+                    config.toBuilder().entropySeed(settings.seed() + 1 + i).build());
             final int node = i + 1;
             cluster.connect(node, 1, 0, 100 + i, paths, 1);
             final MemoryRegion source = sender.registerRegion(0x10_0000L, settings.messageBytes(), AccessFlags.ALL);
@@ -86,13 +93,21 @@ public final class IncastBenchmark {
                 lastQuarterBytes += sender[bin];
             }
         }
-        return new Result(senders, convergenceNs, rtt, lastQuarterJain / (binCount - from),
+        return new Result(
+                senders,
+                convergenceNs,
+                rtt,
+                lastQuarterJain / (binCount - from),
                 lastQuarterBytes * 8.0 / ((binCount - from) * rtt));
     }
 
     /** Keeps two messages outstanding from one sender, reposting as they complete. */
-    private static void keepBusy(final SimulatedCluster cluster, final Endpoint sender, final MemoryRegion source,
-                                 final MemoryRegion target, final LossBenchmark.Settings settings) {
+    private static void keepBusy(
+            final SimulatedCluster cluster,
+            final Endpoint sender,
+            final MemoryRegion source,
+            final MemoryRegion target,
+            final LossBenchmark.Settings settings) {
         for (int i = 0; i < settings.outstanding(); i++) {
             post(sender, source, target, settings);
         }
@@ -107,9 +122,13 @@ public final class IncastBenchmark {
         });
     }
 
-    private static void post(final Endpoint sender, final MemoryRegion source, final MemoryRegion target,
-                             final LossBenchmark.Settings settings) {
-        sender.postWrite(1, 0, source.key(), source.address(), settings.messageBytes(), target.address(), target.key(), 0);
+    private static void post(
+            final Endpoint sender,
+            final MemoryRegion source,
+            final MemoryRegion target,
+            final LossBenchmark.Settings settings) {
+        sender.postWrite(
+                1, 0, source.key(), source.address(), settings.messageBytes(), target.address(), target.key(), 0);
     }
 
     /** Jain's fairness index of the senders' bytes in one bin: (sum x)^2 / (n * sum x^2). */

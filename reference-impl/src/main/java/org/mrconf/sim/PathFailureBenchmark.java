@@ -25,8 +25,14 @@ public final class PathFailureBenchmark {
      * @param timeouts         retransmission timeouts the sender took
      * @param repaths          entropy changes the sender made
      */
-    public record Result(double sevenPathGbps, double beforeGbps, double minimumGbps, long recoveryNs, long baseRttNs,
-                         long timeouts, long repaths) {
+    public record Result(
+            double sevenPathGbps,
+            double beforeGbps,
+            double minimumGbps,
+            long recoveryNs,
+            long baseRttNs,
+            long timeouts,
+            long repaths) {
         public double recoveryRtts() {
             return recoveryNs < 0 ? Double.NaN : (double) recoveryNs / baseRttNs;
         }
@@ -37,8 +43,7 @@ public final class PathFailureBenchmark {
     private static final long BLACKOUT_NS = 4_000_000;
     private static final long RUN_NS = 12_000_000;
 
-    private PathFailureBenchmark() {
-    }
+    private PathFailureBenchmark() {}
 
     public static Result run(final LossBenchmark.Settings settings) {
         final double sevenPath = steadyGoodput(runTransfer(settings, 7, false).sampler(), 0);
@@ -56,53 +61,73 @@ public final class PathFailureBenchmark {
             }
         }
         final long recovery = lastBad < 0 ? 0 : (lastBad - blackoutBin) * BIN_NS;
-        return new Result(sevenPath, before, minimum, recovery, settings.baseRttNs(), transfer.timeouts(),
-                transfer.repaths());
+        return new Result(
+                sevenPath, before, minimum, recovery, settings.baseRttNs(), transfer.timeouts(), transfer.repaths());
     }
 
     /** What one transfer run leaves behind. */
-    private record Transfer(ThroughputSampler sampler, long timeouts, long repaths) {
-    }
+    private record Transfer(ThroughputSampler sampler, long timeouts, long repaths) {}
 
-    private static Transfer runTransfer(final LossBenchmark.Settings settings, final int paths,
-                                                 final boolean blackout) {
+    private static Transfer runTransfer(
+            final LossBenchmark.Settings settings, final int paths, final boolean blackout) {
         final LinkConfig host = LinkConfig.DEFAULT.withRateBps(settings.linkRateBps());
-        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(8)
+        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder()
+                .routeCount(8)
                 .wireOverheadBytes(LossBenchmark.WIRE_OVERHEAD_BYTES)
                 .uplink(host.withQueueCapacityBytes(64 << 20).withEcnThresholdBytes(LinkConfig.NEVER_MARK))
-                .route(host.withPropagationNs(settings.routePropagationNs())).downlink(host)
-                .seed(settings.seed()).build());
-        final EndpointConfig config = EndpointConfig.builder().lineRate(settings.linkRateBps())
-                .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536).entropySeed(settings.seed()).build();
+                .route(host.withPropagationNs(settings.routePropagationNs()))
+                .downlink(host)
+                .seed(settings.seed())
+                .build());
+        final EndpointConfig config = EndpointConfig.builder()
+                .lineRate(settings.linkRateBps())
+                .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536)
+                .entropySeed(settings.seed())
+                .build();
         final Endpoint sender = cluster.addEndpoint(config);
-        final Endpoint receiver = cluster.addEndpoint(config.toBuilder().entropySeed(settings.seed() + 1).build());
+        final Endpoint receiver = cluster.addEndpoint(
+                config.toBuilder().entropySeed(settings.seed() + 1).build());
         cluster.connect(0, 1, 1, 2, paths, 1);
         if (blackout) {
-            cluster.fabric().routeLinks(3).forEach(link ->
-                    cluster.fabric().scheduleImpairment(BLACKOUT_NS, link, Blackout.from(BLACKOUT_NS)));
+            cluster.fabric()
+                    .routeLinks(3)
+                    .forEach(
+                            link -> cluster.fabric().scheduleImpairment(BLACKOUT_NS, link, Blackout.from(BLACKOUT_NS)));
         }
         final MemoryRegion source = sender.registerRegion(0x10_0000L, settings.messageBytes(), AccessFlags.ALL);
         final MemoryRegion target = receiver.registerRegion(0x10_0000L, settings.messageBytes(), AccessFlags.ALL);
-        final ThroughputSampler sampler = new ThroughputSampler(cluster.simulator(),
-                () -> receiver.counters().get(Counter.BYTES_PLACED), 0, BIN_NS, (int) (RUN_NS / BIN_NS));
+        final ThroughputSampler sampler = new ThroughputSampler(
+                cluster.simulator(), () -> receiver.counters().get(Counter.BYTES_PLACED), 0, BIN_NS, (int)
+                        (RUN_NS / BIN_NS));
         final int[] outstanding = {0};
         final long[] id = {0};
         final Runnable keepBusy = () -> {
             while (outstanding[0] < settings.outstanding()) {
-                sender.postWrite(1, 0, source.key(), source.address(), settings.messageBytes(), target.address(),
-                        target.key(), id[0]++);
+                sender.postWrite(
+                        1,
+                        0,
+                        source.key(),
+                        source.address(),
+                        settings.messageBytes(),
+                        target.address(),
+                        target.key(),
+                        id[0]++);
                 outstanding[0]++;
             }
         };
         keepBusy.run();
-        cluster.runUntil(() -> {
-            while (sender.pollCompletion() != null) {
-                outstanding[0]--;
-            }
-            keepBusy.run();
-            return false;
-        }, RUN_NS);
-        return new Transfer(sampler, sender.counters().get(Counter.RTO_EXPIRATIONS),
+        cluster.runUntil(
+                () -> {
+                    while (sender.pollCompletion() != null) {
+                        outstanding[0]--;
+                    }
+                    keepBusy.run();
+                    return false;
+                },
+                RUN_NS);
+        return new Transfer(
+                sampler,
+                sender.counters().get(Counter.RTO_EXPIRATIONS),
                 sender.counters().get(Counter.REPATHS));
     }
 

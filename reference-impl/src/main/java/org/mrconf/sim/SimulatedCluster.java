@@ -82,8 +82,13 @@ public final class SimulatedCluster {
         private PacketTransmitter target;
 
         @Override
-        public void transmit(final int dstNode, final int srcPort, final int ecn, final ByteBuffer buffer,
-                             final int offset, final int length) {
+        public void transmit(
+                final int dstNode,
+                final int srcPort,
+                final int ecn,
+                final ByteBuffer buffer,
+                final int offset,
+                final int length) {
             target.transmit(dstNode, srcPort, ecn, buffer, offset, length);
         }
     }

@@ -15,8 +15,12 @@ final class ThroughputSampler {
     private long last;
     private int next;
 
-    ThroughputSampler(final Simulator simulator, final LongSupplier counter, final long startNs, final long binNs,
-                      final int binCount) {
+    ThroughputSampler(
+            final Simulator simulator,
+            final LongSupplier counter,
+            final long startNs,
+            final long binNs,
+            final int binCount) {
         this.simulator = simulator;
         this.counter = counter;
         this.binNs = binNs;

@@ -33,13 +33,13 @@ final class DutLoop implements Runnable {
     static final int PACKET_BUDGET = 256;
     /** Most control requests run per round. */
     static final int CONTROL_BUDGET = 32;
+
     private static final long SELECT_RESOLUTION_NS = 1_000_000;
     private static final long MAX_PARK_NS = 100_000;
     private static final int LOGGED_ERRORS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(DutLoop.class);
 
-    private record ControlTask(String line, CompletableFuture<String> reply) {
-    }
+    private record ControlTask(String line, CompletableFuture<String> reply) {}
 
     private final Network network;
     private final NanoClock clock;
@@ -55,15 +55,22 @@ final class DutLoop implements Runnable {
     private boolean wakeupRequested;
     private long loopErrors;
 
-    DutLoop(final Network network, final EndpointConfig endpointConfig, final AgentConfig.Builder agentConfig,
-            final NanoClock clock) throws IOException {
+    DutLoop(
+            final Network network,
+            final EndpointConfig endpointConfig,
+            final AgentConfig.Builder agentConfig,
+            final NanoClock clock)
+            throws IOException {
         this.network = network;
         this.clock = clock;
         this.selector = Selector.open();
         this.endpoint = new Endpoint(endpointConfig, network.transmitter(), clock);
         // Work posted by the agent runs on this thread, so a flag is enough to ask for onWakeup.
         this.endpoint.wakeupListener(() -> wakeupRequested = true);
-        this.agent = new ControlAgent(endpoint, network.peers(), agentConfig.extraCounters(this::counters).build());
+        this.agent = new ControlAgent(
+                endpoint,
+                network.peers(),
+                agentConfig.extraCounters(this::counters).build());
     }
 
     /** Queues a request line for the agent; any thread. The future always completes with one line. */
@@ -74,8 +81,8 @@ final class DutLoop implements Runnable {
             return reply;
         }
         if (Thread.currentThread() == thread) {
-            reply.complete(ControlAgent.errorLine(ErrorCode.INTERNAL,
-                    "control requests cannot come from the soft DUT's own thread"));
+            reply.complete(ControlAgent.errorLine(
+                    ErrorCode.INTERNAL, "control requests cannot come from the soft DUT's own thread"));
             return reply;
         }
         control.add(new ControlTask(line, reply));
@@ -209,8 +216,13 @@ final class DutLoop implements Runnable {
         }
     }
 
-    private void onPacket(final InetAddress source, final int sourcePort, final int ecn, final ByteBuffer buffer,
-                          final int offset, final int length) {
+    private void onPacket(
+            final InetAddress source,
+            final int sourcePort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length) {
         final int node = network.peers().nodeOf(source);
         try {
             endpoint.onPacket(node, sourcePort, ecn, buffer, offset, length, clock.nanoTime());

@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
 final class InMemoryNetwork implements Network {
     /** Most packets waiting to be received. */
     static final int QUEUE_CAPACITY = 65536;
+
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryNetwork.class);
 
-    private record Arrival(byte[] packet, InetAddress source, int sourcePort, int ecn) {
-    }
+    private record Arrival(byte[] packet, InetAddress source, int sourcePort, int ecn) {}
 
     private final OutboundSink sink;
     private final SocketPeers peers = new SocketPeers(null, entropy -> entropy);
@@ -57,7 +57,12 @@ final class InMemoryNetwork implements Network {
         Arrival arrival;
         while (received < budget && (arrival = arrivals.poll()) != null) {
             received++;
-            inbound.onPacket(arrival.source, arrival.sourcePort, arrival.ecn, ByteBuffer.wrap(arrival.packet), 0,
+            inbound.onPacket(
+                    arrival.source,
+                    arrival.sourcePort,
+                    arrival.ecn,
+                    ByteBuffer.wrap(arrival.packet),
+                    0,
                     arrival.packet.length);
         }
         return received;
@@ -78,8 +83,13 @@ final class InMemoryNetwork implements Network {
         return peers;
     }
 
-    private void transmit(final int dstNode, final int srcPort, final int ecn, final ByteBuffer buffer,
-                          final int offset, final int length) {
+    private void transmit(
+            final int dstNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length) {
         final InetSocketAddress destination = peers.destination(dstNode);
         if (destination == null) {
             txUnroutable++;

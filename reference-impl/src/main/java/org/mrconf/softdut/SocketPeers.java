@@ -30,6 +30,7 @@ final class SocketPeers implements PeerDirectory {
     private final Map<Integer, Peer> byNode = new HashMap<>();
     /** The family every peer must have, or null for any (in memory). */
     private final Class<? extends InetAddress> family;
+
     private final IntUnaryOperator sourcePort;
     private int nextNode = 1;
 
@@ -41,8 +42,9 @@ final class SocketPeers implements PeerDirectory {
     @Override
     public int acquire(final InetAddress address, final int port) {
         if (family != null && !family.isInstance(address)) {
-            throw new IllegalArgumentException("this device sends over " + (family == Inet4Address.class ? "IPv4" : "IPv6")
-                    + " only; cannot reach " + address.getHostAddress());
+            throw new IllegalArgumentException(
+                    "this device sends over " + (family == Inet4Address.class ? "IPv4" : "IPv6")
+                            + " only; cannot reach " + address.getHostAddress());
         }
         Peer peer = byAddress.get(address);
         if (peer == null) {

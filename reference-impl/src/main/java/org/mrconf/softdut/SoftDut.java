@@ -46,14 +46,21 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile ControlServer controlServer;
 
-    private SoftDut(final SoftDutOptions options, final Network network, final InMemoryNetwork memory,
-                    final int udpPort, final InetAddress controlBind) throws IOException {
+    private SoftDut(
+            final SoftDutOptions options,
+            final Network network,
+            final InMemoryNetwork memory,
+            final int udpPort,
+            final InetAddress controlBind)
+            throws IOException {
         this.options = options;
         this.memory = memory;
         this.udpPort = udpPort;
         final EndpointConfig endpointConfig = options.endpoint().toBuilder()
-                .ipv6(options.bindAddress() instanceof Inet6Address).build();
-        final List<String> profiles = new ArrayList<>(AgentConfig.builder().build().profiles());
+                .ipv6(options.bindAddress() instanceof Inet6Address)
+                .build();
+        final List<String> profiles =
+                new ArrayList<>(AgentConfig.builder().build().profiles());
         if (options.bindAddress() instanceof Inet6Address) {
             profiles.add("ipv6");
         }
@@ -90,14 +97,20 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         dut.thread.start();
         if (withControl) {
             try {
-                dut.controlServer = ControlServer.start(options.bindAddress(), options.controlPort(), options.token(), dut);
+                dut.controlServer =
+                        ControlServer.start(options.bindAddress(), options.controlPort(), options.token(), dut);
             } catch (final IOException | RuntimeException e) {
                 dut.close();
                 throw e;
             }
         }
-        LOG.info("soft DUT on udp {}:{}{}", options.bindAddress().getHostAddress(), dut.udpPort,
-                withControl ? ", control on tcp " + options.bindAddress().getHostAddress() + ":" + dut.controlPort() : "");
+        LOG.info(
+                "soft DUT on udp {}:{}{}",
+                options.bindAddress().getHostAddress(),
+                dut.udpPort,
+                withControl
+                        ? ", control on tcp " + options.bindAddress().getHostAddress() + ":" + dut.controlPort()
+                        : "");
         return dut;
     }
 
@@ -128,7 +141,8 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
      */
     public boolean deliver(final byte[] packet, final InetAddress source, final int sourcePort, final int ecn) {
         if (memory == null) {
-            throw new UnsupportedOperationException("deliver() is for the in-memory soft DUT; send UDP to port " + udpPort);
+            throw new UnsupportedOperationException(
+                    "deliver() is for the in-memory soft DUT; send UDP to port " + udpPort);
         }
         Objects.requireNonNull(source, "source");
         final boolean queued = memory.offer(packet.clone(), source, sourcePort, ecn & 3);

@@ -19,8 +19,14 @@ import org.mrconf.wire.WireConstants;
  * @param endpoint          the endpoint's parameters (default {@link #defaultEndpointConfig()})
  * @param memoryBudgetBytes most bytes of regions registered at once
  */
-public record SoftDutOptions(InetAddress bindAddress, int udpPort, int controlPort, String token, int entropyPorts,
-                             EndpointConfig endpoint, long memoryBudgetBytes) {
+public record SoftDutOptions(
+        InetAddress bindAddress,
+        int udpPort,
+        int controlPort,
+        String token,
+        int entropyPorts,
+        EndpointConfig endpoint,
+        long memoryBudgetBytes) {
     /** Most entropy sockets. */
     public static final int MAX_ENTROPY_PORTS = 1024;
     /** Largest MTU: an IP datagram's length field is 16 bits. */
@@ -39,11 +45,12 @@ public record SoftDutOptions(InetAddress bindAddress, int udpPort, int controlPo
             throw new IllegalArgumentException("the token must not be empty");
         }
         if (entropyPorts < 1 || entropyPorts > MAX_ENTROPY_PORTS) {
-            throw new IllegalArgumentException("entropy ports must be 1 to " + MAX_ENTROPY_PORTS + ", was " + entropyPorts);
+            throw new IllegalArgumentException(
+                    "entropy ports must be 1 to " + MAX_ENTROPY_PORTS + ", was " + entropyPorts);
         }
         if (endpoint.mtuBytes() > MAX_MTU) {
-            throw new IllegalArgumentException("mtu must be at most " + MAX_MTU + " (one IP datagram), was "
-                    + endpoint.mtuBytes());
+            throw new IllegalArgumentException(
+                    "mtu must be at most " + MAX_MTU + " (one IP datagram), was " + endpoint.mtuBytes());
         }
         if (memoryBudgetBytes < 1) {
             throw new IllegalArgumentException("the memory budget must be positive");
@@ -78,8 +85,7 @@ public record SoftDutOptions(InetAddress bindAddress, int udpPort, int controlPo
         private EndpointConfig endpoint = defaultEndpointConfig();
         private long memoryBudgetBytes = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 2);
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder bindAddress(final InetAddress address) {
             this.bindAddress = address;
@@ -124,8 +130,8 @@ public record SoftDutOptions(InetAddress bindAddress, int udpPort, int controlPo
         }
 
         public SoftDutOptions build() {
-            return new SoftDutOptions(bindAddress, udpPort, controlPort, token, entropyPorts, endpoint,
-                    memoryBudgetBytes);
+            return new SoftDutOptions(
+                    bindAddress, udpPort, controlPort, token, entropyPorts, endpoint, memoryBudgetBytes);
         }
     }
 }

@@ -47,8 +47,10 @@ final class UdpNetwork implements Network {
     private long txUnroutable;
     private long rxErrors;
 
-    private UdpNetwork(final DatagramChannel receiveChannel, final DatagramChannel[] sendChannels,
-                       final Class<? extends InetAddress> family) {
+    private UdpNetwork(
+            final DatagramChannel receiveChannel,
+            final DatagramChannel[] sendChannels,
+            final Class<? extends InetAddress> family) {
         this.receiveChannel = receiveChannel;
         this.sendChannels = sendChannels;
         this.sendPorts = new int[sendChannels.length];
@@ -61,9 +63,10 @@ final class UdpNetwork implements Network {
     }
 
     /** Binds the receive socket to {@code bindAddress}:{@code udpPort} and {@code entropyPorts} send sockets. */
-    static UdpNetwork open(final InetAddress bindAddress, final int udpPort, final int entropyPorts) throws IOException {
-        final ProtocolFamily family = bindAddress instanceof Inet6Address
-                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+    static UdpNetwork open(final InetAddress bindAddress, final int udpPort, final int entropyPorts)
+            throws IOException {
+        final ProtocolFamily family =
+                bindAddress instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
         final DatagramChannel[] send = new DatagramChannel[entropyPorts];
         DatagramChannel receive = null;
         try {
@@ -76,8 +79,8 @@ final class UdpNetwork implements Network {
                 send[i].setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
                 send[i].bind(new InetSocketAddress(bindAddress, 0));
             }
-            return new UdpNetwork(receive, send,
-                    bindAddress instanceof Inet6Address ? Inet6Address.class : Inet4Address.class);
+            return new UdpNetwork(
+                    receive, send, bindAddress instanceof Inet6Address ? Inet6Address.class : Inet4Address.class);
         } catch (final IOException | RuntimeException e) {
             closeQuietly(receive);
             for (final DatagramChannel channel : send) {
@@ -113,8 +116,8 @@ final class UdpNetwork implements Network {
                 return received;
             }
             received++;
-            inbound.onPacket(source.getAddress(), source.getPort(), Ecn.NOT_ECT, receiveBuffer, 0,
-                    receiveBuffer.position());
+            inbound.onPacket(
+                    source.getAddress(), source.getPort(), Ecn.NOT_ECT, receiveBuffer, 0, receiveBuffer.position());
         }
         return received;
     }
@@ -134,8 +137,13 @@ final class UdpNetwork implements Network {
         return peers;
     }
 
-    private void transmit(final int dstNode, final int srcPort, final int ecn, final ByteBuffer buffer,
-                          final int offset, final int length) {
+    private void transmit(
+            final int dstNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length) {
         final InetSocketAddress destination = peers.destination(dstNode);
         if (destination == null) {
             txUnroutable++;

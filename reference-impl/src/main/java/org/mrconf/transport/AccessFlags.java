@@ -11,8 +11,7 @@ public final class AccessFlags {
     /** Everything. */
     public static final int ALL = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ;
 
-    private AccessFlags() {
-    }
+    private AccessFlags() {}
 
     static boolean allows(final int flags, final int needed) {
         return (flags & needed) == needed;

@@ -64,8 +64,8 @@ final class AckHandler {
         applyRateHint(connection, ack.rateHint(), nowNs);
         final long srttNs = path.rtt.srttNs();
         final double connectionFloor = hintedWindowPackets(connection, srttNs);
-        path.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs,
-                connectionFloor / healthyPaths(connection));
+        path.congestionWindow.onAck(
+                newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor / healthyPaths(connection));
         connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor);
     }
 
@@ -130,7 +130,8 @@ final class AckHandler {
                         completions.finishSend(connection, message, CompletionStatus.fromNack(code));
                     }
                 } else {
-                    failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
+                    failMessage(
+                            connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
                 }
             }
             case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
@@ -166,7 +167,8 @@ final class AckHandler {
         connection.unacknowledged--;
         final SendMessage message = path.slotMessage[PathSender.slot(psn)];
         message.packetsAcked++;
-        if (message.isFullySegmented() && message.packetsAcked == message.packetCount
+        if (message.isFullySegmented()
+                && message.packetsAcked == message.packetCount
                 && message.opcode != org.mrconf.wire.Opcode.READ_REQUEST) {
             completions.finishSend(connection, message, CompletionStatus.SUCCESS);
         }
@@ -177,8 +179,8 @@ final class AckHandler {
      * A PSN that an ACK reports missing while it reports a later one received is lost (clause 6.3.1);
      * a retransmitted PSN is declared lost again only after one smoothed RTT (clause 6.4.3).
      */
-    private static void detectLoss(final PathSender path, final long cumulative, final int highestSacked,
-                                   final long nowNs) {
+    private static void detectLoss(
+            final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
         for (int bit = 0; bit < highestSacked; bit++) {
             final long psn = Serial.add(cumulative, bit);
             if (!path.isOutstanding(psn)) {
@@ -195,14 +197,15 @@ final class AckHandler {
     private void applyRateHint(final Connection connection, final long hintMbps, final long nowNs) {
         final long lineRate = state.config.lineRateBitsPerSecond();
         final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT
-                ? lineRate : Math.min(lineRate, Math.max(1, hintMbps) * 1_000_000L);
+                ? lineRate
+                : Math.min(lineRate, Math.max(1, hintMbps) * 1_000_000L);
         if (rate != connection.pacer.rateBitsPerSecond()) {
             connection.pacer.rate(rate, nowNs);
         }
     }
 
-    private void failMessage(final Connection connection, final int streamId, final long msn,
-                             final CompletionStatus status) {
+    private void failMessage(
+            final Connection connection, final int streamId, final long msn, final CompletionStatus status) {
         if (!connection.hasStream(streamId)) {
             return;
         }
@@ -214,8 +217,8 @@ final class AckHandler {
             }
         }
         // A READ response we owe is refused by the requester: stop sending it.
-        connection.sendQueue.removeIf(m -> m.opcode == org.mrconf.wire.Opcode.READ_RESPONSE && m.streamId == streamId
-                && m.msn == msn);
+        connection.sendQueue.removeIf(
+                m -> m.opcode == org.mrconf.wire.Opcode.READ_RESPONSE && m.streamId == streamId && m.msn == msn);
     }
 
     /** Fails every outstanding work request of the connection (clauses 6.7.3 and 9.1.2). */

@@ -12,8 +12,15 @@ package org.mrconf.transport;
  * @param byteLength    bytes transferred (receive side: the message length)
  * @param immediate     the immediate data, for {@link CompletionType#RECEIVE_IMMEDIATE}
  */
-public record Completion(long workRequestId, int connectionId, int streamId, long msn, CompletionType type,
-                         CompletionStatus status, long byteLength, long immediate) {
+public record Completion(
+        long workRequestId,
+        int connectionId,
+        int streamId,
+        long msn,
+        CompletionType type,
+        CompletionStatus status,
+        long byteLength,
+        long immediate) {
 
     public boolean isSuccess() {
         return status == CompletionStatus.SUCCESS;

@@ -30,10 +30,18 @@ final class CompletionDispatcher {
     }
 
     private void drainSend(final Connection connection, final StreamSendState stream) {
-        while (!stream.awaitingCompletion.isEmpty() && stream.awaitingCompletion.peekFirst().isDone()) {
+        while (!stream.awaitingCompletion.isEmpty()
+                && stream.awaitingCompletion.peekFirst().isDone()) {
             final SendMessage done = stream.awaitingCompletion.pollFirst();
-            emit(new Completion(done.workRequestId, connection.localId(), done.streamId, done.msn,
-                    done.completionType(), done.status, done.length, 0));
+            emit(new Completion(
+                    done.workRequestId,
+                    connection.localId(),
+                    done.streamId,
+                    done.msn,
+                    done.completionType(),
+                    done.status,
+                    done.length,
+                    0));
         }
     }
 
@@ -49,13 +57,26 @@ final class CompletionDispatcher {
             if (opcode == Opcode.SEND && stream.messageRsn[index] != StreamReceiveState.NO_RSN) {
                 final long rsn = stream.messageRsn[index];
                 final int receive = stream.receiveIndex(rsn);
-                emit(new Completion(stream.receiveWorkRequestId[receive], connection.localId(), streamId,
-                        stream.nextMsnToDeliver, CompletionType.RECEIVE, status, stream.messageLength[index], 0));
+                emit(new Completion(
+                        stream.receiveWorkRequestId[receive],
+                        connection.localId(),
+                        streamId,
+                        stream.nextMsnToDeliver,
+                        CompletionType.RECEIVE,
+                        status,
+                        stream.messageLength[index],
+                        0));
                 stream.receiveRegion[receive] = null;
                 stream.oldestLiveRsn = Serial.add(rsn, 1);
             } else if (opcode == Opcode.WRITE_WITH_IMMEDIATE && status == CompletionStatus.SUCCESS) {
-                emit(new Completion(0, connection.localId(), streamId, stream.nextMsnToDeliver,
-                        CompletionType.RECEIVE_IMMEDIATE, status, stream.messageLength[index],
+                emit(new Completion(
+                        0,
+                        connection.localId(),
+                        streamId,
+                        stream.nextMsnToDeliver,
+                        CompletionType.RECEIVE_IMMEDIATE,
+                        status,
+                        stream.messageLength[index],
                         stream.messageImmediate[index]));
             }
             stream.messageState[index] = StreamReceiveState.EMPTY;
@@ -95,8 +116,15 @@ final class CompletionDispatcher {
     void flushReceives(final Connection connection, final int streamId, final StreamReceiveState stream) {
         for (long rsn = stream.oldestLiveRsn; rsn != stream.nextRsnToPost; rsn = Serial.add(rsn, 1)) {
             final int receive = stream.receiveIndex(rsn);
-            emit(new Completion(stream.receiveWorkRequestId[receive], connection.localId(), streamId, -1,
-                    CompletionType.RECEIVE, CompletionStatus.FLUSHED, 0, 0));
+            emit(new Completion(
+                    stream.receiveWorkRequestId[receive],
+                    connection.localId(),
+                    streamId,
+                    -1,
+                    CompletionType.RECEIVE,
+                    CompletionStatus.FLUSHED,
+                    0,
+                    0));
         }
         stream.oldestLiveRsn = stream.nextRsnToPost;
     }

@@ -18,6 +18,7 @@ final class Connection {
     final ArrayDeque<SendMessage> sendQueue = new ArrayDeque<>();
     /** READs in progress, by sink handle. */
     final IntObjectMap<SendMessage> readsBySink = new IntObjectMap<>(16);
+
     final AimdWindow congestionWindow;
     final Pacer pacer;
 
@@ -30,6 +31,7 @@ final class Connection {
     long lastDataReceivedNs = Long.MIN_VALUE / 4; // far past, without overflow in subtraction
     /** Where round-robin tie-breaking between equally free paths starts next (clause 10.2.2). */
     int nextPathCursor;
+
     boolean failed;
     /** Whether the posted receives were flushed when the connection failed. */
     boolean receivesFlushed;
@@ -45,8 +47,10 @@ final class Connection {
         }
         this.sendStreams = new StreamSendState[config.streamCount()];
         this.receiveStreams = new StreamReceiveState[config.streamCount()];
-        this.congestionWindow = new AimdWindow(endpointConfig.initialConnectionWindow(),
-                endpointConfig.maxConnectionWindow(), endpointConfig.decreaseFactor());
+        this.congestionWindow = new AimdWindow(
+                endpointConfig.initialConnectionWindow(),
+                endpointConfig.maxConnectionWindow(),
+                endpointConfig.decreaseFactor());
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.
         this.pacer = new Pacer(endpointConfig.lineRateBitsPerSecond(), 4L * endpointConfig.mtuBytes(), nowNs);
         this.lastHeardNs = nowNs;
@@ -74,7 +78,8 @@ final class Connection {
     StreamReceiveState receiveStream(final int streamId) {
         StreamReceiveState stream = receiveStreams[streamId];
         if (stream == null) {
-            stream = new StreamReceiveState(endpointConfig.maxPostedReceives(), endpointConfig.maxOutstandingMessages());
+            stream =
+                    new StreamReceiveState(endpointConfig.maxPostedReceives(), endpointConfig.maxOutstandingMessages());
             receiveStreams[streamId] = stream;
         }
         return stream;

@@ -13,8 +13,15 @@ package org.mrconf.transport;
  * @param initialReceivePsn first PSN of every path the peer sends on
  * @param entropyBase       source port of path 0; path i starts at entropyBase + i
  */
-public record ConnectionConfig(int localId, int peerId, int peerNode, int pathCount, int streamCount,
-                               long initialSendPsn, long initialReceivePsn, int entropyBase) {
+public record ConnectionConfig(
+        int localId,
+        int peerId,
+        int peerNode,
+        int pathCount,
+        int streamCount,
+        long initialSendPsn,
+        long initialReceivePsn,
+        int entropyBase) {
 
     public ConnectionConfig {
         if (pathCount < 1 || pathCount > 256) {
@@ -29,8 +36,8 @@ public record ConnectionConfig(int localId, int peerId, int peerNode, int pathCo
     }
 
     /** A connection with initial PSNs 0 and source ports from 49152. */
-    public static ConnectionConfig of(final int localId, final int peerId, final int peerNode, final int pathCount,
-                                      final int streamCount) {
+    public static ConnectionConfig of(
+            final int localId, final int peerId, final int peerNode, final int pathCount, final int streamCount) {
         return new ConnectionConfig(localId, peerId, peerNode, pathCount, streamCount, 0, 0, 49152);
     }
 

@@ -4,8 +4,7 @@ import org.mrconf.wire.DecodeStatus;
 
 /** Which counter a packet the decoder rejected goes to (spec clauses 5.1.2, 5.1.3, 5.6.2, 5.6.3). */
 final class DecodeCounters {
-    private DecodeCounters() {
-    }
+    private DecodeCounters() {}
 
     static Counter of(final DecodeStatus status) {
         return switch (status) {

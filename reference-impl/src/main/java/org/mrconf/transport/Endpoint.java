@@ -31,7 +31,7 @@ public final class Endpoint implements PacketReceiver {
     private final InboundData inboundData;
     private final SendScheduler scheduler;
     private final SplittableRandom keyRandom;
-    private Runnable wakeupListener = () -> { };
+    private Runnable wakeupListener = () -> {};
     private long lastNowNs;
 
     /**
@@ -42,7 +42,8 @@ public final class Endpoint implements PacketReceiver {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.completions = new CompletionDispatcher(state.counters);
-        this.out = new OutboundPackets(Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
+        this.out = new OutboundPackets(
+                Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -87,7 +88,8 @@ public final class Endpoint implements PacketReceiver {
             key = keyRandom.nextInt();
         } while (key == 0 || state.regions.get(key) != null);
         // The region is the whole capacity, whatever the caller's position and limit (absolute puts check limit).
-        final MemoryRegion region = new MemoryRegion(key, address, memory.duplicate().clear(), access);
+        final MemoryRegion region =
+                new MemoryRegion(key, address, memory.duplicate().clear(), access);
         state.regions.put(key, region);
         return region;
     }
@@ -140,8 +142,16 @@ public final class Endpoint implements PacketReceiver {
     /** A snapshot of one path's sender state, for tests and reports. */
     public PathStatus pathStatus(final int localId, final int pathId) {
         final PathSender path = connection(localId).sendPaths[pathId];
-        return new PathStatus(pathId, path.entropy, path.healthy, path.nextPsn, path.oldestUnackedPsn,
-                path.unacknowledged, path.congestionWindow.window(), path.rtt.srttNs(), path.rtt.rtoNs());
+        return new PathStatus(
+                pathId,
+                path.entropy,
+                path.healthy,
+                path.nextPsn,
+                path.oldestUnackedPsn,
+                path.unacknowledged,
+                path.congestionWindow.window(),
+                path.rtt.srttNs(),
+                path.rtt.rtoNs());
     }
 
     /** The sizes of the endpoint's internal state. */
@@ -158,58 +168,124 @@ public final class Endpoint implements PacketReceiver {
                 awaiting += stream == null ? 0 : stream.awaitingCompletion.size();
             }
         }
-        return new EndpointDiagnostics(state.connectionList.size(), queued, awaiting, outstanding, reads,
-                completions.pending());
+        return new EndpointDiagnostics(
+                state.connectionList.size(), queued, awaiting, outstanding, reads, completions.pending());
     }
 
     // ---------------------------------------------------------------- work requests
 
     /** Posts a receive buffer on a stream; SENDs consume them in RSN order (clause 7.3.1). */
-    public void postReceive(final int connectionId, final int streamId, final int localKey, final long address,
-                            final int length, final long workRequestId) {
+    public void postReceive(
+            final int connectionId,
+            final int streamId,
+            final int localKey,
+            final long address,
+            final int length,
+            final long workRequestId) {
         final Connection connection = usableConnection(connectionId);
         requireStream(connection, streamId);
         final MemoryRegion region = localBuffer(localKey, address, length, AccessFlags.LOCAL_WRITE);
         final StreamReceiveState stream = connection.receiveStream(streamId);
         if (!stream.canPostReceive()) {
-            throw new IllegalStateException("stream " + streamId + " already has " + state.config.maxPostedReceives()
-                    + " receives posted");
+            throw new IllegalStateException(
+                    "stream " + streamId + " already has " + state.config.maxPostedReceives() + " receives posted");
         }
         stream.postReceive(workRequestId, region, address, length);
     }
 
-    public void postWrite(final int connectionId, final int streamId, final int localKey, final long localAddress,
-                          final int length, final long remoteAddress, final int remoteKey, final long workRequestId) {
-        post(connectionId, streamId, Opcode.WRITE, localKey, localAddress, length, remoteAddress, remoteKey, 0,
+    public void postWrite(
+            final int connectionId,
+            final int streamId,
+            final int localKey,
+            final long localAddress,
+            final int length,
+            final long remoteAddress,
+            final int remoteKey,
+            final long workRequestId) {
+        post(
+                connectionId,
+                streamId,
+                Opcode.WRITE,
+                localKey,
+                localAddress,
+                length,
+                remoteAddress,
+                remoteKey,
+                0,
                 workRequestId);
     }
 
-    public void postWriteWithImmediate(final int connectionId, final int streamId, final int localKey,
-                                       final long localAddress, final int length, final long remoteAddress,
-                                       final int remoteKey, final long immediate, final long workRequestId) {
-        post(connectionId, streamId, Opcode.WRITE_WITH_IMMEDIATE, localKey, localAddress, length, remoteAddress,
-                remoteKey, immediate & Serial.MASK, workRequestId);
+    public void postWriteWithImmediate(
+            final int connectionId,
+            final int streamId,
+            final int localKey,
+            final long localAddress,
+            final int length,
+            final long remoteAddress,
+            final int remoteKey,
+            final long immediate,
+            final long workRequestId) {
+        post(
+                connectionId,
+                streamId,
+                Opcode.WRITE_WITH_IMMEDIATE,
+                localKey,
+                localAddress,
+                length,
+                remoteAddress,
+                remoteKey,
+                immediate & Serial.MASK,
+                workRequestId);
     }
 
-    public void postSend(final int connectionId, final int streamId, final int localKey, final long localAddress,
-                         final int length, final long workRequestId) {
+    public void postSend(
+            final int connectionId,
+            final int streamId,
+            final int localKey,
+            final long localAddress,
+            final int length,
+            final long workRequestId) {
         post(connectionId, streamId, Opcode.SEND, localKey, localAddress, length, 0, 0, 0, workRequestId);
     }
 
     /** Reads {@code length} bytes at the peer's {@code remoteAddress} into the local buffer. */
-    public void postRead(final int connectionId, final int streamId, final int localKey, final long localAddress,
-                         final int length, final long remoteAddress, final int remoteKey, final long workRequestId) {
-        post(connectionId, streamId, Opcode.READ_REQUEST, localKey, localAddress, length, remoteAddress, remoteKey,
-                0, workRequestId);
+    public void postRead(
+            final int connectionId,
+            final int streamId,
+            final int localKey,
+            final long localAddress,
+            final int length,
+            final long remoteAddress,
+            final int remoteKey,
+            final long workRequestId) {
+        post(
+                connectionId,
+                streamId,
+                Opcode.READ_REQUEST,
+                localKey,
+                localAddress,
+                length,
+                remoteAddress,
+                remoteKey,
+                0,
+                workRequestId);
     }
 
-    private void post(final int connectionId, final int streamId, final Opcode opcode, final int localKey,
-                      final long localAddress, final int length, final long remoteAddress, final int remoteKey,
-                      final long immediate, final long workRequestId) {
+    private void post(
+            final int connectionId,
+            final int streamId,
+            final Opcode opcode,
+            final int localKey,
+            final long localAddress,
+            final int length,
+            final long remoteAddress,
+            final int remoteKey,
+            final long immediate,
+            final long workRequestId) {
         final Connection connection = usableConnection(connectionId);
         requireStream(connection, streamId);
-        final MemoryRegion region = localBuffer(localKey, localAddress, length,
-                opcode == Opcode.READ_REQUEST ? AccessFlags.LOCAL_WRITE : 0);
+        final MemoryRegion region = localBuffer(
+                localKey, localAddress, length, opcode == Opcode.READ_REQUEST ? AccessFlags.LOCAL_WRITE : 0);
         final StreamSendState stream = connection.sendStream(streamId);
         if (stream.awaitingCompletion.size() >= state.config.maxOutstandingMessages()) {
             throw new IllegalStateException("stream " + streamId + " already has "
@@ -223,8 +299,18 @@ public final class Endpoint implements PacketReceiver {
             matchValue = connection.nextSinkHandle;
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
-        final SendMessage message = new SendMessage(workRequestId, opcode, streamId, stream.nextMsn, matchValue,
-                region, localAddress, length, remoteAddress, remoteKey, immediate,
+        final SendMessage message = new SendMessage(
+                workRequestId,
+                opcode,
+                streamId,
+                stream.nextMsn,
+                matchValue,
+                region,
+                localAddress,
+                length,
+                remoteAddress,
+                remoteKey,
+                immediate,
                 state.config.maxPayload(opcode.headerLength()));
         stream.nextMsn = Serial.add(stream.nextMsn, 1);
         stream.awaitingCompletion.addLast(message);
@@ -253,15 +339,22 @@ public final class Endpoint implements PacketReceiver {
     // ---------------------------------------------------------------- network side
 
     @Override
-    public void onPacket(final int srcNode, final int srcPort, final int ecn, final ByteBuffer buffer,
-                         final int offset, final int length, final long nowNs) {
+    public void onPacket(
+            final int srcNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length,
+            final long nowNs) {
         lastNowNs = nowNs;
         state.counters.increment(Counter.RX_PACKETS);
         if (decoder.decode(buffer, offset, length, decoded) != DecodeStatus.OK) {
             state.counters.increment(DecodeCounters.of(decoded.status()));
             return;
         }
-        final Connection connection = state.connections.get((int) decoded.commonHeader().destinationConnectionId());
+        final Connection connection =
+                state.connections.get((int) decoded.commonHeader().destinationConnectionId());
         if (connection == null || connection.failed) {
             state.counters.increment(Counter.RX_UNKNOWN_CONNECTION);
             return;
@@ -353,8 +446,8 @@ public final class Endpoint implements PacketReceiver {
             throw new IllegalArgumentException("no valid region with key 0x" + Integer.toHexString(key));
         }
         if (length < 0 || !region.contains(address, length)) {
-            throw new IllegalArgumentException("local buffer [0x" + Long.toHexString(address) + ", +" + length
-                    + ") is outside " + region);
+            throw new IllegalArgumentException(
+                    "local buffer [0x" + Long.toHexString(address) + ", +" + length + ") is outside " + region);
         }
         if (!AccessFlags.allows(region.access(), access)) {
             throw new IllegalArgumentException(region + " lacks access " + access);

@@ -27,12 +27,27 @@ package org.mrconf.transport;
  * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
  * @param entropySeed           seed of the source-port choices made when re-pathing
  */
-public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHeaderBytes, long minRtoNs,
-                             long initialRtoNs, long maxRtoNs, long ackDelayNs, int ackCoalescingCount,
-                             int unhealthyAfterTimeouts, long connectionTimeoutNs, int initialPathWindow,
-                             int initialConnectionWindow, int maxConnectionWindow, double decreaseFactor,
-                             long rateHintIntervalNs, double rateHintUtilization, int maxOutstandingMessages, int maxPostedReceives,
-                             long receiverNotReadyRetryNs, long entropySeed) {
+public record EndpointConfig(
+        long lineRateBitsPerSecond,
+        int mtuBytes,
+        int ipHeaderBytes,
+        long minRtoNs,
+        long initialRtoNs,
+        long maxRtoNs,
+        long ackDelayNs,
+        int ackCoalescingCount,
+        int unhealthyAfterTimeouts,
+        long connectionTimeoutNs,
+        int initialPathWindow,
+        int initialConnectionWindow,
+        int maxConnectionWindow,
+        double decreaseFactor,
+        long rateHintIntervalNs,
+        double rateHintUtilization,
+        int maxOutstandingMessages,
+        int maxPostedReceives,
+        long receiverNotReadyRetryNs,
+        long entropySeed) {
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
     public static EndpointConfig defaults() {
@@ -92,8 +107,7 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder lineRate(final long bitsPerSecond) {
             this.lineRateBitsPerSecond = bitsPerSecond;
@@ -184,10 +198,26 @@ public record EndpointConfig(long lineRateBitsPerSecond, int mtuBytes, int ipHea
             if (Integer.bitCount(maxOutstandingMessages) != 1 || Integer.bitCount(maxPostedReceives) != 1) {
                 throw new IllegalArgumentException("limits must be powers of two");
             }
-            return new EndpointConfig(lineRateBitsPerSecond, mtuBytes, ipHeaderBytes, minRtoNs, initialRtoNs,
-                    maxRtoNs, ackDelayNs, ackCoalescingCount, unhealthyAfterTimeouts, connectionTimeoutNs,
-                    initialPathWindow, initialConnectionWindow, maxConnectionWindow, decreaseFactor,
-                    rateHintIntervalNs, rateHintUtilization, maxOutstandingMessages, maxPostedReceives, receiverNotReadyRetryNs,
+            return new EndpointConfig(
+                    lineRateBitsPerSecond,
+                    mtuBytes,
+                    ipHeaderBytes,
+                    minRtoNs,
+                    initialRtoNs,
+                    maxRtoNs,
+                    ackDelayNs,
+                    ackCoalescingCount,
+                    unhealthyAfterTimeouts,
+                    connectionTimeoutNs,
+                    initialPathWindow,
+                    initialConnectionWindow,
+                    maxConnectionWindow,
+                    decreaseFactor,
+                    rateHintIntervalNs,
+                    rateHintUtilization,
+                    maxOutstandingMessages,
+                    maxPostedReceives,
+                    receiverNotReadyRetryNs,
                     entropySeed);
         }
     }

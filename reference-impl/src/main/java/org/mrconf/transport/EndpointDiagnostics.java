@@ -11,6 +11,10 @@ package org.mrconf.transport;
  * @param openReads          READs waiting for their data
  * @param pendingCompletions completions not yet polled
  */
-public record EndpointDiagnostics(int connections, int queuedMessages, int awaitingCompletion, int outstandingPsns,
-                                  int openReads, int pendingCompletions) {
-}
+public record EndpointDiagnostics(
+        int connections,
+        int queuedMessages,
+        int awaitingCompletion,
+        int outstandingPsns,
+        int openReads,
+        int pendingCompletions) {}

@@ -14,7 +14,12 @@ import org.mrconf.wire.PacketFlags;
  */
 final class InboundData {
     /** What became of one new packet. */
-    private enum Outcome { PLACED, STALE, REJECTED, NOT_READY }
+    private enum Outcome {
+        PLACED,
+        STALE,
+        REJECTED,
+        NOT_READY
+    }
 
     private final EndpointState state;
     private final OutboundPackets out;
@@ -23,16 +28,23 @@ final class InboundData {
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
 
-    InboundData(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions,
-                final RateHint rateHint) {
+    InboundData(
+            final EndpointState state,
+            final OutboundPackets out,
+            final CompletionDispatcher completions,
+            final RateHint rateHint) {
         this.state = state;
         this.out = out;
         this.completions = completions;
         this.rateHint = rateHint;
     }
 
-    void onData(final Connection connection, final int srcPort, final int ecn, final DecodedPacket packet,
-                final long nowNs) {
+    void onData(
+            final Connection connection,
+            final int srcPort,
+            final int ecn,
+            final DecodedPacket packet,
+            final long nowNs) {
         lastNowNs = nowNs;
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
@@ -53,8 +65,14 @@ final class InboundData {
         switch (path.window.classify(psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
-                out.sendNack(connection, pathId, psn, NackCode.PSN_OUT_OF_WINDOW, header.streamId(),
-                        header.messageSequenceNumber(), 0);
+                out.sendNack(
+                        connection,
+                        pathId,
+                        psn,
+                        NackCode.PSN_OUT_OF_WINDOW,
+                        header.streamId(),
+                        header.messageSequenceNumber(),
+                        0);
                 return;
             }
             case DUPLICATE -> {
@@ -62,8 +80,7 @@ final class InboundData {
                 out.sendAck(connection, path, rateHint.currentMbps(nowNs));
                 return;
             }
-            default -> {
-            }
+            default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
         final Outcome outcome = deliver(connection, pathId, packet, header);
@@ -71,7 +88,9 @@ final class InboundData {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
         path.window.record(psn);
-        if (!inOrder || outcome == Outcome.STALE || header.hasFlags(PacketFlags.ACK_REQUEST)
+        if (!inOrder
+                || outcome == Outcome.STALE
+                || header.hasFlags(PacketFlags.ACK_REQUEST)
                 || ++path.unacknowledged >= state.config.ackCoalescingCount()) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
         } else if (path.unacknowledged == 1) {
@@ -79,8 +98,11 @@ final class InboundData {
         }
     }
 
-    private Outcome deliver(final Connection connection, final int pathId, final DecodedPacket packet,
-                            final DataHeaderFlyweight header) {
+    private Outcome deliver(
+            final Connection connection,
+            final int pathId,
+            final DecodedPacket packet,
+            final DataHeaderFlyweight header) {
         final Opcode opcode = packet.opcode();
         if (opcode == Opcode.READ_RESPONSE) {
             return placeReadResponse(connection, pathId, packet, header);
@@ -114,8 +136,13 @@ final class InboundData {
         };
     }
 
-    private Outcome placeWrite(final Connection connection, final int pathId, final DecodedPacket packet,
-                               final DataHeaderFlyweight header, final StreamReceiveState stream, final int index) {
+    private Outcome placeWrite(
+            final Connection connection,
+            final int pathId,
+            final DecodedPacket packet,
+            final DataHeaderFlyweight header,
+            final StreamReceiveState stream,
+            final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
         if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
@@ -124,13 +151,23 @@ final class InboundData {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
         final long start = header.remoteAddress() + header.messageOffset();
-        begin(stream, index, packet.opcode(), header, packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
+        begin(
+                stream,
+                index,
+                packet.opcode(),
+                header,
+                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
         place(packet, region, region.indexOf(start));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
-    private Outcome placeSend(final Connection connection, final int pathId, final DecodedPacket packet,
-                              final DataHeaderFlyweight header, final StreamReceiveState stream, final int index) {
+    private Outcome placeSend(
+            final Connection connection,
+            final int pathId,
+            final DecodedPacket packet,
+            final DataHeaderFlyweight header,
+            final StreamReceiveState stream,
+            final int index) {
         final long rsn = header.receiveSequenceNumber();
         if (stream.messageState[index] == StreamReceiveState.PARTIAL && stream.messageRsn[index] != rsn) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
@@ -141,8 +178,14 @@ final class InboundData {
         }
         if (!stream.isReceivePosted(rsn)) {
             state.counters.increment(Counter.REJECT_RECEIVER_NOT_READY);
-            out.sendNack(connection, pathId, header.psn(), NackCode.RECEIVER_NOT_READY, header.streamId(),
-                    header.messageSequenceNumber(), state.config.receiverNotReadyRetryNs() / 1000);
+            out.sendNack(
+                    connection,
+                    pathId,
+                    header.psn(),
+                    NackCode.RECEIVER_NOT_READY,
+                    header.streamId(),
+                    header.messageSequenceNumber(),
+                    state.config.receiverNotReadyRetryNs() / 1000);
             return Outcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
@@ -156,7 +199,13 @@ final class InboundData {
         if (!region.isValid()) {
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
-            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index,
+            return reject(
+                    connection,
+                    pathId,
+                    header,
+                    NackCode.REMOTE_ACCESS,
+                    stream,
+                    index,
                     CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
         }
         begin(stream, index, Opcode.SEND, header, 0);
@@ -165,8 +214,12 @@ final class InboundData {
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
-    private Outcome acceptReadRequest(final Connection connection, final int pathId, final DataHeaderFlyweight header,
-                                      final StreamReceiveState stream, final int index) {
+    private Outcome acceptReadRequest(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final StreamReceiveState stream,
+            final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
         if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ)) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
@@ -174,9 +227,19 @@ final class InboundData {
         if (!region.contains(header.remoteAddress(), header.messageLength())) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
         }
-        final SendMessage response = new SendMessage(0, Opcode.READ_RESPONSE, header.streamId(),
-                header.messageSequenceNumber(), header.sinkHandle(), region, header.remoteAddress(),
-                header.messageLength(), 0, 0, 0, state.config.maxPayload(Opcode.READ_RESPONSE.headerLength()));
+        final SendMessage response = new SendMessage(
+                0,
+                Opcode.READ_RESPONSE,
+                header.streamId(),
+                header.messageSequenceNumber(),
+                header.sinkHandle(),
+                region,
+                header.remoteAddress(),
+                header.messageLength(),
+                0,
+                0,
+                0,
+                state.config.maxPayload(Opcode.READ_RESPONSE.headerLength()));
         response.requestPathId = pathId;
         response.requestPsn = header.psn();
         connection.sendQueue.addLast(response);
@@ -185,8 +248,11 @@ final class InboundData {
         return Outcome.PLACED;
     }
 
-    private Outcome placeReadResponse(final Connection connection, final int pathId, final DecodedPacket packet,
-                                      final DataHeaderFlyweight header) {
+    private Outcome placeReadResponse(
+            final Connection connection,
+            final int pathId,
+            final DecodedPacket packet,
+            final DataHeaderFlyweight header) {
         final SendMessage read = connection.readsBySink.get((int) header.sinkHandle());
         if (read == null) {
             return stale(); // the READ finished or failed already
@@ -199,7 +265,8 @@ final class InboundData {
             completions.finishSend(connection, read, CompletionStatus.LOCAL_PROTECTION_ERROR); // clause 11.1.4
             return stale();
         }
-        if (read.streamId != header.streamId() || read.msn != header.messageSequenceNumber()
+        if (read.streamId != header.streamId()
+                || read.msn != header.messageSequenceNumber()
                 || read.length != header.messageLength()) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
@@ -211,8 +278,12 @@ final class InboundData {
         return Outcome.PLACED;
     }
 
-    private void begin(final StreamReceiveState stream, final int index, final Opcode opcode,
-                       final DataHeaderFlyweight header, final long immediate) {
+    private void begin(
+            final StreamReceiveState stream,
+            final int index,
+            final Opcode opcode,
+            final DataHeaderFlyweight header,
+            final long immediate) {
         if (stream.messageState[index] == StreamReceiveState.EMPTY) {
             stream.messageState[index] = StreamReceiveState.PARTIAL;
             stream.messageOpcode[index] = opcode;
@@ -231,8 +302,13 @@ final class InboundData {
         }
     }
 
-    private Outcome countBytes(final Connection connection, final int streamId, final StreamReceiveState stream,
-                               final int index, final long offset, final int bytes) {
+    private Outcome countBytes(
+            final Connection connection,
+            final int streamId,
+            final StreamReceiveState stream,
+            final int index,
+            final long offset,
+            final int bytes) {
         final SegmentTracker segments = stream.messageSegments[index];
         segments.mark(offset, bytes);
         if (segments.isComplete()) {
@@ -241,8 +317,12 @@ final class InboundData {
         return Outcome.PLACED;
     }
 
-    private void finishMessage(final Connection connection, final int streamId, final StreamReceiveState stream,
-                               final int index, final CompletionStatus status) {
+    private void finishMessage(
+            final Connection connection,
+            final int streamId,
+            final StreamReceiveState stream,
+            final int index,
+            final CompletionStatus status) {
         stream.messageState[index] = StreamReceiveState.COMPLETE;
         stream.messageStatus[index] = status;
         stream.messageSegments[index] = null;
@@ -253,21 +333,40 @@ final class InboundData {
      * Rejects a packet with a final NACK code. When its message is known, the message is finished with
      * an error so that later messages of the stream still complete (clauses 7.5.8, 9.1.3).
      */
-    private Outcome reject(final Connection connection, final int pathId, final DataHeaderFlyweight header,
-                           final NackCode code, final StreamReceiveState stream, final int index) {
-        return reject(connection, pathId, header, code, stream, index,
-                code == NackCode.MESSAGE_TOO_LONG ? CompletionStatus.LOCAL_LENGTH_ERROR : CompletionStatus.fromNack(code));
+    private Outcome reject(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final NackCode code,
+            final StreamReceiveState stream,
+            final int index) {
+        return reject(
+                connection,
+                pathId,
+                header,
+                code,
+                stream,
+                index,
+                code == NackCode.MESSAGE_TOO_LONG
+                        ? CompletionStatus.LOCAL_LENGTH_ERROR
+                        : CompletionStatus.fromNack(code));
     }
 
-    private Outcome reject(final Connection connection, final int pathId, final DataHeaderFlyweight header,
-                           final NackCode code, final StreamReceiveState stream, final int index,
-                           final CompletionStatus status) {
-        state.counters.increment(switch (code) {
-            case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;
-            case BOUNDS -> Counter.REJECT_BOUNDS;
-            case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
-            default -> Counter.REJECT_INVALID_REQUEST;
-        });
+    private Outcome reject(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final NackCode code,
+            final StreamReceiveState stream,
+            final int index,
+            final CompletionStatus status) {
+        state.counters.increment(
+                switch (code) {
+                    case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;
+                    case BOUNDS -> Counter.REJECT_BOUNDS;
+                    case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
+                    default -> Counter.REJECT_INVALID_REQUEST;
+                });
         if (!isSuppressed(connection, pathId, header, code)) {
             out.sendNack(connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
         }
@@ -287,11 +386,12 @@ final class InboundData {
      * At most one final NACK per path, code and message per smoothed RTT (clause 9.1.5): the first already
      * fails the message, and the rejected PSNs are recorded as received, so the ACKs cover the rest.
      */
-    private boolean isSuppressed(final Connection connection, final int pathId, final DataHeaderFlyweight header,
-                                 final NackCode code) {
+    private boolean isSuppressed(
+            final Connection connection, final int pathId, final DataHeaderFlyweight header, final NackCode code) {
         final PathReceiver path = connection.receivePaths[pathId];
         final long nowNs = lastNowNs;
-        final boolean repeat = path.lastFinalNackCode == code.value() && path.lastFinalNackStream == header.streamId()
+        final boolean repeat = path.lastFinalNackCode == code.value()
+                && path.lastFinalNackStream == header.streamId()
                 && path.lastFinalNackMsn == header.messageSequenceNumber()
                 && nowNs - path.lastFinalNackNs < connection.sendPaths[pathId].rtt.srttNs();
         if (!repeat) {

@@ -27,8 +27,12 @@ final class OutboundPackets {
     }
 
     /** Sends (or resends) the packet recorded for {@code psn} on {@code path} (spec clause 6.4.2). */
-    void sendData(final Connection connection, final PathSender path, final long psn, final boolean retransmission,
-                  final long nowNs) {
+    void sendData(
+            final Connection connection,
+            final PathSender path,
+            final long psn,
+            final boolean retransmission,
+            final long nowNs) {
         final int slot = PathSender.slot(psn);
         final SendMessage message = path.slotMessage[slot];
         final long offset = path.slotOffset[slot];
@@ -50,11 +54,15 @@ final class OutboundPackets {
                 .transmitTimestamp(nowNs & Serial.MASK);
         switch (message.opcode) {
             case WRITE -> header.remoteAddress(message.remoteAddress).remoteKey(message.remoteKey & Serial.MASK);
-            case WRITE_WITH_IMMEDIATE -> header.remoteAddress(message.remoteAddress)
-                    .remoteKey(message.remoteKey & Serial.MASK).immediate(message.immediate);
+            case WRITE_WITH_IMMEDIATE ->
+                header.remoteAddress(message.remoteAddress)
+                        .remoteKey(message.remoteKey & Serial.MASK)
+                        .immediate(message.immediate);
             case SEND -> header.receiveSequenceNumber(message.matchValue);
-            case READ_REQUEST -> header.remoteAddress(message.remoteAddress)
-                    .remoteKey(message.remoteKey & Serial.MASK).sinkHandle(message.matchValue);
+            case READ_REQUEST ->
+                header.remoteAddress(message.remoteAddress)
+                        .remoteKey(message.remoteKey & Serial.MASK)
+                        .sinkHandle(message.matchValue);
             case READ_RESPONSE -> header.sinkHandle(message.matchValue);
             default -> throw new IllegalStateException("not a data opcode: " + message.opcode);
         }
@@ -77,16 +85,27 @@ final class OutboundPackets {
                 .rateHint(rateHintMbps);
         path.window.writeTo(ack);
         final int packetLength = encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
-        transmitter.transmit(connection.config.peerNode(), replyEntropy(connection, path.pathId), Ecn.NOT_ECT,
-                buffer, 0, packetLength);
+        transmitter.transmit(
+                connection.config.peerNode(),
+                replyEntropy(connection, path.pathId),
+                Ecn.NOT_ECT,
+                buffer,
+                0,
+                packetLength);
         path.ceSinceAck = 0;
         path.unacknowledged = 0;
         counters.increment(Counter.TX_ACKS);
     }
 
     /** Rejects one packet (spec section 9). */
-    void sendNack(final Connection connection, final int pathId, final long psn, final NackCode code,
-                  final int streamId, final long msn, final long retryAfterMicros) {
+    void sendNack(
+            final Connection connection,
+            final int pathId,
+            final long psn,
+            final NackCode code,
+            final int streamId,
+            final long msn,
+            final long retryAfterMicros) {
         encoder.nack(buffer, 0)
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(pathId)
@@ -97,8 +116,8 @@ final class OutboundPackets {
                 .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
                 .retryAfter(retryAfterMicros);
         final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
-        transmitter.transmit(connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT,
-                buffer, 0, packetLength);
+        transmitter.transmit(
+                connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
     }
 

@@ -16,6 +16,7 @@ final class PathReceiver {
     int lastEntropy;
     /** The last final NACK of the path, for the rate limit of clause 9.1.5. */
     int lastFinalNackCode = -1;
+
     int lastFinalNackStream;
     long lastFinalNackMsn;
     long lastFinalNackNs;

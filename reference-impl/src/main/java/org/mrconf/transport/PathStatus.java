@@ -1,6 +1,13 @@
 package org.mrconf.transport;
 
 /** A read-only snapshot of one path's sender state, for tests, reports and the control agent. */
-public record PathStatus(int pathId, int entropy, boolean healthy, long nextPsn, long oldestUnackedPsn,
-                         int unacknowledged, double congestionWindow, long srttNs, long rtoNs) {
-}
+public record PathStatus(
+        int pathId,
+        int entropy,
+        boolean healthy,
+        long nextPsn,
+        long oldestUnackedPsn,
+        int unacknowledged,
+        double congestionWindow,
+        long srttNs,
+        long rtoNs) {}

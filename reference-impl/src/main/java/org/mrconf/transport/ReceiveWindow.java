@@ -12,7 +12,11 @@ final class ReceiveWindow {
     static final int SIZE = 256;
 
     /** How a PSN relates to the window. */
-    enum Position { NEW, DUPLICATE, BEYOND_WINDOW }
+    enum Position {
+        NEW,
+        DUPLICATE,
+        BEYOND_WINDOW
+    }
 
     private final long[] ring = new long[SIZE / Long.SIZE];
     private long cumulativePsn;

@@ -16,6 +16,7 @@ final class SendMessage {
     final long matchValue;
     /** Where the payload comes from (WRITE, SEND, READ_RESPONSE) or goes to (READ sink). */
     final MemoryRegion localRegion;
+
     final long localAddress;
     final long length;
     final long remoteAddress;
@@ -29,14 +30,26 @@ final class SendMessage {
     int packetsAcked;
     /** READ requester: which response bytes have been placed (created with the READ). */
     final SegmentTracker placed;
+
     CompletionStatus status;
     /** READ_RESPONSE: where its READ_REQUEST came from, to NACK it if the region goes away (clause 11.1.4). */
     int requestPathId;
+
     long requestPsn;
 
-    SendMessage(final long workRequestId, final Opcode opcode, final int streamId, final long msn,
-                final long matchValue, final MemoryRegion localRegion, final long localAddress, final long length,
-                final long remoteAddress, final int remoteKey, final long immediate, final int payloadPerPacket) {
+    SendMessage(
+            final long workRequestId,
+            final Opcode opcode,
+            final int streamId,
+            final long msn,
+            final long matchValue,
+            final MemoryRegion localRegion,
+            final long localAddress,
+            final long length,
+            final long remoteAddress,
+            final int remoteKey,
+            final long immediate,
+            final int payloadPerPacket) {
         this.workRequestId = workRequestId;
         this.opcode = opcode;
         this.streamId = streamId;
@@ -50,7 +63,8 @@ final class SendMessage {
         this.immediate = immediate;
         this.payloadPerPacket = payloadPerPacket;
         this.packetCount = opcode == Opcode.READ_REQUEST || length == 0
-                ? 1 : (int) ((length + payloadPerPacket - 1) / payloadPerPacket);
+                ? 1
+                : (int) ((length + payloadPerPacket - 1) / payloadPerPacket);
         this.placed = opcode == Opcode.READ_REQUEST ? new SegmentTracker(length) : null;
     }
 

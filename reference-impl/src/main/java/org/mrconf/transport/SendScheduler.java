@@ -18,8 +18,11 @@ final class SendScheduler {
     private final AckHandler ackHandler;
     private final SplittableRandom entropyRandom;
 
-    SendScheduler(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions,
-                  final AckHandler ackHandler) {
+    SendScheduler(
+            final EndpointState state,
+            final OutboundPackets out,
+            final CompletionDispatcher completions,
+            final AckHandler ackHandler) {
         this.state = state;
         this.out = out;
         this.completions = completions;
@@ -142,8 +145,14 @@ final class SendScheduler {
     private void abandonReadResponse(final Connection connection, final SendMessage response) {
         connection.sendQueue.remove(response);
         response.status = CompletionStatus.REMOTE_ACCESS_ERROR;
-        out.sendNack(connection, response.requestPathId, response.requestPsn,
-                org.mrconf.wire.NackCode.REMOTE_ACCESS, response.streamId, response.msn, 0);
+        out.sendNack(
+                connection,
+                response.requestPathId,
+                response.requestPsn,
+                org.mrconf.wire.NackCode.REMOTE_ACCESS,
+                response.streamId,
+                response.msn,
+                0);
         state.counters.increment(Counter.REJECT_REMOTE_ACCESS);
     }
 
@@ -221,8 +230,8 @@ final class SendScheduler {
         if (connection.hasOutstanding()) {
             deadline = connection.lastHeardNs + state.config.connectionTimeoutNs();
         }
-        final boolean canSendNew = !connection.sendQueue.isEmpty()
-                && connection.unacknowledged < connection.congestionWindow.packets();
+        final boolean canSendNew =
+                !connection.sendQueue.isEmpty() && connection.unacknowledged < connection.congestionWindow.packets();
         boolean hasResend = false;
         for (final PathSender path : connection.sendPaths) {
             if (path.unacknowledged > 0) {
@@ -240,7 +249,8 @@ final class SendScheduler {
             }
         }
         if (canSendNew && choosePathExists(connection) || hasResend) {
-            deadline = Math.min(deadline, connection.pacer.eligibleAtNs(state.config.wireBytes(state.config.mtuBytes()), nowNs));
+            deadline = Math.min(
+                    deadline, connection.pacer.eligibleAtNs(state.config.wireBytes(state.config.mtuBytes()), nowNs));
         }
         for (final PathReceiver path : connection.receivePaths) {
             if (path.unacknowledged > 0) {

@@ -5,8 +5,7 @@ final class Serial {
     static final long MASK = 0xFFFF_FFFFL;
     private static final long HALF = 1L << 31;
 
-    private Serial() {
-    }
+    private Serial() {}
 
     /** {@code (b - a) mod 2^32}: how far {@code b} is after {@code a}. */
     static long distance(final long a, final long b) {

@@ -44,8 +44,20 @@ class ControlAgentTest {
     // ---------------------------------------------------------------- envelopes
 
     @ParameterizedTest
-    @ValueSource(strings = {"not json", "", "   ", "[1, 2]", "42", "\"text\"", "null", "{\"v\": 1", "{} {}",
-            "{\"v\": 1, \"id\": 1, \"id\": 2, \"op\": \"hello\"}", "{\"v\": 1, \"id\": 1, \"op\": \"hello\"} trailing"})
+    @ValueSource(
+            strings = {
+                "not json",
+                "",
+                "   ",
+                "[1, 2]",
+                "42",
+                "\"text\"",
+                "null",
+                "{\"v\": 1",
+                "{} {}",
+                "{\"v\": 1, \"id\": 1, \"id\": 2, \"op\": \"hello\"}",
+                "{\"v\": 1, \"id\": 1, \"op\": \"hello\"} trailing"
+            })
     void shouldAnswerParseErrorWithANullIdToLinesThatAreNotOneJsonObject(final String line) {
         final JsonNode response = Requests.parse(agent.handle(line));
 
@@ -54,17 +66,20 @@ class ControlAgentTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "{\"v\": 1, \"op\": \"hello\"}                              | id",
-        "{\"v\": 1, \"id\": null, \"op\": \"hello\"}                | id",
-        "{\"v\": 1, \"id\": {\"a\": 1}, \"op\": \"hello\"}          | id",
-        "{\"v\": 1, \"id\": [1], \"op\": \"hello\"}                 | id",
-        "{\"v\": 1, \"id\": true, \"op\": \"hello\"}                | id",
-        "{\"v\": 1, \"id\": 5}                                      | op",
-        "{\"v\": 1, \"id\": 5, \"op\": 7}                           | op",
-        "{\"v\": 1, \"id\": 5, \"op\": \"hello\", \"args\": [1]}    | args",
-        "{\"v\": 1, \"id\": 5, \"op\": \"hello\", \"args\": null}   | args",
-        "{\"v\": 1, \"id\": 5, \"op\": \"hello\", \"args\": \"x\"}  | args"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"v\": 1, \"op\": \"hello\"}                              | id",
+                "{\"v\": 1, \"id\": null, \"op\": \"hello\"}                | id",
+                "{\"v\": 1, \"id\": {\"a\": 1}, \"op\": \"hello\"}          | id",
+                "{\"v\": 1, \"id\": [1], \"op\": \"hello\"}                 | id",
+                "{\"v\": 1, \"id\": true, \"op\": \"hello\"}                | id",
+                "{\"v\": 1, \"id\": 5}                                      | op",
+                "{\"v\": 1, \"id\": 5, \"op\": 7}                           | op",
+                "{\"v\": 1, \"id\": 5, \"op\": \"hello\", \"args\": [1]}    | args",
+                "{\"v\": 1, \"id\": 5, \"op\": \"hello\", \"args\": null}   | args",
+                "{\"v\": 1, \"id\": 5, \"op\": \"hello\", \"args\": \"x\"}  | args"
+            })
     void shouldAnswerInvalidRequestNamingTheEnvelopeField(final String line, final String field) {
         final JsonNode response = Requests.parse(agent.handle(line));
 
@@ -73,9 +88,14 @@ class ControlAgentTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"id\": 9, \"op\": \"hello\"}", "{\"v\": 2, \"id\": 9, \"op\": \"hello\"}",
-            "{\"v\": \"1\", \"id\": 9, \"op\": \"hello\"}", "{\"v\": 0, \"id\": 9, \"op\": \"hello\"}",
-            "{\"v\": 1.5, \"id\": 9, \"op\": \"hello\"}"})
+    @ValueSource(
+            strings = {
+                "{\"id\": 9, \"op\": \"hello\"}",
+                "{\"v\": 2, \"id\": 9, \"op\": \"hello\"}",
+                "{\"v\": \"1\", \"id\": 9, \"op\": \"hello\"}",
+                "{\"v\": 0, \"id\": 9, \"op\": \"hello\"}",
+                "{\"v\": 1.5, \"id\": 9, \"op\": \"hello\"}"
+            })
     void shouldAnswerUnsupportedVersionEchoingTheIdAndNamingTheVersions(final String line) {
         final JsonNode response = Requests.parse(agent.handle(line));
 
@@ -87,7 +107,8 @@ class ControlAgentTest {
     @Test
     void shouldAnswerUnsupportedVersionToAHelloFromAClientThatSpeaksOnlyLaterVersions() {
         assertError(call("hello", args("versions", List.of(2, 3))), "unsupported_version");
-        assertThat(call("hello", args("versions", List.of(1, 2))).get("ok").asBoolean()).isTrue();
+        assertThat(call("hello", args("versions", List.of(1, 2))).get("ok").asBoolean())
+                .isTrue();
     }
 
     @Test
@@ -105,7 +126,9 @@ class ControlAgentTest {
 
         assertThat(agent.handle(line)).startsWith("{\"v\":1,\"id\":" + huge + ",\"ok\":true");
         assertThat(agent.handle("{\"v\": 1, \"id\": 1e400, \"op\": \"reset\"}")).contains("\"id\":1E+400");
-        assertThat(Requests.parse(agent.handle(Requests.line("req-\u00e9\n1", "reset", args()))).get("id").asText())
+        assertThat(Requests.parse(agent.handle(Requests.line("req-\u00e9\n1", "reset", args())))
+                        .get("id")
+                        .asText())
                 .isEqualTo("req-\u00e9\n1");
     }
 
@@ -116,47 +139,52 @@ class ControlAgentTest {
 
         assertError(Requests.parse(response), "parse_error");
         assertThat(response).doesNotContain("\n");
-        assertThat(agent.handle("{\"v\":1,\"id\":1,\"op\":\"" + "x".repeat(1000) + "\"}")).doesNotContain("\n");
+        assertThat(agent.handle("{\"v\":1,\"id\":1,\"op\":\"" + "x".repeat(1000) + "\"}"))
+                .doesNotContain("\n");
     }
 
     // ---------------------------------------------------------------- arguments
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "register_region | {\"address\": \"0x1000\", \"length\": -1, \"access\": []}                        | args.length",
-        "register_region | {\"address\": \"0x1000\", \"length\": 0, \"access\": []}                         | args.length",
-        "register_region | {\"address\": \"0x1000\", \"length\": 1073741825, \"access\": []}                | args.length",
-        "register_region | {\"address\": \"0x1000\", \"length\": 100000000000000000000000000000, \"access\": []} | args.length",
-        "register_region | {\"address\": \"0x1000\", \"length\": 4096.5, \"access\": []}                    | args.length",
-        "register_region | {\"address\": \"0x1000\", \"length\": \"4096\", \"access\": []}                  | args.length",
-        "register_region | {\"address\": \"0x1000\", \"length\": 4096}                                      | args.access",
-        "register_region | {\"address\": \"0x1000\", \"length\": 4096, \"access\": [\"EXECUTE\"]}         | args.access[0]",
-        "register_region | {\"address\": \"0x1000\", \"length\": 4096, \"access\": [3]}                   | args.access[0]",
-        "register_region | {\"address\": 4096, \"length\": 4096, \"access\": []}                          | args.address",
-        "register_region | {\"address\": \"4096\", \"length\": 4096, \"access\": []}                        | args.address",
-        "register_region | {\"address\": \"0x\", \"length\": 4096, \"access\": []}                          | args.address",
-        "register_region | {\"address\": \"0x1ffffffffffffffff\", \"length\": 4096, \"access\": []}       | args.address",
-        "register_region | {\"address\": \"0xfffffffffffff000\", \"length\": 8192, \"access\": []}       | args.address",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": \"4\", \"streams\": 1} | args.paths",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 257, \"streams\": 1}   | args.paths",
-        "create_connection | {\"localId\": 4294967296, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.localId",
-        "create_connection | {\"localId\": 1, \"peerId\": -2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1}  | args.peerId",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"dut.example\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.peerAddress",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.256\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.peerAddress",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 0, \"paths\": 1, \"streams\": 1}       | args.peerPort",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 65537} | args.streams",
-        "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1, \"initialSendPsn\": 4294967296} | args.initialSendPsn",
-        "poll_completions  | {\"max\": 0}                    | args.max",
-        "poll_completions  | {\"max\": 4097}                 | args.max",
-        "poll_completions  | {\"max\": 1, \"waitMs\": -1}    | args.waitMs",
-        "poll_completions  | {\"max\": 1, \"waitMs\": 10001} | args.waitMs",
-        "poll_completions  | {}                              | args.max",
-        "hello             | {\"client\": 5}                 | args.client",
-        "hello             | {\"versions\": [\"1\"]}         | args.versions[0]",
-        "destroy_connection | {\"localId\": \"1\"}           | args.localId",
-        "invalidate_region | {\"key\": -1}                   | args.key"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "register_region | {\"address\": \"0x1000\", \"length\": -1, \"access\": []}                        | args.length",
+                "register_region | {\"address\": \"0x1000\", \"length\": 0, \"access\": []}                         | args.length",
+                "register_region | {\"address\": \"0x1000\", \"length\": 1073741825, \"access\": []}                | args.length",
+                "register_region | {\"address\": \"0x1000\", \"length\": 100000000000000000000000000000, \"access\": []} | args.length",
+                "register_region | {\"address\": \"0x1000\", \"length\": 4096.5, \"access\": []}                    | args.length",
+                "register_region | {\"address\": \"0x1000\", \"length\": \"4096\", \"access\": []}                  | args.length",
+                "register_region | {\"address\": \"0x1000\", \"length\": 4096}                                      | args.access",
+                "register_region | {\"address\": \"0x1000\", \"length\": 4096, \"access\": [\"EXECUTE\"]}         | args.access[0]",
+                "register_region | {\"address\": \"0x1000\", \"length\": 4096, \"access\": [3]}                   | args.access[0]",
+                "register_region | {\"address\": 4096, \"length\": 4096, \"access\": []}                          | args.address",
+                "register_region | {\"address\": \"4096\", \"length\": 4096, \"access\": []}                        | args.address",
+                "register_region | {\"address\": \"0x\", \"length\": 4096, \"access\": []}                          | args.address",
+                "register_region | {\"address\": \"0x1ffffffffffffffff\", \"length\": 4096, \"access\": []}       | args.address",
+                "register_region | {\"address\": \"0xfffffffffffff000\", \"length\": 8192, \"access\": []}       | args.address",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": \"4\", \"streams\": 1} | args.paths",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 257, \"streams\": 1}   | args.paths",
+                "create_connection | {\"localId\": 4294967296, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.localId",
+                "create_connection | {\"localId\": 1, \"peerId\": -2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1}  | args.peerId",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"dut.example\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.peerAddress",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.256\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.peerAddress",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 0, \"paths\": 1, \"streams\": 1}       | args.peerPort",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 65537} | args.streams",
+                "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1, \"initialSendPsn\": 4294967296} | args.initialSendPsn",
+                "poll_completions  | {\"max\": 0}                    | args.max",
+                "poll_completions  | {\"max\": 4097}                 | args.max",
+                "poll_completions  | {\"max\": 1, \"waitMs\": -1}    | args.waitMs",
+                "poll_completions  | {\"max\": 1, \"waitMs\": 10001} | args.waitMs",
+                "poll_completions  | {}                              | args.max",
+                "hello             | {\"client\": 5}                 | args.client",
+                "hello             | {\"versions\": [\"1\"]}         | args.versions[0]",
+                "destroy_connection | {\"localId\": \"1\"}           | args.localId",
+                "invalidate_region | {\"key\": -1}                   | args.key"
+            })
     void shouldAnswerInvalidArgumentNamingTheField(final String op, final String argsJson, final String field) {
-        final JsonNode response = Requests.parse(agent.handle("{\"v\":1,\"id\":1,\"op\":\"" + op + "\",\"args\":" + argsJson + "}"));
+        final JsonNode response =
+                Requests.parse(agent.handle("{\"v\":1,\"id\":1,\"op\":\"" + op + "\",\"args\":" + argsJson + "}"));
 
         assertError(response, "invalid_argument");
         assertThat(response.at("/error/field").asText()).isEqualTo(field);
@@ -166,16 +194,28 @@ class ControlAgentTest {
     void shouldRejectBadBase64AndOversizedWritesAndReads() {
         final long key = registerRegion(BASE, 1 << 20, "LOCAL_WRITE");
 
-        assertError(call("write_region", args("key", key, "address", hex(BASE), "data", "not base64!")), "invalid_argument");
+        assertError(
+                call("write_region", args("key", key, "address", hex(BASE), "data", "not base64!")),
+                "invalid_argument");
         final String tooMuch = Base64.getEncoder().encodeToString(new byte[ControlAgent.MAX_REGION_IO_BYTES + 1]);
-        assertThat(call("write_region", args("key", key, "address", hex(BASE), "data", tooMuch)).at("/error/field").asText())
+        assertThat(call("write_region", args("key", key, "address", hex(BASE), "data", tooMuch))
+                        .at("/error/field")
+                        .asText())
                 .isEqualTo("args.data");
-        assertThat(call("read_region", args("key", key, "address", hex(BASE), "length", ControlAgent.MAX_REGION_IO_BYTES + 1))
-                .at("/error/field").asText()).isEqualTo("args.length");
+        assertThat(call(
+                                "read_region",
+                                args("key", key, "address", hex(BASE), "length", ControlAgent.MAX_REGION_IO_BYTES + 1))
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.length");
         assertThat(call("read_region", args("key", key, "address", hex(BASE + (1 << 20) - 4), "length", 8))
-                .at("/error/field").asText()).isEqualTo("args.length");
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.length");
         assertThat(call("read_region", args("key", key, "address", hex(BASE - 1), "length", 8))
-                .at("/error/field").asText()).isEqualTo("args.address");
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.address");
     }
 
     // ---------------------------------------------------------------- state
@@ -185,8 +225,8 @@ class ControlAgentTest {
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
 
         for (final String op : List.of("post_send", "post_receive")) {
-            final JsonNode response = call(op, args("connection", 1, "stream", 0, "key", key, "address", hex(BASE),
-                    "length", 64, "wrId", 1));
+            final JsonNode response = call(
+                    op, args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 1));
             assertError(response, "not_found");
             assertThat(response.at("/error/field").asText()).isEqualTo("args.connection");
         }
@@ -203,8 +243,9 @@ class ControlAgentTest {
         assertError(call("read_region", args("key", key, "address", hex(BASE), "length", 1)), "not_found");
         assertError(call("invalidate_region", args("key", key)), "not_found");
         createConnection(1, 1, 1);
-        final JsonNode post = call("post_send", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE),
-                "length", 1, "wrId", 1));
+        final JsonNode post = call(
+                "post_send",
+                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 1, "wrId", 1));
         assertError(post, "not_found");
         assertThat(post.at("/error/field").asText()).isEqualTo("args.key");
     }
@@ -214,16 +255,93 @@ class ControlAgentTest {
         createConnection(1, 1, 2);
         final long readOnly = registerRegion(BASE, 4096);
 
-        assertThat(call("post_send", args("connection", 1, "stream", 2, "key", readOnly, "address", hex(BASE),
-                "length", 1, "wrId", 1)).at("/error/field").asText()).isEqualTo("args.stream");
-        assertThat(call("post_send", args("connection", 1, "stream", 0, "key", readOnly, "address", hex(BASE),
-                "length", 4097, "wrId", 1)).at("/error/field").asText()).isEqualTo("args.length");
-        assertThat(call("post_receive", args("connection", 1, "stream", 0, "key", readOnly, "address", hex(BASE),
-                "length", 64, "wrId", 1)).at("/error/field").asText()).isEqualTo("args.key");
-        assertThat(call("post_send", args("connection", 1, "stream", 0, "key", readOnly, "address", hex(BASE),
-                "length", 64, "wrId", 1L << 53)).at("/error/field").asText()).isEqualTo("args.wrId");
-        ok("post_send", args("connection", 1, "stream", 1, "key", readOnly, "address", hex(BASE), "length", 0,
-                "wrId", (1L << 53) - 1));
+        assertThat(call(
+                                "post_send",
+                                args(
+                                        "connection",
+                                        1,
+                                        "stream",
+                                        2,
+                                        "key",
+                                        readOnly,
+                                        "address",
+                                        hex(BASE),
+                                        "length",
+                                        1,
+                                        "wrId",
+                                        1))
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.stream");
+        assertThat(call(
+                                "post_send",
+                                args(
+                                        "connection",
+                                        1,
+                                        "stream",
+                                        0,
+                                        "key",
+                                        readOnly,
+                                        "address",
+                                        hex(BASE),
+                                        "length",
+                                        4097,
+                                        "wrId",
+                                        1))
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.length");
+        assertThat(call(
+                                "post_receive",
+                                args(
+                                        "connection",
+                                        1,
+                                        "stream",
+                                        0,
+                                        "key",
+                                        readOnly,
+                                        "address",
+                                        hex(BASE),
+                                        "length",
+                                        64,
+                                        "wrId",
+                                        1))
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.key");
+        assertThat(call(
+                                "post_send",
+                                args(
+                                        "connection",
+                                        1,
+                                        "stream",
+                                        0,
+                                        "key",
+                                        readOnly,
+                                        "address",
+                                        hex(BASE),
+                                        "length",
+                                        64,
+                                        "wrId",
+                                        1L << 53))
+                        .at("/error/field")
+                        .asText())
+                .isEqualTo("args.wrId");
+        ok(
+                "post_send",
+                args(
+                        "connection",
+                        1,
+                        "stream",
+                        1,
+                        "key",
+                        readOnly,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        0,
+                        "wrId",
+                        (1L << 53) - 1));
     }
 
     @Test
@@ -231,12 +349,13 @@ class ControlAgentTest {
         createConnection(7, 1, 1);
         assertError(createConnectionResponse(7), "conflict");
 
-        final Endpoint small = new Endpoint(EndpointConfig.builder().limits(2, 2).build(), (d, s, e, b, o, l) -> { },
-                NanoClock.system());
+        final Endpoint small = new Endpoint(
+                EndpointConfig.builder().limits(2, 2).build(), (d, s, e, b, o, l) -> {}, NanoClock.system());
         agent = new ControlAgent(small, peers, AgentConfig.builder().build());
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        final ObjectNode receive = args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 1);
+        final ObjectNode receive =
+                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 1);
         ok("post_receive", receive);
         ok("post_receive", receive);
         final JsonNode full = call("post_receive", receive);
@@ -259,15 +378,27 @@ class ControlAgentTest {
         final long key = registerRegion(BASE, 4096);
         final byte[] bytes = {1, 2, 3, (byte) 0xFF};
 
-        ok("write_region", args("key", key, "address", hex(BASE + 100), "data", Base64.getEncoder().encodeToString(bytes)));
+        ok(
+                "write_region",
+                args(
+                        "key",
+                        key,
+                        "address",
+                        hex(BASE + 100),
+                        "data",
+                        Base64.getEncoder().encodeToString(bytes)));
 
-        final String data = ok("read_region", args("key", key, "address", hex(BASE + 98), "length", 8)).get("data").asText();
+        final String data = ok("read_region", args("key", key, "address", hex(BASE + 98), "length", 8))
+                .get("data")
+                .asText();
         assertThat(Base64.getDecoder().decode(data)).containsExactly(0, 0, 1, 2, 3, 0xFF, 0, 0);
     }
 
     @Test
     void shouldReportEveryStandardCounterAndPrefixTheOthers() {
-        agent = agent(AgentConfig.builder().extraCounters(() -> Map.of("widget_drops", 3L, "rx_packets", 2L)).build());
+        agent = agent(AgentConfig.builder()
+                .extraCounters(() -> Map.of("widget_drops", 3L, "rx_packets", 2L))
+                .build());
 
         final JsonNode counters = ok("read_counters", args()).get("counters");
 
@@ -277,15 +408,20 @@ class ControlAgentTest {
         assertThat(counters.get("x_widget_drops").asLong()).isEqualTo(3);
         assertThat(counters.get("x_rx_acks").asLong()).isZero();
         assertThat(counters.get("rx_packets").asLong()).isEqualTo(2);
-        counters.fieldNames().forEachRemaining(name ->
-                assertThat(ControlAgent.STANDARD_COUNTERS.contains(name) || name.startsWith("x_")).as(name).isTrue());
+        counters.fieldNames()
+                .forEachRemaining(
+                        name -> assertThat(ControlAgent.STANDARD_COUNTERS.contains(name) || name.startsWith("x_"))
+                                .as(name)
+                                .isTrue());
     }
 
     @Test
     void shouldResetConnectionsRegionsCountersAndCompletions() {
         createConnection(1, 2, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        ok("post_receive", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
+        ok(
+                "post_receive",
+                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
         ok("post_send", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 6));
 
         ok("reset", args());
@@ -293,8 +429,11 @@ class ControlAgentTest {
         assertError(call("read_region", args("key", key, "address", hex(BASE), "length", 1)), "not_found");
         assertError(call("path_status", args("connection", 1)), "not_found");
         assertThat(completions(ok("poll_completions", args("max", 10)))).isEmpty();
-        ok("read_counters", args()).get("counters").fields()
-                .forEachRemaining(c -> assertThat(c.getValue().asLong()).as(c.getKey()).isZero());
+        ok("read_counters", args())
+                .get("counters")
+                .fields()
+                .forEachRemaining(
+                        c -> assertThat(c.getValue().asLong()).as(c.getKey()).isZero());
         assertThat(peers.users).containsValue(0);
         createConnection(1, 2, 1);
     }
@@ -303,30 +442,62 @@ class ControlAgentTest {
     void shouldFlushOutstandingWorkWhenAConnectionIsDestroyed() {
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        ok("post_receive", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
-        ok("post_write", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64,
-                "remoteAddress", hex(BASE), "remoteKey", 99, "wrId", 6, "immediate", 7));
+        ok(
+                "post_receive",
+                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
+        ok(
+                "post_write",
+                args(
+                        "connection",
+                        1,
+                        "stream",
+                        0,
+                        "key",
+                        key,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        64,
+                        "remoteAddress",
+                        hex(BASE),
+                        "remoteKey",
+                        99,
+                        "wrId",
+                        6,
+                        "immediate",
+                        7));
 
         ok("destroy_connection", args("localId", 1));
 
         final List<JsonNode> flushed = completions(ok("poll_completions", args("max", 10)));
         assertThat(flushed).extracting(c -> c.get("status").asText()).containsOnly("FLUSHED");
         assertThat(flushed).extracting(c -> c.get("wrId").asLong()).containsExactlyInAnyOrder(5L, 6L);
-        final JsonNode receive = flushed.stream().filter(c -> c.get("wrId").asLong() == 5).findFirst().orElseThrow();
+        final JsonNode receive = flushed.stream()
+                .filter(c -> c.get("wrId").asLong() == 5)
+                .findFirst()
+                .orElseThrow();
         assertThat(receive.get("type").asText()).isEqualTo("RECEIVE");
         assertThat(receive.get("msn").isNull()).isTrue();
-        assertThat(flushed.stream().filter(c -> c.get("wrId").asLong() == 6).findFirst().orElseThrow().get("type").asText())
+        assertThat(flushed.stream()
+                        .filter(c -> c.get("wrId").asLong() == 6)
+                        .findFirst()
+                        .orElseThrow()
+                        .get("type")
+                        .asText())
                 .isEqualTo("WRITE_WITH_IMMEDIATE");
     }
 
     @Test
     void shouldReportPathsWithMappedEntropy() {
-        agent = new ControlAgent(endpoint(), new MapPeers() {
-            @Override
-            public int sourcePort(final int entropy) {
-                return 40000 + entropy % 4;
-            }
-        }, AgentConfig.builder().build());
+        agent = new ControlAgent(
+                endpoint(),
+                new MapPeers() {
+                    @Override
+                    public int sourcePort(final int entropy) {
+                        return 40000 + entropy % 4;
+                    }
+                },
+                AgentConfig.builder().build());
 
         final JsonNode created = createConnectionResponse(1).get("result");
         final JsonNode paths = ok("path_status", args("connection", 1)).get("paths");
@@ -343,12 +514,15 @@ class ControlAgentTest {
     @Test
     void shouldRefuseWorkOnAFailedConnectionButStillDestroyIt() {
         final long[] clockNs = {0};
-        final Endpoint endpoint = new Endpoint(EndpointConfig.builder().connectionTimeout(10_000_000).build(),
-                (d, s, e, b, o, l) -> { }, () -> clockNs[0]);
+        final Endpoint endpoint = new Endpoint(
+                EndpointConfig.builder().connectionTimeout(10_000_000).build(),
+                (d, s, e, b, o, l) -> {},
+                () -> clockNs[0]);
         agent = new ControlAgent(endpoint, peers, AgentConfig.builder().build());
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096);
-        final ObjectNode send = args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 8);
+        final ObjectNode send =
+                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 8);
         ok("post_send", send);
 
         for (int i = 0; i < 100_000 && endpoint.isConnectionUp(1) && endpoint.nextWakeupNs() != Long.MAX_VALUE; i++) {
@@ -361,7 +535,8 @@ class ControlAgentTest {
         final JsonNode refused = call("post_send", send);
         assertError(refused, "conflict");
         assertThat(refused.at("/error/field").asText()).isEqualTo("args.connection");
-        assertThat(completions(ok("poll_completions", args("max", 4)))).extracting(c -> c.get("status").asText())
+        assertThat(completions(ok("poll_completions", args("max", 4))))
+                .extracting(c -> c.get("status").asText())
                 .containsExactly("TRANSPORT_TIMEOUT");
         ok("destroy_connection", args("localId", 1));
     }
@@ -402,7 +577,9 @@ class ControlAgentTest {
     void shouldAnswerAParkedPollAsSoonAsACompletionArrives() {
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        ok("post_receive", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
+        ok(
+                "post_receive",
+                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
         final List<String> replies = new ArrayList<>();
         agent.handle(Requests.line("wait", "poll_completions", args("max", 4, "waitMs", 10_000)), nowNs, replies::add);
         assertThat(replies).isEmpty();
@@ -413,7 +590,9 @@ class ControlAgentTest {
         assertThat(replies).hasSize(2);
         final JsonNode poll = Requests.parse(replies.get(1));
         assertThat(poll.get("id").asText()).isEqualTo("wait");
-        assertThat(completions(poll.get("result"))).extracting(c -> c.get("wrId").asLong()).containsExactly(5L);
+        assertThat(completions(poll.get("result")))
+                .extracting(c -> c.get("wrId").asLong())
+                .containsExactly(5L);
     }
 
     @Test
@@ -432,36 +611,51 @@ class ControlAgentTest {
     @Test
     void shouldRefuseRequestsWithoutOrWithAWrongTokenWhenBoundOffLoopback() {
         agent = agent(AgentConfig.builder().access(OFF_LOOPBACK, TOKEN).build());
-        final ObjectNode connection = args("localId", 1, "peerId", 2, "peerAddress", PEER, "peerPort", 4796,
-                "paths", 1, "streams", 1);
+        final ObjectNode connection =
+                args("localId", 1, "peerId", 2, "peerAddress", PEER, "peerPort", 4796, "paths", 1, "streams", 1);
 
         assertError(Requests.parse(agent.handle(Requests.line(1, "create_connection", connection))), "unauthorized");
-        assertError(Requests.parse(agent.handle(Requests.lineWithToken(2, "create_connection", connection, TOKEN + "x"))),
+        assertError(
+                Requests.parse(agent.handle(Requests.lineWithToken(2, "create_connection", connection, TOKEN + "x"))),
                 "unauthorized");
-        assertError(Requests.parse(agent.handle(Requests.lineWithToken(3, "hello", args(), "0123456789abcdef"))),
+        assertError(
+                Requests.parse(agent.handle(Requests.lineWithToken(3, "hello", args(), "0123456789abcdef"))),
                 "unauthorized");
         assertError(Requests.parse(agent.handle("{\"v\":1,\"id\":4,\"op\":\"hello\",\"token\":7}")), "unauthorized");
 
-        final JsonNode created = Requests.parse(agent.handle(Requests.lineWithToken(5, "create_connection", connection, TOKEN)));
-        assertThat(created.get("ok").asBoolean()).as("the refused requests had no effect").isTrue();
+        final JsonNode created =
+                Requests.parse(agent.handle(Requests.lineWithToken(5, "create_connection", connection, TOKEN)));
+        assertThat(created.get("ok").asBoolean())
+                .as("the refused requests had no effect")
+                .isTrue();
     }
 
     @Test
     void shouldCheckATokenGivenOnLoopbackToo() {
-        agent = agent(AgentConfig.builder().access(InetAddress.getLoopbackAddress(), "short").build());
+        agent = agent(AgentConfig.builder()
+                .access(InetAddress.getLoopbackAddress(), "short")
+                .build());
 
         assertError(call("hello", args()), "unauthorized");
-        assertThat(Requests.parse(agent.handle(Requests.lineWithToken(1, "hello", args(), "short"))).get("ok").asBoolean())
+        assertThat(Requests.parse(agent.handle(Requests.lineWithToken(1, "hello", args(), "short")))
+                        .get("ok")
+                        .asBoolean())
                 .isTrue();
     }
 
     @Test
     void shouldRefuseToExistOffLoopbackWithoutATokenOfSixteenCharacters() {
-        assertThatThrownBy(() -> AgentConfig.builder().access(OFF_LOOPBACK, null).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("token");
-        assertThatThrownBy(() -> AgentConfig.builder().access(OFF_LOOPBACK, "fifteen-chars..").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
-        assertThatThrownBy(() -> TokenPolicy.check(address(0, 0, 0, 0), null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(
+                        () -> AgentConfig.builder().access(OFF_LOOPBACK, null).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("token");
+        assertThatThrownBy(() -> AgentConfig.builder()
+                        .access(OFF_LOOPBACK, "fifteen-chars..")
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("16");
+        assertThatThrownBy(() -> TokenPolicy.check(address(0, 0, 0, 0), null))
+                .isInstanceOf(IllegalArgumentException.class);
         TokenPolicy.check(OFF_LOOPBACK, "sixteen-chars..!");
         TokenPolicy.check(InetAddress.getLoopbackAddress(), null);
     }
@@ -473,7 +667,9 @@ class ControlAgentTest {
     }
 
     private Endpoint endpoint() {
-        return new Endpoint(EndpointConfig.defaults(), (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
+        return new Endpoint(
+                EndpointConfig.defaults(),
+                (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
                 NanoClock.system());
     }
 
@@ -483,29 +679,60 @@ class ControlAgentTest {
 
     private JsonNode ok(final String op, final ObjectNode args) {
         final JsonNode response = call(op, args);
-        assertThat(response.get("ok").asBoolean()).as("%s answered %s", op, response).isTrue();
+        assertThat(response.get("ok").asBoolean())
+                .as("%s answered %s", op, response)
+                .isTrue();
         return response.get("result");
     }
 
     private long registerRegion(final long address, final int length, final String... access) {
         return ok("register_region", args("address", hex(address), "length", length, "access", List.of(access)))
-                .get("key").asLong();
+                .get("key")
+                .asLong();
     }
 
     private JsonNode createConnectionResponse(final int localId) {
-        return call("create_connection", args("localId", localId, "peerId", 100 + localId, "peerAddress", PEER,
-                "peerPort", 4796, "paths", 6, "streams", 1));
+        return call(
+                "create_connection",
+                args(
+                        "localId",
+                        localId,
+                        "peerId",
+                        100 + localId,
+                        "peerAddress",
+                        PEER,
+                        "peerPort",
+                        4796,
+                        "paths",
+                        6,
+                        "streams",
+                        1));
     }
 
     private void createConnection(final int localId, final int paths, final int streams) {
-        ok("create_connection", args("localId", localId, "peerId", 100 + localId, "peerAddress", PEER,
-                "peerPort", 4796, "paths", paths, "streams", streams));
+        ok(
+                "create_connection",
+                args(
+                        "localId",
+                        localId,
+                        "peerId",
+                        100 + localId,
+                        "peerAddress",
+                        PEER,
+                        "peerPort",
+                        4796,
+                        "paths",
+                        paths,
+                        "streams",
+                        streams));
     }
 
     private static void assertError(final JsonNode response, final String code) {
         assertThat(response.get("v").asInt()).isEqualTo(1);
         assertThat(response.get("ok").asBoolean()).as("ok in %s", response).isFalse();
-        assertThat(response.at("/error/code").asText()).as("code in %s", response).isEqualTo(code);
+        assertThat(response.at("/error/code").asText())
+                .as("code in %s", response)
+                .isEqualTo(code);
         assertThat(response.at("/error/message").asText()).isNotBlank();
     }
 

@@ -35,15 +35,14 @@ class ControlProtocolDocumentTest {
     private static final long BASE = 0x2000_0000L;
 
     /** One operation as the document describes it. */
-    private record DocumentedOp(String name, Map<String, Boolean> argumentIsOptional) {
-    }
+    private record DocumentedOp(String name, Map<String, Boolean> argumentIsOptional) {}
 
     private ControlAgent agent;
     private long nextId = 1;
 
     @BeforeEach
     void setUp() {
-        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, s, e, b, o, l) -> { }, NanoClock.system());
+        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, s, e, b, o, l) -> {}, NanoClock.system());
         agent = new ControlAgent(endpoint, new MapPeers(), AgentConfig.builder().build());
     }
 
@@ -62,7 +61,9 @@ class ControlProtocolDocumentTest {
             final DocumentedOp op = documented.get(request.getKey());
             final List<String> sent = new ArrayList<>();
             request.getValue().fieldNames().forEachRemaining(sent::add);
-            assertThat(op.argumentIsOptional().keySet()).as("documented arguments of %s", op.name()).containsAll(sent);
+            assertThat(op.argumentIsOptional().keySet())
+                    .as("documented arguments of %s", op.name())
+                    .containsAll(sent);
         }
     }
 
@@ -73,14 +74,16 @@ class ControlProtocolDocumentTest {
         int checked = 0;
 
         for (final DocumentedOp op : documented.values()) {
-            for (final Map.Entry<String, Boolean> argument : op.argumentIsOptional().entrySet()) {
+            for (final Map.Entry<String, Boolean> argument :
+                    op.argumentIsOptional().entrySet()) {
                 if (argument.getValue()) {
                     continue;
                 }
                 final ObjectNode args = requests.get(op.name()).deepCopy();
                 args.remove(argument.getKey());
                 final JsonNode response = call(op.name(), args);
-                assertThat(response.at("/error/code").asText()).as("%s without %s: %s", op.name(), argument.getKey(), response)
+                assertThat(response.at("/error/code").asText())
+                        .as("%s without %s: %s", op.name(), argument.getKey(), response)
                         .isEqualTo("invalid_argument");
                 assertThat(response.at("/error/field").asText()).isEqualTo("args." + argument.getKey());
                 checked++;
@@ -97,30 +100,120 @@ class ControlProtocolDocumentTest {
         final Map<String, ObjectNode> requests = new LinkedHashMap<>();
         send(requests, "hello", args("client", "document test", "versions", List.of(1)));
         send(requests, "reset", args());
-        send(requests, "create_connection", args("localId", 9, "peerId", 90, "peerAddress", "2001:db8::9",
-                "peerPort", 4796, "paths", 2, "streams", 1, "initialSendPsn", 5, "initialReceivePsn", 6));
+        send(
+                requests,
+                "create_connection",
+                args(
+                        "localId",
+                        9,
+                        "peerId",
+                        90,
+                        "peerAddress",
+                        "2001:db8::9",
+                        "peerPort",
+                        4796,
+                        "paths",
+                        2,
+                        "streams",
+                        1,
+                        "initialSendPsn",
+                        5,
+                        "initialReceivePsn",
+                        6));
         send(requests, "destroy_connection", args("localId", 9));
-        requests.put("create_connection", args("localId", 1, "peerId", 10, "peerAddress", "192.0.2.10",
-                "peerPort", 4796, "paths", 4, "streams", 2));
+        requests.put(
+                "create_connection",
+                args(
+                        "localId",
+                        1,
+                        "peerId",
+                        10,
+                        "peerAddress",
+                        "192.0.2.10",
+                        "peerPort",
+                        4796,
+                        "paths",
+                        4,
+                        "streams",
+                        2));
         ok("create_connection", requests.get("create_connection"));
-        final long spare = send(requests, "register_region", args("address", hex(BASE + (1 << 20)), "length", 4096,
-                "access", access("REMOTE_READ"))).get("key").asLong();
+        final long spare = send(
+                        requests,
+                        "register_region",
+                        args("address", hex(BASE + (1 << 20)), "length", 4096, "access", access("REMOTE_READ")))
+                .get("key")
+                .asLong();
         send(requests, "invalidate_region", args("key", spare));
-        final ObjectNode region = args("address", hex(BASE), "length", 1 << 20,
-                "access", access("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ"));
+        final ObjectNode region = args(
+                "address",
+                hex(BASE),
+                "length",
+                1 << 20,
+                "access",
+                access("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ"));
         final long key = ok("register_region", region).get("key").asLong();
         requests.put("register_region", region);
-        send(requests, "write_region", args("key", key, "address", hex(BASE + 16),
-                "data", Base64.getEncoder().encodeToString(new byte[] {1, 2, 3})));
+        send(
+                requests,
+                "write_region",
+                args(
+                        "key",
+                        key,
+                        "address",
+                        hex(BASE + 16),
+                        "data",
+                        Base64.getEncoder().encodeToString(new byte[] {1, 2, 3})));
         send(requests, "read_region", args("key", key, "address", hex(BASE), "length", 64));
-        send(requests, "post_receive", args("connection", 1, "stream", 1, "key", key, "address", hex(BASE),
-                "length", 4096, "wrId", 1));
-        send(requests, "post_write", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE),
-                "length", 4096, "remoteAddress", hex(0x7000_0000L), "remoteKey", 77, "wrId", 2, "immediate", 3));
-        send(requests, "post_send", args("connection", 1, "stream", 1, "key", key, "address", hex(BASE),
-                "length", 100, "wrId", 3));
-        send(requests, "post_read", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE + 8192),
-                "length", 4096, "remoteAddress", hex(0x7000_0000L), "remoteKey", 77, "wrId", 4));
+        send(
+                requests,
+                "post_receive",
+                args("connection", 1, "stream", 1, "key", key, "address", hex(BASE), "length", 4096, "wrId", 1));
+        send(
+                requests,
+                "post_write",
+                args(
+                        "connection",
+                        1,
+                        "stream",
+                        0,
+                        "key",
+                        key,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        4096,
+                        "remoteAddress",
+                        hex(0x7000_0000L),
+                        "remoteKey",
+                        77,
+                        "wrId",
+                        2,
+                        "immediate",
+                        3));
+        send(
+                requests,
+                "post_send",
+                args("connection", 1, "stream", 1, "key", key, "address", hex(BASE), "length", 100, "wrId", 3));
+        send(
+                requests,
+                "post_read",
+                args(
+                        "connection",
+                        1,
+                        "stream",
+                        0,
+                        "key",
+                        key,
+                        "address",
+                        hex(BASE + 8192),
+                        "length",
+                        4096,
+                        "remoteAddress",
+                        hex(0x7000_0000L),
+                        "remoteKey",
+                        77,
+                        "wrId",
+                        4));
         send(requests, "poll_completions", args("max", 16, "waitMs", 0));
         send(requests, "read_counters", args());
         send(requests, "path_status", args("connection", 1));
@@ -200,7 +293,9 @@ class ControlProtocolDocumentTest {
 
     private JsonNode ok(final String op, final ObjectNode args) {
         final JsonNode response = call(op, args);
-        assertThat(response.get("ok").asBoolean()).as("%s answered %s", op, response).isTrue();
+        assertThat(response.get("ok").asBoolean())
+                .as("%s answered %s", op, response)
+                .isTrue();
         return response.get("result");
     }
 }

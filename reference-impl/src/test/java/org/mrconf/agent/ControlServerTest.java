@@ -32,8 +32,9 @@ class ControlServerTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, s, e, b, o, l) -> { }, NanoClock.system());
-        final ControlAgent agent = new ControlAgent(endpoint, new MapPeers(), AgentConfig.builder().build());
+        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, s, e, b, o, l) -> {}, NanoClock.system());
+        final ControlAgent agent =
+                new ControlAgent(endpoint, new MapPeers(), AgentConfig.builder().build());
         // One lock stands in for the endpoint thread: the agent sees one caller at a time.
         server = ControlServer.start(InetAddress.getLoopbackAddress(), 0, null, line -> {
             synchronized (agent) {
@@ -138,9 +139,11 @@ class ControlServerTest {
         final InetAddress offLoopback = InetAddress.getByAddress(new byte[] {(byte) 203, 0, 113, 5});
 
         assertThatThrownBy(() -> ControlServer.start(offLoopback, 0, null, line -> null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("token");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("token");
         assertThatThrownBy(() -> ControlServer.start(offLoopback, 0, "too-short", line -> null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("16");
         assertThatThrownBy(() -> ControlServer.start(InetAddress.getByName("0.0.0.0"), 0, null, line -> null))
                 .isInstanceOf(IllegalArgumentException.class);
     }

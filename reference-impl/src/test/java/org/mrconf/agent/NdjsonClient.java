@@ -68,7 +68,9 @@ public final class NdjsonClient implements AutoCloseable {
     /** Sends one request that must succeed and returns its result. */
     public JsonNode ok(final String op, final ObjectNode args) {
         final JsonNode response = call(op, args);
-        assertThat(response.get("ok").asBoolean()).as("%s answered %s", op, response).isTrue();
+        assertThat(response.get("ok").asBoolean())
+                .as("%s answered %s", op, response)
+                .isTrue();
         return response.get("result");
     }
 

@@ -12,8 +12,7 @@ import java.util.List;
 public final class Requests {
     public static final ObjectMapper JSON = new ObjectMapper();
 
-    private Requests() {
-    }
+    private Requests() {}
 
     /** An {@code args} object from alternating names and values (numbers, strings, booleans, lists). */
     public static ObjectNode args(final Object... namesAndValues) {

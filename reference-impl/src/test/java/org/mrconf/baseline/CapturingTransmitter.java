@@ -3,7 +3,6 @@ package org.mrconf.baseline;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.mrconf.net.PacketTransmitter;
 
 /** A transmitter that keeps a copy of every packet, for driving one endpoint by hand. */
@@ -27,7 +26,12 @@ final class CapturingTransmitter implements PacketTransmitter {
 
     @Override
     public void transmit(
-        final int dstNode, final int srcPort, final int ecn, final ByteBuffer buffer, final int offset, final int length) {
+            final int dstNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length) {
         final byte[] copy = new byte[length];
         buffer.get(offset, copy, 0, length);
         sent.add(new Sent(dstNode, srcPort, ecn, ByteBuffer.wrap(copy)));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
-
 import org.junit.jupiter.api.Test;
 import org.mrconf.net.Ecn;
 
@@ -23,11 +22,16 @@ class GbnRequesterTest {
         requester.postMessage(10 * MTU, 0);
 
         assertThat(wire.psns()).containsExactly(0L, 1L, 2L, 3L);
-        assertThat(wire.sent).allMatch(s -> s.dstNode() == RESPONDER_NODE && s.srcPort() == DATA_PORT
-            && s.ecn() == Ecn.ECT_0 && s.type() == GbnHeader.TYPE_DATA);
+        assertThat(wire.sent)
+                .allMatch(s -> s.dstNode() == RESPONDER_NODE
+                        && s.srcPort() == DATA_PORT
+                        && s.ecn() == Ecn.ECT_0
+                        && s.type() == GbnHeader.TYPE_DATA);
         // The packet that fills the window asks for an ACK, so coalescing cannot stall the sender.
-        assertThat(wire.sent.get(3).header().hasFlags(GbnHeader.FLAG_ACK_REQUEST)).isTrue();
-        assertThat(wire.sent.get(2).header().hasFlags(GbnHeader.FLAG_ACK_REQUEST)).isFalse();
+        assertThat(wire.sent.get(3).header().hasFlags(GbnHeader.FLAG_ACK_REQUEST))
+                .isTrue();
+        assertThat(wire.sent.get(2).header().hasFlags(GbnHeader.FLAG_ACK_REQUEST))
+                .isFalse();
         assertThat(requester.state()).isEqualTo(GbnRequester.State.SENDING);
     }
 
@@ -69,7 +73,8 @@ class GbnRequesterTest {
             assertThat(header.payloadLength()).isEqualTo(length);
             assertThat(header.messageId()).isZero();
             assertThat(header.hasFlags(GbnHeader.FLAG_LAST)).isEqualTo(i == 2);
-            assertThat(GbnPayload.matches(wire.sent.get(i).bytes(), GbnHeader.HEADER_LENGTH, 0, i * MTU, length)).isTrue();
+            assertThat(GbnPayload.matches(wire.sent.get(i).bytes(), GbnHeader.HEADER_LENGTH, 0, i * MTU, length))
+                    .isTrue();
         }
     }
 
@@ -132,8 +137,12 @@ class GbnRequesterTest {
     @Test
     void shouldPaceAtTheLineRate() {
         // 10 Gbit/s: 12 + 100 + 78 = 190 wire bytes take 152 ns.
-        requester = requester(GbnConfig.builder().mtuPayloadBytes(MTU).sendRateBps(10_000_000_000L)
-            .wireOverheadBytes(78).rtoNs(RTO_NS).build());
+        requester = requester(GbnConfig.builder()
+                .mtuPayloadBytes(MTU)
+                .sendRateBps(10_000_000_000L)
+                .wireOverheadBytes(78)
+                .rtoNs(RTO_NS)
+                .build());
         requester.postMessage(3 * MTU, 0);
 
         assertThat(wire.sent).hasSize(1);
@@ -194,7 +203,11 @@ class GbnRequesterTest {
     }
 
     private static GbnConfig.Builder unpaced() {
-        return GbnConfig.builder().mtuPayloadBytes(MTU).windowPackets(WINDOW).sendRateBps(0).rtoNs(RTO_NS);
+        return GbnConfig.builder()
+                .mtuPayloadBytes(MTU)
+                .windowPackets(WINDOW)
+                .sendRateBps(0)
+                .rtoNs(RTO_NS);
     }
 
     private void ack(final int type, final long psn, final long nowNs) {

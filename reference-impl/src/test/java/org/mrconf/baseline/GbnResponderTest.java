@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mrconf.net.Ecn;
@@ -16,7 +15,8 @@ class GbnResponderTest {
     private static final int ACK_EVERY = 4;
 
     private final CapturingTransmitter replies = new CapturingTransmitter();
-    private final GbnConfig config = GbnConfig.builder().mtuPayloadBytes(MTU).ackEveryPackets(ACK_EVERY).build();
+    private final GbnConfig config =
+            GbnConfig.builder().mtuPayloadBytes(MTU).ackEveryPackets(ACK_EVERY).build();
     private GbnResponder responder;
     private long nowNs;
 
@@ -124,8 +124,12 @@ class GbnResponderTest {
 
     @Test
     void shouldAcceptAcrossPsnWrap() {
-        responder = new GbnResponder(GbnConfig.builder().mtuPayloadBytes(MTU).ackEveryPackets(1)
-            .initialPsn(0xFFFF_FFFEL).build()).connect(replies, REPLY_PORT);
+        responder = new GbnResponder(GbnConfig.builder()
+                        .mtuPayloadBytes(MTU)
+                        .ackEveryPackets(1)
+                        .initialPsn(0xFFFF_FFFEL)
+                        .build())
+                .connect(replies, REPLY_PORT);
 
         receive(0xFFFF_FFFEL, 0, 0, 0);
         receive(0xFFFF_FFFFL, 0, MTU, 0);
@@ -166,8 +170,13 @@ class GbnResponderTest {
 
     private static ByteBuffer data(final long psn, final long messageId, final int messageOffset, final int flags) {
         final ByteBuffer packet = ByteBuffer.allocate(GbnHeader.HEADER_LENGTH + MTU);
-        new GbnHeader().wrap(packet, 0).type(GbnHeader.TYPE_DATA).flags(flags).payloadLength(MTU).psn(psn)
-            .messageId(messageId);
+        new GbnHeader()
+                .wrap(packet, 0)
+                .type(GbnHeader.TYPE_DATA)
+                .flags(flags)
+                .payloadLength(MTU)
+                .psn(psn)
+                .messageId(messageId);
         GbnPayload.fill(packet, GbnHeader.HEADER_LENGTH, messageId, messageOffset, MTU);
         return packet;
     }

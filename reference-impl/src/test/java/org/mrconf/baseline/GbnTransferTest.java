@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.mrconf.fabric.Blackout;
 import org.mrconf.fabric.Fabric;
@@ -151,8 +150,10 @@ class GbnTransferTest {
             buffer.get(offset, bytes, 0, length);
             message.writeBytes(bytes);
         });
-        dataRoute = fabric.route(requesterNode.id(), responderNode.id(),
-            fabric.routeIndexFor(requesterNode.id(), responderNode.id(), DATA_PORT));
+        dataRoute = fabric.route(
+                requesterNode.id(),
+                responderNode.id(),
+                fabric.routeIndexFor(requesterNode.id(), responderNode.id(), DATA_PORT));
     }
 
     private void post(final int... lengths) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mrconf.fabric.RecordingEndpoint.send;
 
 import java.nio.ByteBuffer;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mrconf.net.Ecn;
@@ -142,13 +141,16 @@ class FabricNodeTest {
         final PacketReceiver stuck = new PacketReceiver() {
             @Override
             public void onPacket(
-                final int srcNode, final int srcPort, final int ecn, final ByteBuffer buffer, final int offset,
-                final int length, final long nowNs) {
-            }
+                    final int srcNode,
+                    final int srcPort,
+                    final int ecn,
+                    final ByteBuffer buffer,
+                    final int offset,
+                    final int length,
+                    final long nowNs) {}
 
             @Override
-            public void onWakeup(final long nowNs) {
-            }
+            public void onWakeup(final long nowNs) {}
 
             @Override
             public long nextWakeupNs() {
@@ -158,8 +160,8 @@ class FabricNodeTest {
         fabric.attach(stuck);
 
         assertThatThrownBy(() -> simulator.runUntilIdle(Long.MAX_VALUE))
-            .isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("node 2");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("node 2");
     }
 
     @Test
@@ -205,12 +207,16 @@ class FabricNodeTest {
         final ByteBuffer buffer = ByteBuffer.allocate(20_000);
 
         assertThatThrownBy(() -> a.transmit(a.id(), PORT, Ecn.NOT_ECT, buffer, 0, 10))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("itself");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("itself");
         assertThatThrownBy(() -> a.transmit(7, PORT, Ecn.NOT_ECT, buffer, 0, 10))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dstNode=7");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("dstNode=7");
         assertThatThrownBy(() -> a.transmit(b.id(), PORT, Ecn.NOT_ECT, buffer, 0, 9217))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPacketBytes=9216");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxPacketBytes=9216");
         assertThatThrownBy(() -> a.transmit(b.id(), PORT, 4, buffer, 0, 10))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ecn=4");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ecn=4");
     }
 }

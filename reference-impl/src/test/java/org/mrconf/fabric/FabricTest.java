@@ -5,7 +5,6 @@ import static org.mrconf.fabric.RecordingEndpoint.send;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.mrconf.net.Ecn;
 
@@ -17,7 +16,8 @@ class FabricTest {
 
     @Test
     void shouldCreateHostLinksAndRoutesForEveryOrderedPair() {
-        final Fabric fabric = new Fabric(simulator, FabricConfig.builder().routeCount(ROUTES).build());
+        final Fabric fabric =
+                new Fabric(simulator, FabricConfig.builder().routeCount(ROUTES).build());
 
         for (int i = 0; i < 3; i++) {
             assertThat(fabric.attach(new RecordingEndpoint()).id()).isEqualTo(i);
@@ -38,7 +38,8 @@ class FabricTest {
 
     @Test
     void shouldSelectRouteBySourcePortModulo() {
-        final Fabric fabric = new Fabric(simulator, FabricConfig.builder().routeCount(ROUTES).build());
+        final Fabric fabric =
+                new Fabric(simulator, FabricConfig.builder().routeCount(ROUTES).build());
         final FabricNode a = fabric.attach(new RecordingEndpoint());
         final FabricNode b = fabric.attach(new RecordingEndpoint());
         final List<int[]> portAndRoute = new ArrayList<>();
@@ -62,7 +63,9 @@ class FabricTest {
 
     @Test
     void shouldSpreadPortsWithSeededHashRouting() {
-        final Fabric fabric = new Fabric(simulator, FabricConfig.builder().routeCount(ROUTES).hashRouting().build());
+        final Fabric fabric = new Fabric(
+                simulator,
+                FabricConfig.builder().routeCount(ROUTES).hashRouting().build());
         final FabricNode a = fabric.attach(new RecordingEndpoint());
         final FabricNode b = fabric.attach(new RecordingEndpoint());
 
@@ -100,9 +103,11 @@ class FabricTest {
 
     @Test
     void shouldReportEveryEventToTheTap() {
-        final Fabric fabric = new Fabric(simulator, FabricConfig.builder()
-            .downlink(LinkConfig.DEFAULT.withQueueCapacityBytes(2 * (100 + 78)))
-            .build());
+        final Fabric fabric = new Fabric(
+                simulator,
+                FabricConfig.builder()
+                        .downlink(LinkConfig.DEFAULT.withQueueCapacityBytes(2 * (100 + 78)))
+                        .build());
         final FabricNode a = fabric.attach(new RecordingEndpoint());
         final FabricNode b = fabric.attach(new RecordingEndpoint());
         final FabricNode c = fabric.attach(new RecordingEndpoint());
@@ -117,8 +122,10 @@ class FabricTest {
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         assertThat(events).filteredOn(e -> e == TapEvent.SENT).hasSize(6);
-        final long dropped = events.stream().filter(e -> e == TapEvent.QUEUE_DROPPED).count();
-        final long delivered = events.stream().filter(e -> e == TapEvent.DELIVERED).count();
+        final long dropped =
+                events.stream().filter(e -> e == TapEvent.QUEUE_DROPPED).count();
+        final long delivered =
+                events.stream().filter(e -> e == TapEvent.DELIVERED).count();
         assertThat(dropped).isEqualTo(fabric.downlink(c.id()).queueDrops()).isPositive();
         assertThat(dropped + delivered).isEqualTo(6);
         assertThat(c.packetsDelivered()).isEqualTo(delivered);

@@ -10,6 +10,7 @@ class GilbertElliottLossTest {
     private static final long SEED = 31L;
     /** Mean stay in BAD of 10 packets, about 1% of the time in BAD. */
     private static final double GOOD_TO_BAD = 0.001;
+
     private static final double BAD_TO_GOOD = 0.1;
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class ImpairmentChainTest {
@@ -34,7 +33,7 @@ class ImpairmentChainTest {
     @Test
     void shouldAccumulateEffects() {
         final Impairment chain = Impairment.chain(
-            new RandomDuplication(1.0, 1), new RandomDuplication(1.0, 2), (nowNs, fate) -> fate.delay(7));
+                new RandomDuplication(1.0, 1), new RandomDuplication(1.0, 2), (nowNs, fate) -> fate.delay(7));
         final PacketFate fate = PacketFate.standalone(new byte[10]);
 
         chain.impair(0, fate);

@@ -2,8 +2,7 @@ package org.mrconf.fabric;
 
 /** Test helpers that run an impairment over standalone packets. */
 final class Impairments {
-    private Impairments() {
-    }
+    private Impairments() {}
 
     /** Whether each of {@code packets} 100-byte packets was dropped. */
     static boolean[] decisions(final Impairment impairment, final int packets) {

@@ -5,7 +5,6 @@ import static org.mrconf.fabric.RecordingEndpoint.send;
 
 import java.util.List;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mrconf.net.Ecn;
@@ -13,9 +12,11 @@ import org.mrconf.net.Ecn;
 class LinkTest {
     /** 10 Gbit/s: a byte takes 0.8 ns. */
     private static final long TEN_GBPS = 10_000_000_000L;
+
     private static final int OVERHEAD = 78;
     /** With the overhead, 1250 wire bytes: exactly 1000 ns at 10 Gbit/s. */
     private static final int PAYLOAD = 1172;
+
     private static final int WIRE = PAYLOAD + OVERHEAD;
     private static final long UPLINK_PROPAGATION_NS = 500;
     private static final long ROUTE_PROPAGATION_NS = 2_000;
@@ -43,7 +44,7 @@ class LinkTest {
 
         // Three store-and-forward hops of 1000 ns each, plus the three propagation delays.
         assertThat(receiver.arrivalTimes())
-            .containsExactly(3 * 1_000 + UPLINK_PROPAGATION_NS + ROUTE_PROPAGATION_NS + DOWNLINK_PROPAGATION_NS);
+                .containsExactly(3 * 1_000 + UPLINK_PROPAGATION_NS + ROUTE_PROPAGATION_NS + DOWNLINK_PROPAGATION_NS);
     }
 
     @Test
@@ -197,7 +198,8 @@ class LinkTest {
         assertThat(b.packetsDelivered()).isEqualTo(100);
         assertThat(receiver.arrivals).hasSize(100);
         for (int i = 0; i < 50; i++) {
-            assertThat(receiver.arrivals.get(2 * i).payload()).isEqualTo(receiver.arrivals.get(2 * i + 1).payload());
+            assertThat(receiver.arrivals.get(2 * i).payload())
+                    .isEqualTo(receiver.arrivals.get(2 * i + 1).payload());
         }
     }
 
@@ -230,8 +232,9 @@ class LinkTest {
 
         // Packet k enters the route about 1.5 µs after k * 100 µs: packets 20..49 fall in the window.
         assertThat(route.impairmentDrops()).isEqualTo(30);
-        assertThat(receiver.sequences()).containsExactlyElementsOf(
-            range(80).stream().filter(k -> k < 20 || k >= 50).toList());
+        assertThat(receiver.sequences())
+                .containsExactlyElementsOf(
+                        range(80).stream().filter(k -> k < 20 || k >= 50).toList());
         assertThat(receiver.arrivalTimes()).noneMatch(t -> t > 2_000_000 && t < 5_000_000);
     }
 
@@ -287,11 +290,11 @@ class LinkTest {
 
     private static FabricConfig.Builder baseConfig() {
         return FabricConfig.builder()
-            .routeCount(4)
-            .wireOverheadBytes(OVERHEAD)
-            .uplink(link(UPLINK_PROPAGATION_NS))
-            .route(link(ROUTE_PROPAGATION_NS))
-            .downlink(link(DOWNLINK_PROPAGATION_NS));
+                .routeCount(4)
+                .wireOverheadBytes(OVERHEAD)
+                .uplink(link(UPLINK_PROPAGATION_NS))
+                .route(link(ROUTE_PROPAGATION_NS))
+                .downlink(link(DOWNLINK_PROPAGATION_NS));
     }
 
     private static LinkConfig link(final long propagationNs) {

@@ -20,14 +20,16 @@ class RandomLossTest {
     @Test
     void shouldRepeatTheSameDropsForTheSameSeed() {
         assertThat(Impairments.decisions(new RandomLoss(0.1, SEED), 1_000))
-            .isEqualTo(Impairments.decisions(new RandomLoss(0.1, SEED), 1_000))
-            .isNotEqualTo(Impairments.decisions(new RandomLoss(0.1, SEED + 1), 1_000));
+                .isEqualTo(Impairments.decisions(new RandomLoss(0.1, SEED), 1_000))
+                .isNotEqualTo(Impairments.decisions(new RandomLoss(0.1, SEED + 1), 1_000));
     }
 
     @Test
     void shouldDropNothingAtZeroAndEverythingAtOne() {
-        assertThat(Impairments.count(Impairments.decisions(new RandomLoss(0.0, SEED), 1_000))).isZero();
-        assertThat(Impairments.count(Impairments.decisions(new RandomLoss(1.0, SEED), 1_000))).isEqualTo(1_000);
+        assertThat(Impairments.count(Impairments.decisions(new RandomLoss(0.0, SEED), 1_000)))
+                .isZero();
+        assertThat(Impairments.count(Impairments.decisions(new RandomLoss(1.0, SEED), 1_000)))
+                .isEqualTo(1_000);
     }
 
     @Test

@@ -3,7 +3,6 @@ package org.mrconf.fabric;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.mrconf.net.PacketReceiver;
 
 /**
@@ -26,12 +25,18 @@ final class RecordingEndpoint implements PacketReceiver {
     long deadlineAfterPacketNs = -1;
     /** If positive, each wake-up asks for the next one this much later, {@link #wakeupsLeft} times. */
     long rearmEveryNs;
+
     int wakeupsLeft;
 
     @Override
     public void onPacket(
-        final int srcNode, final int srcPort, final int ecn, final ByteBuffer buffer, final int offset, final int length,
-        final long nowNs) {
+            final int srcNode,
+            final int srcPort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length,
+            final long nowNs) {
         final byte[] payload = new byte[length];
         buffer.get(offset, payload, 0, length);
         arrivals.add(new Arrival(nowNs, srcNode, srcPort, ecn, payload));
@@ -65,7 +70,12 @@ final class RecordingEndpoint implements PacketReceiver {
 
     /** Sends a packet of {@code length} bytes (at least 4) whose first four bytes hold {@code sequence}. */
     static void send(
-        final FabricNode node, final int dstNode, final int srcPort, final int ecn, final int length, final int sequence) {
+            final FabricNode node,
+            final int dstNode,
+            final int srcPort,
+            final int ecn,
+            final int length,
+            final int sequence) {
         node.transmit(dstNode, srcPort, ecn, ByteBuffer.wrap(payload(length, sequence)), 0, length);
     }
 

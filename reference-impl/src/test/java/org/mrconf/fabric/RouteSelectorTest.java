@@ -14,7 +14,7 @@ class RouteSelectorTest {
             assertThat(RouteSelector.MODULO.select(0, 1, port, ROUTES)).isEqualTo(port % ROUTES);
         }
         assertThat(RouteSelector.MODULO.select(0, 1, 49_152, ROUTES))
-            .isNotEqualTo(RouteSelector.MODULO.select(0, 1, 49_153, ROUTES));
+                .isNotEqualTo(RouteSelector.MODULO.select(0, 1, 49_153, ROUTES));
     }
 
     @Test

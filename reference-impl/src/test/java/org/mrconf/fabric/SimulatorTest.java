@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class SimulatorTest {
@@ -66,7 +65,8 @@ class SimulatorTest {
 
         simulator.runUntilIdle(Long.MAX_VALUE);
 
-        assertThat(ran).containsExactlyElementsOf(expected.stream().map(e -> e[1]).toList());
+        assertThat(ran)
+                .containsExactlyElementsOf(expected.stream().map(e -> e[1]).toList());
         assertThat(simulator.eventsRun()).isEqualTo(10_000);
     }
 
@@ -187,9 +187,9 @@ class SimulatorTest {
         simulator.runUntil(1_000);
 
         assertThatThrownBy(() -> simulator.schedule(999, () -> log.add("x")))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("atNs=999")
-            .hasMessageContaining("nowNs=1000");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("atNs=999")
+                .hasMessageContaining("nowNs=1000");
     }
 
     @Test

@@ -3,7 +3,6 @@ package org.mrconf.fabric;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-
 import org.junit.jupiter.api.Test;
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketReceiver;
@@ -30,17 +29,28 @@ class TapDigestTest {
     @Test
     void shouldGiveADifferentDigestForAnotherSeed() {
         assertThat(runScenario(SEED + 1, new int[TapEvent.values().length]).value())
-            .isNotEqualTo(runScenario(SEED, new int[TapEvent.values().length]).value());
+                .isNotEqualTo(
+                        runScenario(SEED, new int[TapEvent.values().length]).value());
     }
 
     @Test
     void shouldFoldPayloadIntoTheDigest() {
         final TapDigest a = new TapDigest();
         final TapDigest b = new TapDigest();
-        final Link link = new Fabric(new Simulator(), FabricConfig.defaults()).attach(new RecordingEndpoint()).uplink();
+        final Link link = new Fabric(new Simulator(), FabricConfig.defaults())
+                .attach(new RecordingEndpoint())
+                .uplink();
 
-        a.onPacket(5, TapEvent.SENT, link, PacketFate.standalone(new byte[] {1, 2, 3}).packet());
-        b.onPacket(5, TapEvent.SENT, link, PacketFate.standalone(new byte[] {1, 2, 4}).packet());
+        a.onPacket(
+                5,
+                TapEvent.SENT,
+                link,
+                PacketFate.standalone(new byte[] {1, 2, 3}).packet());
+        b.onPacket(
+                5,
+                TapEvent.SENT,
+                link,
+                PacketFate.standalone(new byte[] {1, 2, 4}).packet());
 
         assertThat(a.value()).isNotEqualTo(b.value());
         assertThat(a.records()).isEqualTo(1);
@@ -53,10 +63,10 @@ class TapDigestTest {
     private static TapDigest runScenario(final long seed, final int[] eventCounts) {
         final Simulator simulator = new Simulator();
         final FabricConfig config = FabricConfig.builder()
-            .seed(seed)
-            .hashRouting()
-            .downlink(new LinkConfig(40_000_000_000L, 500, 32 << 10, 8 << 10))
-            .build();
+                .seed(seed)
+                .hashRouting()
+                .downlink(new LinkConfig(40_000_000_000L, 500, 32 << 10, 8 << 10))
+                .build();
         final Fabric fabric = new Fabric(simulator, config);
         final TapDigest digest = new TapDigest();
         fabric.tap((nowNs, event, link, packet) -> {
@@ -72,11 +82,11 @@ class TapDigestTest {
             if (link.kind() == Link.Kind.ROUTE) {
                 final long linkSeed = config.seedFor(link.id());
                 link.impairment(Impairment.chain(
-                    new RandomLoss(0.01, linkSeed),
-                    new GilbertElliottLoss(0.01, 0.3, 0.0, 1.0, linkSeed + 1),
-                    new RandomJitter(3_000, linkSeed + 2),
-                    new RandomDuplication(0.01, linkSeed + 3),
-                    new BitCorruption(0.01, linkSeed + 4)));
+                        new RandomLoss(0.01, linkSeed),
+                        new GilbertElliottLoss(0.01, 0.3, 0.0, 1.0, linkSeed + 1),
+                        new RandomJitter(3_000, linkSeed + 2),
+                        new RandomDuplication(0.01, linkSeed + 3),
+                        new BitCorruption(0.01, linkSeed + 4)));
             }
         }
         simulator.runUntil(RUN_NS);
@@ -100,9 +110,13 @@ class TapDigestTest {
 
         @Override
         public void onPacket(
-            final int srcNode, final int srcPort, final int ecn, final ByteBuffer packet, final int offset,
-            final int length, final long nowNs) {
-        }
+                final int srcNode,
+                final int srcPort,
+                final int ecn,
+                final ByteBuffer packet,
+                final int offset,
+                final int length,
+                final long nowNs) {}
 
         @Override
         public void onWakeup(final long nowNs) {

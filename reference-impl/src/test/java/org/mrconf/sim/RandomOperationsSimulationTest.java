@@ -48,11 +48,15 @@ class RandomOperationsSimulationTest {
     private static final long RECEIVES = 0x5000_0000L;
     private static final long BATCH_LIMIT_NS = 5_000_000_000L;
 
-    private enum Kind { WRITE, WRITE_IMMEDIATE, SEND, READ }
+    private enum Kind {
+        WRITE,
+        WRITE_IMMEDIATE,
+        SEND,
+        READ
+    }
 
     /** One operation and where its bytes must end up. */
-    private record Operation(long id, Kind kind, int stream, int length, int from, int to) {
-    }
+    private record Operation(long id, Kind kind, int stream, int length, int from, int to) {}
 
     @Test
     void shouldSurviveLossReorderingDuplicationAndCorruption() {
@@ -67,8 +71,9 @@ class RandomOperationsSimulationTest {
         final SimulatedCluster cluster = cluster(12);
         impairEveryRoute(cluster, 12);
         final long blackAtNs = 2_000_000;
-        cluster.fabric().routeLinks(3).forEach(link -> cluster.fabric().scheduleImpairment(blackAtNs, link,
-                Blackout.from(blackAtNs)));
+        cluster.fabric()
+                .routeLinks(3)
+                .forEach(link -> cluster.fabric().scheduleImpairment(blackAtNs, link, Blackout.from(blackAtNs)));
 
         runOperations(cluster, 43);
 
@@ -79,8 +84,12 @@ class RandomOperationsSimulationTest {
 
     private static SimulatedCluster cluster(final long seed) {
         final LinkConfig link = LinkConfig.DEFAULT.withRateBps(100_000_000_000L).withPropagationNs(2_000);
-        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(PATHS)
-                .route(link).downlink(link).seed(seed).build());
+        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder()
+                .routeCount(PATHS)
+                .route(link)
+                .downlink(link)
+                .seed(seed)
+                .build());
         final EndpointConfig config = EndpointConfig.builder().entropySeed(seed).build();
         cluster.addEndpoint(config);
         cluster.addEndpoint(config.toBuilder().entropySeed(seed + 100).build());
@@ -91,11 +100,13 @@ class RandomOperationsSimulationTest {
     private static void impairEveryRoute(final SimulatedCluster cluster, final long seed) {
         for (int route = 0; route < PATHS; route++) {
             final int r = route;
-            cluster.fabric().routeLinks(route).forEach(link -> link.impairment(Impairment.chain(
-                    new RandomLoss(0.05, seed * 31 + r),
-                    new RandomJitter(3_000, seed * 37 + r),
-                    new RandomDuplication(0.01, seed * 41 + r),
-                    new BitCorruption(0.01, seed * 43 + r))));
+            cluster.fabric()
+                    .routeLinks(route)
+                    .forEach(link -> link.impairment(Impairment.chain(
+                            new RandomLoss(0.05, seed * 31 + r),
+                            new RandomJitter(3_000, seed * 37 + r),
+                            new RandomDuplication(0.01, seed * 41 + r),
+                            new BitCorruption(0.01, seed * 43 + r))));
         }
     }
 
@@ -133,22 +144,40 @@ class RandomOperationsSimulationTest {
                 final Operation op = new Operation(issued, kind, stream, length, from, used);
                 switch (kind) {
                     case WRITE -> {
-                        a.postWrite(A, stream, source.key(), SOURCE + from, length, TARGET + used, target.key(), op.id());
+                        a.postWrite(
+                                A, stream, source.key(), SOURCE + from, length, TARGET + used, target.key(), op.id());
                         targetUsed += length;
                     }
                     case WRITE_IMMEDIATE -> {
-                        a.postWriteWithImmediate(A, stream, source.key(), SOURCE + from, length, TARGET + used,
-                                target.key(), op.id() & 0xFFFF_FFFFL, op.id());
+                        a.postWriteWithImmediate(
+                                A,
+                                stream,
+                                source.key(),
+                                SOURCE + from,
+                                length,
+                                TARGET + used,
+                                target.key(),
+                                op.id() & 0xFFFF_FFFFL,
+                                op.id());
                         targetUsed += length;
                     }
                     case SEND -> {
-                        b.postReceive(B, stream, receives.key(), RECEIVES + used, length + random.nextInt(64), receiveId);
+                        b.postReceive(
+                                B, stream, receives.key(), RECEIVES + used, length + random.nextInt(64), receiveId);
                         byReceiveId.put(receiveId++, op);
                         a.postSend(A, stream, source.key(), SOURCE + from, length, op.id());
                         receivesUsed += length + 64;
                     }
                     case READ -> {
-                        a.postRead(A, stream, sink.key(), SINK + used, length, READ_SOURCE + from, readSource.key(), op.id());
+                        a.postRead(
+                                A,
+                                stream,
+                                sink.key(),
+                                SINK + used,
+                                length,
+                                READ_SOURCE + from,
+                                readSource.key(),
+                                op.id());
                         sinkUsed += length;
                     }
                 }
@@ -156,16 +185,22 @@ class RandomOperationsSimulationTest {
                 issued++;
             }
             final long expectedAtB = batch.stream()
-                    .filter(op -> op.kind() == Kind.SEND || op.kind() == Kind.WRITE_IMMEDIATE).count();
+                    .filter(op -> op.kind() == Kind.SEND || op.kind() == Kind.WRITE_IMMEDIATE)
+                    .count();
             final List<Completion> atA = new ArrayList<>();
             final List<Completion> atB = new ArrayList<>();
-            final boolean done = cluster.runUntil(() -> {
-                drain(a, atA);
-                drain(b, atB);
-                return atA.size() >= batch.size() && atB.size() >= expectedAtB;
-            }, cluster.nowNs() + BATCH_LIMIT_NS);
-            assertThat(done).as("batch ending at op %d completed; A=%s B=%s diag=%s", issued,
-                    a.counters(), b.counters(), a.diagnostics()).isTrue();
+            final boolean done = cluster.runUntil(
+                    () -> {
+                        drain(a, atA);
+                        drain(b, atB);
+                        return atA.size() >= batch.size() && atB.size() >= expectedAtB;
+                    },
+                    cluster.nowNs() + BATCH_LIMIT_NS);
+            assertThat(done)
+                    .as(
+                            "batch ending at op %d completed; A=%s B=%s diag=%s",
+                            issued, a.counters(), b.counters(), a.diagnostics())
+                    .isTrue();
             checkSenderCompletions(batch, atA, nextSenderMsn);
             checkReceiverCompletions(batch, byReceiveId, atB, nextReceiveMsn);
             for (final Operation op : batch) {
@@ -180,52 +215,71 @@ class RandomOperationsSimulationTest {
         drainNothingMore(a, b);
         // The fabric really was hostile, in both directions.
         for (final Endpoint endpoint : List.of(a, b)) {
-            assertThat(endpoint.counters().get(Counter.TX_RETRANSMISSIONS)).as("%s", endpoint.counters()).isPositive();
+            assertThat(endpoint.counters().get(Counter.TX_RETRANSMISSIONS))
+                    .as("%s", endpoint.counters())
+                    .isPositive();
             assertThat(endpoint.counters().get(Counter.RX_BAD_CRC)).isPositive();
             assertThat(endpoint.counters().get(Counter.RX_DUPLICATE)).isPositive();
         }
         assertThat(b.counters().get(Counter.BYTES_PLACED)).isGreaterThan(50L << 20);
-        System.out.printf("random operations: %s virtual ms; A %s; B %s%n", cluster.nowNs() / 1_000_000,
-                a.counters(), b.counters());
+        System.out.printf(
+                "random operations: %s virtual ms; A %s; B %s%n",
+                cluster.nowNs() / 1_000_000, a.counters(), b.counters());
     }
 
-    private static void checkSenderCompletions(final List<Operation> batch, final List<Completion> completions,
-                                               final long[] nextMsn) {
+    private static void checkSenderCompletions(
+            final List<Operation> batch, final List<Completion> completions, final long[] nextMsn) {
         assertThat(completions).hasSize(batch.size());
-        assertThat(completions).allSatisfy(c -> assertThat(c.status()).as("%s", c).isEqualTo(CompletionStatus.SUCCESS));
-        assertThat(completions).extracting(Completion::workRequestId).doesNotHaveDuplicates()
-                .containsExactlyInAnyOrderElementsOf(batch.stream().map(Operation::id).toList());
+        assertThat(completions)
+                .allSatisfy(c -> assertThat(c.status()).as("%s", c).isEqualTo(CompletionStatus.SUCCESS));
+        assertThat(completions)
+                .extracting(Completion::workRequestId)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(
+                        batch.stream().map(Operation::id).toList());
         for (final Completion completion : completions) {
-            assertThat(completion.msn()).as("MSN order on stream %d", completion.streamId())
+            assertThat(completion.msn())
+                    .as("MSN order on stream %d", completion.streamId())
                     .isEqualTo(nextMsn[completion.streamId()]++);
         }
     }
 
-    private static void checkReceiverCompletions(final List<Operation> batch, final Map<Long, Operation> byReceiveId,
-                                                 final List<Completion> completions, final long[] nextMsn) {
+    private static void checkReceiverCompletions(
+            final List<Operation> batch,
+            final Map<Long, Operation> byReceiveId,
+            final List<Completion> completions,
+            final long[] nextMsn) {
         final long[] lastReceiveId = new long[STREAMS];
         Arrays.fill(lastReceiveId, -1);
         for (final Completion completion : completions) {
             assertThat(completion.status()).isEqualTo(CompletionStatus.SUCCESS);
-            assertThat(completion.msn()).as("receive-side MSNs only grow").isGreaterThanOrEqualTo(nextMsn[completion.streamId()]);
+            assertThat(completion.msn())
+                    .as("receive-side MSNs only grow")
+                    .isGreaterThanOrEqualTo(nextMsn[completion.streamId()]);
             nextMsn[completion.streamId()] = completion.msn() + 1;
             if (completion.type() == CompletionType.RECEIVE) {
                 final Operation send = byReceiveId.get(completion.workRequestId());
                 assertThat(send).as("a posted receive").isNotNull();
                 assertThat(completion.byteLength()).isEqualTo(send.length());
-                assertThat(completion.workRequestId()).as("receives complete in posting order")
+                assertThat(completion.workRequestId())
+                        .as("receives complete in posting order")
                         .isGreaterThan(lastReceiveId[completion.streamId()]);
                 lastReceiveId[completion.streamId()] = completion.workRequestId();
             } else {
                 assertThat(completion.type()).isEqualTo(CompletionType.RECEIVE_IMMEDIATE);
-                final Operation write = batch.stream().filter(op -> op.id() == completion.immediate()).findFirst().orElseThrow();
+                final Operation write = batch.stream()
+                        .filter(op -> op.id() == completion.immediate())
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(completion.byteLength()).isEqualTo(write.length());
             }
         }
     }
 
     private static void drainNothingMore(final Endpoint a, final Endpoint b) {
-        assertThat(a.pollCompletion()).as("exactly once: nothing completes twice").isNull();
+        assertThat(a.pollCompletion())
+                .as("exactly once: nothing completes twice")
+                .isNull();
         assertThat(b.pollCompletion()).isNull();
         assertThat(a.diagnostics().outstandingPsns()).isZero();
         assertThat(a.diagnostics().awaitingCompletion()).isZero();
@@ -261,12 +315,19 @@ class RandomOperationsSimulationTest {
         region.memory().put(0, bytes);
     }
 
-    private static void assertSame(final MemoryRegion actual, final int actualIndex, final MemoryRegion expected,
-                                   final int expectedIndex, final int length, final Operation op) {
+    private static void assertSame(
+            final MemoryRegion actual,
+            final int actualIndex,
+            final MemoryRegion expected,
+            final int expectedIndex,
+            final int length,
+            final Operation op) {
         final byte[] got = new byte[length];
         final byte[] want = new byte[length];
         actual.memory().get(actualIndex, got);
         expected.memory().get(expectedIndex, want);
-        assertThat(Arrays.mismatch(got, want)).as("first differing byte of %s", op).isEqualTo(-1);
+        assertThat(Arrays.mismatch(got, want))
+                .as("first differing byte of %s", op)
+                .isEqualTo(-1);
     }
 }

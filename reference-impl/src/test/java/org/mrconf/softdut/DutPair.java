@@ -46,18 +46,53 @@ final class DutPair implements AutoCloseable {
     DutPair connect() {
         controlA.ok("hello", args("client", "DutPair"));
         controlB.ok("hello", args("client", "DutPair"));
-        controlA.ok("create_connection", args("localId", A_ID, "peerId", B_ID, "peerAddress", "127.0.0.1",
-                "peerPort", b.udpPort(), "paths", PATHS, "streams", STREAMS));
-        controlB.ok("create_connection", args("localId", B_ID, "peerId", A_ID, "peerAddress", "127.0.0.1",
-                "peerPort", a.udpPort(), "paths", PATHS, "streams", STREAMS));
+        controlA.ok(
+                "create_connection",
+                args(
+                        "localId",
+                        A_ID,
+                        "peerId",
+                        B_ID,
+                        "peerAddress",
+                        "127.0.0.1",
+                        "peerPort",
+                        b.udpPort(),
+                        "paths",
+                        PATHS,
+                        "streams",
+                        STREAMS));
+        controlB.ok(
+                "create_connection",
+                args(
+                        "localId",
+                        B_ID,
+                        "peerId",
+                        A_ID,
+                        "peerAddress",
+                        "127.0.0.1",
+                        "peerPort",
+                        a.udpPort(),
+                        "paths",
+                        PATHS,
+                        "streams",
+                        STREAMS));
         keyA = register(controlA);
         keyB = register(controlB);
         return this;
     }
 
     private static long register(final NdjsonClient client) {
-        return client.ok("register_region", args("address", hex(BASE), "length", REGION_BYTES,
-                "access", access("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ"))).get("key").asLong();
+        return client.ok(
+                        "register_region",
+                        args(
+                                "address",
+                                hex(BASE),
+                                "length",
+                                REGION_BYTES,
+                                "access",
+                                access("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ")))
+                .get("key")
+                .asLong();
     }
 
     /** Writes {@code bytes} into a region in 512 KiB pieces. */
@@ -66,8 +101,15 @@ final class DutPair implements AutoCloseable {
         for (int offset = 0; offset < bytes.length; offset += piece) {
             final int length = Math.min(piece, bytes.length - offset);
             final byte[] part = java.util.Arrays.copyOfRange(bytes, offset, offset + length);
-            client.ok("write_region", args("key", key, "address", hex(address + offset),
-                    "data", Base64.getEncoder().encodeToString(part)));
+            client.ok(
+                    "write_region",
+                    args(
+                            "key",
+                            key,
+                            "address",
+                            hex(address + offset),
+                            "data",
+                            Base64.getEncoder().encodeToString(part)));
         }
     }
 
@@ -77,8 +119,10 @@ final class DutPair implements AutoCloseable {
         final int piece = 512 * 1024;
         for (int offset = 0; offset < length; offset += piece) {
             final int part = Math.min(piece, length - offset);
-            final byte[] data = Base64.getDecoder().decode(client.ok("read_region", args("key", key,
-                    "address", hex(address + offset), "length", part)).get("data").asText());
+            final byte[] data = Base64.getDecoder()
+                    .decode(client.ok("read_region", args("key", key, "address", hex(address + offset), "length", part))
+                            .get("data")
+                            .asText());
             System.arraycopy(data, 0, bytes, offset, part);
         }
         return bytes;
@@ -89,8 +133,8 @@ final class DutPair implements AutoCloseable {
         final List<JsonNode> seen = new ArrayList<>();
         final long deadline = System.nanoTime() + PATIENCE_MS * 1_000_000L;
         while (System.nanoTime() - deadline < 0) {
-            for (final JsonNode completion : Requests.completions(client.ok("poll_completions",
-                    args("max", 64, "waitMs", 1000)))) {
+            for (final JsonNode completion :
+                    Requests.completions(client.ok("poll_completions", args("max", 64, "waitMs", 1000)))) {
                 if (wanted.test(completion)) {
                     return completion;
                 }

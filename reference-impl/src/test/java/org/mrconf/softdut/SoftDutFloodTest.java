@@ -9,8 +9,8 @@ import static org.mrconf.softdut.DutPair.awaitCompletion;
 import static org.mrconf.softdut.DutPair.counter;
 import static org.mrconf.softdut.DutPair.pattern;
 import static org.mrconf.softdut.DutPair.readRegion;
-import static org.mrconf.softdut.DutPair.writeRegion;
 import static org.mrconf.softdut.DutPair.wrId;
+import static org.mrconf.softdut.DutPair.writeRegion;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,23 +34,51 @@ class SoftDutFloodTest {
             final byte[] message = pattern(MESSAGE_BYTES, 3);
             writeRegion(pair.controlA, pair.keyA, BASE, message);
             final CountDownLatch flooding = new CountDownLatch(1);
-            final CompletableFuture<Integer> flood = CompletableFuture.supplyAsync(() -> flood(pair.b.udpPort(), flooding));
-            assertThat(flooding.await(DutPair.PATIENCE_MS, TimeUnit.MILLISECONDS)).isTrue();
+            final CompletableFuture<Integer> flood =
+                    CompletableFuture.supplyAsync(() -> flood(pair.b.udpPort(), flooding));
+            assertThat(flooding.await(DutPair.PATIENCE_MS, TimeUnit.MILLISECONDS))
+                    .isTrue();
 
             for (int round = 0; round < 3; round++) {
-                pair.controlA.ok("post_write", args("connection", A_ID, "stream", 0, "key", pair.keyA,
-                        "address", hex(BASE), "length", MESSAGE_BYTES, "remoteAddress", hex(BASE + round),
-                        "remoteKey", pair.keyB, "wrId", round));
-                assertThat(awaitCompletion(pair.controlA, wrId(round)).get("status").asText()).isEqualTo("SUCCESS");
+                pair.controlA.ok(
+                        "post_write",
+                        args(
+                                "connection",
+                                A_ID,
+                                "stream",
+                                0,
+                                "key",
+                                pair.keyA,
+                                "address",
+                                hex(BASE),
+                                "length",
+                                MESSAGE_BYTES,
+                                "remoteAddress",
+                                hex(BASE + round),
+                                "remoteKey",
+                                pair.keyB,
+                                "wrId",
+                                round));
+                assertThat(awaitCompletion(pair.controlA, wrId(round))
+                                .get("status")
+                                .asText())
+                        .isEqualTo("SUCCESS");
                 assertThat(counter(pair.controlB, "rx_packets")).isPositive();
             }
             assertThat(flood.get(DutPair.PATIENCE_MS, TimeUnit.MILLISECONDS)).isEqualTo(FLOOD_DATAGRAMS);
 
-            assertThat(readRegion(pair.controlB, pair.keyB, BASE + 2, MESSAGE_BYTES)).isEqualTo(message);
-            assertThat(counter(pair.controlB, "rx_truncated")).as("short datagrams dropped and counted").isPositive();
-            assertThat(counter(pair.controlB, "rx_unsupported_version")).as("version 3 datagrams").isPositive();
-            assertThat(counter(pair.controlB, "rx_unknown_opcode") + counter(pair.controlB, "rx_bad_crc")
-                    + counter(pair.controlB, "rx_truncated")).isLessThanOrEqualTo(counter(pair.controlB, "rx_packets"));
+            assertThat(readRegion(pair.controlB, pair.keyB, BASE + 2, MESSAGE_BYTES))
+                    .isEqualTo(message);
+            assertThat(counter(pair.controlB, "rx_truncated"))
+                    .as("short datagrams dropped and counted")
+                    .isPositive();
+            assertThat(counter(pair.controlB, "rx_unsupported_version"))
+                    .as("version 3 datagrams")
+                    .isPositive();
+            assertThat(counter(pair.controlB, "rx_unknown_opcode")
+                            + counter(pair.controlB, "rx_bad_crc")
+                            + counter(pair.controlB, "rx_truncated"))
+                    .isLessThanOrEqualTo(counter(pair.controlB, "rx_packets"));
             assertThat(counter(pair.controlB, "x_loop_errors")).isZero();
         }
     }

@@ -40,13 +40,16 @@ class SoftDutInMemoryTest {
     @BeforeEach
     void setUp() {
         final SoftDut[] peer = new SoftDut[1];
-        a = SoftDut.inMemory(SoftDutOptions.builder().bindAddress(ADDRESS_A).build(), (packet, destination, port, sourcePort, ecn) -> {
-            assertThat(destination).isEqualTo(ADDRESS_B);
-            sourcePortsFromA.add(sourcePort);
-            firstPacketFromA.compareAndSet(null, packet);
-            peer[0].deliver(packet, ADDRESS_A, sourcePort, markCe && Ecn.isCapable(ecn) ? Ecn.CE : ecn);
-        });
-        b = SoftDut.inMemory(SoftDutOptions.builder().bindAddress(ADDRESS_B).build(),
+        a = SoftDut.inMemory(
+                SoftDutOptions.builder().bindAddress(ADDRESS_A).build(),
+                (packet, destination, port, sourcePort, ecn) -> {
+                    assertThat(destination).isEqualTo(ADDRESS_B);
+                    sourcePortsFromA.add(sourcePort);
+                    firstPacketFromA.compareAndSet(null, packet);
+                    peer[0].deliver(packet, ADDRESS_A, sourcePort, markCe && Ecn.isCapable(ecn) ? Ecn.CE : ecn);
+                });
+        b = SoftDut.inMemory(
+                SoftDutOptions.builder().bindAddress(ADDRESS_B).build(),
                 (packet, destination, port, sourcePort, ecn) -> a.deliver(packet, ADDRESS_B, sourcePort, ecn));
         peer[0] = b;
     }
@@ -60,22 +63,70 @@ class SoftDutInMemoryTest {
     @Test
     void shouldCarryAWriteThroughTheSinksWithEntropyAsSourcePortAndEcnBothWays() {
         final List<Integer> entropy = new ArrayList<>();
-        ok(a, "create_connection", args("localId", 1, "peerId", 2, "peerAddress", "10.0.0.2", "peerPort", 4796,
-                "paths", 4, "streams", 1)).get("entropy").forEach(port -> entropy.add(port.asInt()));
-        ok(b, "create_connection", args("localId", 2, "peerId", 1, "peerAddress", "10.0.0.1", "peerPort", 4796,
-                "paths", 4, "streams", 1));
+        ok(
+                        a,
+                        "create_connection",
+                        args(
+                                "localId",
+                                1,
+                                "peerId",
+                                2,
+                                "peerAddress",
+                                "10.0.0.2",
+                                "peerPort",
+                                4796,
+                                "paths",
+                                4,
+                                "streams",
+                                1))
+                .get("entropy")
+                .forEach(port -> entropy.add(port.asInt()));
+        ok(
+                b,
+                "create_connection",
+                args("localId", 2, "peerId", 1, "peerAddress", "10.0.0.1", "peerPort", 4796, "paths", 4, "streams", 1));
         final long keyA = register(a);
         final long keyB = register(b);
         final byte[] bytes = DutPair.pattern(LENGTH, 5);
-        ok(a, "write_region", args("key", keyA, "address", hex(BASE), "data", Base64.getEncoder().encodeToString(bytes)));
+        ok(
+                a,
+                "write_region",
+                args(
+                        "key",
+                        keyA,
+                        "address",
+                        hex(BASE),
+                        "data",
+                        Base64.getEncoder().encodeToString(bytes)));
         markCe = true;
 
-        ok(a, "post_write", args("connection", 1, "stream", 0, "key", keyA, "address", hex(BASE), "length", LENGTH,
-                "remoteAddress", hex(BASE), "remoteKey", keyB, "wrId", 9));
+        ok(
+                a,
+                "post_write",
+                args(
+                        "connection",
+                        1,
+                        "stream",
+                        0,
+                        "key",
+                        keyA,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        LENGTH,
+                        "remoteAddress",
+                        hex(BASE),
+                        "remoteKey",
+                        keyB,
+                        "wrId",
+                        9));
 
         assertThat(awaitCompletion(a).get("status").asText()).isEqualTo("SUCCESS");
-        assertThat(Base64.getDecoder().decode(ok(b, "read_region", args("key", keyB, "address", hex(BASE),
-                "length", LENGTH)).get("data").asText())).isEqualTo(bytes);
+        assertThat(Base64.getDecoder()
+                        .decode(ok(b, "read_region", args("key", keyB, "address", hex(BASE), "length", LENGTH))
+                                .get("data")
+                                .asText()))
+                .isEqualTo(bytes);
         // Unmapped entropy: the ports create_connection reported (later ones if a slow machine re-paths).
         assertThat(sourcePortsFromA).containsAnyElementsOf(entropy);
         assertThat(counters(b).get("rx_ce_marked").asLong()).isPositive();
@@ -84,14 +135,36 @@ class SoftDutInMemoryTest {
 
     @Test
     void shouldCountPacketsFromAnUnexpectedSourceOrForAnUnknownConnection() {
-        ok(a, "create_connection", args("localId", 1, "peerId", 2, "peerAddress", "10.0.0.2", "peerPort", 4796,
-                "paths", 1, "streams", 1));
-        ok(b, "create_connection", args("localId", 2, "peerId", 1, "peerAddress", "10.0.0.1", "peerPort", 4796,
-                "paths", 1, "streams", 1));
+        ok(
+                a,
+                "create_connection",
+                args("localId", 1, "peerId", 2, "peerAddress", "10.0.0.2", "peerPort", 4796, "paths", 1, "streams", 1));
+        ok(
+                b,
+                "create_connection",
+                args("localId", 2, "peerId", 1, "peerAddress", "10.0.0.1", "peerPort", 4796, "paths", 1, "streams", 1));
         final long keyA = register(a);
         final long keyB = register(b);
-        ok(a, "post_write", args("connection", 1, "stream", 0, "key", keyA, "address", hex(BASE), "length", 100,
-                "remoteAddress", hex(BASE), "remoteKey", keyB, "wrId", 1));
+        ok(
+                a,
+                "post_write",
+                args(
+                        "connection",
+                        1,
+                        "stream",
+                        0,
+                        "key",
+                        keyA,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        100,
+                        "remoteAddress",
+                        hex(BASE),
+                        "remoteKey",
+                        keyB,
+                        "wrId",
+                        1));
         awaitCompletion(a);
         final long unexpectedBefore = counters(b).get("rx_unexpected_source").asLong();
 
@@ -105,25 +178,45 @@ class SoftDutInMemoryTest {
 
     @Test
     void shouldRefuseDeliverOnAUdpSoftDutAndControlFromItsOwnThread() throws Exception {
-        try (SoftDut udp = SoftDut.start(SoftDutOptions.builder().udpPort(0).controlPort(-1).build())) {
+        try (SoftDut udp = SoftDut.start(
+                SoftDutOptions.builder().udpPort(0).controlPort(-1).build())) {
             assertThatThrownBy(() -> udp.deliver(new byte[20], ADDRESS_A, 1, 0))
                     .isInstanceOf(UnsupportedOperationException.class);
         }
         final AtomicReference<String> fromLoop = new AtomicReference<>();
         final SoftDut[] self = new SoftDut[1];
-        self[0] = SoftDut.inMemory(SoftDutOptions.builder().build(), (packet, destination, port, sourcePort, ecn) ->
-                fromLoop.compareAndSet(null, self[0].control(Requests.line(1, "hello", args()))));
+        self[0] = SoftDut.inMemory(
+                SoftDutOptions.builder().build(),
+                (packet, destination, port, sourcePort, ecn) ->
+                        fromLoop.compareAndSet(null, self[0].control(Requests.line(1, "hello", args()))));
         try {
             final long key = register(self[0]);
-            ok(self[0], "create_connection", args("localId", 1, "peerId", 2, "peerAddress", "10.0.0.2",
-                    "peerPort", 4796, "paths", 1, "streams", 1));
-            ok(self[0], "post_send", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE),
-                    "length", 10, "wrId", 1));
+            ok(
+                    self[0],
+                    "create_connection",
+                    args(
+                            "localId",
+                            1,
+                            "peerId",
+                            2,
+                            "peerAddress",
+                            "10.0.0.2",
+                            "peerPort",
+                            4796,
+                            "paths",
+                            1,
+                            "streams",
+                            1));
+            ok(
+                    self[0],
+                    "post_send",
+                    args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 10, "wrId", 1));
             final long deadline = System.nanoTime() + PATIENCE_MS * 1_000_000L;
             while (fromLoop.get() == null && System.nanoTime() - deadline < 0) {
                 Thread.sleep(5);
             }
-            assertThat(Requests.parse(fromLoop.get()).at("/error/code").asText()).isEqualTo("internal");
+            assertThat(Requests.parse(fromLoop.get()).at("/error/code").asText())
+                    .isEqualTo("internal");
         } finally {
             self[0].close();
         }
@@ -131,19 +224,32 @@ class SoftDutInMemoryTest {
 
     private JsonNode ok(final SoftDut dut, final String op, final ObjectNode args) {
         final JsonNode response = Requests.parse(dut.control(Requests.line(nextId++, op, args)));
-        assertThat(response.get("ok").asBoolean()).as("%s answered %s", op, response).isTrue();
+        assertThat(response.get("ok").asBoolean())
+                .as("%s answered %s", op, response)
+                .isTrue();
         return response.get("result");
     }
 
     private long register(final SoftDut dut) {
-        return ok(dut, "register_region", args("address", hex(BASE), "length", 1 << 20,
-                "access", access("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ"))).get("key").asLong();
+        return ok(
+                        dut,
+                        "register_region",
+                        args(
+                                "address",
+                                hex(BASE),
+                                "length",
+                                1 << 20,
+                                "access",
+                                access("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ")))
+                .get("key")
+                .asLong();
     }
 
     private JsonNode awaitCompletion(final SoftDut dut) {
         final long deadline = System.nanoTime() + PATIENCE_MS * 1_000_000L;
         while (System.nanoTime() - deadline < 0) {
-            final List<JsonNode> completions = Requests.completions(ok(dut, "poll_completions", args("max", 1, "waitMs", 1000)));
+            final List<JsonNode> completions =
+                    Requests.completions(ok(dut, "poll_completions", args("max", 1, "waitMs", 1000)));
             if (!completions.isEmpty()) {
                 return completions.get(0);
             }
@@ -160,7 +266,8 @@ class SoftDutInMemoryTest {
         long value;
         while ((value = counters(dut).get(name).asLong()) < atLeast) {
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(name + " is " + value + ", not yet " + atLeast + ", after " + PATIENCE_MS + " ms");
+                throw new AssertionError(
+                        name + " is " + value + ", not yet " + atLeast + ", after " + PATIENCE_MS + " ms");
             }
             Thread.onSpinWait();
         }

@@ -29,11 +29,26 @@ class SoftDutLifecycleTest {
 
     @Test
     void shouldStopTheLoopAndReleaseEveryPortOnClose() throws Exception {
-        final SoftDut dut = SoftDut.start(SoftDutOptions.builder().udpPort(0).controlPort(0).build());
+        final SoftDut dut =
+                SoftDut.start(SoftDutOptions.builder().udpPort(0).controlPort(0).build());
         final List<Integer> entropyPorts = new ArrayList<>();
         try (NdjsonClient client = new NdjsonClient(dut.controlPort())) {
-            client.ok("create_connection", args("localId", 1, "peerId", 2, "peerAddress", "127.0.0.1",
-                    "peerPort", 9, "paths", PATHS, "streams", 1)).get("entropy")
+            client.ok(
+                            "create_connection",
+                            args(
+                                    "localId",
+                                    1,
+                                    "peerId",
+                                    2,
+                                    "peerAddress",
+                                    "127.0.0.1",
+                                    "peerPort",
+                                    9,
+                                    "paths",
+                                    PATHS,
+                                    "streams",
+                                    1))
+                    .get("entropy")
                     .forEach(port -> entropyPorts.add(port.asInt()));
         }
         assertThat(dut.isRunning()).isTrue();
@@ -42,19 +57,26 @@ class SoftDutLifecycleTest {
         dut.close();
 
         assertThat(dut.isRunning()).isFalse();
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("mrconf-softdut-" + dut.udpPort()));
+        assertThat(Thread.getAllStackTraces().keySet())
+                .noneMatch(t -> t.getName().equals("mrconf-softdut-" + dut.udpPort()));
         assertUdpPortFree(dut.udpPort());
         entropyPorts.forEach(SoftDutLifecycleTest::assertUdpPortFree);
         assertTcpPortFree(dut.controlPort() == -1 ? 0 : dut.controlPort());
-        assertThat(Requests.parse(dut.control(Requests.line(1, "hello", args()))).at("/error/code").asText())
+        assertThat(Requests.parse(dut.control(Requests.line(1, "hello", args())))
+                        .at("/error/code")
+                        .asText())
                 .isEqualTo("internal");
     }
 
     @Test
     void shouldAnswerAWaitingPollWhenClosing() throws Exception {
-        final SoftDut dut = SoftDut.inMemory(SoftDutOptions.builder().build(), (p, d, dp, sp, e) -> { });
-        final CompletableFuture<String> poll = dut.submit(Requests.line(1, "poll_completions", args("max", 1, "waitMs", 10_000)));
-        assertThat(Requests.parse(dut.control(Requests.line(2, "hello", args()))).get("ok").asBoolean()).isTrue();
+        final SoftDut dut = SoftDut.inMemory(SoftDutOptions.builder().build(), (p, d, dp, sp, e) -> {});
+        final CompletableFuture<String> poll =
+                dut.submit(Requests.line(1, "poll_completions", args("max", 1, "waitMs", 10_000)));
+        assertThat(Requests.parse(dut.control(Requests.line(2, "hello", args())))
+                        .get("ok")
+                        .asBoolean())
+                .isTrue();
 
         dut.close();
 
@@ -65,7 +87,8 @@ class SoftDutLifecycleTest {
 
     @Test
     void shouldReturnFromRunUntilSignalWhenClosed() throws Exception {
-        final SoftDut dut = SoftDut.start(SoftDutOptions.builder().udpPort(0).controlPort(-1).build());
+        final SoftDut dut = SoftDut.start(
+                SoftDutOptions.builder().udpPort(0).controlPort(-1).build());
         final Thread runner = new Thread(dut::runUntilSignal, "runner");
         runner.start();
 
@@ -80,9 +103,15 @@ class SoftDutLifecycleTest {
     void shouldStopCleanlyOnSigterm(@TempDir final Path dir) throws Exception {
         final Path log = dir.resolve("dut.log");
         final String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        final Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classpath, "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", SoftDutMain.class.getName())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        classpath,
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+                        SoftDutMain.class.getName())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             final Matcher listening = Pattern.compile("listening udp=(\\d+) control=(\\d+)")
                     .matcher(awaitLine(log, process, "listening"));
@@ -94,9 +123,12 @@ class SoftDutLifecycleTest {
             process.destroy();
 
             assertThat(process.waitFor(PATIENCE_S, TimeUnit.SECONDS)).isTrue();
-            assertThat(awaitLine(log, process, "soft DUT on udp port")).as("the shutdown hook closed the DUT")
+            assertThat(awaitLine(log, process, "soft DUT on udp port"))
+                    .as("the shutdown hook closed the DUT")
                     .endsWith("stopped; its sockets are released");
-            assertThat(process.exitValue()).as("killed by SIGTERM after the hooks ran").isIn(0, 143);
+            assertThat(process.exitValue())
+                    .as("killed by SIGTERM after the hooks ran")
+                    .isIn(0, 143);
             assertUdpPortFree(Integer.parseInt(listening.group(1)));
             assertTcpPortFree(Integer.parseInt(listening.group(2)));
         } finally {
@@ -107,12 +139,19 @@ class SoftDutLifecycleTest {
     @Test
     void shouldRefuseToStartOffLoopbackWithoutATokenBeforeBindingAnything() throws Exception {
         final InetAddress offLoopback = InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 33});
-        final SoftDutOptions options = SoftDutOptions.builder().bindAddress(offLoopback).udpPort(0).controlPort(0).build();
+        final SoftDutOptions options = SoftDutOptions.builder()
+                .bindAddress(offLoopback)
+                .udpPort(0)
+                .controlPort(0)
+                .build();
 
-        assertThatThrownBy(() -> SoftDut.start(options)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SoftDut.start(options))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("token");
-        assertThatThrownBy(() -> SoftDutOptions.builder().entropyPorts(0).build()).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> SoftDutOptions.builder().udpPort(65536).build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SoftDutOptions.builder().entropyPorts(0).build())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SoftDutOptions.builder().udpPort(65536).build())
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     /** The first line of the process's output that contains {@code text}, waiting while it runs. */

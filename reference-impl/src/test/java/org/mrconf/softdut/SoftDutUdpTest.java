@@ -9,8 +9,8 @@ import static org.mrconf.softdut.DutPair.B_ID;
 import static org.mrconf.softdut.DutPair.awaitCompletion;
 import static org.mrconf.softdut.DutPair.pattern;
 import static org.mrconf.softdut.DutPair.readRegion;
-import static org.mrconf.softdut.DutPair.writeRegion;
 import static org.mrconf.softdut.DutPair.wrId;
+import static org.mrconf.softdut.DutPair.writeRegion;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -41,19 +41,63 @@ class SoftDutUdpTest {
         final byte[] message = pattern(MIB, 7);
         writeRegion(pair.controlA, pair.keyA, BASE, message);
 
-        pair.controlA.ok("post_write", args("connection", A_ID, "stream", 0, "key", pair.keyA, "address", hex(BASE),
-                "length", MIB, "remoteAddress", hex(BASE), "remoteKey", pair.keyB, "wrId", 1));
+        pair.controlA.ok(
+                "post_write",
+                args(
+                        "connection",
+                        A_ID,
+                        "stream",
+                        0,
+                        "key",
+                        pair.keyA,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        MIB,
+                        "remoteAddress",
+                        hex(BASE),
+                        "remoteKey",
+                        pair.keyB,
+                        "wrId",
+                        1));
         final JsonNode write = awaitCompletion(pair.controlA, wrId(1));
         assertThat(write.get("type").asText()).isEqualTo("WRITE");
         assertThat(write.get("status").asText()).isEqualTo("SUCCESS");
         assertThat(write.get("length").asLong()).isEqualTo(MIB);
         assertThat(readRegion(pair.controlB, pair.keyB, BASE, MIB)).isEqualTo(message);
 
-        pair.controlB.ok("post_receive", args("connection", B_ID, "stream", 1, "key", pair.keyB,
-                "address", hex(BASE + MIB), "length", 65536, "wrId", 20));
-        pair.controlA.ok("post_send", args("connection", A_ID, "stream", 1, "key", pair.keyA,
-                "address", hex(BASE + 1000), "length", 50_000, "wrId", 2));
-        assertThat(awaitCompletion(pair.controlA, wrId(2)).get("status").asText()).isEqualTo("SUCCESS");
+        pair.controlB.ok(
+                "post_receive",
+                args(
+                        "connection",
+                        B_ID,
+                        "stream",
+                        1,
+                        "key",
+                        pair.keyB,
+                        "address",
+                        hex(BASE + MIB),
+                        "length",
+                        65536,
+                        "wrId",
+                        20));
+        pair.controlA.ok(
+                "post_send",
+                args(
+                        "connection",
+                        A_ID,
+                        "stream",
+                        1,
+                        "key",
+                        pair.keyA,
+                        "address",
+                        hex(BASE + 1000),
+                        "length",
+                        50_000,
+                        "wrId",
+                        2));
+        assertThat(awaitCompletion(pair.controlA, wrId(2)).get("status").asText())
+                .isEqualTo("SUCCESS");
         final JsonNode receive = awaitCompletion(pair.controlB, wrId(20));
         assertThat(receive.get("type").asText()).isEqualTo("RECEIVE");
         assertThat(receive.get("status").asText()).isEqualTo("SUCCESS");
@@ -64,8 +108,25 @@ class SoftDutUdpTest {
 
         final byte[] remote = pattern(300_000, 99);
         writeRegion(pair.controlB, pair.keyB, BASE + MIB + 65536, remote);
-        pair.controlA.ok("post_read", args("connection", A_ID, "stream", 0, "key", pair.keyA, "address", hex(BASE + MIB),
-                "length", 300_000, "remoteAddress", hex(BASE + MIB + 65536), "remoteKey", pair.keyB, "wrId", 3));
+        pair.controlA.ok(
+                "post_read",
+                args(
+                        "connection",
+                        A_ID,
+                        "stream",
+                        0,
+                        "key",
+                        pair.keyA,
+                        "address",
+                        hex(BASE + MIB),
+                        "length",
+                        300_000,
+                        "remoteAddress",
+                        hex(BASE + MIB + 65536),
+                        "remoteKey",
+                        pair.keyB,
+                        "wrId",
+                        3));
         final JsonNode read = awaitCompletion(pair.controlA, wrId(3));
         assertThat(read.get("type").asText()).isEqualTo("READ");
         assertThat(read.get("status").asText()).isEqualTo("SUCCESS");
@@ -74,11 +135,31 @@ class SoftDutUdpTest {
 
     @Test
     void shouldDeliverImmediateDataAndCountTraffic() {
-        pair.controlA.ok("post_write", args("connection", A_ID, "stream", 0, "key", pair.keyA, "address", hex(BASE),
-                "length", 20_000, "remoteAddress", hex(BASE), "remoteKey", pair.keyB, "wrId", 4, "immediate", 0xCAFEL));
+        pair.controlA.ok(
+                "post_write",
+                args(
+                        "connection",
+                        A_ID,
+                        "stream",
+                        0,
+                        "key",
+                        pair.keyA,
+                        "address",
+                        hex(BASE),
+                        "length",
+                        20_000,
+                        "remoteAddress",
+                        hex(BASE),
+                        "remoteKey",
+                        pair.keyB,
+                        "wrId",
+                        4,
+                        "immediate",
+                        0xCAFEL));
 
         assertThat(awaitCompletion(pair.controlA, wrId(4)).get("type").asText()).isEqualTo("WRITE_WITH_IMMEDIATE");
-        final JsonNode landed = awaitCompletion(pair.controlB, c -> c.get("type").asText().equals("RECEIVE_IMMEDIATE"));
+        final JsonNode landed =
+                awaitCompletion(pair.controlB, c -> c.get("type").asText().equals("RECEIVE_IMMEDIATE"));
         assertThat(landed.get("immediate").asLong()).isEqualTo(0xCAFEL);
         assertThat(landed.get("length").asLong()).isEqualTo(20_000);
         assertThat(DutPair.counter(pair.controlA, "tx_data_packets")).isPositive();
@@ -87,22 +168,54 @@ class SoftDutUdpTest {
 
     @Test
     void shouldSendEachPathFromTheSourcePortItReports() {
-        final JsonNode paths = pair.controlA.ok("path_status", args("connection", A_ID)).get("paths");
+        final JsonNode paths =
+                pair.controlA.ok("path_status", args("connection", A_ID)).get("paths");
         final Set<Integer> ports = new HashSet<>();
         paths.forEach(path -> ports.add(path.get("entropy").asInt()));
 
         assertThat(paths).hasSize(DutPair.PATHS);
         assertThat(ports).as("distinct entropy sockets per path").hasSize(DutPair.PATHS);
-        assertThat(ports).allSatisfy(port -> assertThat(port).isBetween(1024, 65535).isNotEqualTo(pair.a.udpPort()));
+        assertThat(ports)
+                .allSatisfy(port -> assertThat(port).isBetween(1024, 65535).isNotEqualTo(pair.a.udpPort()));
     }
 
     @Test
     void shouldRefuseASecondPortForTheSamePeerAddress() {
-        final JsonNode response = pair.controlA.call("create_connection", args("localId", 5, "peerId", 6,
-                "peerAddress", "127.0.0.1", "peerPort", pair.b.udpPort() + 1, "paths", 1, "streams", 1));
+        final JsonNode response = pair.controlA.call(
+                "create_connection",
+                args(
+                        "localId",
+                        5,
+                        "peerId",
+                        6,
+                        "peerAddress",
+                        "127.0.0.1",
+                        "peerPort",
+                        pair.b.udpPort() + 1,
+                        "paths",
+                        1,
+                        "streams",
+                        1));
 
         assertThat(response.at("/error/code").asText()).isEqualTo("conflict");
-        assertThat(pair.controlA.call("create_connection", args("localId", 5, "peerId", 6, "peerAddress", "::1",
-                "peerPort", 4796, "paths", 1, "streams", 1)).at("/error/code").asText()).isEqualTo("invalid_argument");
+        assertThat(pair.controlA
+                        .call(
+                                "create_connection",
+                                args(
+                                        "localId",
+                                        5,
+                                        "peerId",
+                                        6,
+                                        "peerAddress",
+                                        "::1",
+                                        "peerPort",
+                                        4796,
+                                        "paths",
+                                        1,
+                                        "streams",
+                                        1))
+                        .at("/error/code")
+                        .asText())
+                .isEqualTo("invalid_argument");
     }
 }

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mrconf.wire.AckFlyweight;
 import org.mrconf.wire.DataHeaderFlyweight;
+import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
+import org.mrconf.wire.NackPacket;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.Packet;
 import org.mrconf.wire.PacketEncoder;
-import org.mrconf.wire.DataPacket;
-import org.mrconf.wire.NackPacket;
 
 /**
  * The reference as a test oracle must not be fooled by a peer that breaks the rules, nor let memory the
@@ -36,11 +36,14 @@ class AdversarialPeerTest {
 
     @BeforeEach
     void setUp() {
-        endpoint = new Endpoint(EndpointConfig.defaults(), (dst, port, ecn, buffer, offset, length) -> {
-            final byte[] bytes = new byte[length];
-            buffer.get(offset, bytes);
-            sent.add(Packet.fromBytes(bytes));
-        }, () -> now);
+        endpoint = new Endpoint(
+                EndpointConfig.defaults(),
+                (dst, port, ecn, buffer, offset, length) -> {
+                    final byte[] bytes = new byte[length];
+                    buffer.get(offset, bytes);
+                    sent.add(Packet.fromBytes(bytes));
+                },
+                () -> now);
         endpoint.createConnection(ConnectionConfig.of(LOCAL, PEER, 0, 1, 1));
     }
 
@@ -53,7 +56,8 @@ class AdversarialPeerTest {
         deliver(data(Opcode.SEND, 0, 0, 16, 0, fill(16, 0x41), 0, 0, 0));
 
         assertThat(region.memory().get(0)).isZero();
-        assertThat(endpoint.pollCompletion()).extracting(Completion::workRequestId, Completion::status)
+        assertThat(endpoint.pollCompletion())
+                .extracting(Completion::workRequestId, Completion::status)
                 .containsExactly(11L, CompletionStatus.LOCAL_PROTECTION_ERROR);
         assertThat(nacks()).extracting(NackPacket::code).containsExactly(NackCode.REMOTE_ACCESS);
     }
@@ -68,21 +72,26 @@ class AdversarialPeerTest {
         deliver(data(Opcode.READ_RESPONSE, 0, 0, 16, 0, fill(16, 0x42), 0, 0, 1));
 
         assertThat(region.memory().get(0)).isZero();
-        assertThat(endpoint.pollCompletion()).extracting(Completion::workRequestId, Completion::status)
+        assertThat(endpoint.pollCompletion())
+                .extracting(Completion::workRequestId, Completion::status)
                 .containsExactly(22L, CompletionStatus.LOCAL_PROTECTION_ERROR);
     }
 
     @Test
     void shouldNotCompleteAMessageFromTheSameSegmentTwice() {
-        final MemoryRegion region = endpoint.registerRegion(0x3000, 256, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        final MemoryRegion region =
+                endpoint.registerRegion(0x3000, 256, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
         final long key = region.key() & 0xFFFF_FFFFL;
 
         deliver(data(Opcode.WRITE_WITH_IMMEDIATE, 0, 0, 128, 0, fill(64, 0x43), 0x3000, key, 77));
         deliver(data(Opcode.WRITE_WITH_IMMEDIATE, 1, 0, 128, 0, fill(64, 0x43), 0x3000, key, 77));
 
-        assertThat(endpoint.pollCompletion()).as("64 of 128 bytes arrived, twice").isNull();
+        assertThat(endpoint.pollCompletion())
+                .as("64 of 128 bytes arrived, twice")
+                .isNull();
         deliver(data(Opcode.WRITE_WITH_IMMEDIATE, 2, 0, 128, 64, fill(64, 0x44), 0x3000, key, 77));
-        assertThat(endpoint.pollCompletion()).extracting(Completion::type, Completion::byteLength)
+        assertThat(endpoint.pollCompletion())
+                .extracting(Completion::type, Completion::byteLength)
                 .containsExactly(CompletionType.RECEIVE_IMMEDIATE, 128L);
     }
 
@@ -97,15 +106,20 @@ class AdversarialPeerTest {
         sent.clear();
         now += 1000;
 
-        final AckFlyweight ack = encoder.ack(scratch, 0).destinationConnectionId(LOCAL).pathId(0)
-                .echoedTimestamp(now & 0xFFFF_FFFFL).rateHint(AckFlyweight.RATE_HINT_NO_LIMIT);
+        final AckFlyweight ack = encoder.ack(scratch, 0)
+                .destinationConnectionId(LOCAL)
+                .pathId(0)
+                .echoedTimestamp(now & 0xFFFF_FFFFL)
+                .rateHint(AckFlyweight.RATE_HINT_NO_LIMIT);
         ack.cumulativePsn(0);
         ack.sackBit(1, true);
         deliver(encoder.finish(scratch, 0, Opcode.ACK.packetLength(0)));
         endpoint.onWakeup(now + 100_000);
 
         assertThat(sent).noneMatch(p -> p instanceof DataPacket d && d.opcode() == Opcode.READ_RESPONSE);
-        assertThat(endpoint.isConnectionUp(LOCAL)).as("a PSN cannot be withdrawn: the connection fails").isFalse();
+        assertThat(endpoint.isConnectionUp(LOCAL))
+                .as("a PSN cannot be withdrawn: the connection fails")
+                .isFalse();
     }
 
     @Test
@@ -116,14 +130,25 @@ class AdversarialPeerTest {
         endpoint.onWakeup(now);
         deliver(data(Opcode.READ_REQUEST, 0, 0, 16, 0, new byte[0], 0x6000, readable.key() & 0xFFFF_FFFFL, 5));
         endpoint.onWakeup(now);
-        final long responsePsn = sent.stream().filter(p -> p instanceof DataPacket d && d.opcode() == Opcode.READ_RESPONSE)
-                .map(p -> p.header().psn()).findFirst().orElseThrow();
+        final long responsePsn = sent.stream()
+                .filter(p -> p instanceof DataPacket d && d.opcode() == Opcode.READ_RESPONSE)
+                .map(p -> p.header().psn())
+                .findFirst()
+                .orElseThrow();
 
-        encoder.nack(scratch, 0).destinationConnectionId(LOCAL).pathId(0).psn(responsePsn)
-                .code(NackCode.INVALID_REQUEST).streamId(0).messageSequenceNumber(0).cumulativePsn(0);
+        encoder.nack(scratch, 0)
+                .destinationConnectionId(LOCAL)
+                .pathId(0)
+                .psn(responsePsn)
+                .code(NackCode.INVALID_REQUEST)
+                .streamId(0)
+                .messageSequenceNumber(0)
+                .cumulativePsn(0);
         deliver(encoder.finish(scratch, 0, Opcode.NACK.packetLength(0)));
 
-        assertThat(endpoint.pollCompletion()).as("the local WRITE with the same stream and MSN is untouched").isNull();
+        assertThat(endpoint.pollCompletion())
+                .as("the local WRITE with the same stream and MSN is untouched")
+                .isNull();
     }
 
     @Test
@@ -136,8 +161,10 @@ class AdversarialPeerTest {
         deliver(data(Opcode.SEND, 1, 0, 32, 16, fill(16, 0x42), 0, 0, 1)); // same MSN, other RSN
         deliver(data(Opcode.SEND, 2, 1, 32, 0, fill(32, 0x43), 0, 0, 1)); // the honest next message
 
-        assertThat(endpoint.pollCompletions(4)).extracting(Completion::workRequestId, Completion::status)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.REMOTE_INVALID_REQUEST),
+        assertThat(endpoint.pollCompletions(4))
+                .extracting(Completion::workRequestId, Completion::status)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.REMOTE_INVALID_REQUEST),
                         org.assertj.core.groups.Tuple.tuple(101L, CompletionStatus.SUCCESS));
         final byte[] second = new byte[32];
         region.memory().get(0x40, second);
@@ -161,21 +188,38 @@ class AdversarialPeerTest {
         memory.limit(32);
         final MemoryRegion region = endpoint.registerRegion(0x7000, memory, AccessFlags.REMOTE_WRITE);
 
-        assertThatCode(() -> deliver(data(Opcode.WRITE, 0, 0, 16, 0, fill(16, 1), 0x7000 + 40,
-                region.key() & 0xFFFF_FFFFL, 0))).doesNotThrowAnyException();
+        assertThatCode(() -> deliver(
+                        data(Opcode.WRITE, 0, 0, 16, 0, fill(16, 1), 0x7000 + 40, region.key() & 0xFFFF_FFFFL, 0)))
+                .doesNotThrowAnyException();
         assertThat(region.memory().get(40)).isEqualTo((byte) 1);
     }
 
     // ---------------------------------------------------------------- helpers
 
-    private int data(final Opcode opcode, final long psn, final long msn, final long messageLength, final long offset,
-                     final byte[] payload, final long address, final long key, final long extra) {
-        final DataHeaderFlyweight header = encoder.data(scratch, 0, opcode).destinationConnectionId(LOCAL).pathId(0)
-                .psn(psn).streamId(0).payloadLength(payload.length).messageSequenceNumber(msn)
-                .messageLength(messageLength).messageOffset(offset).transmitTimestamp(now & 0xFFFF_FFFFL);
+    private int data(
+            final Opcode opcode,
+            final long psn,
+            final long msn,
+            final long messageLength,
+            final long offset,
+            final byte[] payload,
+            final long address,
+            final long key,
+            final long extra) {
+        final DataHeaderFlyweight header = encoder.data(scratch, 0, opcode)
+                .destinationConnectionId(LOCAL)
+                .pathId(0)
+                .psn(psn)
+                .streamId(0)
+                .payloadLength(payload.length)
+                .messageSequenceNumber(msn)
+                .messageLength(messageLength)
+                .messageOffset(offset)
+                .transmitTimestamp(now & 0xFFFF_FFFFL);
         switch (opcode) {
             case WRITE -> header.remoteAddress(address).remoteKey(key);
-            case WRITE_WITH_IMMEDIATE -> header.remoteAddress(address).remoteKey(key).immediate(extra);
+            case WRITE_WITH_IMMEDIATE ->
+                header.remoteAddress(address).remoteKey(key).immediate(extra);
             case SEND -> header.receiveSequenceNumber(extra);
             case READ_REQUEST -> header.remoteAddress(address).remoteKey(key).sinkHandle(extra);
             case READ_RESPONSE -> header.sinkHandle(extra);
@@ -189,7 +233,10 @@ class AdversarialPeerTest {
     }
 
     private List<NackPacket> nacks() {
-        return sent.stream().filter(NackPacket.class::isInstance).map(NackPacket.class::cast).toList();
+        return sent.stream()
+                .filter(NackPacket.class::isInstance)
+                .map(NackPacket.class::cast)
+                .toList();
     }
 
     private static byte[] fill(final int length, final int value) {

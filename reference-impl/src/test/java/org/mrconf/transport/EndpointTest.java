@@ -43,7 +43,8 @@ class EndpointTest {
 
     private void setUp(final ConnectionConfig aConnection, final ConnectionConfig bConnection) {
         network = new TestNetwork(DELAY_NS);
-        final EndpointConfig config = EndpointConfig.builder().lineRate(10_000_000_000L).mtu(1100).build();
+        final EndpointConfig config =
+                EndpointConfig.builder().lineRate(10_000_000_000L).mtu(1100).build();
         a = network.add(config);
         b = network.add(config);
         a.createConnection(aConnection);
@@ -59,7 +60,8 @@ class EndpointTest {
 
         final Completion completion = runUntilCompletion(a);
 
-        assertThat(completion).isEqualTo(new Completion(7, A_ID, 0, 0, CompletionType.WRITE, CompletionStatus.SUCCESS, 200_000, 0));
+        assertThat(completion)
+                .isEqualTo(new Completion(7, A_ID, 0, 0, CompletionType.WRITE, CompletionStatus.SUCCESS, 200_000, 0));
         assertSameBytes(bMemory, 64, aMemory, 0, 200_000);
         final Set<Integer> pathsUsed = new HashSet<>();
         final Set<Integer> portsUsed = new HashSet<>();
@@ -96,7 +98,9 @@ class EndpointTest {
     void shouldRetransmitExactlyTheMissingPacketOnTheSamePath() {
         final boolean[] dropped = {false};
         network.filter((sent, fate) -> {
-            if (!dropped[0] && sent.packet() instanceof DataPacket data && data.header().pathId() == 1
+            if (!dropped[0]
+                    && sent.packet() instanceof DataPacket data
+                    && data.header().pathId() == 1
                     && data.header().psn() == 3) {
                 dropped[0] = true;
                 return false;
@@ -108,13 +112,16 @@ class EndpointTest {
         assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
 
         final List<DataPacket> retransmissions = network.sentBy(0, DataPacket.class).stream()
-                .filter(p -> (p.header().flags() & PacketFlags.RETRANSMISSION) != 0).toList();
+                .filter(p -> (p.header().flags() & PacketFlags.RETRANSMISSION) != 0)
+                .toList();
         assertThat(retransmissions).hasSize(1);
         final DataPacket resent = retransmissions.get(0);
         assertThat(resent.header().pathId()).isEqualTo(1);
         assertThat(resent.header().psn()).isEqualTo(3);
         final DataPacket original = network.sentBy(0, DataPacket.class).stream()
-                .filter(p -> p.header().pathId() == 1 && p.header().psn() == 3).findFirst().orElseThrow();
+                .filter(p -> p.header().pathId() == 1 && p.header().psn() == 3)
+                .findFirst()
+                .orElseThrow();
         assertThat(resent.messageOffset()).isEqualTo(original.messageOffset());
         assertThat(resent.payload()).isEqualTo(original.payload());
         assertSameBytes(bMemory, 0, aMemory, 0, 100_000);
@@ -123,18 +130,28 @@ class EndpointTest {
 
     @Test
     void shouldAckAtOnceWhenAPacketOpensAGap() {
-        network.filter((sent, fate) -> !(sent.packet() instanceof DataPacket data && data.header().psn() == 0
-                && data.header().pathId() == 0 && (data.header().flags() & PacketFlags.RETRANSMISSION) == 0));
+        network.filter((sent, fate) -> !(sent.packet() instanceof DataPacket data
+                && data.header().psn() == 0
+                && data.header().pathId() == 0
+                && (data.header().flags() & PacketFlags.RETRANSMISSION) == 0));
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 30_000, BASE, bMemory.key(), 1);
         runUntilCompletion(a);
 
         final long firstGapArrival = network.log.stream()
-                .filter(s -> s.from() == 0 && s.packet() instanceof DataPacket d && d.header().pathId() == 0
-                        && d.header().psn() == 1)
-                .findFirst().orElseThrow().timeNs() + DELAY_NS;
+                        .filter(s -> s.from() == 0
+                                && s.packet() instanceof DataPacket d
+                                && d.header().pathId() == 0
+                                && d.header().psn() == 1)
+                        .findFirst()
+                        .orElseThrow()
+                        .timeNs()
+                + DELAY_NS;
         final TestNetwork.Sent firstAck = network.log.stream()
-                .filter(s -> s.from() == 1 && s.packet() instanceof AckPacket ack && ack.header().pathId() == 0)
-                .findFirst().orElseThrow();
+                .filter(s -> s.from() == 1
+                        && s.packet() instanceof AckPacket ack
+                        && ack.header().pathId() == 0)
+                .findFirst()
+                .orElseThrow();
         assertThat(firstAck.timeNs()).isEqualTo(firstGapArrival);
         final AckPacket ack = (AckPacket) firstAck.packet();
         assertThat(ack.header().psn()).as("cumulative PSN").isZero();
@@ -146,7 +163,8 @@ class EndpointTest {
         b.postReceive(B_ID, 1, bMemory.key(), BASE, 4096, 100);
         b.postReceive(B_ID, 1, bMemory.key(), BASE + 8192, 4096, 101);
         network.filter((sent, fate) -> {
-            if (sent.packet() instanceof DataPacket data && data.opcode() == Opcode.SEND
+            if (sent.packet() instanceof DataPacket data
+                    && data.opcode() == Opcode.SEND
                     && data.receiveSequenceNumber() == 0) {
                 fate.extraDelayNs = 200_000;
             }
@@ -157,7 +175,9 @@ class EndpointTest {
         a.postSend(A_ID, 1, aMemory.key(), BASE + 4000, 2000, 2);
 
         network.runUntil(() -> b.counters().get(Counter.BYTES_PLACED) >= 2000, LIMIT_NS);
-        assertThat(b.pollCompletion()).as("RSN 1 is placed but must not complete before RSN 0").isNull();
+        assertThat(b.pollCompletion())
+                .as("RSN 1 is placed but must not complete before RSN 0")
+                .isNull();
         assertSameBytes(bMemory, 8192, aMemory, 4000, 2000);
 
         final List<Completion> received = runUntilCompletions(b, 2);
@@ -170,14 +190,16 @@ class EndpointTest {
     void shouldAnswerReceiverNotReadyAndDeliverOnceAReceiveIsPosted() {
         a.postSend(A_ID, 0, aMemory.key(), BASE, 500, 1);
         network.runUntil(() -> b.counters().get(Counter.REJECT_RECEIVER_NOT_READY) > 0, LIMIT_NS);
-        assertThat(network.sentBy(1, NackPacket.class)).extracting(NackPacket::code)
+        assertThat(network.sentBy(1, NackPacket.class))
+                .extracting(NackPacket::code)
                 .containsOnly(NackCode.RECEIVER_NOT_READY);
         assertThat(bytes(bMemory, 0, 500)).containsOnly(0);
 
         b.postReceive(B_ID, 0, bMemory.key(), BASE, 1000, 55);
 
         assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
-        assertThat(runUntilCompletion(b)).extracting(Completion::workRequestId, Completion::status)
+        assertThat(runUntilCompletion(b))
+                .extracting(Completion::workRequestId, Completion::status)
                 .containsExactly(55L, CompletionStatus.SUCCESS);
         assertSameBytes(bMemory, 0, aMemory, 0, 500);
     }
@@ -197,7 +219,8 @@ class EndpointTest {
         fill(bMemory, 3);
         a.postRead(A_ID, 2, aMemory.key(), BASE + 500_000, 50_000, BASE + 1000, bMemory.key(), 9);
 
-        assertThat(runUntilCompletion(a)).extracting(Completion::type, Completion::status, Completion::byteLength)
+        assertThat(runUntilCompletion(a))
+                .extracting(Completion::type, Completion::status, Completion::byteLength)
                 .containsExactly(CompletionType.READ, CompletionStatus.SUCCESS, 50_000L);
         assertSameBytes(aMemory, 500_000, bMemory, 1000, 50_000);
     }
@@ -206,7 +229,8 @@ class EndpointTest {
     void shouldDeliverImmediateDataWithoutConsumingAReceive() {
         a.postWriteWithImmediate(A_ID, 0, aMemory.key(), BASE, 3000, BASE, bMemory.key(), 0xCAFEBABEL, 1);
 
-        assertThat(runUntilCompletion(b)).extracting(Completion::type, Completion::immediate, Completion::byteLength)
+        assertThat(runUntilCompletion(b))
+                .extracting(Completion::type, Completion::immediate, Completion::byteLength)
                 .containsExactly(CompletionType.RECEIVE_IMMEDIATE, 0xCAFEBABEL, 3000L);
     }
 
@@ -225,22 +249,38 @@ class EndpointTest {
 
         assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
         network.runIdle(network.nowNs() + 1_000_000);
-        assertThat(b.counters().get(Counter.TX_NACKS)).as("9.1.5: the first NACK already fails the message").isEqualTo(1);
-        assertThat(b.counters().get(Counter.RX_STALE)).as("its later packets are stale (7.5.6)").isPositive();
+        assertThat(b.counters().get(Counter.TX_NACKS))
+                .as("9.1.5: the first NACK already fails the message")
+                .isEqualTo(1);
+        assertThat(b.counters().get(Counter.RX_STALE))
+                .as("its later packets are stale (7.5.6)")
+                .isPositive();
     }
 
     @Test
     void shouldRateLimitFinalNacksForTheSameMessage() {
         for (int psn = 0; psn < 6; psn++) {
-            final byte[] badStream = DataPacket.write(CommonHeader.of(B_ID, 0, psn), 9, 0, 6000, psn * 1000L, 0, BASE,
-                    bMemory.key() & 0xFFFFFFFFL, new byte[1000]).toBytes();
+            final byte[] badStream = DataPacket.write(
+                            CommonHeader.of(B_ID, 0, psn),
+                            9,
+                            0,
+                            6000,
+                            psn * 1000L,
+                            0,
+                            BASE,
+                            bMemory.key() & 0xFFFFFFFFL,
+                            new byte[1000])
+                    .toBytes();
             network.inject(0, 1, 50000, Ecn.ECT_0, badStream);
         }
         network.runIdle(network.nowNs() + 100_000);
 
         assertThat(b.counters().get(Counter.REJECT_INVALID_REQUEST)).isEqualTo(6);
-        assertThat(network.sentBy(1, NackPacket.class)).as("one NACK per path, code and message per RTT (9.1.5)")
-                .singleElement().extracting(NackPacket::code).isEqualTo(NackCode.INVALID_REQUEST);
+        assertThat(network.sentBy(1, NackPacket.class))
+                .as("one NACK per path, code and message per RTT (9.1.5)")
+                .singleElement()
+                .extracting(NackPacket::code)
+                .isEqualTo(NackCode.INVALID_REQUEST);
     }
 
     @Test
@@ -266,8 +306,11 @@ class EndpointTest {
     @Test
     void shouldDropPacketsFromAnUnexpectedSource() {
         final Endpoint intruder = network.add(EndpointConfig.defaults());
-        final byte[] write = DataPacket.write(CommonHeader.of(B_ID, 0, 0), 0, 0, 4, 0, 0, BASE, bMemory.key() & 0xFFFFFFFFL,
-                new byte[] {9, 9, 9, 9}).toBytes();
+        final byte[] write = DataPacket.write(
+                        CommonHeader.of(B_ID, 0, 0), 0, 0, 4, 0, 0, BASE, bMemory.key() & 0xFFFFFFFFL, new byte[] {
+                            9, 9, 9, 9
+                        })
+                .toBytes();
 
         network.inject(2, 1, 50000, Ecn.ECT_0, write);
         network.runIdle(1_000_000);
@@ -285,22 +328,27 @@ class EndpointTest {
         // The peer's next PSN on path 0 carries MSN 0 again: a stale packet of a completed message.
         final long nextPsn = b.counters().get(Counter.RX_PACKETS); // path 0 got exactly one packet (PSN 0)
         assertThat(nextPsn).isEqualTo(1);
-        final byte[] stale = DataPacket.write(CommonHeader.of(B_ID, 0, 1), 0, 0, 100, 0, 0, BASE,
-                bMemory.key() & 0xFFFFFFFFL, new byte[100]).toBytes();
+        final byte[] stale = DataPacket.write(
+                        CommonHeader.of(B_ID, 0, 1), 0, 0, 100, 0, 0, BASE, bMemory.key() & 0xFFFFFFFFL, new byte[100])
+                .toBytes();
 
         network.inject(0, 1, 50000, Ecn.ECT_0, stale);
         network.runIdle(network.nowNs() + 1_000_000);
 
         assertThat(b.counters().get(Counter.RX_STALE)).isEqualTo(1);
         assertSameBytes(bMemory, 0, aMemory, 0, 100);
-        final AckPacket lastAck = network.sentBy(1, AckPacket.class).get(network.sentBy(1, AckPacket.class).size() - 1);
+        final AckPacket lastAck = network.sentBy(1, AckPacket.class)
+                .get(network.sentBy(1, AckPacket.class).size() - 1);
         assertThat(lastAck.header().psn()).as("the stale PSN is acknowledged").isEqualTo(2);
     }
 
     @Test
     void shouldCountBadCrcAndSendNothing() {
-        final byte[] write = DataPacket.write(CommonHeader.of(B_ID, 0, 0), 0, 0, 4, 0, 0, BASE, bMemory.key() & 0xFFFFFFFFL,
-                new byte[] {1, 2, 3, 4}).toBytes();
+        final byte[] write = DataPacket.write(
+                        CommonHeader.of(B_ID, 0, 0), 0, 0, 4, 0, 0, BASE, bMemory.key() & 0xFFFFFFFFL, new byte[] {
+                            1, 2, 3, 4
+                        })
+                .toBytes();
         write[write.length - 1] ^= 1;
 
         network.inject(0, 1, 50000, Ecn.ECT_0, write);
@@ -315,7 +363,8 @@ class EndpointTest {
     void shouldRecoverALostTailWithATimeoutAndNewEntropy() {
         final boolean[] dropped = {false};
         network.filter((sent, fate) -> {
-            if (!dropped[0] && sent.packet() instanceof DataPacket data
+            if (!dropped[0]
+                    && sent.packet() instanceof DataPacket data
                     && (data.header().flags() & PacketFlags.ACK_REQUEST) != 0) {
                 dropped[0] = true;
                 return false;
@@ -329,11 +378,16 @@ class EndpointTest {
         assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).isEqualTo(1);
         assertThat(a.counters().get(Counter.REPATHS)).isEqualTo(1);
         final List<TestNetwork.Sent> tail = network.log.stream()
-                .filter(s -> s.from() == 0 && s.packet() instanceof DataPacket d
-                        && (d.header().flags() & PacketFlags.ACK_REQUEST) != 0).toList();
+                .filter(s -> s.from() == 0
+                        && s.packet() instanceof DataPacket d
+                        && (d.header().flags() & PacketFlags.ACK_REQUEST) != 0)
+                .toList();
         assertThat(tail).hasSize(2);
-        assertThat(tail.get(1).srcPort()).as("re-pathed (6.6.4)").isNotEqualTo(tail.get(0).srcPort());
-        assertThat(((DataPacket) tail.get(1).packet()).header().flags() & PacketFlags.RETRANSMISSION).isNotZero();
+        assertThat(tail.get(1).srcPort())
+                .as("re-pathed (6.6.4)")
+                .isNotEqualTo(tail.get(0).srcPort());
+        assertThat(((DataPacket) tail.get(1).packet()).header().flags() & PacketFlags.RETRANSMISSION)
+                .isNotZero();
         assertThat(pathBefore).isNegative();
     }
 
@@ -341,7 +395,8 @@ class EndpointTest {
     void shouldSendAcksWithTheEntropyOfTheLatestDataPacket() {
         final boolean[] dropped = {false};
         network.filter((sent, fate) -> {
-            if (!dropped[0] && sent.packet() instanceof DataPacket data
+            if (!dropped[0]
+                    && sent.packet() instanceof DataPacket data
                     && (data.header().flags() & PacketFlags.ACK_REQUEST) != 0) {
                 dropped[0] = true;
                 return false;
@@ -351,22 +406,33 @@ class EndpointTest {
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 500, BASE, bMemory.key(), 1);
         runUntilCompletion(a);
 
-        final TestNetwork.Sent resent = network.log.stream().filter(s -> s.from() == 0 && s.packet() instanceof DataPacket d
-                && (d.header().flags() & PacketFlags.RETRANSMISSION) != 0).findFirst().orElseThrow();
-        final TestNetwork.Sent lastAck = network.log.stream().filter(s -> s.from() == 1 && s.packet() instanceof AckPacket)
-                .reduce((first, second) -> second).orElseThrow();
-        assertThat(lastAck.srcPort()).as("8.1.6: the ACK re-paths with the data").isEqualTo(resent.srcPort());
+        final TestNetwork.Sent resent = network.log.stream()
+                .filter(s -> s.from() == 0
+                        && s.packet() instanceof DataPacket d
+                        && (d.header().flags() & PacketFlags.RETRANSMISSION) != 0)
+                .findFirst()
+                .orElseThrow();
+        final TestNetwork.Sent lastAck = network.log.stream()
+                .filter(s -> s.from() == 1 && s.packet() instanceof AckPacket)
+                .reduce((first, second) -> second)
+                .orElseThrow();
+        assertThat(lastAck.srcPort())
+                .as("8.1.6: the ACK re-paths with the data")
+                .isEqualTo(resent.srcPort());
     }
 
     @Test
     void shouldCompleteAcrossThePsnWrap() {
-        setUp(ConnectionConfig.of(A_ID, B_ID, 1, 1, 1).withInitialPsns(0xFFFF_FFF0L, 0x7777_0000L),
+        setUp(
+                ConnectionConfig.of(A_ID, B_ID, 1, 1, 1).withInitialPsns(0xFFFF_FFF0L, 0x7777_0000L),
                 ConnectionConfig.of(B_ID, A_ID, 0, 1, 1).withInitialPsns(0x7777_0000L, 0xFFFF_FFF0L));
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 40_000, BASE, bMemory.key(), 1);
 
         assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
         assertSameBytes(bMemory, 0, aMemory, 0, 40_000);
-        assertThat(network.sentBy(0, DataPacket.class)).extracting(p -> p.header().psn()).contains(0xFFFF_FFFFL, 0L, 1L);
+        assertThat(network.sentBy(0, DataPacket.class))
+                .extracting(p -> p.header().psn())
+                .contains(0xFFFF_FFFFL, 0L, 1L);
     }
 
     @Test
@@ -420,11 +486,15 @@ class EndpointTest {
 
     private List<Completion> runUntilCompletions(final Endpoint endpoint, final int count) {
         final List<Completion> completions = new ArrayList<>();
-        final boolean done = network.runUntil(() -> {
-            completions.addAll(endpoint.pollCompletions(count - completions.size()));
-            return completions.size() >= count;
-        }, network.nowNs() + LIMIT_NS);
-        assertThat(done).as("completions within the time limit; counters A=%s B=%s", a.counters(), b.counters()).isTrue();
+        final boolean done = network.runUntil(
+                () -> {
+                    completions.addAll(endpoint.pollCompletions(count - completions.size()));
+                    return completions.size() >= count;
+                },
+                network.nowNs() + LIMIT_NS);
+        assertThat(done)
+                .as("completions within the time limit; counters A=%s B=%s", a.counters(), b.counters())
+                .isTrue();
         return completions;
     }
 
@@ -435,9 +505,14 @@ class EndpointTest {
     }
 
     /** Compares two ranges and names the first differing index instead of printing both arrays. */
-    private static void assertSameBytes(final MemoryRegion actual, final int actualIndex, final MemoryRegion expected,
-                                        final int expectedIndex, final int length) {
-        final int mismatch = java.util.Arrays.mismatch(bytes(actual, actualIndex, length), bytes(expected, expectedIndex, length));
+    private static void assertSameBytes(
+            final MemoryRegion actual,
+            final int actualIndex,
+            final MemoryRegion expected,
+            final int expectedIndex,
+            final int length) {
+        final int mismatch =
+                java.util.Arrays.mismatch(bytes(actual, actualIndex, length), bytes(expected, expectedIndex, length));
         assertThat(mismatch).as("first differing byte of %d", length).isEqualTo(-1);
     }
 

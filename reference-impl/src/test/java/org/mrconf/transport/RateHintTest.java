@@ -10,8 +10,11 @@ import org.mrconf.net.Ecn;
 /** The receiver's fair-share hint (clause 8.2.4). */
 class RateHintTest {
     private static final long INTERVAL = 10_000;
-    private final EndpointConfig config = EndpointConfig.builder().lineRate(100_000_000_000L)
-            .rateHintInterval(INTERVAL).rateHintUtilization(0.95).build();
+    private final EndpointConfig config = EndpointConfig.builder()
+            .lineRate(100_000_000_000L)
+            .rateHintInterval(INTERVAL)
+            .rateHintUtilization(0.95)
+            .build();
     private final List<Connection> connections = new ArrayList<>();
     private final RateHint hint = new RateHint(config, connections);
 
@@ -68,7 +71,8 @@ class RateHintTest {
     }
 
     private Connection connection(final long lastDataNs) {
-        final Connection connection = new Connection(ConnectionConfig.of(connections.size() + 1, 99, 1, 1, 1), config, 0);
+        final Connection connection =
+                new Connection(ConnectionConfig.of(connections.size() + 1, 99, 1, 1, 1), config, 0);
         connection.lastDataReceivedNs = lastDataNs;
         return connection;
     }

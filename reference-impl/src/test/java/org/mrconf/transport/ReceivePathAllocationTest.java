@@ -24,7 +24,7 @@ class ReceivePathAllocationTest {
         final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final long[] now = {0};
-        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, p, e, b, o, l) -> { }, () -> now[0]);
+        final Endpoint endpoint = new Endpoint(EndpointConfig.defaults(), (d, p, e, b, o, l) -> {}, () -> now[0]);
         final MemoryRegion region = endpoint.registerRegion(BASE, PACKETS * PAYLOAD, AccessFlags.ALL);
         final int packetLength = Opcode.WRITE.packetLength(PAYLOAD);
         final ByteBuffer warmUp = packets(1, region, packetLength);
@@ -37,18 +37,20 @@ class ReceivePathAllocationTest {
         // Allocate the stream state of connection 2 before measuring, as the first packet of a stream does.
         endpoint.onPacket(1, 49152, Ecn.ECT_0, measured, 0, packetLength, ++now[0]);
 
-        final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        final long before =
+                threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         for (int i = 1; i < PACKETS; i++) {
             endpoint.onPacket(1, 49152 + i % 8, Ecn.ECT_0, measured, i * packetLength, packetLength, now[0] += 100);
         }
-        final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        final long allocated =
+                threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
 
         assertThat(endpoint.counters().get(Counter.BYTES_PLACED)).isEqualTo(2L * PACKETS * PAYLOAD);
         assertThat(allocated).as("bytes allocated for %d packets", PACKETS - 1).isLessThan(1024);
     }
 
-    private static void deliver(final Endpoint endpoint, final ByteBuffer packets, final int packetLength,
-                                final long[] now) {
+    private static void deliver(
+            final Endpoint endpoint, final ByteBuffer packets, final int packetLength, final long[] now) {
         for (int i = 0; i < PACKETS; i++) {
             endpoint.onPacket(1, 49152 + i % 8, Ecn.ECT_0, packets, i * packetLength, packetLength, now[0] += 100);
         }
@@ -60,10 +62,17 @@ class ReceivePathAllocationTest {
         final PacketEncoder encoder = new PacketEncoder();
         for (int i = 0; i < PACKETS; i++) {
             encoder.data(buffer, i * packetLength, Opcode.WRITE)
-                    .destinationConnectionId(connectionId).pathId(i % 8).psn(i / 8)
-                    .streamId(0).payloadLength(PAYLOAD).messageSequenceNumber(0)
-                    .messageLength((long) PACKETS * PAYLOAD).messageOffset((long) i * PAYLOAD).transmitTimestamp(i)
-                    .remoteAddress(BASE).remoteKey(region.key() & 0xFFFF_FFFFL);
+                    .destinationConnectionId(connectionId)
+                    .pathId(i % 8)
+                    .psn(i / 8)
+                    .streamId(0)
+                    .payloadLength(PAYLOAD)
+                    .messageSequenceNumber(0)
+                    .messageLength((long) PACKETS * PAYLOAD)
+                    .messageOffset((long) i * PAYLOAD)
+                    .transmitTimestamp(i)
+                    .remoteAddress(BASE)
+                    .remoteKey(region.key() & 0xFFFF_FFFFL);
             encoder.finish(buffer, i * packetLength, packetLength);
         }
         return buffer;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.util.BitSet;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.mrconf.wire.AckFlyweight;
 import org.mrconf.wire.PacketEncoder;
 
@@ -52,7 +52,9 @@ class ReceiveWindowTest {
                 if (window.classify((cumulative + bit) & 0xFFFF_FFFFL) == ReceiveWindow.Position.DUPLICATE) {
                     received.set(bit);
                 }
-                assertThat(ack.sackBit(bit)).as("bit %d at cumulative %d", bit, cumulative).isEqualTo(received.get(bit));
+                assertThat(ack.sackBit(bit))
+                        .as("bit %d at cumulative %d", bit, cumulative)
+                        .isEqualTo(received.get(bit));
             }
         }
     }

@@ -22,8 +22,12 @@ class SoakTest {
     @Test
     void shouldKeepStateBoundedOverAMillionPacketsAtFivePercentLoss() {
         final LinkConfig link = LinkConfig.DEFAULT.withPropagationNs(2_000);
-        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder().routeCount(PATHS)
-                .route(link).downlink(link).seed(5).build());
+        final SimulatedCluster cluster = new SimulatedCluster(FabricConfig.builder()
+                .routeCount(PATHS)
+                .route(link)
+                .downlink(link)
+                .seed(5)
+                .build());
         // Small packets: a million of them without moving gigabytes.
         final EndpointConfig config = EndpointConfig.builder().mtu(1100).build();
         final Endpoint a = cluster.addEndpoint(config);
@@ -39,22 +43,28 @@ class SoakTest {
         final List<EndpointDiagnostics> samples = new ArrayList<>();
         long heapAfterWarmUp = 0;
         long messages = 0;
-        while (a.counters().get(Counter.TX_DATA_PACKETS) + a.counters().get(Counter.TX_RETRANSMISSIONS) < TARGET_PACKETS) {
+        while (a.counters().get(Counter.TX_DATA_PACKETS) + a.counters().get(Counter.TX_RETRANSMISSIONS)
+                < TARGET_PACKETS) {
             for (int i = 0; i < 8; i++) {
                 a.postWrite(1, i % 2, source.key(), 0x1000, MESSAGE, 0x1000, target.key(), messages++);
             }
             final long expected = messages;
             final long[] completed = {messages - 8};
-            assertThat(cluster.runUntil(() -> {
-                while (a.pollCompletion() != null) {
-                    completed[0]++;
-                }
-                return completed[0] == expected;
-            }, cluster.nowNs() + 1_000_000_000L)).isTrue();
+            assertThat(cluster.runUntil(
+                            () -> {
+                                while (a.pollCompletion() != null) {
+                                    completed[0]++;
+                                }
+                                return completed[0] == expected;
+                            },
+                            cluster.nowNs() + 1_000_000_000L))
+                    .isTrue();
             if (messages % 96 == 0) {
                 samples.add(a.diagnostics());
                 samples.add(b.diagnostics());
-                assertThat(cluster.fabric().packetsAllocated()).as("fabric packet pool").isLessThan(20_000);
+                assertThat(cluster.fabric().packetsAllocated())
+                        .as("fabric packet pool")
+                        .isLessThan(20_000);
             }
             if (messages == 400) {
                 heapAfterWarmUp = usedHeapAfterGc();
@@ -72,7 +82,9 @@ class SoakTest {
             assertThat(d.pendingCompletions()).isLessThanOrEqualTo(8);
         });
         assertThat(a.diagnostics()).isEqualTo(new EndpointDiagnostics(1, 0, 0, 0, 0, 0));
-        assertThat(heapAtEnd - heapAfterWarmUp).as("heap growth over %d messages", messages).isLessThan(64L << 20);
+        assertThat(heapAtEnd - heapAfterWarmUp)
+                .as("heap growth over %d messages", messages)
+                .isLessThan(64L << 20);
     }
 
     private static long usedHeapAfterGc() {

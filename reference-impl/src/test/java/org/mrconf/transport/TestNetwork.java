@@ -15,8 +15,7 @@ import org.mrconf.wire.Packet;
  */
 final class TestNetwork {
     /** One packet on the wire, as the log records it. */
-    record Sent(long timeNs, int from, int to, int srcPort, int ecn, Packet packet, byte[] bytes) {
-    }
+    record Sent(long timeNs, int from, int to, int srcPort, int ecn, Packet packet, byte[] bytes) {}
 
     /** Decides the fate of a packet: return false to drop it. May change {@code ecn} via {@link Fate}. */
     interface Filter {
@@ -80,8 +79,14 @@ final class TestNetwork {
             final Fate fate = new Fate();
             fate.ecn = ecn;
             if (filter.deliver(sent, fate)) {
-                inFlight.add(new Delivery(nowNs + oneWayDelayNs + fate.extraDelayNs, sequence++, node, dstNode,
-                        srcPort, fate.ecn, bytes));
+                inFlight.add(new Delivery(
+                        nowNs + oneWayDelayNs + fate.extraDelayNs,
+                        sequence++,
+                        node,
+                        dstNode,
+                        srcPort,
+                        fate.ecn,
+                        bytes));
             }
         };
     }
@@ -93,7 +98,8 @@ final class TestNetwork {
             int wakeNode = -1;
             for (int i = 0; i < endpoints.size(); i++) {
                 final long wake = endpoints.get(i).nextWakeupNs();
-                if (wake < next || (wake == next && wakeNode < 0 && (inFlight.isEmpty() || wake < inFlight.peek().atNs))) {
+                if (wake < next
+                        || (wake == next && wakeNode < 0 && (inFlight.isEmpty() || wake < inFlight.peek().atNs))) {
                     next = wake;
                     wakeNode = i;
                 }
@@ -107,7 +113,9 @@ final class TestNetwork {
                 endpoints.get(wakeNode).onWakeup(nowNs);
             } else {
                 final Delivery d = inFlight.poll();
-                endpoints.get(d.to).onPacket(d.from, d.srcPort, d.ecn, ByteBuffer.wrap(d.bytes), 0, d.bytes.length, nowNs);
+                endpoints
+                        .get(d.to)
+                        .onPacket(d.from, d.srcPort, d.ecn, ByteBuffer.wrap(d.bytes), 0, d.bytes.length, nowNs);
             }
         }
         return true;

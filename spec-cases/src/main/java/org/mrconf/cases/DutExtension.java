@@ -17,7 +17,8 @@ public final class DutExtension implements ParameterResolver, ExecutionCondition
     public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context) {
         return DutSession.current().isPresent()
                 ? ConditionEvaluationResult.enabled("device installed")
-                : ConditionEvaluationResult.disabled("no device under test installed: run the cases through the metaroce runner");
+                : ConditionEvaluationResult.disabled(
+                        "no device under test installed: run the cases through the metaroce runner");
     }
 
     @Override

@@ -9,8 +9,7 @@ import java.util.Optional;
 public final class DutSession {
     private static volatile DeviceUnderTest current;
 
-    private DutSession() {
-    }
+    private DutSession() {}
 
     /** Makes {@code dut} the device the cases run against; returns a handle that removes it. */
     public static AutoCloseable install(final DeviceUnderTest dut) {

@@ -46,14 +46,22 @@ public final class Testbed implements AutoCloseable {
     }
 
     /** Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams. */
-    public static Testbed open(final DeviceUnderTest dut, final int paths, final int streams) throws DutControlException {
+    public static Testbed open(final DeviceUnderTest dut, final int paths, final int streams)
+            throws DutControlException {
         final DutControl control = dut.control();
         control.reset();
         final int mtu = control.hello().limits().mtu();
-        final ConnectionSpec spec = ConnectionSpec.of(DUT_CONNECTION, TESTER_CONNECTION, dut.link().testerAddress(),
-                dut.link().testerPort(), paths, streams);
+        final ConnectionSpec spec = ConnectionSpec.of(
+                DUT_CONNECTION,
+                TESTER_CONNECTION,
+                dut.link().testerAddress(),
+                dut.link().testerPort(),
+                paths,
+                streams);
         control.createConnection(spec);
-        final long key = control.registerRegion(BASE, REGION,
+        final long key = control.registerRegion(
+                BASE,
+                REGION,
                 EnumSet.of(RegionAccess.LOCAL_WRITE, RegionAccess.REMOTE_WRITE, RegionAccess.REMOTE_READ));
         final TesterPeer peer = TesterPeer.start(dut.link());
         return new Testbed(control, peer, peer.connection(spec, mtu), key);
@@ -78,9 +86,15 @@ public final class Testbed implements AutoCloseable {
 
     /** A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN. */
     public PacketBuilder write(final int path, final long address, final long remoteKey, final byte[] payload) {
-        return connection.packet(Opcode.WRITE, path).stream(0).msn(connection.nextMsn(0)).messageLength(payload.length)
-                .messageOffset(0).remoteAddress(address).remoteKey(remoteKey).transmitTimestamp(4242)
-                .payload(payload).ackRequest();
+        return connection.packet(Opcode.WRITE, path).stream(0)
+                .msn(connection.nextMsn(0))
+                .messageLength(payload.length)
+                .messageOffset(0)
+                .remoteAddress(address)
+                .remoteKey(remoteKey)
+                .transmitTimestamp(4242)
+                .payload(payload)
+                .ackRequest();
     }
 
     /** Polls the DUT until the completion of work request {@code wrId} arrives, or fails after {@link #WAIT}. */

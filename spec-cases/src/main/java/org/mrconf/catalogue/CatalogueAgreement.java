@@ -10,14 +10,14 @@ import java.util.Map;
  * read and the catalogue is what tests bind to; any difference between them is a defect of one.
  */
 public final class CatalogueAgreement {
-    private CatalogueAgreement() {
-    }
+    private CatalogueAgreement() {}
 
     /** Every disagreement, one readable line each; empty when they agree. */
     public static List<String> disagreements(final SpecDocument spec, final ClauseCatalogue catalogue) {
         final List<String> problems = new ArrayList<>();
         if (!spec.specVersion().equals(catalogue.specVersion())) {
-            problems.add("spec version: document says " + spec.specVersion() + ", catalogue says " + catalogue.specVersion());
+            problems.add("spec version: document says " + spec.specVersion() + ", catalogue says "
+                    + catalogue.specVersion());
         }
         final Map<String, SpecDocument.SpecClause> inSpec = new LinkedHashMap<>();
         for (final SpecDocument.SpecClause clause : spec.clauses()) {
@@ -25,8 +25,8 @@ public final class CatalogueAgreement {
                 problems.add(clause.id() + ": appears twice in the document (line " + clause.line() + ")");
             }
             if (!clause.hasProvenanceNote()) {
-                problems.add(clause.id() + ": " + clause.provenance() + " clause at line " + clause.line()
-                        + " has no " + (clause.provenance() == Provenance.PUB ? "*Source:*" : "*Rationale:*") + " paragraph");
+                problems.add(clause.id() + ": " + clause.provenance() + " clause at line " + clause.line() + " has no "
+                        + (clause.provenance() == Provenance.PUB ? "*Source:*" : "*Rationale:*") + " paragraph");
             }
         }
         for (final SpecDocument.SpecClause clause : inSpec.values()) {
@@ -48,10 +48,15 @@ public final class CatalogueAgreement {
         return problems;
     }
 
-    private static void compare(final List<String> problems, final String id, final String field,
-                                final Object inDocument, final Object inCatalogue) {
+    private static void compare(
+            final List<String> problems,
+            final String id,
+            final String field,
+            final Object inDocument,
+            final Object inCatalogue) {
         if (!inDocument.equals(inCatalogue)) {
-            problems.add(id + ": " + field + " differs: document '" + inDocument + "', catalogue '" + inCatalogue + "'");
+            problems.add(
+                    id + ": " + field + " differs: document '" + inDocument + "', catalogue '" + inCatalogue + "'");
         }
     }
 }

@@ -33,9 +33,13 @@ public final class CatalogueLoader {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** The JSON shape of a catalogue file. */
-    record CatalogueFile(String spec, String specVersion, String wireVersion, String document,
-                         List<Profile> profiles, List<Clause> clauses) {
-    }
+    record CatalogueFile(
+            String spec,
+            String specVersion,
+            String wireVersion,
+            String document,
+            List<Profile> profiles,
+            List<Clause> clauses) {}
 
     /** Loads the catalogue bundled with this build. */
     public ClauseCatalogue loadBundled() throws CatalogueException {
@@ -45,7 +49,8 @@ public final class CatalogueLoader {
             }
             return parse("classpath:" + BUNDLED_RESOURCE, in);
         } catch (final IOException e) {
-            throw new CatalogueException("classpath:" + BUNDLED_RESOURCE, "(file)", "cannot be read: " + e.getMessage(), e);
+            throw new CatalogueException(
+                    "classpath:" + BUNDLED_RESOURCE, "(file)", "cannot be read: " + e.getMessage(), e);
         }
     }
 
@@ -67,8 +72,8 @@ public final class CatalogueLoader {
         } catch (final JsonMappingException e) {
             throw new CatalogueException(source, jsonPath(e), rootMessage(e) + atLocation(e.getLocation()), e);
         } catch (final JsonParseException e) {
-            throw new CatalogueException(source, "(json)", "not valid JSON: " + e.getOriginalMessage()
-                    + atLocation(e.getLocation()), e);
+            throw new CatalogueException(
+                    source, "(json)", "not valid JSON: " + e.getOriginalMessage() + atLocation(e.getLocation()), e);
         } catch (final IOException e) {
             throw new CatalogueException(source, "(file)", "cannot be read: " + e.getMessage(), e);
         }
@@ -102,15 +107,19 @@ public final class CatalogueLoader {
                 throw new CatalogueException(source, at + ".id", "duplicate clause id " + clause.id());
             }
             if (i > 0 && Clause.compareIds(clauses.get(i - 1).id(), clause.id()) >= 0) {
-                throw new CatalogueException(source, at + ".id", clause.id() + " is out of spec order after "
-                        + clauses.get(i - 1).id());
+                throw new CatalogueException(
+                        source,
+                        at + ".id",
+                        clause.id() + " is out of spec order after "
+                                + clauses.get(i - 1).id());
             }
             require(source, at + ".title", clause.title());
             require(source, at + ".level", clause.level());
             require(source, at + ".profile", clause.profile());
             require(source, at + ".provenance", clause.provenance());
             require(source, at + ".purpose", clause.purpose());
-            if (!clause.purpose().startsWith(PURPOSE_PREFIX + " ") && !clause.purpose().startsWith(PURPOSE_PREFIX + ",")) {
+            if (!clause.purpose().startsWith(PURPOSE_PREFIX + " ")
+                    && !clause.purpose().startsWith(PURPOSE_PREFIX + ",")) {
                 throw new CatalogueException(source, at + ".purpose", "must start with \"" + PURPOSE_PREFIX + "\"");
             }
         }

@@ -27,9 +27,14 @@ public final class SpecDocument {
      * @param line           1-based line of its heading
      * @param hasProvenanceNote whether a {@code *Source:*} (PUB) or {@code *Rationale:*} (ENG) paragraph follows
      */
-    public record SpecClause(String id, String title, Level level, Profile profile, Provenance provenance,
-                             int line, boolean hasProvenanceNote) {
-    }
+    public record SpecClause(
+            String id,
+            String title,
+            Level level,
+            Profile profile,
+            Provenance provenance,
+            int line,
+            boolean hasProvenanceNote) {}
 
     private final String source;
     private final String specVersion;
@@ -72,13 +77,20 @@ public final class SpecDocument {
             }
             final Matcher level = LEVEL_LINE.matcher(lines.get(i + 1));
             if (!level.matches()) {
-                throw new CatalogueException(source, "line " + (i + 2), "level line of clause " + heading.group(1)
-                        + " does not read '**Level:** L · **Profile:** P · **Provenance:** PUB|ENG'");
+                throw new CatalogueException(
+                        source,
+                        "line " + (i + 2),
+                        "level line of clause " + heading.group(1)
+                                + " does not read '**Level:** L · **Profile:** P · **Provenance:** PUB|ENG'");
             }
             final Provenance provenance = enumValue(source, at + " provenance", Provenance.class, level.group(3));
-            clauses.add(new SpecClause(heading.group(1), heading.group(2).strip(),
+            clauses.add(new SpecClause(
+                    heading.group(1),
+                    heading.group(2).strip(),
                     enumValue(source, at + " level", Level.class, level.group(1)),
-                    profile(source, at, level.group(2)), provenance, i + 1,
+                    profile(source, at, level.group(2)),
+                    provenance,
+                    i + 1,
                     hasProvenanceNote(lines, i + 2, provenance)));
         }
         if (specVersion == null) {
@@ -105,8 +117,8 @@ public final class SpecDocument {
         }
     }
 
-    private static <E extends Enum<E>> E enumValue(final String source, final String field, final Class<E> type,
-                                                   final String name) throws CatalogueException {
+    private static <E extends Enum<E>> E enumValue(
+            final String source, final String field, final Class<E> type, final String name) throws CatalogueException {
         try {
             return Enum.valueOf(type, name);
         } catch (final IllegalArgumentException e) {

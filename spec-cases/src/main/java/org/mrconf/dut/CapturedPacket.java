@@ -22,8 +22,15 @@ import org.mrconf.wire.Packet;
  * @param receivedNs    when the link received it, by the link's clock
  * @param frame         the whole Ethernet frame with its checksum verdicts, on links that see frames
  */
-public record CapturedPacket(byte[] bytes, InetAddress sourceAddress, int sourcePort, int destinationPort, Ecn ecn,
-                             boolean ecnObserved, long receivedNs, Optional<DecodedFrame> frame) {
+public record CapturedPacket(
+        byte[] bytes,
+        InetAddress sourceAddress,
+        int sourcePort,
+        int destinationPort,
+        Ecn ecn,
+        boolean ecnObserved,
+        long receivedNs,
+        Optional<DecodedFrame> frame) {
     public CapturedPacket {
         bytes = bytes.clone();
         Objects.requireNonNull(sourceAddress, "sourceAddress");
@@ -48,9 +55,15 @@ public record CapturedPacket(byte[] bytes, InetAddress sourceAddress, int source
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CapturedPacket c && Arrays.equals(bytes, c.bytes) && sourceAddress.equals(c.sourceAddress)
-            && sourcePort == c.sourcePort && destinationPort == c.destinationPort && ecn == c.ecn
-            && ecnObserved == c.ecnObserved && receivedNs == c.receivedNs && frame.equals(c.frame);
+        return o instanceof CapturedPacket c
+                && Arrays.equals(bytes, c.bytes)
+                && sourceAddress.equals(c.sourceAddress)
+                && sourcePort == c.sourcePort
+                && destinationPort == c.destinationPort
+                && ecn == c.ecn
+                && ecnObserved == c.ecnObserved
+                && receivedNs == c.receivedNs
+                && frame.equals(c.frame);
     }
 
     @Override
@@ -61,7 +74,7 @@ public record CapturedPacket(byte[] bytes, InetAddress sourceAddress, int source
     @Override
     public String toString() {
         return "CapturedPacket[" + sourceAddress.getHostAddress() + ":" + sourcePort + " > :" + destinationPort
-            + " ecn=" + (ecnObserved ? ecn : "unknown") + " at " + receivedNs + " ns, " + bytes.length + " bytes: "
-            + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 24)) + (bytes.length > 24 ? "...]" : "]");
+                + " ecn=" + (ecnObserved ? ecn : "unknown") + " at " + receivedNs + " ns, " + bytes.length + " bytes: "
+                + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 24)) + (bytes.length > 24 ? "...]" : "]");
     }
 }

@@ -16,8 +16,15 @@ import java.util.Objects;
  * @param initialSendPsn    first PSN of each path the DUT sends on
  * @param initialReceivePsn first PSN of each path the tester sends on
  */
-public record ConnectionSpec(long localId, long peerId, InetAddress peerAddress, int peerPort, int paths, int streams,
-                             long initialSendPsn, long initialReceivePsn) {
+public record ConnectionSpec(
+        long localId,
+        long peerId,
+        InetAddress peerAddress,
+        int peerPort,
+        int paths,
+        int streams,
+        long initialSendPsn,
+        long initialReceivePsn) {
     public ConnectionSpec {
         u32(localId, "localId");
         u32(peerId, "peerId");
@@ -36,8 +43,8 @@ public record ConnectionSpec(long localId, long peerId, InetAddress peerAddress,
     }
 
     /** A connection with initial PSNs 0 in both directions, the spec's default. */
-    public static ConnectionSpec of(long localId, long peerId, InetAddress peerAddress, int peerPort, int paths,
-                                    int streams) {
+    public static ConnectionSpec of(
+            long localId, long peerId, InetAddress peerAddress, int peerPort, int paths, int streams) {
         return new ConnectionSpec(localId, peerId, peerAddress, peerPort, paths, streams, 0, 0);
     }
 

@@ -33,8 +33,11 @@ public record Datagram(byte[] payload, InetSocketAddress source, InetSocketAddre
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Datagram d && Arrays.equals(payload, d.payload) && source.equals(d.source)
-            && destination.equals(d.destination) && ecn == d.ecn;
+        return o instanceof Datagram d
+                && Arrays.equals(payload, d.payload)
+                && source.equals(d.source)
+                && destination.equals(d.destination)
+                && ecn == d.ecn;
     }
 
     @Override

@@ -15,8 +15,15 @@ import java.util.Objects;
  * @param length     bytes transferred (for receives: the message length)
  * @param immediate  the immediate data of a WRITE_WITH_IMMEDIATE, else 0
  */
-public record DutCompletion(long wrId, long connection, int stream, long msn, CompletionType type,
-                            CompletionStatus status, long length, long immediate) {
+public record DutCompletion(
+        long wrId,
+        long connection,
+        int stream,
+        long msn,
+        CompletionType type,
+        CompletionStatus status,
+        long length,
+        long immediate) {
     /** The msn of a completion that belongs to no message. */
     public static final long NO_MSN = -1;
 

@@ -58,7 +58,7 @@ public interface DutControl extends AutoCloseable {
      * {@code remoteKey}; with an immediate the DUT sends a WRITE_WITH_IMMEDIATE.
      */
     void postWrite(WorkRequest source, long remoteAddress, long remoteKey, OptionalLong immediate)
-        throws DutControlException;
+            throws DutControlException;
 
     /** {@code post_write} without immediate data. */
     default void postWrite(WorkRequest source, long remoteAddress, long remoteKey) throws DutControlException {

@@ -45,6 +45,7 @@ public final class DutCounters {
     public static final String REJECT_MESSAGE_TOO_LONG = "reject_message_too_long";
     /** 9.1.1. */
     public static final String REJECT_INVALID_REQUEST = "reject_invalid_request";
+
     public static final String TX_DATA_PACKETS = "tx_data_packets";
     /** 6.4.2. */
     public static final String TX_RETRANSMISSIONS = "tx_retransmissions";
@@ -54,14 +55,32 @@ public final class DutCounters {
     public static final String REPATHS = "repaths";
 
     /** Every standard name, in the protocol document's order. */
-    public static final List<String> STANDARD = List.of(RX_PACKETS, RX_TRUNCATED, RX_UNSUPPORTED_VERSION,
-        RX_UNKNOWN_OPCODE, RX_BAD_CRC, RX_INCONSISTENT_LENGTH, RX_INVALID_FIELD, RX_UNKNOWN_CONNECTION,
-        RX_UNEXPECTED_SOURCE, RX_INVALID_PATH, RX_DUPLICATE, RX_STALE, RX_OUT_OF_WINDOW, RX_CE_MARKED,
-        REJECT_REMOTE_ACCESS, REJECT_BOUNDS, REJECT_RECEIVER_NOT_READY, REJECT_MESSAGE_TOO_LONG,
-        REJECT_INVALID_REQUEST, TX_DATA_PACKETS, TX_RETRANSMISSIONS, RTO_EXPIRATIONS, REPATHS);
+    public static final List<String> STANDARD = List.of(
+            RX_PACKETS,
+            RX_TRUNCATED,
+            RX_UNSUPPORTED_VERSION,
+            RX_UNKNOWN_OPCODE,
+            RX_BAD_CRC,
+            RX_INCONSISTENT_LENGTH,
+            RX_INVALID_FIELD,
+            RX_UNKNOWN_CONNECTION,
+            RX_UNEXPECTED_SOURCE,
+            RX_INVALID_PATH,
+            RX_DUPLICATE,
+            RX_STALE,
+            RX_OUT_OF_WINDOW,
+            RX_CE_MARKED,
+            REJECT_REMOTE_ACCESS,
+            REJECT_BOUNDS,
+            REJECT_RECEIVER_NOT_READY,
+            REJECT_MESSAGE_TOO_LONG,
+            REJECT_INVALID_REQUEST,
+            TX_DATA_PACKETS,
+            TX_RETRANSMISSIONS,
+            RTO_EXPIRATIONS,
+            REPATHS);
 
-    private DutCounters() {
-    }
+    private DutCounters() {}
 
     /** The standard names a counter snapshot lacks (an agent must report them all). */
     public static List<String> missingStandard(Map<String, Long> counters) {

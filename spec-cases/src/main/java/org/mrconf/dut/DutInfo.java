@@ -18,8 +18,14 @@ import org.mrconf.catalogue.Profile;
  * @param addresses      the device's MetaRoCE addresses
  * @param limits         the device's limits
  */
-public record DutInfo(int protocol, DutIdentity implementation, Set<Profile> profiles, String wireVersion,
-                      int udpPort, List<InetAddress> addresses, DutLimits limits) {
+public record DutInfo(
+        int protocol,
+        DutIdentity implementation,
+        Set<Profile> profiles,
+        String wireVersion,
+        int udpPort,
+        List<InetAddress> addresses,
+        DutLimits limits) {
     public DutInfo {
         Objects.requireNonNull(implementation, "implementation");
         profiles = Set.copyOf(profiles);

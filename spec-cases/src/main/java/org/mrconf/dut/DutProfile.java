@@ -22,8 +22,12 @@ import org.mrconf.pcap.MacAddress;
  * @param control     the control agent's endpoint; absent for the embedded reference
  * @param link        how the wire reaches the device
  */
-public record DutProfile(DutIdentity identity, Conformance conformance, Parameters parameters,
-                         Optional<ControlEndpoint> control, Link link) {
+public record DutProfile(
+        DutIdentity identity,
+        Conformance conformance,
+        Parameters parameters,
+        Optional<ControlEndpoint> control,
+        Link link) {
     public DutProfile {
         Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(conformance, "conformance");
@@ -62,8 +66,8 @@ public record DutProfile(DutIdentity identity, Conformance conformance, Paramete
      * @param limits           the device's limits
      * @param reorderTolerance the loss-detection tolerance of clause 6.3.3, zero when not implemented
      */
-    public record Conformance(Set<Profile> profiles, List<String> optionalClauses, DutLimits limits,
-                              ReorderTolerance reorderTolerance) {
+    public record Conformance(
+            Set<Profile> profiles, List<String> optionalClauses, DutLimits limits, ReorderTolerance reorderTolerance) {
         public Conformance {
             profiles = Set.copyOf(profiles);
             optionalClauses = List.copyOf(optionalClauses);
@@ -96,8 +100,15 @@ public record DutProfile(DutIdentity identity, Conformance conformance, Paramete
      * @param timers            declared timers and their tolerance
      * @param decreaseFactor    the multiplicative decrease of clause 10.1.1 (default 0.5)
      */
-    public record Parameters(InetSocketAddress dut, InetSocketAddress tester, int mtu, int paths,
-                             long initialSendPsn, long initialReceivePsn, Timers timers, double decreaseFactor) {
+    public record Parameters(
+            InetSocketAddress dut,
+            InetSocketAddress tester,
+            int mtu,
+            int paths,
+            long initialSendPsn,
+            long initialReceivePsn,
+            Timers timers,
+            double decreaseFactor) {
         public Parameters {
             Objects.requireNonNull(dut, "dut");
             Objects.requireNonNull(tester, "tester");
@@ -105,13 +116,13 @@ public record DutProfile(DutIdentity identity, Conformance conformance, Paramete
         }
 
         public Parameters withDut(InetSocketAddress newDut) {
-            return new Parameters(newDut, tester, mtu, paths, initialSendPsn, initialReceivePsn, timers,
-                decreaseFactor);
+            return new Parameters(
+                    newDut, tester, mtu, paths, initialSendPsn, initialReceivePsn, timers, decreaseFactor);
         }
 
         public Parameters withTester(InetSocketAddress newTester) {
-            return new Parameters(dut, newTester, mtu, paths, initialSendPsn, initialReceivePsn, timers,
-                decreaseFactor);
+            return new Parameters(
+                    dut, newTester, mtu, paths, initialSendPsn, initialReceivePsn, timers, decreaseFactor);
         }
     }
 
@@ -119,8 +130,15 @@ public record DutProfile(DutIdentity identity, Conformance conformance, Paramete
      * The declared timers (spec clauses 6.6.2, 6.7.1, 6.7.3, 8.1.4) and the tolerance of the device's timers: a
      * timing check allows the declared value plus {@code tolerance}, never less.
      */
-    public record Timers(Duration minRto, Duration initialRto, Duration maxRto, Duration ackDelay, int ackCoalescing,
-                         int unhealthyThreshold, Duration connectionTimeout, Duration tolerance) {
+    public record Timers(
+            Duration minRto,
+            Duration initialRto,
+            Duration maxRto,
+            Duration ackDelay,
+            int ackCoalescing,
+            int unhealthyThreshold,
+            Duration connectionTimeout,
+            Duration tolerance) {
         public Timers {
             Objects.requireNonNull(minRto, "minRto");
             Objects.requireNonNull(initialRto, "initialRto");
@@ -155,8 +173,11 @@ public record DutProfile(DutIdentity identity, Conformance conformance, Paramete
      * The wire link: its kind and, for {@link LinkKind#RAW}, the interface and MACs (absent MACs are read from the
      * interface or resolved with ARP).
      */
-    public record Link(LinkKind kind, Optional<String> interfaceName, Optional<MacAddress> testerMac,
-                       Optional<MacAddress> dutMac) {
+    public record Link(
+            LinkKind kind,
+            Optional<String> interfaceName,
+            Optional<MacAddress> testerMac,
+            Optional<MacAddress> dutMac) {
         public Link {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(interfaceName, "interfaceName");

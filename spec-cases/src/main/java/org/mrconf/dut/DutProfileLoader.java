@@ -52,12 +52,13 @@ public final class DutProfileLoader {
 
     /** Largest timer value accepted, in microseconds: one hour. */
     private static final long MAX_TIMER_US = 3_600_000_000L;
+
     private static final Pattern CLAUSE_ID = Pattern.compile("[1-9][0-9]*(\\.[1-9][0-9]*){2}");
     private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}");
 
     private final ObjectMapper mapper = new ObjectMapper()
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private final ClauseCatalogue catalogue;
 
     /** A loader that checks optional clause ids by their form only. */
@@ -117,17 +118,18 @@ public final class DutProfileLoader {
     }
 
     private DutProfile read(ObjectNode root) throws FieldException {
-        JsonFields.onlyFields(root, "", Set.of("description", "identity", "conformance", "parameters", "control",
-            "link"));
+        JsonFields.onlyFields(
+                root, "", Set.of("description", "identity", "conformance", "parameters", "control", "link"));
         if (JsonFields.has(root, "description")) {
             JsonFields.string(root, "", "description");
         }
         ObjectNode identityNode = JsonFields.object(root, "", "identity");
         JsonFields.onlyFields(identityNode, "identity", Set.of("vendor", "model", "firmware", "driver"));
-        DutIdentity identity = new DutIdentity(JsonFields.nonEmptyString(identityNode, "identity", "vendor"),
-            JsonFields.nonEmptyString(identityNode, "identity", "model"),
-            JsonFields.nonEmptyString(identityNode, "identity", "firmware"),
-            JsonFields.nonEmptyString(identityNode, "identity", "driver"));
+        DutIdentity identity = new DutIdentity(
+                JsonFields.nonEmptyString(identityNode, "identity", "vendor"),
+                JsonFields.nonEmptyString(identityNode, "identity", "model"),
+                JsonFields.nonEmptyString(identityNode, "identity", "firmware"),
+                JsonFields.nonEmptyString(identityNode, "identity", "driver"));
         Conformance conformance = conformance(JsonFields.object(root, "", "conformance"));
         Parameters parameters = parameters(JsonFields.object(root, "", "parameters"), conformance.limits());
         Link link = link(JsonFields.object(root, "", "link"));
@@ -135,8 +137,9 @@ public final class DutProfileLoader {
         if (JsonFields.has(root, "control")) {
             control = Optional.of(control(JsonFields.object(root, "", "control")));
         } else if (link.kind() != LinkKind.EMBEDDED) {
-            throw new FieldException("control", "missing: a " + link.kind().jsonName() + " link needs the DUT's "
-                + "control agent endpoint");
+            throw new FieldException(
+                    "control",
+                    "missing: a " + link.kind().jsonName() + " link needs the DUT's " + "control agent endpoint");
         }
         return new DutProfile(identity, conformance, parameters, control, link);
     }
@@ -160,28 +163,29 @@ public final class DutProfileLoader {
                 throw new FieldException(at + ".profiles[" + i + "]", "duplicate profile '" + profile + "'");
             }
         }
-        List<String> clauses = JsonFields.has(node, "optionalClauses")
-            ? JsonFields.strings(node, at, "optionalClauses") : List.of();
+        List<String> clauses =
+                JsonFields.has(node, "optionalClauses") ? JsonFields.strings(node, at, "optionalClauses") : List.of();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < clauses.size(); i++) {
             checkOptionalClause(clauses.get(i), at + ".optionalClauses[" + i + "]", seen);
         }
         ObjectNode limitsNode = JsonFields.object(node, at, "limits");
         String lat = at + ".limits";
-        JsonFields.onlyFields(limitsNode, lat, Set.of("maxPaths", "maxStreams", "maxMessageLength",
-            "maxOutstandingMessages", "mtu"));
-        DutLimits limits = new DutLimits((int) JsonFields.integer(limitsNode, lat, "maxPaths", 1, 256),
-            (int) JsonFields.integer(limitsNode, lat, "maxStreams", 1, 65_536),
-            JsonFields.integer(limitsNode, lat, "maxMessageLength", 1, 0xFFFF_FFFFL),
-            (int) JsonFields.integer(limitsNode, lat, "maxOutstandingMessages", 1, Integer.MAX_VALUE),
-            (int) JsonFields.integer(limitsNode, lat, "mtu", 576, 65_535));
+        JsonFields.onlyFields(
+                limitsNode, lat, Set.of("maxPaths", "maxStreams", "maxMessageLength", "maxOutstandingMessages", "mtu"));
+        DutLimits limits = new DutLimits(
+                (int) JsonFields.integer(limitsNode, lat, "maxPaths", 1, 256),
+                (int) JsonFields.integer(limitsNode, lat, "maxStreams", 1, 65_536),
+                JsonFields.integer(limitsNode, lat, "maxMessageLength", 1, 0xFFFF_FFFFL),
+                (int) JsonFields.integer(limitsNode, lat, "maxOutstandingMessages", 1, Integer.MAX_VALUE),
+                (int) JsonFields.integer(limitsNode, lat, "mtu", 576, 65_535));
         ReorderTolerance tolerance = ReorderTolerance.NONE;
         if (JsonFields.has(node, "reorderTolerance")) {
             ObjectNode t = JsonFields.object(node, at, "reorderTolerance");
             String tat = at + ".reorderTolerance";
             JsonFields.onlyFields(t, tat, Set.of("packets", "timeUs"));
-            tolerance = new ReorderTolerance((int) JsonFields.integer(t, tat, "packets", 0, 3),
-                micros(t, tat, "timeUs", 0));
+            tolerance = new ReorderTolerance(
+                    (int) JsonFields.integer(t, tat, "packets", 0, 3), micros(t, tat, "timeUs", 0));
         }
         return new Conformance(profiles, clauses, limits, tolerance);
     }
@@ -194,20 +198,25 @@ public final class DutProfileLoader {
             throw new FieldException(at, "duplicate clause " + id);
         }
         if (catalogue != null) {
-            Clause clause = catalogue.find(id).orElseThrow(
-                () -> new FieldException(at, "clause " + id + " is not in the catalogue of spec "
-                    + catalogue.specVersion()));
+            Clause clause = catalogue
+                    .find(id)
+                    .orElseThrow(() -> new FieldException(
+                            at, "clause " + id + " is not in the catalogue of spec " + catalogue.specVersion()));
             if (clause.level() == Level.MUST) {
-                throw new FieldException(at, "clause " + id + " is a MUST clause; list only the SHOULD and MAY "
-                    + "clauses implemented (clause 12.1.2)");
+                throw new FieldException(
+                        at,
+                        "clause " + id + " is a MUST clause; list only the SHOULD and MAY "
+                                + "clauses implemented (clause 12.1.2)");
             }
         }
     }
 
     private Parameters parameters(ObjectNode node, DutLimits limits) throws FieldException {
         String at = "parameters";
-        JsonFields.onlyFields(node, at, Set.of("dut", "tester", "mtu", "paths", "initialSendPsn", "initialReceivePsn",
-            "timers", "congestion"));
+        JsonFields.onlyFields(
+                node,
+                at,
+                Set.of("dut", "tester", "mtu", "paths", "initialSendPsn", "initialReceivePsn", "timers", "congestion"));
         InetSocketAddress dut = endpoint(JsonFields.object(node, at, "dut"), at + ".dut", 1);
         InetSocketAddress tester = endpoint(JsonFields.object(node, at, "tester"), at + ".tester", 0);
         if (dut.getAddress().getClass() != tester.getAddress().getClass()) {
@@ -215,18 +224,21 @@ public final class DutProfileLoader {
         }
         int mtu = (int) JsonFields.integer(node, at, "mtu", 576, 65_535);
         if (mtu > limits.mtu()) {
-            throw new FieldException(at + ".mtu", "must not exceed conformance.limits.mtu (" + limits.mtu()
-                + "), found " + mtu);
+            throw new FieldException(
+                    at + ".mtu", "must not exceed conformance.limits.mtu (" + limits.mtu() + "), found " + mtu);
         }
         int paths = (int) JsonFields.integer(node, at, "paths", 1, 256);
         if (paths > limits.maxPaths()) {
-            throw new FieldException(at + ".paths", "must not exceed conformance.limits.maxPaths ("
-                + limits.maxPaths() + "), found " + paths);
+            throw new FieldException(
+                    at + ".paths",
+                    "must not exceed conformance.limits.maxPaths (" + limits.maxPaths() + "), found " + paths);
         }
         long sendPsn = JsonFields.has(node, "initialSendPsn")
-            ? JsonFields.integer(node, at, "initialSendPsn", 0, 0xFFFF_FFFFL) : 0;
+                ? JsonFields.integer(node, at, "initialSendPsn", 0, 0xFFFF_FFFFL)
+                : 0;
         long receivePsn = JsonFields.has(node, "initialReceivePsn")
-            ? JsonFields.integer(node, at, "initialReceivePsn", 0, 0xFFFF_FFFFL) : 0;
+                ? JsonFields.integer(node, at, "initialReceivePsn", 0, 0xFFFF_FFFFL)
+                : 0;
         Timers timers = timers(JsonFields.object(node, at, "timers"));
         double decreaseFactor = 0.5;
         if (JsonFields.has(node, "congestion")) {
@@ -246,24 +258,42 @@ public final class DutProfileLoader {
 
     private static Timers timers(ObjectNode node) throws FieldException {
         String at = "parameters.timers";
-        JsonFields.onlyFields(node, at, Set.of("minRtoUs", "initialRtoUs", "maxRtoUs", "ackDelayUs", "ackCoalescing",
-            "unhealthyThreshold", "connectionTimeoutUs", "toleranceUs"));
+        JsonFields.onlyFields(
+                node,
+                at,
+                Set.of(
+                        "minRtoUs",
+                        "initialRtoUs",
+                        "maxRtoUs",
+                        "ackDelayUs",
+                        "ackCoalescing",
+                        "unhealthyThreshold",
+                        "connectionTimeoutUs",
+                        "toleranceUs"));
         Duration minRto = micros(node, at, "minRtoUs", 1);
         Duration initialRto = micros(node, at, "initialRtoUs", 1);
         Duration maxRto = micros(node, at, "maxRtoUs", 1);
         if (maxRto.compareTo(minRto) < 0) {
-            throw new FieldException(at + ".maxRtoUs", "must be at least minRtoUs (" + minRto.toNanos() / 1000
-                + "), found " + maxRto.toNanos() / 1000);
+            throw new FieldException(
+                    at + ".maxRtoUs",
+                    "must be at least minRtoUs (" + minRto.toNanos() / 1000 + "), found " + maxRto.toNanos() / 1000);
         }
         if (initialRto.compareTo(minRto) < 0 || initialRto.compareTo(maxRto) > 0) {
-            throw new FieldException(at + ".initialRtoUs", "must lie between minRtoUs and maxRtoUs ("
-                + minRto.toNanos() / 1000 + " to " + maxRto.toNanos() / 1000 + "), found "
-                + initialRto.toNanos() / 1000);
+            throw new FieldException(
+                    at + ".initialRtoUs",
+                    "must lie between minRtoUs and maxRtoUs ("
+                            + minRto.toNanos() / 1000 + " to " + maxRto.toNanos() / 1000 + "), found "
+                            + initialRto.toNanos() / 1000);
         }
-        return new Timers(minRto, initialRto, maxRto, micros(node, at, "ackDelayUs", 0),
-            (int) JsonFields.integer(node, at, "ackCoalescing", 1, 256),
-            (int) JsonFields.integer(node, at, "unhealthyThreshold", 1, 1000),
-            micros(node, at, "connectionTimeoutUs", 1), micros(node, at, "toleranceUs", 0));
+        return new Timers(
+                minRto,
+                initialRto,
+                maxRto,
+                micros(node, at, "ackDelayUs", 0),
+                (int) JsonFields.integer(node, at, "ackCoalescing", 1, 256),
+                (int) JsonFields.integer(node, at, "unhealthyThreshold", 1, 1000),
+                micros(node, at, "connectionTimeoutUs", 1),
+                micros(node, at, "toleranceUs", 0));
     }
 
     private static Duration micros(ObjectNode node, String at, String name, long min) throws FieldException {
@@ -279,8 +309,10 @@ public final class DutProfileLoader {
         if (JsonFields.has(node, "token")) {
             String value = JsonFields.string(node, at, "token");
             if (value.length() < ControlEndpoint.MIN_TOKEN_LENGTH) {
-                throw new FieldException(at + ".token", "must be at least " + ControlEndpoint.MIN_TOKEN_LENGTH
-                    + " characters (control protocol section 3), found " + value.length());
+                throw new FieldException(
+                        at + ".token",
+                        "must be at least " + ControlEndpoint.MIN_TOKEN_LENGTH
+                                + " characters (control protocol section 3), found " + value.length());
             }
             token = Optional.of(value);
         }
@@ -300,22 +332,24 @@ public final class DutProfileLoader {
             }
         }
         if (kind == null) {
-            throw new FieldException(at + ".kind", "unknown link kind '" + kindName + "', expected one of "
-                + String.join(", ", allowed));
+            throw new FieldException(
+                    at + ".kind",
+                    "unknown link kind '" + kindName + "', expected one of " + String.join(", ", allowed));
         }
         if (kind != LinkKind.RAW) {
             for (String rawOnly : List.of("interface", "testerMac", "dutMac")) {
                 if (node.has(rawOnly)) {
-                    throw new FieldException(at + "." + rawOnly, "only a raw link has it, this link is "
-                        + kind.jsonName());
+                    throw new FieldException(
+                            at + "." + rawOnly, "only a raw link has it, this link is " + kind.jsonName());
                 }
             }
             return kind == LinkKind.UDP ? Link.udp() : Link.embedded();
         }
         String name = JsonFields.nonEmptyString(node, at, "interface");
         if (name.length() > 15 || name.contains("/") || name.chars().anyMatch(Character::isWhitespace)) {
-            throw new FieldException(at + ".interface", "not a Linux interface name (at most 15 characters, no '/' "
-                + "or spaces): \"" + name + "\"");
+            throw new FieldException(
+                    at + ".interface",
+                    "not a Linux interface name (at most 15 characters, no '/' " + "or spaces): \"" + name + "\"");
         }
         return new Link(kind, Optional.of(name), mac(node, at, "testerMac"), mac(node, at, "dutMac"));
     }
@@ -326,8 +360,8 @@ public final class DutProfileLoader {
         }
         String text = JsonFields.string(node, at, name);
         if (!MAC.matcher(text).matches()) {
-            throw new FieldException(at + "." + name, "must be a MAC address like 02:00:00:00:00:01, found \""
-                + text + "\"");
+            throw new FieldException(
+                    at + "." + name, "must be a MAC address like 02:00:00:00:00:01, found \"" + text + "\"");
         }
         MacAddress mac = MacAddress.parse(text);
         if (mac.isMulticast()) {

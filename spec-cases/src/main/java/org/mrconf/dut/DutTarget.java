@@ -55,8 +55,8 @@ public sealed interface DutTarget {
         try {
             return new ProfileFile(Path.of(trimmed));
         } catch (InvalidPathException e) {
-            throw new DutProfileException(SOURCE, "(file)", "not a profile path, udp://host:port or iface:NAME: \""
-                + trimmed + "\"", e);
+            throw new DutProfileException(
+                    SOURCE, "(file)", "not a profile path, udp://host:port or iface:NAME: \"" + trimmed + "\"", e);
         }
     }
 
@@ -96,20 +96,23 @@ public sealed interface DutTarget {
             } catch (URISyntaxException e) {
                 throw new DutProfileException(SOURCE, "udp", "not udp://host:port: " + e.getMessage(), e);
             }
-            if (!"udp".equals(uri.getScheme()) || uri.getHost() == null || uri.getRawPath() != null
-                && !uri.getRawPath().isEmpty() || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
-                throw new DutProfileException(SOURCE, "udp", "expected udp://host:port[?control=P&token=T], found \""
-                    + text + "\"");
+            if (!"udp".equals(uri.getScheme())
+                    || uri.getHost() == null
+                    || uri.getRawPath() != null && !uri.getRawPath().isEmpty()
+                    || uri.getRawUserInfo() != null
+                    || uri.getRawFragment() != null) {
+                throw new DutProfileException(
+                        SOURCE, "udp", "expected udp://host:port[?control=P&token=T], found \"" + text + "\"");
             }
             String host = uri.getHost();
             if (host.startsWith("[") && host.endsWith("]")) {
                 host = host.substring(1, host.length() - 1);
             }
-            InetAddress address = "localhost".equals(host) ? InetAddress.getLoopbackAddress()
-                : JsonFields.parseLiteral(host);
+            InetAddress address =
+                    "localhost".equals(host) ? InetAddress.getLoopbackAddress() : JsonFields.parseLiteral(host);
             if (address == null) {
-                throw new DutProfileException(SOURCE, "host", "must be an IP address literal or localhost, found \""
-                    + host + "\"");
+                throw new DutProfileException(
+                        SOURCE, "host", "must be an IP address literal or localhost, found \"" + host + "\"");
             }
             int port = uri.getPort() < 0 ? WireConstants.DEFAULT_UDP_PORT : uri.getPort();
             if (port < 1 || port > 0xFFFF) {
@@ -124,12 +127,15 @@ public sealed interface DutTarget {
             }
             Optional<String> token = Optional.ofNullable(query.remove("token"));
             if (token.isPresent() && token.get().length() < ControlEndpoint.MIN_TOKEN_LENGTH) {
-                throw new DutProfileException(SOURCE, "token", "must be at least " + ControlEndpoint.MIN_TOKEN_LENGTH
-                    + " characters, found " + token.get().length());
+                throw new DutProfileException(
+                        SOURCE,
+                        "token",
+                        "must be at least " + ControlEndpoint.MIN_TOKEN_LENGTH + " characters, found "
+                                + token.get().length());
             }
             if (!query.isEmpty()) {
-                throw new DutProfileException(SOURCE, query.keySet().iterator().next(),
-                    "unknown parameter, expected control or token");
+                throw new DutProfileException(
+                        SOURCE, query.keySet().iterator().next(), "unknown parameter, expected control or token");
             }
             return new Udp(address, port, controlPort, token);
         }
@@ -145,8 +151,7 @@ public sealed interface DutTarget {
                     throw new DutProfileException(SOURCE, pair.isEmpty() ? "(query)" : pair, "expected name=value");
                 }
                 String name = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
-                String value = URLDecoder.decode(pair.substring(eq + 1),
-                    StandardCharsets.UTF_8);
+                String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 if (values.put(name, value) != null) {
                     throw new DutProfileException(SOURCE, name, "given twice");
                 }
@@ -175,7 +180,8 @@ public sealed interface DutTarget {
         @Override
         public DutProfile applyTo(DutProfile base) {
             return base.withParameters(base.parameters().withDut(new InetSocketAddress(address, port)))
-                .withControl(Optional.of(control())).withLink(Link.udp());
+                    .withControl(Optional.of(control()))
+                    .withLink(Link.udp());
         }
     }
 
@@ -188,8 +194,13 @@ public sealed interface DutTarget {
      * @param controlPort the agent's TCP port on the DUT's address
      * @param token       the agent's token, if it wants one
      */
-    record RawInterface(String name, Optional<InetAddress> dut, Optional<InetAddress> tester, int controlPort,
-                        Optional<String> token) implements DutTarget {
+    record RawInterface(
+            String name,
+            Optional<InetAddress> dut,
+            Optional<InetAddress> tester,
+            int controlPort,
+            Optional<String> token)
+            implements DutTarget {
         public RawInterface {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(dut, "dut");
@@ -205,24 +216,33 @@ public sealed interface DutTarget {
         static RawInterface parse(String text) throws DutProfileException {
             int question = text.indexOf('?');
             String name = question < 0 ? text : text.substring(0, question);
-            if (name.isEmpty() || name.length() > 15 || name.contains("/")
-                || name.chars().anyMatch(Character::isWhitespace)) {
-                throw new DutProfileException(SOURCE, "iface", "not a Linux interface name (1 to 15 characters, no "
-                    + "'/' or spaces): \"" + name + "\"");
+            if (name.isEmpty()
+                    || name.length() > 15
+                    || name.contains("/")
+                    || name.chars().anyMatch(Character::isWhitespace)) {
+                throw new DutProfileException(
+                        SOURCE,
+                        "iface",
+                        "not a Linux interface name (1 to 15 characters, no " + "'/' or spaces): \"" + name + "\"");
             }
             Map<String, String> query = Udp.query(question < 0 ? null : text.substring(question + 1));
             Optional<InetAddress> dut = address(query.remove("dut"), "dut");
             Optional<InetAddress> tester = address(query.remove("tester"), "tester");
             int controlPort = query.containsKey("control")
-                ? Udp.portValue(query.remove("control"), "control") : WireConstants.DEFAULT_UDP_PORT + 1;
+                    ? Udp.portValue(query.remove("control"), "control")
+                    : WireConstants.DEFAULT_UDP_PORT + 1;
             Optional<String> token = Optional.ofNullable(query.remove("token"));
             if (!query.isEmpty()) {
-                throw new DutProfileException(SOURCE, query.keySet().iterator().next(),
-                    "unknown parameter, expected dut, tester, control or token");
+                throw new DutProfileException(
+                        SOURCE,
+                        query.keySet().iterator().next(),
+                        "unknown parameter, expected dut, tester, control or token");
             }
             if (dut.isPresent() != tester.isPresent()) {
-                throw new DutProfileException(SOURCE, dut.isPresent() ? "tester" : "dut",
-                    "give both dut and tester addresses, or neither and a profile");
+                throw new DutProfileException(
+                        SOURCE,
+                        dut.isPresent() ? "tester" : "dut",
+                        "give both dut and tester addresses, or neither and a profile");
             }
             return new RawInterface(name, dut, tester, controlPort, token);
         }
@@ -248,9 +268,10 @@ public sealed interface DutTarget {
             DutProfile profile = base.withLink(Link.raw(name));
             if (dut.isPresent()) {
                 int port = WireConstants.DEFAULT_UDP_PORT;
-                profile = profile.withParameters(profile.parameters().withDut(new InetSocketAddress(dut.get(), port))
-                        .withTester(new InetSocketAddress(tester.orElseThrow(), port)))
-                    .withControl(Optional.of(new ControlEndpoint(dut.get().getHostAddress(), controlPort, token)));
+                profile = profile.withParameters(profile.parameters()
+                                .withDut(new InetSocketAddress(dut.get(), port))
+                                .withTester(new InetSocketAddress(tester.orElseThrow(), port)))
+                        .withControl(Optional.of(new ControlEndpoint(dut.get().getHostAddress(), controlPort, token)));
             }
             return profile;
         }

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 final class JsonFields {
     private static final Pattern U64 = Pattern.compile("0x[0-9a-fA-F]{1,16}");
     private static final Pattern IPV4_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-    private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9a-fA-F:][0-9a-fA-F:.]*:[0-9a-fA-F:.]*(%[A-Za-z0-9_.-]+)?");
+    private static final Pattern IPV6_LITERAL =
+            Pattern.compile("[0-9a-fA-F:][0-9a-fA-F:.]*:[0-9a-fA-F:.]*(%[A-Za-z0-9_.-]+)?");
 
     /** A field is missing, mistyped or out of range. */
     static class FieldException extends Exception {
@@ -51,8 +52,7 @@ final class JsonFields {
         }
     }
 
-    private JsonFields() {
-    }
+    private JsonFields() {}
 
     static String path(String parent, String name) {
         return parent.isEmpty() ? name : parent + "." + name;

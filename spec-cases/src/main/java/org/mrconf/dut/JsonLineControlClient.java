@@ -50,8 +50,7 @@ public final class JsonLineControlClient implements DutControl {
 
     private static final String CLIENT_NAME = "mrconf conformance suite";
 
-    private final ObjectMapper mapper = new ObjectMapper()
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private final ObjectMapper mapper = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
     private final LineTransport transport;
     private final String token;
@@ -75,11 +74,12 @@ public final class JsonLineControlClient implements DutControl {
     }
 
     /** Connects over TCP to the agent at {@code endpoint}, sending its token with every request. */
-    public static JsonLineControlClient connect(ControlEndpoint endpoint, Duration connectTimeout,
-                                                Duration responseTimeout) throws DutControlException {
+    public static JsonLineControlClient connect(
+            ControlEndpoint endpoint, Duration connectTimeout, Duration responseTimeout) throws DutControlException {
         try {
-            return new JsonLineControlClient(TcpLineTransport.connect(endpoint.host(), endpoint.port(),
-                connectTimeout, responseTimeout), endpoint.token());
+            return new JsonLineControlClient(
+                    TcpLineTransport.connect(endpoint.host(), endpoint.port(), connectTimeout, responseTimeout),
+                    endpoint.token());
         } catch (IOException e) {
             throw new DutControlException(DutErrorCode.TRANSPORT, "connect", e.getMessage(), null, e);
         }
@@ -93,15 +93,16 @@ public final class JsonLineControlClient implements DutControl {
         return read("hello", () -> {
             long protocol = JsonFields.integer(result, "result", "protocol", 0, Integer.MAX_VALUE);
             if (protocol != PROTOCOL_VERSION) {
-                throw new FieldException("result.protocol", "must be " + PROTOCOL_VERSION + ", the version asked for, "
-                    + "found " + protocol);
+                throw new FieldException(
+                        "result.protocol",
+                        "must be " + PROTOCOL_VERSION + ", the version asked for, " + "found " + protocol);
             }
             ObjectNode impl = JsonFields.object(result, "result", "implementation");
             DutIdentity identity = new DutIdentity(
-                JsonFields.string(impl, "result.implementation", "vendor"),
-                JsonFields.string(impl, "result.implementation", "model"),
-                JsonFields.string(impl, "result.implementation", "firmware"),
-                JsonFields.string(impl, "result.implementation", "driver"));
+                    JsonFields.string(impl, "result.implementation", "vendor"),
+                    JsonFields.string(impl, "result.implementation", "model"),
+                    JsonFields.string(impl, "result.implementation", "firmware"),
+                    JsonFields.string(impl, "result.implementation", "driver"));
             Set<Profile> profiles = EnumSet.noneOf(Profile.class);
             List<String> names = JsonFields.strings(result, "result", "profiles");
             for (int i = 0; i < names.size(); i++) {
@@ -120,13 +121,19 @@ public final class JsonLineControlClient implements DutControl {
             ObjectNode limits = JsonFields.object(result, "result", "limits");
             String at = "result.limits";
             DutLimits dutLimits = new DutLimits(
-                (int) JsonFields.integer(limits, at, "maxPaths", 1, 256),
-                (int) JsonFields.integer(limits, at, "maxStreams", 1, 65_536),
-                JsonFields.integer(limits, at, "maxMessageLength", 1, Long.MAX_VALUE),
-                (int) JsonFields.integer(limits, at, "maxOutstandingMessages", 1, Integer.MAX_VALUE),
-                (int) JsonFields.integer(limits, at, "mtu", 1, Integer.MAX_VALUE));
-            return new DutInfo((int) protocol, identity, profiles, JsonFields.string(wire, "result.wire", "version"),
-                (int) JsonFields.integer(wire, "result.wire", "udpPort", 1, 0xFFFF), addresses, dutLimits);
+                    (int) JsonFields.integer(limits, at, "maxPaths", 1, 256),
+                    (int) JsonFields.integer(limits, at, "maxStreams", 1, 65_536),
+                    JsonFields.integer(limits, at, "maxMessageLength", 1, Long.MAX_VALUE),
+                    (int) JsonFields.integer(limits, at, "maxOutstandingMessages", 1, Integer.MAX_VALUE),
+                    (int) JsonFields.integer(limits, at, "mtu", 1, Integer.MAX_VALUE));
+            return new DutInfo(
+                    (int) protocol,
+                    identity,
+                    profiles,
+                    JsonFields.string(wire, "result.wire", "version"),
+                    (int) JsonFields.integer(wire, "result.wire", "udpPort", 1, 0xFFFF),
+                    addresses,
+                    dutLimits);
         });
     }
 
@@ -138,20 +145,21 @@ public final class JsonLineControlClient implements DutControl {
     @Override
     public List<Integer> createConnection(ConnectionSpec spec) throws DutControlException {
         ObjectNode args = nodes.objectNode()
-            .put("localId", spec.localId())
-            .put("peerId", spec.peerId())
-            .put("peerAddress", spec.peerAddress().getHostAddress())
-            .put("peerPort", spec.peerPort())
-            .put("paths", spec.paths())
-            .put("streams", spec.streams())
-            .put("initialSendPsn", spec.initialSendPsn())
-            .put("initialReceivePsn", spec.initialReceivePsn());
+                .put("localId", spec.localId())
+                .put("peerId", spec.peerId())
+                .put("peerAddress", spec.peerAddress().getHostAddress())
+                .put("peerPort", spec.peerPort())
+                .put("paths", spec.paths())
+                .put("streams", spec.streams())
+                .put("initialSendPsn", spec.initialSendPsn())
+                .put("initialReceivePsn", spec.initialReceivePsn());
         ObjectNode result = call("create_connection", args);
         return read("create_connection", () -> {
             ArrayNode entropy = JsonFields.array(result, "result", "entropy");
             if (entropy.size() != spec.paths()) {
-                throw new FieldException("result.entropy", "must hold one UDP source port per path (" + spec.paths()
-                    + "), found " + entropy.size());
+                throw new FieldException(
+                        "result.entropy",
+                        "must hold one UDP source port per path (" + spec.paths() + "), found " + entropy.size());
             }
             List<Integer> ports = new ArrayList<>(entropy.size());
             for (int i = 0; i < entropy.size(); i++) {
@@ -168,7 +176,8 @@ public final class JsonLineControlClient implements DutControl {
 
     @Override
     public long registerRegion(long address, long length, Set<RegionAccess> access) throws DutControlException {
-        ObjectNode args = nodes.objectNode().put("address", JsonFields.u64(address)).put("length", length);
+        ObjectNode args =
+                nodes.objectNode().put("address", JsonFields.u64(address)).put("length", length);
         ArrayNode flags = args.putArray("access");
         EnumSet<RegionAccess> ordered = EnumSet.noneOf(RegionAccess.class);
         ordered.addAll(access);
@@ -190,8 +199,12 @@ public final class JsonLineControlClient implements DutControl {
         do {
             int length = Math.min(REGION_CHUNK_BYTES, data.length - offset);
             byte[] chunk = Arrays.copyOfRange(data, offset, offset + length);
-            call("write_region", nodes.objectNode().put("key", key).put("address", JsonFields.u64(address + offset))
-                .put("data", Base64.getEncoder().encodeToString(chunk)));
+            call(
+                    "write_region",
+                    nodes.objectNode()
+                            .put("key", key)
+                            .put("address", JsonFields.u64(address + offset))
+                            .put("data", Base64.getEncoder().encodeToString(chunk)));
             offset += length;
         } while (offset < data.length);
     }
@@ -205,8 +218,12 @@ public final class JsonLineControlClient implements DutControl {
         int offset = 0;
         do {
             int chunk = Math.min(REGION_CHUNK_BYTES, length - offset);
-            ObjectNode result = call("read_region", nodes.objectNode().put("key", key)
-                .put("address", JsonFields.u64(address + offset)).put("length", chunk));
+            ObjectNode result = call(
+                    "read_region",
+                    nodes.objectNode()
+                            .put("key", key)
+                            .put("address", JsonFields.u64(address + offset))
+                            .put("length", chunk));
             byte[] bytes = read("read_region", () -> {
                 String text = JsonFields.string(result, "result", "data");
                 byte[] decoded;
@@ -216,8 +233,8 @@ public final class JsonLineControlClient implements DutControl {
                     throw new FieldException("result.data", "not base64: " + e.getMessage());
                 }
                 if (decoded.length != chunk) {
-                    throw new FieldException("result.data", "holds " + decoded.length + " bytes, " + chunk
-                        + " were asked for");
+                    throw new FieldException(
+                            "result.data", "holds " + decoded.length + " bytes, " + chunk + " were asked for");
                 }
                 return decoded;
             });
@@ -234,10 +251,11 @@ public final class JsonLineControlClient implements DutControl {
 
     @Override
     public void postWrite(WorkRequest source, long remoteAddress, long remoteKey, OptionalLong immediate)
-        throws DutControlException {
+            throws DutControlException {
         ConnectionSpec.u32(remoteKey, "remoteKey");
-        ObjectNode args = workRequest(source).put("remoteAddress", JsonFields.u64(remoteAddress))
-            .put("remoteKey", remoteKey);
+        ObjectNode args = workRequest(source)
+                .put("remoteAddress", JsonFields.u64(remoteAddress))
+                .put("remoteKey", remoteKey);
         if (immediate.isPresent()) {
             ConnectionSpec.u32(immediate.getAsLong(), "immediate");
             args.put("immediate", immediate.getAsLong());
@@ -253,8 +271,11 @@ public final class JsonLineControlClient implements DutControl {
     @Override
     public void postRead(WorkRequest sink, long remoteAddress, long remoteKey) throws DutControlException {
         ConnectionSpec.u32(remoteKey, "remoteKey");
-        call("post_read", workRequest(sink).put("remoteAddress", JsonFields.u64(remoteAddress))
-            .put("remoteKey", remoteKey));
+        call(
+                "post_read",
+                workRequest(sink)
+                        .put("remoteAddress", JsonFields.u64(remoteAddress))
+                        .put("remoteKey", remoteKey));
     }
 
     @Override
@@ -265,27 +286,30 @@ public final class JsonLineControlClient implements DutControl {
         if (wait.isNegative() || wait.compareTo(MAX_POLL_WAIT) > 0) {
             throw new IllegalArgumentException("wait must be 0 to 10 s: " + wait);
         }
-        ObjectNode result = call("poll_completions", nodes.objectNode().put("max", max).put("waitMs",
-            wait.toMillis()));
+        ObjectNode result =
+                call("poll_completions", nodes.objectNode().put("max", max).put("waitMs", wait.toMillis()));
         return read("poll_completions", () -> {
             ArrayNode array = JsonFields.array(result, "result", "completions");
             if (array.size() > max) {
-                throw new FieldException("result.completions", "holds " + array.size() + " completions, at most "
-                    + max + " were asked for");
+                throw new FieldException(
+                        "result.completions",
+                        "holds " + array.size() + " completions, at most " + max + " were asked for");
             }
             List<DutCompletion> completions = new ArrayList<>(array.size());
             for (int i = 0; i < array.size(); i++) {
                 String at = "result.completions[" + i + "]";
                 ObjectNode c = JsonFields.asObject(array.get(i), at);
                 completions.add(new DutCompletion(
-                    JsonFields.integer(c, at, "wrId", 0, WorkRequest.MAX_WR_ID),
-                    JsonFields.integer(c, at, "connection", 0, 0xFFFF_FFFFL),
-                    (int) JsonFields.integer(c, at, "stream", 0, 0xFFFF),
-                    c.path("msn").isNull() ? DutCompletion.NO_MSN : JsonFields.integer(c, at, "msn", 0, 0xFFFF_FFFFL),
-                    enumValue(CompletionType.class, c, at, "type"),
-                    enumValue(CompletionStatus.class, c, at, "status"),
-                    JsonFields.integer(c, at, "length", 0, Long.MAX_VALUE),
-                    JsonFields.has(c, "immediate") ? JsonFields.integer(c, at, "immediate", 0, 0xFFFF_FFFFL) : 0));
+                        JsonFields.integer(c, at, "wrId", 0, WorkRequest.MAX_WR_ID),
+                        JsonFields.integer(c, at, "connection", 0, 0xFFFF_FFFFL),
+                        (int) JsonFields.integer(c, at, "stream", 0, 0xFFFF),
+                        c.path("msn").isNull()
+                                ? DutCompletion.NO_MSN
+                                : JsonFields.integer(c, at, "msn", 0, 0xFFFF_FFFFL),
+                        enumValue(CompletionType.class, c, at, "type"),
+                        enumValue(CompletionStatus.class, c, at, "status"),
+                        JsonFields.integer(c, at, "length", 0, Long.MAX_VALUE),
+                        JsonFields.has(c, "immediate") ? JsonFields.integer(c, at, "immediate", 0, 0xFFFF_FFFFL) : 0));
             }
             return List.copyOf(completions);
         });
@@ -298,8 +322,9 @@ public final class JsonLineControlClient implements DutControl {
             ObjectNode counters = JsonFields.object(result, "result", "counters");
             Map<String, Long> values = new TreeMap<>();
             for (Map.Entry<String, JsonNode> field : counters.properties()) {
-                values.put(field.getKey(), JsonFields.asInteger(field.getValue(), "result.counters." + field.getKey(),
-                    0, Long.MAX_VALUE));
+                values.put(
+                        field.getKey(),
+                        JsonFields.asInteger(field.getValue(), "result.counters." + field.getKey(), 0, Long.MAX_VALUE));
             }
             return Collections.unmodifiableMap(values);
         });
@@ -322,10 +347,12 @@ public final class JsonLineControlClient implements DutControl {
             for (int i = 0; i < array.size(); i++) {
                 String at = "result.paths[" + i + "]";
                 ObjectNode p = JsonFields.asObject(array.get(i), at);
-                paths.add(new PathState((int) JsonFields.integer(p, at, "pathId", 0, 255),
-                    (int) JsonFields.integer(p, at, "entropy", 0, 0xFFFF), JsonFields.bool(p, at, "healthy"),
-                    JsonFields.integer(p, at, "nextPsn", 0, 0xFFFF_FFFFL),
-                    JsonFields.integer(p, at, "oldestUnackedPsn", 0, 0xFFFF_FFFFL)));
+                paths.add(new PathState(
+                        (int) JsonFields.integer(p, at, "pathId", 0, 255),
+                        (int) JsonFields.integer(p, at, "entropy", 0, 0xFFFF),
+                        JsonFields.bool(p, at, "healthy"),
+                        JsonFields.integer(p, at, "nextPsn", 0, 0xFFFF_FFFFL),
+                        JsonFields.integer(p, at, "oldestUnackedPsn", 0, 0xFFFF_FFFFL)));
             }
             return List.copyOf(paths);
         }));
@@ -337,11 +364,15 @@ public final class JsonLineControlClient implements DutControl {
      */
     public ObjectNode call(String op, ObjectNode args) throws DutControlException {
         if (unusable != null) {
-            throw new DutControlException(DutErrorCode.TRANSPORT, op,
-                "the control channel is unusable after an earlier failure: " + unusable, null);
+            throw new DutControlException(
+                    DutErrorCode.TRANSPORT,
+                    op,
+                    "the control channel is unusable after an earlier failure: " + unusable,
+                    null);
         }
         long id = nextId++;
-        ObjectNode request = nodes.objectNode().put("v", PROTOCOL_VERSION).put("id", id).put("op", op);
+        ObjectNode request =
+                nodes.objectNode().put("v", PROTOCOL_VERSION).put("id", id).put("op", op);
         if (token != null) {
             request.put("token", token);
         }
@@ -351,8 +382,11 @@ public final class JsonLineControlClient implements DutControl {
         String line = request.toString();
         int bytes = line.getBytes(StandardCharsets.UTF_8).length + 1;
         if (bytes > MAX_LINE_BYTES) {
-            throw new DutControlException(DutErrorCode.TRANSPORT, op, "request of " + bytes
-                + " bytes exceeds the protocol's line limit of " + MAX_LINE_BYTES, null);
+            throw new DutControlException(
+                    DutErrorCode.TRANSPORT,
+                    op,
+                    "request of " + bytes + " bytes exceeds the protocol's line limit of " + MAX_LINE_BYTES,
+                    null);
         }
         String response;
         try {
@@ -373,8 +407,8 @@ public final class JsonLineControlClient implements DutControl {
         try {
             tree = mapper.readTree(line);
         } catch (JsonProcessingException e) {
-            throw malformed(op, null, "response is not JSON (" + e.getOriginalMessage() + "): "
-                + JsonFields.abbreviate(line));
+            throw malformed(
+                    op, null, "response is not JSON (" + e.getOriginalMessage() + "): " + JsonFields.abbreviate(line));
         }
         if (tree == null || !tree.isObject()) {
             throw malformed(op, null, "response is not a JSON object: " + JsonFields.abbreviate(line));
@@ -387,18 +421,22 @@ public final class JsonLineControlClient implements DutControl {
             }
             boolean ok = JsonFields.bool(response, "", "ok");
             JsonNode idNode = response.get("id");
-            boolean idMatches = idNode != null && idNode.isIntegralNumber() && idNode.canConvertToLong()
-                && idNode.longValue() == id;
+            boolean idMatches = idNode != null
+                    && idNode.isIntegralNumber()
+                    && idNode.canConvertToLong()
+                    && idNode.longValue() == id;
             // parse_error and request_too_large answers cannot know the id: the protocol sends null.
             boolean idUnknown = !ok && (idNode == null || idNode.isNull());
             if (!idMatches && !idUnknown) {
                 unusable = "response id " + idNode + " did not match request id " + id;
-                throw new FieldException("id", "must be " + id + ", the request's id, found "
-                    + (idNode == null ? "none" : idNode.toString()));
+                throw new FieldException(
+                        "id",
+                        "must be " + id + ", the request's id, found " + (idNode == null ? "none" : idNode.toString()));
             }
             if (ok) {
-                return JsonFields.has(response, "result") ? JsonFields.object(response, "", "result")
-                    : nodes.objectNode();
+                return JsonFields.has(response, "result")
+                        ? JsonFields.object(response, "", "result")
+                        : nodes.objectNode();
             }
             ObjectNode error = JsonFields.object(response, "", "error");
             String code = JsonFields.string(error, "error", "code");
@@ -413,21 +451,26 @@ public final class JsonLineControlClient implements DutControl {
     }
 
     private ObjectNode workRequest(WorkRequest wr) {
-        return nodes.objectNode().put("connection", wr.connection()).put("stream", wr.stream())
-            .put("key", wr.key()).put("address", JsonFields.u64(wr.address())).put("length", wr.length())
-            .put("wrId", wr.wrId());
+        return nodes.objectNode()
+                .put("connection", wr.connection())
+                .put("stream", wr.stream())
+                .put("key", wr.key())
+                .put("address", JsonFields.u64(wr.address()))
+                .put("length", wr.length())
+                .put("wrId", wr.wrId());
     }
 
     private static <E extends Enum<E>> E enumValue(Class<E> type, ObjectNode node, String path, String name)
-        throws FieldException {
+            throws FieldException {
         String text = JsonFields.string(node, path, name);
         for (E value : type.getEnumConstants()) {
             if (value.name().equals(text)) {
                 return value;
             }
         }
-        throw new FieldException(JsonFields.path(path, name), "unknown value \"" + text + "\", expected one of "
-            + Arrays.toString(type.getEnumConstants()));
+        throw new FieldException(
+                JsonFields.path(path, name),
+                "unknown value \"" + text + "\", expected one of " + Arrays.toString(type.getEnumConstants()));
     }
 
     /** Carries an agent's error out of a {@link Reader} lambda, which may only throw FieldException. */

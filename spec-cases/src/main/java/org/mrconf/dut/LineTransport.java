@@ -20,6 +20,5 @@ public interface LineTransport extends AutoCloseable {
 
     /** Releases the channel. Does nothing by default. */
     @Override
-    default void close() throws IOException {
-    }
+    default void close() throws IOException {}
 }

@@ -41,8 +41,8 @@ public final class QueueWireLink implements WireLink {
      * @param toDut  receives every datagram the tester sends, on the sending thread; it must not block for long
      * @param clock  nanoseconds, stamping received packets
      */
-    public QueueWireLink(InetSocketAddress tester, InetSocketAddress dut, Consumer<Datagram> toDut,
-                         LongSupplier clock) {
+    public QueueWireLink(
+            InetSocketAddress tester, InetSocketAddress dut, Consumer<Datagram> toDut, LongSupplier clock) {
         this.tester = Objects.requireNonNull(tester, "tester");
         this.dut = Objects.requireNonNull(dut, "dut");
         this.toDut = Objects.requireNonNull(toDut, "toDut");
@@ -57,8 +57,15 @@ public final class QueueWireLink implements WireLink {
         if (closed) {
             return;
         }
-        fromDut.add(new CapturedPacket(datagram.payload(), datagram.source().getAddress(), datagram.source().getPort(),
-            datagram.destination().getPort(), datagram.ecn(), true, clock.getAsLong(), Optional.empty()));
+        fromDut.add(new CapturedPacket(
+                datagram.payload(),
+                datagram.source().getAddress(),
+                datagram.source().getPort(),
+                datagram.destination().getPort(),
+                datagram.ecn(),
+                true,
+                clock.getAsLong(),
+                Optional.empty()));
     }
 
     /** {@link #deliverFromDut} as a consumer, for wiring. */
@@ -78,7 +85,7 @@ public final class QueueWireLink implements WireLink {
 
     @Override
     public void sendFrom(InetAddress sourceAddress, byte[] packet, int sourcePort, Ecn ecn)
-        throws ClosedChannelException {
+            throws ClosedChannelException {
         if (closed) {
             throw new ClosedChannelException();
         }

@@ -25,10 +25,16 @@ import org.mrconf.pcap.MacAddress;
  * @param resolveTimeout  how long ARP resolution of the DUT's MAC may take
  * @param clock           nanoseconds, stamping received packets
  */
-public record RawEthernetOptions(String interfaceName, InetSocketAddress tester, InetSocketAddress dut,
-                                 Optional<MacAddress> testerMac, Optional<MacAddress> dutMac,
-                                 Optional<InetAddress> alternateSource, boolean answerArp, Duration resolveTimeout,
-                                 LongSupplier clock) {
+public record RawEthernetOptions(
+        String interfaceName,
+        InetSocketAddress tester,
+        InetSocketAddress dut,
+        Optional<MacAddress> testerMac,
+        Optional<MacAddress> dutMac,
+        Optional<InetAddress> alternateSource,
+        boolean answerArp,
+        Duration resolveTimeout,
+        LongSupplier clock) {
     public RawEthernetOptions {
         Objects.requireNonNull(interfaceName, "interfaceName");
         Objects.requireNonNull(tester, "tester");
@@ -54,37 +60,61 @@ public record RawEthernetOptions(String interfaceName, InetSocketAddress tester,
 
     /** Options with the interface's own MAC, ARP resolution of the DUT's, ARP answering on, the JVM clock. */
     public static RawEthernetOptions of(String interfaceName, InetSocketAddress tester, InetSocketAddress dut) {
-        return new RawEthernetOptions(interfaceName, tester, dut, Optional.empty(), Optional.empty(), Optional.empty(),
-            true, Duration.ofSeconds(2), System::nanoTime);
+        return new RawEthernetOptions(
+                interfaceName,
+                tester,
+                dut,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                true,
+                Duration.ofSeconds(2),
+                System::nanoTime);
     }
 
     public RawEthernetOptions withTesterMac(MacAddress mac) {
-        return new RawEthernetOptions(interfaceName, tester, dut, Optional.of(mac), dutMac, alternateSource,
-            answerArp, resolveTimeout, clock);
+        return new RawEthernetOptions(
+                interfaceName,
+                tester,
+                dut,
+                Optional.of(mac),
+                dutMac,
+                alternateSource,
+                answerArp,
+                resolveTimeout,
+                clock);
     }
 
     public RawEthernetOptions withDutMac(MacAddress mac) {
-        return new RawEthernetOptions(interfaceName, tester, dut, testerMac, Optional.of(mac), alternateSource,
-            answerArp, resolveTimeout, clock);
+        return new RawEthernetOptions(
+                interfaceName,
+                tester,
+                dut,
+                testerMac,
+                Optional.of(mac),
+                alternateSource,
+                answerArp,
+                resolveTimeout,
+                clock);
     }
 
     public RawEthernetOptions withAlternateSource(InetAddress address) {
-        return new RawEthernetOptions(interfaceName, tester, dut, testerMac, dutMac, Optional.of(address), answerArp,
-            resolveTimeout, clock);
+        return new RawEthernetOptions(
+                interfaceName, tester, dut, testerMac, dutMac, Optional.of(address), answerArp, resolveTimeout, clock);
     }
 
     public RawEthernetOptions withAnswerArp(boolean answer) {
-        return new RawEthernetOptions(interfaceName, tester, dut, testerMac, dutMac, alternateSource, answer,
-            resolveTimeout, clock);
+        return new RawEthernetOptions(
+                interfaceName, tester, dut, testerMac, dutMac, alternateSource, answer, resolveTimeout, clock);
     }
 
     public RawEthernetOptions withResolveTimeout(Duration timeout) {
-        return new RawEthernetOptions(interfaceName, tester, dut, testerMac, dutMac, alternateSource, answerArp,
-            timeout, clock);
+        return new RawEthernetOptions(
+                interfaceName, tester, dut, testerMac, dutMac, alternateSource, answerArp, timeout, clock);
     }
 
     public RawEthernetOptions withClock(LongSupplier newClock) {
-        return new RawEthernetOptions(interfaceName, tester, dut, testerMac, dutMac, alternateSource, answerArp,
-            resolveTimeout, newClock);
+        return new RawEthernetOptions(
+                interfaceName, tester, dut, testerMac, dutMac, alternateSource, answerArp, resolveTimeout, newClock);
     }
 }

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.mrconf.pcap.DecodedFrame;
-import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.pcap.FrameCodec;
 import org.mrconf.pcap.FrameDecodeException;
 import org.mrconf.pcap.Libpcap;
@@ -81,15 +81,16 @@ public final class RawEthernetWireLink implements WireLink {
     private volatile boolean running = true;
     private volatile Throwable captureFailure;
 
-    private RawEthernetWireLink(RawEthernetOptions options, PcapHandle capture, PcapHandle sender,
-                                MacAddress testerMac) {
+    private RawEthernetWireLink(
+            RawEthernetOptions options, PcapHandle capture, PcapHandle sender, MacAddress testerMac) {
         this.options = options;
         this.capture = capture;
         this.sender = sender;
         this.testerMac = testerMac;
         this.dutMac = options.dutMac().orElse(null);
-        this.alternateSource = options.alternateSource().orElseGet(
-            () -> UdpWireLink.neighbourAddress(options.tester().getAddress(), options.dut().getAddress()));
+        this.alternateSource = options.alternateSource()
+                .orElseGet(() -> UdpWireLink.neighbourAddress(
+                        options.tester().getAddress(), options.dut().getAddress()));
         this.captureThread = new Thread(this::captureLoop, "mrconf-raw-capture-" + options.interfaceName());
         this.captureThread.setDaemon(true);
     }
@@ -114,23 +115,34 @@ public final class RawEthernetWireLink implements WireLink {
         if (nif == null) {
             throw new IOException("no capture device named '" + name + "' (is the interface up and are you root?)");
         }
-        MacAddress testerMac = options.testerMac().isPresent() ? options.testerMac().get() : interfaceMac(nif);
+        MacAddress testerMac =
+                options.testerMac().isPresent() ? options.testerMac().get() : interfaceMac(nif);
         PcapHandle capture = null;
         PcapHandle sender = null;
         try {
-            capture = new PcapHandle.Builder(name).snaplen(SNAPLEN).promiscuousMode(PromiscuousMode.PROMISCUOUS)
-                .timeoutMillis(READ_TIMEOUT_MS).bufferSize(CAPTURE_BUFFER_BYTES).immediateMode(true)
-                .direction(PcapDirection.IN).build();
+            capture = new PcapHandle.Builder(name)
+                    .snaplen(SNAPLEN)
+                    .promiscuousMode(PromiscuousMode.PROMISCUOUS)
+                    .timeoutMillis(READ_TIMEOUT_MS)
+                    .bufferSize(CAPTURE_BUFFER_BYTES)
+                    .immediateMode(true)
+                    .direction(PcapDirection.IN)
+                    .build();
             capture.setFilter(captureFilter(options), BpfCompileMode.OPTIMIZE);
-            sender = new PcapHandle.Builder(name).snaplen(128).promiscuousMode(PromiscuousMode.NONPROMISCUOUS)
-                .timeoutMillis(READ_TIMEOUT_MS).build();
+            sender = new PcapHandle.Builder(name)
+                    .snaplen(128)
+                    .promiscuousMode(PromiscuousMode.NONPROMISCUOUS)
+                    .timeoutMillis(READ_TIMEOUT_MS)
+                    .build();
             // The send handle must not fill a capture ring nobody reads: a filter nothing passes.
             sender.setFilter("less 1", BpfCompileMode.OPTIMIZE);
         } catch (PcapNativeException | NotOpenException e) {
             closeQuietly(capture);
             closeQuietly(sender);
-            throw new IOException("cannot open '" + name + "' for raw capture and send (root or CAP_NET_RAW needed): "
-                + e.getMessage(), e);
+            throw new IOException(
+                    "cannot open '" + name + "' for raw capture and send (root or CAP_NET_RAW needed): "
+                            + e.getMessage(),
+                    e);
         }
         RawEthernetWireLink link = new RawEthernetWireLink(options, capture, sender, testerMac);
         link.captureThread.start();
@@ -148,7 +160,8 @@ public final class RawEthernetWireLink implements WireLink {
     /** The BPF filter of the capture handle: MetaRoCE to the tester, plus ARP. */
     static String captureFilter(RawEthernetOptions options) {
         String tester = options.tester().getAddress().getHostAddress();
-        return "(udp and dst host " + tester + " and dst port " + options.tester().getPort() + ") or arp";
+        return "(udp and dst host " + tester + " and dst port "
+                + options.tester().getPort() + ") or arp";
     }
 
     private static MacAddress interfaceMac(PcapNetworkInterface nif) throws IOException {
@@ -169,8 +182,13 @@ public final class RawEthernetWireLink implements WireLink {
             throw new IOException("IPv6 neighbour discovery is not implemented: give the DUT's MAC (dutMac)");
         }
         long perTryMs = Math.max(1, options.resolveTimeout().toMillis() / 3);
-        byte[] request = arpFrame(ARP_REQUEST, MacAddress.of(0xFFFF_FFFF_FFFFL), testerMac,
-            options.tester().getAddress().getAddress(), MacAddress.of(0), options.dut().getAddress().getAddress());
+        byte[] request = arpFrame(
+                ARP_REQUEST,
+                MacAddress.of(0xFFFF_FFFF_FFFFL),
+                testerMac,
+                options.tester().getAddress().getAddress(),
+                MacAddress.of(0),
+                options.dut().getAddress().getAddress());
         for (int attempt = 0; attempt < 3; attempt++) {
             sendRawFrame(request);
             try {
@@ -184,8 +202,9 @@ public final class RawEthernetWireLink implements WireLink {
                 throw new IOException("ARP resolution failed", e.getCause());
             }
         }
-        throw new IOException("no ARP reply from the DUT at " + options.dut().getAddress().getHostAddress() + " on '"
-            + options.interfaceName() + "' within " + options.resolveTimeout().toMillis() + " ms; give dutMac");
+        throw new IOException("no ARP reply from the DUT at "
+                + options.dut().getAddress().getHostAddress() + " on '" + options.interfaceName() + "' within "
+                + options.resolveTimeout().toMillis() + " ms; give dutMac");
     }
 
     private void captureLoop() {
@@ -224,8 +243,15 @@ public final class RawEthernetWireLink implements WireLink {
             return;
         }
         UdpFrame frame = decoded.frame();
-        received.add(new CapturedPacket(frame.payloadBytes(), frame.srcIp(), frame.srcPort(), frame.dstPort(),
-            frame.ecn(), true, nowNs, Optional.of(decoded)));
+        received.add(new CapturedPacket(
+                frame.payloadBytes(),
+                frame.srcIp(),
+                frame.srcPort(),
+                frame.dstPort(),
+                frame.ecn(),
+                true,
+                nowNs,
+                Optional.of(decoded)));
     }
 
     private void onArp(byte[] raw) throws IOException {
@@ -241,16 +267,22 @@ public final class RawEthernetWireLink implements WireLink {
             // A reply to our request, or the DUT asking for the tester: either way we learn its MAC.
             dutMacResolution.complete(senderMac);
         }
-        if (operation == ARP_REQUEST && options.answerArp()
-            && Arrays.equals(targetIp, options.tester().getAddress().getAddress())) {
+        if (operation == ARP_REQUEST
+                && options.answerArp()
+                && Arrays.equals(targetIp, options.tester().getAddress().getAddress())) {
             sendRawFrame(arpFrame(ARP_REPLY, senderMac, testerMac, targetIp, senderMac, senderIp));
             arpRepliesSent.incrementAndGet();
         }
     }
 
     /** An Ethernet ARP frame, padded to the 60-byte minimum. */
-    static byte[] arpFrame(int operation, MacAddress ethernetDestination, MacAddress senderMac, byte[] senderIp,
-                           MacAddress targetMac, byte[] targetIp) {
+    static byte[] arpFrame(
+            int operation,
+            MacAddress ethernetDestination,
+            MacAddress senderMac,
+            byte[] senderIp,
+            MacAddress targetMac,
+            byte[] targetIp) {
         byte[] frame = new byte[ARP_FRAME_LENGTH];
         System.arraycopy(ethernetDestination.toBytes(), 0, frame, 0, 6);
         System.arraycopy(senderMac.toBytes(), 0, frame, 6, 6);
@@ -280,8 +312,14 @@ public final class RawEthernetWireLink implements WireLink {
     @Override
     public void sendFrom(InetAddress sourceAddress, byte[] packet, int sourcePort, Ecn ecn) throws IOException {
         UdpWireLink.checkPort(sourcePort);
-        sendFrame(frameTemplate().srcIp(sourceAddress).srcPort(sourcePort).ecn(ecn).payload(packet).build(),
-            EncodeOptions.DEFAULT);
+        sendFrame(
+                frameTemplate()
+                        .srcIp(sourceAddress)
+                        .srcPort(sourcePort)
+                        .ecn(ecn)
+                        .payload(packet)
+                        .build(),
+                EncodeOptions.DEFAULT);
     }
 
     @Override
@@ -294,9 +332,13 @@ public final class RawEthernetWireLink implements WireLink {
      * Not-ECT): change a field or two and send it with {@link #sendFrame}.
      */
     public UdpFrame.Builder frameTemplate() {
-        return UdpFrame.builder().srcMac(testerMac).dstMac(dutMac)
-            .srcIp(options.tester().getAddress()).dstIp(options.dut().getAddress())
-            .srcPort(options.tester().getPort()).dstPort(options.dut().getPort());
+        return UdpFrame.builder()
+                .srcMac(testerMac)
+                .dstMac(dutMac)
+                .srcIp(options.tester().getAddress())
+                .dstIp(options.dut().getAddress())
+                .srcPort(options.tester().getPort())
+                .dstPort(options.dut().getPort());
     }
 
     /** Sends one UDP frame, with checksums and lengths as {@code encodeOptions} say (possibly wrong on purpose). */
@@ -423,7 +465,7 @@ public final class RawEthernetWireLink implements WireLink {
 
     @Override
     public String toString() {
-        return "RawEthernetWireLink[" + options.interfaceName() + " " + testerMac + " "
-            + options.tester() + " > " + dutMac + " " + options.dut() + "]";
+        return "RawEthernetWireLink[" + options.interfaceName() + " " + testerMac + " " + options.tester() + " > "
+                + dutMac + " " + options.dut() + "]";
     }
 }

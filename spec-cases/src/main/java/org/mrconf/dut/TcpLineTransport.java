@@ -51,7 +51,7 @@ public final class TcpLineTransport implements LineTransport {
      * @throws IOException if the connection cannot be made within {@code connectTimeout}
      */
     public static TcpLineTransport connect(String host, int port, Duration connectTimeout, Duration responseTimeout)
-        throws IOException {
+            throws IOException {
         Objects.requireNonNull(host, "host");
         Socket socket = new Socket();
         String peer = host + ":" + port;
@@ -96,7 +96,7 @@ public final class TcpLineTransport implements LineTransport {
             int b = in.read();
             if (b < 0) {
                 throw new IOException("the agent at " + peer + " closed the connection"
-                    + (line.size() > 0 ? " in the middle of a response" : ""));
+                        + (line.size() > 0 ? " in the middle of a response" : ""));
             }
             if (b == '\n') {
                 return line.toString(StandardCharsets.UTF_8);
@@ -116,7 +116,8 @@ public final class TcpLineTransport implements LineTransport {
             // Already failing; the first reason is the useful one.
         }
         return cause instanceof SocketTimeoutException || !reason.equals(cause.getMessage())
-            ? new IOException(reason, cause) : cause;
+                ? new IOException(reason, cause)
+                : cause;
     }
 
     @Override

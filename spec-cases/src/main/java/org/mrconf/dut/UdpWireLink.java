@@ -46,6 +46,7 @@ import org.mrconf.pcap.Ecn;
 public final class UdpWireLink implements WireLink {
     /** Receive buffer asked for on every channel, so bursts from the DUT are not dropped by the kernel. */
     static final int SOCKET_BUFFER_BYTES = 4 << 20;
+
     private static final Duration SEND_STALL_LIMIT = Duration.ofSeconds(1);
 
     private final InetSocketAddress dut;
@@ -65,7 +66,8 @@ public final class UdpWireLink implements WireLink {
     private UdpWireLink(InetSocketAddress dut, InetSocketAddress tester, LongSupplier clock) throws IOException {
         this.dut = dut;
         this.testerAddress = tester.getAddress();
-        this.family = testerAddress instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+        this.family =
+                testerAddress instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
         this.clock = clock;
         this.selector = Selector.open();
         try {
@@ -85,7 +87,7 @@ public final class UdpWireLink implements WireLink {
      * @param clock  nanoseconds, stamping received packets, e.g. {@code System::nanoTime}
      */
     public static UdpWireLink open(InetSocketAddress dut, InetSocketAddress tester, LongSupplier clock)
-        throws IOException {
+            throws IOException {
         Objects.requireNonNull(dut, "dut");
         Objects.requireNonNull(tester, "tester");
         Objects.requireNonNull(clock, "clock");
@@ -93,8 +95,8 @@ public final class UdpWireLink implements WireLink {
             throw new IllegalArgumentException("addresses must be resolved: " + dut + ", " + tester);
         }
         if ((dut.getAddress() instanceof Inet6Address) != (tester.getAddress() instanceof Inet6Address)) {
-            throw new IllegalArgumentException("the DUT and the tester must be the same IP family: " + dut + ", "
-                + tester);
+            throw new IllegalArgumentException(
+                    "the DUT and the tester must be the same IP family: " + dut + ", " + tester);
         }
         return new UdpWireLink(dut, tester, clock);
     }
@@ -126,7 +128,8 @@ public final class UdpWireLink implements WireLink {
     @Override
     public Set<Capability> capabilities() {
         return testerAddress instanceof Inet4Address && testerAddress.isLoopbackAddress()
-            ? EnumSet.of(Capability.SEND_ECN, Capability.OTHER_SOURCE_ADDRESS) : EnumSet.of(Capability.SEND_ECN);
+                ? EnumSet.of(Capability.SEND_ECN, Capability.OTHER_SOURCE_ADDRESS)
+                : EnumSet.of(Capability.SEND_ECN);
     }
 
     @Override
@@ -144,8 +147,9 @@ public final class UdpWireLink implements WireLink {
                 throw new ClosedChannelException();
             }
             InetSocketAddress local = new InetSocketAddress(sourceAddress, sourcePort);
-            channel = sourcePort == testerPort && sourceAddress.equals(testerAddress) ? testerChannel
-                : channels.get(local);
+            channel = sourcePort == testerPort && sourceAddress.equals(testerAddress)
+                    ? testerChannel
+                    : channels.get(local);
             if (channel == null) {
                 channel = openChannel(local);
             }
@@ -169,7 +173,9 @@ public final class UdpWireLink implements WireLink {
     /** On an IPv4 loopback tester address, the next loopback address. */
     @Override
     public Optional<InetAddress> alternateSourceAddress() {
-        return can(Capability.OTHER_SOURCE_ADDRESS) ? Optional.of(neighbourAddress(testerAddress, dut.getAddress())) : Optional.empty();
+        return can(Capability.OTHER_SOURCE_ADDRESS)
+                ? Optional.of(neighbourAddress(testerAddress, dut.getAddress()))
+                : Optional.empty();
     }
 
     @Override
@@ -223,8 +229,15 @@ public final class UdpWireLink implements WireLink {
                 byte[] bytes = new byte[receiveBuffer.remaining()];
                 receiveBuffer.get(bytes);
                 InetSocketAddress source = (InetSocketAddress) from;
-                pending.add(new CapturedPacket(bytes, source.getAddress(), source.getPort(), localPort, Ecn.NOT_ECT,
-                    false, nowNs, Optional.empty()));
+                pending.add(new CapturedPacket(
+                        bytes,
+                        source.getAddress(),
+                        source.getPort(),
+                        localPort,
+                        Ecn.NOT_ECT,
+                        false,
+                        nowNs,
+                        Optional.empty()));
             }
         }
     }

@@ -139,8 +139,8 @@ public final class PacketBuilder {
             throw new IllegalArgumentException("opcode is one byte: " + opcodeValue);
         }
         Opcode known = Opcode.fromValue(opcodeValue);
-        return new PacketBuilder(opcodeValue, known != null ? known.headerLength()
-            : CommonHeaderFlyweight.HEADER_LENGTH);
+        return new PacketBuilder(
+                opcodeValue, known != null ? known.headerLength() : CommonHeaderFlyweight.HEADER_LENGTH);
     }
 
     /** A builder holding every field of {@code packet}, to send it again or to damage one field. */
@@ -160,11 +160,11 @@ public final class PacketBuilder {
             b.payload = d.payload();
             switch (d.opcode()) {
                 case WRITE -> b.remoteAddress(d.remoteAddress()).remoteKey(d.remoteKey());
-                case WRITE_WITH_IMMEDIATE -> b.remoteAddress(d.remoteAddress()).remoteKey(d.remoteKey())
-                    .immediate(d.immediate());
+                case WRITE_WITH_IMMEDIATE ->
+                    b.remoteAddress(d.remoteAddress()).remoteKey(d.remoteKey()).immediate(d.immediate());
                 case SEND -> b.rsn(d.receiveSequenceNumber());
-                case READ_REQUEST -> b.remoteAddress(d.remoteAddress()).remoteKey(d.remoteKey())
-                    .sinkHandle(d.sinkHandle());
+                case READ_REQUEST ->
+                    b.remoteAddress(d.remoteAddress()).remoteKey(d.remoteKey()).sinkHandle(d.sinkHandle());
                 case READ_RESPONSE -> b.sinkHandle(d.sinkHandle());
                 default -> throw new AssertionError(d.opcode());
             }
@@ -488,14 +488,20 @@ public final class PacketBuilder {
         }
         requireCarried();
         CommonHeaderFlyweight header = new CommonHeaderFlyweight().wrap(buffer, 0);
-        header.version(version).opcodeValue(opcodeValue).flags(flags).destinationConnectionId(connection)
-            .pathId(path).reserved1(reserved1).reserved2(reserved2).psn(psn);
+        header.version(version)
+                .opcodeValue(opcodeValue)
+                .flags(flags)
+                .destinationConnectionId(connection)
+                .pathId(path)
+                .reserved1(reserved1)
+                .reserved2(reserved2)
+                .psn(psn);
         buffer.put(headerLength, payload);
         for (long[] poke : pokes) {
             int offset = (int) poke[0];
             if (offset < 0 || offset + poke[1] > length - Crc32cTrailer.LENGTH) {
                 throw new IllegalArgumentException("raw write at offset " + offset + " of " + poke[1]
-                    + " bytes lies outside the " + (length - Crc32cTrailer.LENGTH) + " bytes before the trailer");
+                        + " bytes lies outside the " + (length - Crc32cTrailer.LENGTH) + " bytes before the trailer");
             }
             switch ((int) poke[1]) {
                 case 1 -> header.rawU8(offset, (int) poke[2]);
@@ -531,12 +537,15 @@ public final class PacketBuilder {
     }
 
     private void writeData(DataHeaderFlyweight data) {
-        long length = messageLength != null ? messageLength
-            : opcode == Opcode.READ_REQUEST ? 0 : messageOffset + payload.length;
+        long length = messageLength != null
+                ? messageLength
+                : opcode == Opcode.READ_REQUEST ? 0 : messageOffset + payload.length;
         data.streamId(stream)
-            .payloadLength(payloadLengthField != null ? payloadLengthField : payload.length)
-            .messageSequenceNumber(msn).messageLength(length).messageOffset(messageOffset)
-            .transmitTimestamp(transmitTimestamp);
+                .payloadLength(payloadLengthField != null ? payloadLengthField : payload.length)
+                .messageSequenceNumber(msn)
+                .messageLength(length)
+                .messageOffset(messageOffset)
+                .transmitTimestamp(transmitTimestamp);
         switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE, READ_REQUEST -> {
                 data.rawU64(DataHeaderFlyweight.REMOTE_ADDRESS_OFFSET, orZero(remoteAddress));
@@ -561,13 +570,16 @@ public final class PacketBuilder {
     }
 
     private void writeNack(NackFlyweight nack) {
-        nack.codeValue(nackCode).streamId(stream).messageSequenceNumber(msn).cumulativePsn(nackCumulativePsn)
-            .retryAfter(retryAfter);
+        nack.codeValue(nackCode)
+                .streamId(stream)
+                .messageSequenceNumber(msn)
+                .cumulativePsn(nackCumulativePsn)
+                .retryAfter(retryAfter);
     }
 
     private void requireCarried() {
-        boolean region = opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE
-            || opcode == Opcode.READ_REQUEST;
+        boolean region =
+                opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST;
         refuse(remoteAddress != null && !region, "remote address");
         refuse(remoteKey != null && !region, "remote key");
         refuse(immediate != null && opcode != Opcode.WRITE_WITH_IMMEDIATE, "immediate");
@@ -578,8 +590,9 @@ public final class PacketBuilder {
 
     private void refuse(boolean set, String field) {
         if (set) {
-            throw new IllegalStateException((opcode != null ? opcode.name() : "opcode 0x"
-                + Integer.toHexString(opcodeValue)) + " does not carry a " + field + "; write the bytes with rawU*()");
+            throw new IllegalStateException(
+                    (opcode != null ? opcode.name() : "opcode 0x" + Integer.toHexString(opcodeValue))
+                            + " does not carry a " + field + "; write the bytes with rawU*()");
         }
     }
 

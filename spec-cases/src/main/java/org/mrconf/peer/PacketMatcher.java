@@ -42,8 +42,7 @@ import org.mrconf.wire.PacketFlags;
  * <p>{@link #mismatch} names the first condition a packet fails and the value it had, for failure messages.
  */
 public final class PacketMatcher implements Predicate<ReceivedPacket> {
-    private record Condition(String expected, Predicate<ReceivedPacket> test, Function<ReceivedPacket, ?> actual) {
-    }
+    private record Condition(String expected, Predicate<ReceivedPacket> test, Function<ReceivedPacket, ?> actual) {}
 
     private static final PacketMatcher ANY = new PacketMatcher(List.of());
 
@@ -103,13 +102,14 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
 
     /** Adds a condition on the decoded packet as {@code type}; other packets fail it. */
     public <T extends Packet> PacketMatcher where(String description, Class<T> type, Predicate<T> predicate) {
-        return with(new Condition(description, p -> p.as(type).filter(predicate).isPresent(), ReceivedPacket::toString));
+        return with(
+                new Condition(description, p -> p.as(type).filter(predicate).isPresent(), ReceivedPacket::toString));
     }
 
     /** Matches packets this or {@code other} matches. */
     public PacketMatcher or(PacketMatcher other) {
-        return ANY.with(new Condition("(" + description() + ") or (" + other.description() + ")",
-            p -> test(p) || other.test(p), null));
+        return ANY.with(new Condition(
+                "(" + description() + ") or (" + other.description() + ")", p -> test(p) || other.test(p), null));
     }
 
     private PacketMatcher with(Condition condition) {
@@ -118,10 +118,12 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
         return new PacketMatcher(more);
     }
 
-    private <V> PacketMatcher field(String expected, Function<ReceivedPacket, Optional<V>> extract,
-                                    Predicate<V> ok, String absent) {
-        return with(new Condition(expected, p -> extract.apply(p).filter(ok).isPresent(),
-            p -> extract.apply(p).<Object>map(v -> v).orElse(absent)));
+    private <V> PacketMatcher field(
+            String expected, Function<ReceivedPacket, Optional<V>> extract, Predicate<V> ok, String absent) {
+        return with(new Condition(
+                expected,
+                p -> extract.apply(p).filter(ok).isPresent(),
+                p -> extract.apply(p).<Object>map(v -> v).orElse(absent)));
     }
 
     private <V> PacketMatcher packetField(String expected, Function<Packet, V> extract, Predicate<V> ok) {
@@ -177,8 +179,10 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
 
     /** The destination connection id: the tester's id for packets from the DUT. */
     public PacketMatcher connection(long destinationConnectionId) {
-        return packetField("connection " + destinationConnectionId, p -> p.header().destinationConnectionId(),
-            c -> c == destinationConnectionId);
+        return packetField(
+                "connection " + destinationConnectionId,
+                p -> p.header().destinationConnectionId(),
+                c -> c == destinationConnectionId);
     }
 
     public PacketMatcher path(int pathId) {
@@ -191,17 +195,22 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
     }
 
     public PacketMatcher version(int version) {
-        return packetField("version 0x" + Integer.toHexString(version), p -> p.header().version(), v -> v == version);
+        return packetField(
+                "version 0x" + Integer.toHexString(version), p -> p.header().version(), v -> v == version);
     }
 
     public PacketMatcher flagsSet(int mask) {
-        return packetField("flags " + PacketFlags.toString(mask) + " set", p -> p.header().flags(),
-            f -> PacketFlags.isSet(f, mask));
+        return packetField(
+                "flags " + PacketFlags.toString(mask) + " set",
+                p -> p.header().flags(),
+                f -> PacketFlags.isSet(f, mask));
     }
 
     public PacketMatcher flagsClear(int mask) {
-        return packetField("flags " + PacketFlags.toString(mask) + " clear", p -> p.header().flags(),
-            f -> (f & mask) == 0);
+        return packetField(
+                "flags " + PacketFlags.toString(mask) + " clear",
+                p -> p.header().flags(),
+                f -> (f & mask) == 0);
     }
 
     public PacketMatcher retransmission() {
@@ -229,9 +238,12 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
      * Any ACK covering the PSN counts, however many others were coalesced with it (clause 8.1.4).
      */
     public PacketMatcher covers(long psn) {
-        return with(new Condition("an ACK covering PSN " + psn, p -> p.ack().filter(a -> covers(a, psn)).isPresent(),
-            p -> p.ack().<Object>map(a -> "cumulative " + a.cumulativePsn() + " SACK "
-                + Arrays.toString(a.sackBits())).orElse("not an ACK")));
+        return with(new Condition(
+                "an ACK covering PSN " + psn,
+                p -> p.ack().filter(a -> covers(a, psn)).isPresent(),
+                p -> p.ack()
+                        .<Object>map(a -> "cumulative " + a.cumulativePsn() + " SACK " + Arrays.toString(a.sackBits()))
+                        .orElse("not an ACK")));
     }
 
     /** The ACK covers every one of {@code psns}. */
@@ -278,8 +290,7 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
     /** The echoed timestamp is one of these: e.g. of any packet the ACK may have been triggered by (8.2.1). */
     public PacketMatcher echoedTimestampIn(Collection<Long> timestamps) {
         Set<Long> allowed = Set.copyOf(timestamps);
-        return ackField("echoed timestamp in " + new TreeSet<>(allowed), AckPacket::echoedTimestamp,
-            allowed::contains);
+        return ackField("echoed timestamp in " + new TreeSet<>(allowed), AckPacket::echoedTimestamp, allowed::contains);
     }
 
     public PacketMatcher ceCount(int count) {
@@ -298,8 +309,11 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
 
     /** The NACK's cumulative PSN field. */
     public PacketMatcher nackCumulativePsn(long psn) {
-        return field("NACK cumulative PSN " + psn, p -> p.nack().map(NackPacket::cumulativePsn),
-            c -> c == (psn & Psn.MASK), "not a NACK");
+        return field(
+                "NACK cumulative PSN " + psn,
+                p -> p.nack().map(NackPacket::cumulativePsn),
+                c -> c == (psn & Psn.MASK),
+                "not a NACK");
     }
 
     // Data header, and the NACK's stream and MSN.
@@ -326,13 +340,12 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
 
     public PacketMatcher payload(byte[] bytes) {
         byte[] copy = bytes.clone();
-        return dataField("payload of " + copy.length + " given bytes", DataPacket::payload,
-            b -> Arrays.equals(b, copy));
+        return dataField(
+                "payload of " + copy.length + " given bytes", DataPacket::payload, b -> Arrays.equals(b, copy));
     }
 
     public PacketMatcher remoteAddress(long address) {
-        return dataField("remote address 0x" + Long.toHexString(address), DataPacket::remoteAddress,
-            a -> a == address);
+        return dataField("remote address 0x" + Long.toHexString(address), DataPacket::remoteAddress, a -> a == address);
     }
 
     public PacketMatcher remoteKey(long key) {
@@ -362,30 +375,38 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
      * {@code link.can(RECEIVE_ECN)} first and report "not applicable" instead.
      */
     public PacketMatcher ecn(Ecn ecn) {
-        return field("ECN " + ecn, p -> p.captured().ecnObserved() ? Optional.of(p.captured().ecn())
-            : Optional.empty(), e -> e == ecn, "not observable on this link");
+        return field(
+                "ECN " + ecn,
+                p -> p.captured().ecnObserved() ? Optional.of(p.captured().ecn()) : Optional.empty(),
+                e -> e == ecn,
+                "not observable on this link");
     }
 
     /** ECT(0) or ECT(1) (clause 4.1.7); the same caveat as {@link #ecn}. */
     public PacketMatcher ecnCapable() {
-        return field("ECN-capable (ECT(0) or ECT(1))", p -> p.captured().ecnObserved()
-            ? Optional.of(p.captured().ecn()) : Optional.empty(), e -> e == Ecn.ECT_0 || e == Ecn.ECT_1,
-            "not observable on this link");
+        return field(
+                "ECN-capable (ECT(0) or ECT(1))",
+                p -> p.captured().ecnObserved() ? Optional.of(p.captured().ecn()) : Optional.empty(),
+                e -> e == Ecn.ECT_0 || e == Ecn.ECT_1,
+                "not observable on this link");
     }
 
     // Timing, by the link's clock.
 
     /** Received no later than {@code deadlineNs}. */
     public PacketMatcher receivedBy(long deadlineNs) {
-        return field("received by " + deadlineNs + " ns", p -> Optional.of(p.receivedNs()),
-            t -> t - deadlineNs <= 0, null);
+        return field(
+                "received by " + deadlineNs + " ns", p -> Optional.of(p.receivedNs()), t -> t - deadlineNs <= 0, null);
     }
 
     /** Received no later than {@code budget} after {@code sinceNs}. */
     public PacketMatcher receivedWithin(long sinceNs, Duration budget) {
         long budgetNs = budget.toNanos();
-        return field("received within " + budgetNs / 1000 + " us of " + sinceNs + " ns",
-            p -> Optional.of(p.receivedNs() - sinceNs), d -> d <= budgetNs, null);
+        return field(
+                "received within " + budgetNs / 1000 + " us of " + sinceNs + " ns",
+                p -> Optional.of(p.receivedNs() - sinceNs),
+                d -> d <= budgetNs,
+                null);
     }
 
     /**

@@ -33,12 +33,12 @@ import org.mrconf.wire.WireConstants;
 public final class PeerConnection {
     /** IPv4 and IPv6 header lengths and the UDP header, for the segment size of clause 4.1.9. */
     private static final int IPV4_HEADER = 20;
+
     private static final int IPV6_HEADER = 40;
     private static final int UDP_HEADER = 8;
 
     /** One packet of a message the peer sent. */
-    public record Segment(int path, long psn, long messageOffset, int length, SentPacket sent) {
-    }
+    public record Segment(int path, long psn, long messageOffset, int length, SentPacket sent) {}
 
     private final PeerSender sender;
     private final Recorder recorder;
@@ -90,8 +90,9 @@ public final class PeerConnection {
     /** The largest payload of one {@code opcode} packet within the MTU (clause 4.1.9). */
     public int maxPayload(Opcode opcode) {
         int ip = spec.peerAddress() instanceof Inet6Address ? IPV6_HEADER : IPV4_HEADER;
-        return Math.min(WireConstants.MAX_PAYLOAD_LENGTH, mtu - ip - UDP_HEADER - opcode.headerLength()
-            - WireConstants.TRAILER_LENGTH);
+        return Math.min(
+                WireConstants.MAX_PAYLOAD_LENGTH,
+                mtu - ip - UDP_HEADER - opcode.headerLength() - WireConstants.TRAILER_LENGTH);
     }
 
     /** The PSN the next new packet on {@code path} will carry. */
@@ -129,14 +130,24 @@ public final class PeerConnection {
 
     /** A WRITE of {@code data} to the DUT's region, segmented over {@code paths} in turn. */
     public List<Segment> write(int stream, long remoteAddress, long remoteKey, byte[] data, int... paths)
-        throws IOException {
-        return message(Opcode.WRITE, stream, data, paths, b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey));
+            throws IOException {
+        return message(
+                Opcode.WRITE,
+                stream,
+                data,
+                paths,
+                b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey));
     }
 
-    public List<Segment> writeWithImmediate(int stream, long remoteAddress, long remoteKey, long immediate,
-                                            byte[] data, int... paths) throws IOException {
-        return message(Opcode.WRITE_WITH_IMMEDIATE, stream, data, paths,
-            b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate));
+    public List<Segment> writeWithImmediate(
+            int stream, long remoteAddress, long remoteKey, long immediate, byte[] data, int... paths)
+            throws IOException {
+        return message(
+                Opcode.WRITE_WITH_IMMEDIATE,
+                stream,
+                data,
+                paths,
+                b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate));
     }
 
     /** A SEND of {@code data}, with the stream's next RSN. */
@@ -150,16 +161,23 @@ public final class PeerConnection {
     }
 
     /** A READ_REQUEST for {@code length} bytes of the DUT's region, on {@code path}. */
-    public synchronized Segment readRequest(int stream, long remoteAddress, long remoteKey, long length,
-                                            long sinkHandle, int path) throws IOException {
+    public synchronized Segment readRequest(
+            int stream, long remoteAddress, long remoteKey, long length, long sinkHandle, int path) throws IOException {
         long msn = takeMsn(stream);
-        return sendNew(packet(Opcode.READ_REQUEST, path).stream(stream).msn(msn).messageLength(length)
-            .remoteAddress(remoteAddress).remoteKey(remoteKey).sinkHandle(sinkHandle).ackRequest()
-            .transmitTimestamp(timestamp()), path);
+        return sendNew(
+                packet(Opcode.READ_REQUEST, path).stream(stream)
+                        .msn(msn)
+                        .messageLength(length)
+                        .remoteAddress(remoteAddress)
+                        .remoteKey(remoteKey)
+                        .sinkHandle(sinkHandle)
+                        .ackRequest()
+                        .transmitTimestamp(timestamp()),
+                path);
     }
 
-    private synchronized List<Segment> message(Opcode opcode, int stream, byte[] data, int[] paths,
-                                               Consumer<PacketBuilder> extension) throws IOException {
+    private synchronized List<Segment> message(
+            Opcode opcode, int stream, byte[] data, int[] paths, Consumer<PacketBuilder> extension) throws IOException {
         if (paths.length == 0) {
             throw new IllegalArgumentException("name at least one path");
         }
@@ -172,8 +190,12 @@ public final class PeerConnection {
             int length = Math.min(segmentSize, data.length - offset);
             int path = paths[i % paths.length];
             byte[] chunk = Arrays.copyOfRange(data, offset, offset + length);
-            PacketBuilder b = packet(opcode, path).stream(stream).msn(msn).messageLength(data.length)
-                .messageOffset(offset).payload(chunk).transmitTimestamp(timestamp());
+            PacketBuilder b = packet(opcode, path).stream(stream)
+                    .msn(msn)
+                    .messageLength(data.length)
+                    .messageOffset(offset)
+                    .payload(chunk)
+                    .transmitTimestamp(timestamp());
             extension.accept(b);
             if (i == count - 1) {
                 // The last packet asks for an ACK so completion does not wait for coalescing (clause 8.1.3).
@@ -224,8 +246,9 @@ public final class PeerConnection {
      */
     public synchronized PathReceiveState.Arrival onReceived(ReceivedPacket received) {
         DataPacket data = received.data().orElse(null);
-        if (data == null || data.header().destinationConnectionId() != spec.peerId()
-            || data.header().pathId() >= receive.length) {
+        if (data == null
+                || data.header().destinationConnectionId() != spec.peerId()
+                || data.header().pathId() >= receive.length) {
             return null;
         }
         return receive[data.header().pathId()].onPsn(data.header().psn());
@@ -238,8 +261,12 @@ public final class PeerConnection {
     /** A correct ACK of {@code path} from the current receive state, echoing {@code echoedTimestamp}. */
     public synchronized PacketBuilder ackFor(int path, long echoedTimestamp) {
         PathReceiveState state = receive[path];
-        return PacketBuilder.ack().connection(spec.localId()).path(path).cumulativePsn(state.cumulativePsn())
-            .sackBits(state.sackBits()).echoedTimestamp(echoedTimestamp);
+        return PacketBuilder.ack()
+                .connection(spec.localId())
+                .path(path)
+                .cumulativePsn(state.cumulativePsn())
+                .sackBits(state.sackBits())
+                .echoedTimestamp(echoedTimestamp);
     }
 
     /**

@@ -117,8 +117,8 @@ public final class PeerSender implements AutoCloseable {
     private void transmit(SentPacket packet) throws IOException {
         long nowNs = link.nowNs();
         link.send(packet.bytes(), packet.sourcePort(), packet.ecn());
-        transmissions.add(new SentPacket(packet.index(), Fate.deliver(), packet.sourcePort(), packet.ecn(), nowNs,
-            packet.bytes()));
+        transmissions.add(new SentPacket(
+                packet.index(), Fate.deliver(), packet.sourcePort(), packet.ecn(), nowNs, packet.bytes()));
     }
 
     private void schedule(SentPacket packet, Duration delay) {
@@ -130,20 +130,23 @@ public final class PeerSender implements AutoCloseable {
             });
         }
         delayedInFlight++;
-        scheduler.schedule(() -> {
-            synchronized (this) {
-                try {
-                    transmitAndRelease(packet);
-                } catch (IOException e) {
-                    if (delayedFailure == null) {
-                        delayedFailure = e;
+        scheduler.schedule(
+                () -> {
+                    synchronized (this) {
+                        try {
+                            transmitAndRelease(packet);
+                        } catch (IOException e) {
+                            if (delayedFailure == null) {
+                                delayedFailure = e;
+                            }
+                        } finally {
+                            delayedInFlight--;
+                            notifyAll();
+                        }
                     }
-                } finally {
-                    delayedInFlight--;
-                    notifyAll();
-                }
-            }
-        }, delay.toNanos(), TimeUnit.NANOSECONDS);
+                },
+                delay.toNanos(),
+                TimeUnit.NANOSECONDS);
     }
 
     /**

@@ -8,8 +8,7 @@ public final class Psn {
     /** Values are taken modulo 2^32. */
     public static final long MASK = 0xFFFF_FFFFL;
 
-    private Psn() {
-    }
+    private Psn() {}
 
     /** {@code (value + delta) mod 2^32}. */
     public static long add(long value, long delta) {

@@ -16,12 +16,13 @@ import java.util.Objects;
  * @param reorder   probability of {@link Fate.Kind#REORDER}
  * @param maxBehind a reordered packet is overtaken by 1 to this many packets
  */
-public record RandomImpairment(long seed, double drop, double delay, Duration maxDelay, double duplicate,
-                               double reorder, int maxBehind) implements Impairment {
+public record RandomImpairment(
+        long seed, double drop, double delay, Duration maxDelay, double duplicate, double reorder, int maxBehind)
+        implements Impairment {
     public RandomImpairment {
         Objects.requireNonNull(maxDelay, "maxDelay");
-        double total = check(drop, "drop") + check(delay, "delay") + check(duplicate, "duplicate")
-            + check(reorder, "reorder");
+        double total =
+                check(drop, "drop") + check(delay, "delay") + check(duplicate, "duplicate") + check(reorder, "reorder");
         if (total > 1.0) {
             throw new IllegalArgumentException("probabilities add up to more than 1: " + total);
         }

@@ -25,8 +25,8 @@ import org.mrconf.wire.ProbePacket;
  * @param status   the decoder's verdict
  * @param error    the decoder's reason for a rejection, else empty
  */
-public record ReceivedPacket(long index, CapturedPacket captured, Optional<Packet> packet, DecodeStatus status,
-                             String error) {
+public record ReceivedPacket(
+        long index, CapturedPacket captured, Optional<Packet> packet, DecodeStatus status, String error) {
     public ReceivedPacket {
         Objects.requireNonNull(captured, "captured");
         Objects.requireNonNull(packet, "packet");
@@ -42,7 +42,8 @@ public record ReceivedPacket(long index, CapturedPacket captured, Optional<Packe
         if (status == DecodeStatus.OK) {
             return new ReceivedPacket(index, captured, Optional.of(Packet.from(decoded)), status, "");
         }
-        return new ReceivedPacket(index, captured, Optional.empty(), status, decoded.error().toString());
+        return new ReceivedPacket(
+                index, captured, Optional.empty(), status, decoded.error().toString());
     }
 
     public boolean isValid() {
@@ -82,7 +83,8 @@ public record ReceivedPacket(long index, CapturedPacket captured, Optional<Packe
     @Override
     public String toString() {
         return "#" + index + " @" + captured.receivedNs() + "ns from :" + captured.sourcePort() + " "
-            + (packet.isPresent() ? packet.get().toString() : status + " " + error + " (" + captured.length()
-            + " bytes)");
+                + (packet.isPresent()
+                        ? packet.get().toString()
+                        : status + " " + error + " (" + captured.length() + " bytes)");
     }
 }

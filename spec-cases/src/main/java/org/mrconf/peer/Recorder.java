@@ -131,8 +131,8 @@ public final class Recorder implements AutoCloseable {
             long remainingNs = deadlineNs - System.nanoTime();
             if (remainingNs <= 0 || !running) {
                 throw new AssertionError("expected " + (count == 1 ? "a packet" : count + " packets") + " matching "
-                    + matcher.description() + " within " + millis(timeout) + ", got " + found.size() + " of "
-                    + since(mark).size() + " received" + failureNote() + explain(mark, matcher));
+                        + matcher.description() + " within " + millis(timeout) + ", got " + found.size() + " of "
+                        + since(mark).size() + " received" + failureNote() + explain(mark, matcher));
             }
             try {
                 TimeUnit.NANOSECONDS.timedWait(this, remainingNs);
@@ -154,7 +154,7 @@ public final class Recorder implements AutoCloseable {
                 List<ReceivedPacket> bad = matching(mark, matcher);
                 if (!bad.isEmpty()) {
                     throw new AssertionError("expected no packet matching " + matcher.description() + ", got "
-                        + bad.size() + ":" + list(bad));
+                            + bad.size() + ":" + list(bad));
                 }
                 long remainingNs = deadlineNs - System.nanoTime();
                 if (remainingNs <= 0) {
@@ -212,7 +212,10 @@ public final class Recorder implements AutoCloseable {
         }
         StringBuilder sb = new StringBuilder(":");
         for (ReceivedPacket p : seen.subList(0, Math.min(seen.size(), SHOWN_IN_FAILURES))) {
-            sb.append("\n  ").append(p).append("\n    mismatch: ").append(matcher.mismatch(p).orElse("(matches)"));
+            sb.append("\n  ")
+                    .append(p)
+                    .append("\n    mismatch: ")
+                    .append(matcher.mismatch(p).orElse("(matches)"));
         }
         if (seen.size() > SHOWN_IN_FAILURES) {
             sb.append("\n  ... ").append(seen.size() - SHOWN_IN_FAILURES).append(" more");

@@ -37,8 +37,7 @@ public final class ScriptedImpairment implements Impairment {
     public static final class Builder {
         private final Map<Long, Fate> fates = new TreeMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder fate(long index, Fate fate) {
             if (index < 0) {

@@ -34,14 +34,18 @@ public record SentPacket(long index, Fate fate, int sourcePort, Ecn ecn, long at
 
     /** The PSN field of the packet's common header, or -1 if it is shorter than that. */
     public long psn() {
-        return bytes.length >= 16 ? ((bytes[12] & 0xFFL) << 24) | ((bytes[13] & 0xFFL) << 16)
-            | ((bytes[14] & 0xFFL) << 8) | (bytes[15] & 0xFFL) : -1;
+        return bytes.length >= 16
+                ? ((bytes[12] & 0xFFL) << 24)
+                        | ((bytes[13] & 0xFFL) << 16)
+                        | ((bytes[14] & 0xFFL) << 8)
+                        | (bytes[15] & 0xFFL)
+                : -1;
     }
 
     @Override
     public String toString() {
         return "SentPacket[#" + index + " " + fate + " port=" + sourcePort + " ecn=" + ecn + " at " + atNs
-            + " ns, path=" + pathId() + " psn=" + psn() + ", " + bytes.length + " bytes: "
-            + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 16)) + "...]";
+                + " ns, path=" + pathId() + " psn=" + psn() + ", " + bytes.length + " bytes: "
+                + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 16)) + "...]";
     }
 }

@@ -9,10 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.commons.support.ReflectionSupport;
 import org.mrconf.catalogue.CatalogueLoader;
@@ -37,7 +37,8 @@ class CaseCatalogueTest {
             final org.mrconf.cases.Clause[] clauses = method.getAnnotationsByType(org.mrconf.cases.Clause.class);
             assertThat(clauses).as("clauses of %s", name(method)).isNotEmpty();
             for (final org.mrconf.cases.Clause clause : clauses) {
-                assertThat(catalogue.find(clause.value())).as("clause %s named by %s", clause.value(), name(method))
+                assertThat(catalogue.find(clause.value()))
+                        .as("clause %s named by %s", clause.value(), name(method))
                         .isPresent();
             }
         }
@@ -49,7 +50,8 @@ class CaseCatalogueTest {
         if (Boolean.getBoolean("golden.update")) {
             Files.writeString(GOLDEN, listing, StandardCharsets.UTF_8);
         }
-        assertThat(listing).as("regenerate %s with -Dgolden.update=true and review the diff", GOLDEN)
+        assertThat(listing)
+                .as("regenerate %s with -Dgolden.update=true and review the diff", GOLDEN)
                 .isEqualTo(Files.readString(GOLDEN, StandardCharsets.UTF_8));
     }
 
@@ -60,21 +62,32 @@ class CaseCatalogueTest {
                 byClause.computeIfAbsent(clause.value(), k -> new TreeSet<>()).add(name(method));
             }
         }
-        final StringBuilder text = new StringBuilder("# Clause coverage of the conformance cases (generated; see CaseCatalogueTest)\n");
+        final StringBuilder text =
+                new StringBuilder("# Clause coverage of the conformance cases (generated; see CaseCatalogueTest)\n");
         for (final Clause clause : catalogue.clauses()) {
             final SortedSet<String> names = byClause.get(clause.id());
-            text.append(clause.id()).append(' ').append(clause.level()).append(' ')
-                    .append(names == null ? "-" : String.join(", ", names)).append('\n');
+            text.append(clause.id())
+                    .append(' ')
+                    .append(clause.level())
+                    .append(' ')
+                    .append(names == null ? "-" : String.join(", ", names))
+                    .append('\n');
         }
-        final long covered = catalogue.clauses().stream().filter(c -> byClause.containsKey(c.id())).count();
-        text.append("# ").append(covered).append(" of ").append(catalogue.clauses().size()).append(" clauses have a case\n");
+        final long covered = catalogue.clauses().stream()
+                .filter(c -> byClause.containsKey(c.id()))
+                .count();
+        text.append("# ")
+                .append(covered)
+                .append(" of ")
+                .append(catalogue.clauses().size())
+                .append(" clauses have a case\n");
         return text.toString();
     }
 
     private static List<Method> caseMethods() {
         final List<Method> methods = new ArrayList<>();
-        for (final Class<?> type : ReflectionSupport.findAllClassesInPackage("org.mrconf.cases",
-                c -> c.getSimpleName().endsWith("Case"), n -> true)) {
+        for (final Class<?> type : ReflectionSupport.findAllClassesInPackage(
+                "org.mrconf.cases", c -> c.getSimpleName().endsWith("Case"), n -> true)) {
             for (final Method method : type.getDeclaredMethods()) {
                 if (method.isAnnotationPresent(org.junit.jupiter.api.Test.class)) {
                     methods.add(method);

@@ -36,8 +36,14 @@ class CatalogueAgreementTest {
     void shouldReportAClauseMissingFromTheCatalogue() throws Exception {
         final List<String> lines = new ArrayList<>(specLines);
         final int at = lines.indexOf("#### 6.4.1 Retransmit exactly the missing packet");
-        lines.addAll(at, List.of("#### 6.4.9 A clause nobody catalogued",
-                "**Level:** MUST · **Profile:** core · **Provenance:** ENG", "", "*Rationale:* test.", ""));
+        lines.addAll(
+                at,
+                List.of(
+                        "#### 6.4.9 A clause nobody catalogued",
+                        "**Level:** MUST · **Profile:** core · **Provenance:** ENG",
+                        "",
+                        "*Rationale:* test.",
+                        ""));
 
         assertThat(CatalogueAgreement.disagreements(SpecDocument.parse("spec.md", lines), catalogue))
                 .containsExactly("6.4.9: in the document (line " + (at + 1) + ") but not in the catalogue");
@@ -96,6 +102,8 @@ class CatalogueAgreementTest {
 
     @Test
     void shouldReadTheSpecVersionFromTheFrontMatter() throws Exception {
-        assertThat(SpecDocument.read(SPEC).specVersion()).isEqualTo(catalogue.specVersion()).isEqualTo("0.1");
+        assertThat(SpecDocument.read(SPEC).specVersion())
+                .isEqualTo(catalogue.specVersion())
+                .isEqualTo("0.1");
     }
 }

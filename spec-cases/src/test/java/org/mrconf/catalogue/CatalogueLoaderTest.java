@@ -22,9 +22,13 @@ class CatalogueLoaderTest {
 
         assertThat(catalogue.spec()).isEqualTo("MetaRoCE Open Draft");
         assertThat(catalogue.wireVersion()).isEqualTo("1.0");
-        assertThat(catalogue.find("6.4.1")).get().extracting(Clause::level, Clause::profile)
+        assertThat(catalogue.find("6.4.1"))
+                .get()
+                .extracting(Clause::level, Clause::profile)
                 .containsExactly(Level.MUST, Profile.CORE);
-        assertThat(catalogue.select(c -> c.profile() == Profile.LONG_HAUL)).extracting(Clause::id).containsExactly("6.6.5");
+        assertThat(catalogue.select(c -> c.profile() == Profile.LONG_HAUL))
+                .extracting(Clause::id)
+                .containsExactly("6.6.5");
     }
 
     @Test
@@ -40,7 +44,8 @@ class CatalogueLoaderTest {
 
         assertThatThrownBy(() -> new CatalogueLoader().load(file))
                 .isInstanceOf(CatalogueException.class)
-                .hasMessageStartingWith(file + ": clauses[0].profile: unknown profile 'turbo', expected one of core, ipv6");
+                .hasMessageStartingWith(
+                        file + ": clauses[0].profile: unknown profile 'turbo', expected one of core, ipv6");
     }
 
     @Test
@@ -48,7 +53,8 @@ class CatalogueLoaderTest {
         final Path file = write(catalogueWith(GOOD_CLAUSE.replace("\"title\": \"Retransmit\",", "")));
 
         assertThatThrownBy(() -> new CatalogueLoader().load(file))
-                .isInstanceOf(CatalogueException.class).hasMessage(file + ": clauses[0].title: missing");
+                .isInstanceOf(CatalogueException.class)
+                .hasMessage(file + ": clauses[0].title: missing");
     }
 
     @Test

@@ -25,8 +25,8 @@ class DutTargetTest {
     void shouldPutTheControlAgentOnTheNextPort() throws Exception {
         DutTarget target = DutTarget.parse("udp://192.0.2.7:5000");
 
-        assertThat(target).isEqualTo(new DutTarget.Udp(InetAddress.getByName("192.0.2.7"), 5000, 5001,
-            Optional.empty()));
+        assertThat(target)
+                .isEqualTo(new DutTarget.Udp(InetAddress.getByName("192.0.2.7"), 5000, 5001, Optional.empty()));
         assertThat(((DutTarget.Udp) target).control()).isEqualTo(ControlEndpoint.of("192.0.2.7", 5001));
     }
 
@@ -57,16 +57,18 @@ class DutTargetTest {
 
     @Test
     void shouldTakeAddressesForAQuickRawRun() throws Exception {
-        DutTarget.RawInterface target = (DutTarget.RawInterface) DutTarget.parse(
-            "iface:veth1?dut=198.18.0.2&tester=198.18.0.3&control=5000&token=0123456789abcdef");
+        DutTarget.RawInterface target = (DutTarget.RawInterface)
+                DutTarget.parse("iface:veth1?dut=198.18.0.2&tester=198.18.0.3&control=5000&token=0123456789abcdef");
 
         assertThat(target.name()).isEqualTo("veth1");
         assertThat(target.hasAddresses()).isTrue();
         DutProfile profile = target.applyTo(new DutProfileLoader().loadBundled(DutProfileLoader.REFERENCE_UDP));
         assertThat(profile.parameters().dut()).isEqualTo(new java.net.InetSocketAddress("198.18.0.2", 4796));
         assertThat(profile.parameters().tester().getAddress().getHostAddress()).isEqualTo("198.18.0.3");
-        assertThat(profile.control()).get().extracting(ControlEndpoint::host, ControlEndpoint::port)
-            .containsExactly("198.18.0.2", 5000);
+        assertThat(profile.control())
+                .get()
+                .extracting(ControlEndpoint::host, ControlEndpoint::port)
+                .containsExactly("198.18.0.2", 5000);
         assertThat(profile.link().kind()).isEqualTo(DutProfile.LinkKind.RAW);
     }
 

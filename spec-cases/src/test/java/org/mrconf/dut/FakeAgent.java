@@ -42,7 +42,7 @@ final class FakeAgent implements AutoCloseable {
 
     static Function<JsonNode, String> failWith(String code, String message, String field) {
         return request -> "{\"v\":1,\"id\":" + request.get("id") + ",\"ok\":false,\"error\":{\"code\":\"" + code
-            + "\",\"message\":\"" + message + "\"" + (field != null ? ",\"field\":\"" + field + "\"" : "") + "}}";
+                + "\",\"message\":\"" + message + "\"" + (field != null ? ",\"field\":\"" + field + "\"" : "") + "}}";
     }
 
     void respondWith(Function<JsonNode, String> newResponder) {
@@ -64,8 +64,8 @@ final class FakeAgent implements AutoCloseable {
     private void serve() {
         try (Socket socket = server.accept()) {
             client = socket;
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             OutputStream out = socket.getOutputStream();
             String line;
             while ((line = in.readLine()) != null) {

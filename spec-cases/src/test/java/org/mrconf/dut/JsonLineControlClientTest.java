@@ -54,10 +54,16 @@ class JsonLineControlClientTest {
 
         DutInfo info = client.hello();
 
-        assertThat(info.implementation()).isEqualTo(new DutIdentity("MetaRoCE Open Conformance", "reference soft DUT",
-            "0.1.0", "java"));
-        assertThat(info.profiles()).containsExactlyInAnyOrder(Profile.CORE, Profile.MULTIPATH, Profile.STREAMS,
-            Profile.READ, Profile.IMMEDIATE, Profile.CONGESTION);
+        assertThat(info.implementation())
+                .isEqualTo(new DutIdentity("MetaRoCE Open Conformance", "reference soft DUT", "0.1.0", "java"));
+        assertThat(info.profiles())
+                .containsExactlyInAnyOrder(
+                        Profile.CORE,
+                        Profile.MULTIPATH,
+                        Profile.STREAMS,
+                        Profile.READ,
+                        Profile.IMMEDIATE,
+                        Profile.CONGESTION);
         assertThat(info.udpPort()).isEqualTo(4796);
         assertThat(info.addresses()).containsExactly(InetAddress.getByName("127.0.0.1"));
         assertThat(info.limits()).isEqualTo(new DutLimits(256, 65_536, 1_073_741_824L, 1024, 4176));
@@ -73,13 +79,13 @@ class JsonLineControlClientTest {
     void shouldSendEveryOperationWithTheDocumentedArguments() throws Exception {
         connect(request -> respond(request));
         ConnectionSpec spec = ConnectionSpec.of(1, 2, InetAddress.getByName("127.0.0.1"), 5000, 2, 4)
-            .withInitialPsns(0xFFFF_FFF0L, 7);
+                .withInitialPsns(0xFFFF_FFF0L, 7);
         WorkRequest wr = new WorkRequest(1, 3, 99, 0x1234, 0x1000_0000L, 4096);
 
         client.reset();
         assertThat(client.createConnection(spec)).containsExactly(49_152, 49_153);
-        long key = client.registerRegion(0xFFFF_0000_0000_0000L, 65_536, EnumSet.of(RegionAccess.REMOTE_WRITE,
-            RegionAccess.LOCAL_WRITE));
+        long key = client.registerRegion(
+                0xFFFF_0000_0000_0000L, 65_536, EnumSet.of(RegionAccess.REMOTE_WRITE, RegionAccess.LOCAL_WRITE));
         client.writeRegion(key, 0x10, new byte[] {1, 2, 3});
         byte[] read = client.readRegion(key, 0x10, 3);
         client.postReceive(wr);
@@ -95,40 +101,44 @@ class JsonLineControlClientTest {
 
         assertThat(key).isEqualTo(305_419_896L);
         assertThat(read).containsExactly(7, 8, 9);
-        assertThat(completions).containsExactly(new DutCompletion(7, 1, 0, 0, CompletionType.WRITE,
-            CompletionStatus.SUCCESS, 4096, 0), new DutCompletion(8, 1, 0, 1, CompletionType.RECEIVE_IMMEDIATE,
-            CompletionStatus.SUCCESS, 10, 0xCAFE));
+        assertThat(completions)
+                .containsExactly(
+                        new DutCompletion(7, 1, 0, 0, CompletionType.WRITE, CompletionStatus.SUCCESS, 4096, 0),
+                        new DutCompletion(
+                                8, 1, 0, 1, CompletionType.RECEIVE_IMMEDIATE, CompletionStatus.SUCCESS, 10, 0xCAFE));
         assertThat(counters).containsEntry(DutCounters.RX_BAD_CRC, 3L).containsEntry("x_vendor", 1L);
         assertThat(paths).contains(List.of(new PathState(0, 49_152, true, 12, 12)));
         List<String> args = new ArrayList<>();
         for (JsonNode request : agent.requests()) {
             args.add(request.get("op").asText() + " " + (request.has("args") ? request.get("args") : "-"));
         }
-        assertThat(args).containsExactly(
-            "reset -",
-            "create_connection {\"localId\":1,\"peerId\":2,\"peerAddress\":\"127.0.0.1\",\"peerPort\":5000,\"paths\":2,"
-                + "\"streams\":4,\"initialSendPsn\":4294967280,\"initialReceivePsn\":7}",
-            "register_region {\"address\":\"0xffff000000000000\",\"length\":65536,"
-                + "\"access\":[\"LOCAL_WRITE\",\"REMOTE_WRITE\"]}",
-            "write_region {\"key\":305419896,\"address\":\"0x10\",\"data\":\"AQID\"}",
-            "read_region {\"key\":305419896,\"address\":\"0x10\",\"length\":3}",
-            "post_receive {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
-                + "\"wrId\":99}",
-            "post_write {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
-                + "\"wrId\":99,\"remoteAddress\":\"0x2000\",\"remoteKey\":85,\"immediate\":51966}",
-            "post_write {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
-                + "\"wrId\":99,\"remoteAddress\":\"0x2000\",\"remoteKey\":85}",
-            "post_send {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
-                + "\"wrId\":99}",
-            "post_read {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
-                + "\"wrId\":99,\"remoteAddress\":\"0x3000\",\"remoteKey\":102}",
-            "poll_completions {\"max\":16,\"waitMs\":250}",
-            "read_counters -",
-            "path_status {\"connection\":1}",
-            "invalidate_region {\"key\":305419896}",
-            "destroy_connection {\"localId\":1}");
-        assertThat(agent.requests()).extracting(r -> r.get("id").asLong())
-            .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 15L);
+        assertThat(args)
+                .containsExactly(
+                        "reset -",
+                        "create_connection {\"localId\":1,\"peerId\":2,\"peerAddress\":\"127.0.0.1\",\"peerPort\":5000,\"paths\":2,"
+                                + "\"streams\":4,\"initialSendPsn\":4294967280,\"initialReceivePsn\":7}",
+                        "register_region {\"address\":\"0xffff000000000000\",\"length\":65536,"
+                                + "\"access\":[\"LOCAL_WRITE\",\"REMOTE_WRITE\"]}",
+                        "write_region {\"key\":305419896,\"address\":\"0x10\",\"data\":\"AQID\"}",
+                        "read_region {\"key\":305419896,\"address\":\"0x10\",\"length\":3}",
+                        "post_receive {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
+                                + "\"wrId\":99}",
+                        "post_write {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
+                                + "\"wrId\":99,\"remoteAddress\":\"0x2000\",\"remoteKey\":85,\"immediate\":51966}",
+                        "post_write {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
+                                + "\"wrId\":99,\"remoteAddress\":\"0x2000\",\"remoteKey\":85}",
+                        "post_send {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
+                                + "\"wrId\":99}",
+                        "post_read {\"connection\":1,\"stream\":3,\"key\":4660,\"address\":\"0x10000000\",\"length\":4096,"
+                                + "\"wrId\":99,\"remoteAddress\":\"0x3000\",\"remoteKey\":102}",
+                        "poll_completions {\"max\":16,\"waitMs\":250}",
+                        "read_counters -",
+                        "path_status {\"connection\":1}",
+                        "invalidate_region {\"key\":305419896}",
+                        "destroy_connection {\"localId\":1}");
+        assertThat(agent.requests())
+                .extracting(r -> r.get("id").asLong())
+                .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 15L);
     }
 
     @Test
@@ -143,13 +153,15 @@ class JsonLineControlClientTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DutErrorCode.class, names = {"MALFORMED_RESPONSE", "TRANSPORT"},
-        mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(
+            value = DutErrorCode.class,
+            names = {"MALFORMED_RESPONSE", "TRANSPORT"},
+            mode = EnumSource.Mode.EXCLUDE)
     void shouldMapEveryAgentErrorCode(DutErrorCode code) throws Exception {
         connect(FakeAgent.failWith(code.wireName(), "it went wrong", "args.length"));
 
-        DutControlException e = catchThrowableOfType(DutControlException.class,
-            () -> client.postSend(new WorkRequest(1, 0, 1, 2, 3, 4)));
+        DutControlException e = catchThrowableOfType(
+                DutControlException.class, () -> client.postSend(new WorkRequest(1, 0, 1, 2, 3, 4)));
 
         assertThat(e.code()).isEqualTo(code);
         assertThat(e.op()).isEqualTo("post_send");
@@ -160,7 +172,8 @@ class JsonLineControlClientTest {
 
     @Test
     void shouldAcceptANullIdOnAParseError() throws Exception {
-        connect(request -> "{\"v\":1,\"id\":null,\"ok\":false,\"error\":{\"code\":\"parse_error\",\"message\":\"bad\"}}");
+        connect(request ->
+                "{\"v\":1,\"id\":null,\"ok\":false,\"error\":{\"code\":\"parse_error\",\"message\":\"bad\"}}");
 
         DutControlException e = catchThrowableOfType(DutControlException.class, () -> client.reset());
 
@@ -194,11 +207,11 @@ class JsonLineControlClientTest {
         unknown error code        | {"v":1,"id":ID,"ok":false,"error":{"code":"oops","message":"x"}}      | error.code | unknown code "oops"
         """)
     void shouldRejectMalformedResponsesNamingTheField(String name, String response, String field, String problem)
-        throws Exception {
+            throws Exception {
         connect(request -> response.replace("ID", request.get("id").toString()));
 
-        DutControlException e = catchThrowableOfType(DutControlException.class,
-            () -> client.registerRegion(0, 16, Set.of(RegionAccess.REMOTE_WRITE)));
+        DutControlException e = catchThrowableOfType(
+                DutControlException.class, () -> client.registerRegion(0, 16, Set.of(RegionAccess.REMOTE_WRITE)));
 
         assertThat(e.code()).isEqualTo(DutErrorCode.MALFORMED_RESPONSE);
         assertThat(e.field()).isEqualTo("-".equals(field) ? Optional.empty() : Optional.of(field));
@@ -222,21 +235,22 @@ class JsonLineControlClientTest {
         connect(FakeAgent.succeedWith("{\"localId\":1,\"entropy\":[49152]}"));
         ConnectionSpec twoPaths = ConnectionSpec.of(1, 2, InetAddress.getLoopbackAddress(), 5000, 2, 1);
 
-        DutControlException e = catchThrowableOfType(DutControlException.class,
-            () -> client.createConnection(twoPaths));
+        DutControlException e =
+                catchThrowableOfType(DutControlException.class, () -> client.createConnection(twoPaths));
 
         assertThat(e.code()).isEqualTo(DutErrorCode.MALFORMED_RESPONSE);
-        assertThat(e).hasMessage("create_connection: malformed_response: must hold one UDP source port per path (2), "
-            + "found 1 (field result.entropy)");
+        assertThat(e)
+                .hasMessage("create_connection: malformed_response: must hold one UDP source port per path (2), "
+                        + "found 1 (field result.entropy)");
     }
 
     @Test
     void shouldRejectACompletionOfUnknownStatus() throws Exception {
         connect(FakeAgent.succeedWith("{\"completions\":[{\"wrId\":1,\"connection\":1,\"stream\":0,\"msn\":0,"
-            + "\"type\":\"WRITE\",\"status\":\"MAYBE\",\"length\":1}]}"));
+                + "\"type\":\"WRITE\",\"status\":\"MAYBE\",\"length\":1}]}"));
 
-        DutControlException e = catchThrowableOfType(DutControlException.class,
-            () -> client.pollCompletions(1, Duration.ZERO));
+        DutControlException e =
+                catchThrowableOfType(DutControlException.class, () -> client.pollCompletions(1, Duration.ZERO));
 
         assertThat(e.field()).contains("result.completions[0].status");
         assertThat(e.detail()).startsWith("unknown value \"MAYBE\"");
@@ -253,8 +267,9 @@ class JsonLineControlClientTest {
         assertThat(Duration.ofNanos(System.nanoTime() - startNs)).isLessThan(Duration.ofSeconds(5));
         assertThat(e.code()).isEqualTo(DutErrorCode.TRANSPORT);
         assertThat(e.detail()).contains("no response from 127.0.0.1:" + agent.port() + " within 300 ms");
-        assertThat(catchThrowableOfType(DutControlException.class, () -> client.hello()).code())
-            .isEqualTo(DutErrorCode.TRANSPORT);
+        assertThat(catchThrowableOfType(DutControlException.class, () -> client.hello())
+                        .code())
+                .isEqualTo(DutErrorCode.TRANSPORT);
     }
 
     @Test
@@ -264,8 +279,9 @@ class JsonLineControlClientTest {
             closedPort = probe.getLocalPort();
         }
 
-        DutControlException e = catchThrowableOfType(DutControlException.class,
-            () -> JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", closedPort), SHORT, SHORT));
+        DutControlException e = catchThrowableOfType(
+                DutControlException.class,
+                () -> JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", closedPort), SHORT, SHORT));
 
         assertThat(e.code()).isEqualTo(DutErrorCode.TRANSPORT);
         assertThat(e.op()).isEqualTo("connect");
@@ -293,8 +309,14 @@ class JsonLineControlClientTest {
         byte[] back = client.readRegion(1, 0x1000, big.length);
 
         assertThat(back).hasSize(big.length);
-        assertThat(addresses).containsExactly("write_region@0x1000", "write_region@0x81000", "write_region@0x101000",
-            "read_region@0x1000", "read_region@0x81000", "read_region@0x101000");
+        assertThat(addresses)
+                .containsExactly(
+                        "write_region@0x1000",
+                        "write_region@0x81000",
+                        "write_region@0x101000",
+                        "read_region@0x1000",
+                        "read_region@0x81000",
+                        "read_region@0x101000");
     }
 
     @Test
@@ -305,16 +327,16 @@ class JsonLineControlClientTest {
 
         assertThatThrownBy(() -> client.pollCompletions(0, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> client.pollCompletions(1, Duration.ofSeconds(11)))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new WorkRequest(1, 70_000, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ConnectionSpec.of(1L << 32, 1, InetAddress.getLoopbackAddress(), 1, 1, 1))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private void connect(Function<JsonNode, String> responder) throws Exception {
         agent = new FakeAgent(responder);
-        client = JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", agent.port()), SHORT,
-            Duration.ofSeconds(5));
+        client = JsonLineControlClient.connect(
+                ControlEndpoint.of("127.0.0.1", agent.port()), SHORT, Duration.ofSeconds(5));
     }
 
     private static String respond(JsonNode request) {
@@ -322,13 +344,15 @@ class JsonLineControlClientTest {
             case "create_connection" -> "{\"localId\":1,\"entropy\":[49152,49153]}";
             case "register_region" -> "{\"key\":305419896}";
             case "read_region" -> "{\"data\":\"BwgJ\"}";
-            case "poll_completions" -> "{\"completions\":[{\"wrId\":7,\"connection\":1,\"stream\":0,\"msn\":0,"
-                + "\"type\":\"WRITE\",\"status\":\"SUCCESS\",\"length\":4096,\"immediate\":0},{\"wrId\":8,"
-                + "\"connection\":1,\"stream\":0,\"msn\":1,\"type\":\"RECEIVE_IMMEDIATE\",\"status\":\"SUCCESS\","
-                + "\"length\":10,\"immediate\":51966}]}";
+            case "poll_completions" ->
+                "{\"completions\":[{\"wrId\":7,\"connection\":1,\"stream\":0,\"msn\":0,"
+                        + "\"type\":\"WRITE\",\"status\":\"SUCCESS\",\"length\":4096,\"immediate\":0},{\"wrId\":8,"
+                        + "\"connection\":1,\"stream\":0,\"msn\":1,\"type\":\"RECEIVE_IMMEDIATE\",\"status\":\"SUCCESS\","
+                        + "\"length\":10,\"immediate\":51966}]}";
             case "read_counters" -> "{\"counters\":{\"rx_bad_crc\":3,\"x_vendor\":1}}";
-            case "path_status" -> "{\"paths\":[{\"pathId\":0,\"entropy\":49152,\"healthy\":true,\"nextPsn\":12,"
-                + "\"oldestUnackedPsn\":12}]}";
+            case "path_status" ->
+                "{\"paths\":[{\"pathId\":0,\"entropy\":49152,\"healthy\":true,\"nextPsn\":12,"
+                        + "\"oldestUnackedPsn\":12}]}";
             default -> "{}";
         };
         return "{\"v\":1,\"id\":" + request.get("id") + ",\"ok\":true,\"result\":" + result + "}";

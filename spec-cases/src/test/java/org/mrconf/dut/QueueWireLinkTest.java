@@ -26,18 +26,22 @@ class QueueWireLinkTest {
         link.send(new byte[] {1, 2}, 50_000, Ecn.CE);
         link.send(new byte[] {3}, 50_001);
 
-        assertThat(toDut).containsExactly(
-            new Datagram(new byte[] {1, 2}, new InetSocketAddress(TESTER.getAddress(), 50_000), DUT, Ecn.CE),
-            new Datagram(new byte[] {3}, new InetSocketAddress(TESTER.getAddress(), 50_001), DUT, Ecn.NOT_ECT));
+        assertThat(toDut)
+                .containsExactly(
+                        new Datagram(
+                                new byte[] {1, 2}, new InetSocketAddress(TESTER.getAddress(), 50_000), DUT, Ecn.CE),
+                        new Datagram(
+                                new byte[] {3}, new InetSocketAddress(TESTER.getAddress(), 50_001), DUT, Ecn.NOT_ECT));
     }
 
     @Test
     void shouldStampWhatTheDutSendsWithTheClock() throws Exception {
-        link.deliverFromDut(new Datagram(new byte[] {9}, new InetSocketAddress(DUT.getAddress(), 49_152), TESTER,
-            Ecn.ECT_0));
+        link.deliverFromDut(
+                new Datagram(new byte[] {9}, new InetSocketAddress(DUT.getAddress(), 49_152), TESTER, Ecn.ECT_0));
         nowNs = 2_000;
-        link.fromDut().accept(new Datagram(new byte[] {8}, new InetSocketAddress(DUT.getAddress(), 49_153), TESTER,
-            Ecn.NOT_ECT));
+        link.fromDut()
+                .accept(new Datagram(
+                        new byte[] {8}, new InetSocketAddress(DUT.getAddress(), 49_153), TESTER, Ecn.NOT_ECT));
 
         CapturedPacket first = link.receive(Duration.ZERO).orElseThrow();
         CapturedPacket second = link.receive(Duration.ZERO).orElseThrow();
@@ -60,8 +64,12 @@ class QueueWireLinkTest {
 
         assertThat(other).isNotEqualTo(TESTER.getAddress()).isNotEqualTo(DUT.getAddress());
         assertThat(toDut.get(0).source()).isEqualTo(new InetSocketAddress(other, 50_000));
-        assertThat(link.capabilities()).contains(WireLink.Capability.SEND_ECN, WireLink.Capability.RECEIVE_ECN,
-            WireLink.Capability.OTHER_SOURCE_ADDRESS).doesNotContain(WireLink.Capability.MALFORMED_FRAMES);
+        assertThat(link.capabilities())
+                .contains(
+                        WireLink.Capability.SEND_ECN,
+                        WireLink.Capability.RECEIVE_ECN,
+                        WireLink.Capability.OTHER_SOURCE_ADDRESS)
+                .doesNotContain(WireLink.Capability.MALFORMED_FRAMES);
     }
 
     @Test

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.pcap.ChecksumMode;
 import org.mrconf.pcap.DecodedFrame;
-import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.pcap.MacAddress;
 import org.mrconf.pcap.UdpFrame;
 
@@ -72,8 +72,20 @@ class RawEthernetWireLinkTest {
             unavailable = "cannot create a network namespace on this machine: " + e.getMessage();
             return;
         }
-        run("ip", "link", "add", TESTER_IF, "address", TESTER_MAC.toString(), "type", "veth", "peer", "name", DUT_IF,
-            "address", DUT_MAC.toString());
+        run(
+                "ip",
+                "link",
+                "add",
+                TESTER_IF,
+                "address",
+                TESTER_MAC.toString(),
+                "type",
+                "veth",
+                "peer",
+                "name",
+                DUT_IF,
+                "address",
+                DUT_MAC.toString());
         run("ip", "link", "set", DUT_IF, "netns", NAMESPACE);
         // The tester end has no address; it must not forward what the DUT sends to 198.18.0.1 anywhere.
         Files.writeString(Path.of("/proc/sys/net/ipv4/conf", TESTER_IF, "forwarding"), "0");
@@ -83,9 +95,11 @@ class RawEthernetWireLinkTest {
         run("ip", "-n", NAMESPACE, "link", "set", DUT_IF, "up");
         run("ip", "-n", NAMESPACE, "link", "set", "lo", "up");
         responder = startResponder();
-        link = RawEthernetWireLink.open(RawEthernetOptions.of(TESTER_IF,
-            new InetSocketAddress(InetAddress.getByName(TESTER_IP), TESTER_PORT),
-            new InetSocketAddress(InetAddress.getByName(DUT_IP), DUT_PORT)).withResolveTimeout(WAIT));
+        link = RawEthernetWireLink.open(RawEthernetOptions.of(
+                        TESTER_IF,
+                        new InetSocketAddress(InetAddress.getByName(TESTER_IP), TESTER_PORT),
+                        new InetSocketAddress(InetAddress.getByName(DUT_IP), DUT_PORT))
+                .withResolveTimeout(WAIT));
     }
 
     @BeforeEach
@@ -153,10 +167,11 @@ class RawEthernetWireLinkTest {
         drain();
         UdpFrame.Builder template = link.frameTemplate().srcPort(50_002);
 
-        link.sendFrame(template.payload(new byte[] {10}).build(),
-            EncodeOptions.DEFAULT.withUdpChecksum(ChecksumMode.CORRUPT));
-        link.sendFrame(template.payload(new byte[] {11}).build(),
-            EncodeOptions.DEFAULT.withIpv4HeaderChecksum(ChecksumMode.CORRUPT));
+        link.sendFrame(
+                template.payload(new byte[] {10}).build(), EncodeOptions.DEFAULT.withUdpChecksum(ChecksumMode.CORRUPT));
+        link.sendFrame(
+                template.payload(new byte[] {11}).build(),
+                EncodeOptions.DEFAULT.withIpv4HeaderChecksum(ChecksumMode.CORRUPT));
         link.sendFrame(template.payload(new byte[] {12}).build(), EncodeOptions.DEFAULT.withUdpLength(100));
         link.sendFrame(template.payload(new byte[] {13}).build(), EncodeOptions.DEFAULT);
 
@@ -184,8 +199,8 @@ class RawEthernetWireLinkTest {
 
     @Test
     void shouldBuildArpFramesByTheBook() {
-        byte[] frame = RawEthernetWireLink.arpFrame(2, DUT_MAC, TESTER_MAC, new byte[] {(byte) 198, 18, 0, 1},
-            DUT_MAC, new byte[] {(byte) 198, 18, 0, 2});
+        byte[] frame = RawEthernetWireLink.arpFrame(
+                2, DUT_MAC, TESTER_MAC, new byte[] {(byte) 198, 18, 0, 1}, DUT_MAC, new byte[] {(byte) 198, 18, 0, 2});
 
         assertThat(frame).hasSize(60);
         assertThat(Arrays.copyOfRange(frame, 12, 22)).containsExactly(0x08, 0x06, 0, 1, 0x08, 0, 6, 4, 0, 2);
@@ -243,13 +258,31 @@ class RawEthernetWireLinkTest {
     }
 
     private static Process startResponder() throws Exception {
-        Path classes = Path.of(NetnsUdpResponder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(NetnsUdpResponder.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder("ip", "netns", "exec", NAMESPACE, java, "-Xshare:auto", "-cp",
-            classes.toString(), NetnsUdpResponder.class.getName(), DUT_IP, String.valueOf(DUT_PORT), TESTER_IP,
-            String.valueOf(TESTER_PORT), String.valueOf(DUT_ENTROPY))
-            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Process process = new ProcessBuilder(
+                        "ip",
+                        "netns",
+                        "exec",
+                        NAMESPACE,
+                        java,
+                        "-Xshare:auto",
+                        "-cp",
+                        classes.toString(),
+                        NetnsUdpResponder.class.getName(),
+                        DUT_IP,
+                        String.valueOf(DUT_PORT),
+                        TESTER_IP,
+                        String.valueOf(TESTER_PORT),
+                        String.valueOf(DUT_ENTROPY))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();

@@ -37,8 +37,8 @@ class UdpWireLinkTest {
     @BeforeEach
     void setUp() throws Exception {
         dut = DatagramChannel.open().bind(new InetSocketAddress(LOOPBACK, 0));
-        link = UdpWireLink.open((InetSocketAddress) dut.getLocalAddress(), new InetSocketAddress(LOOPBACK, 0),
-            clock::get);
+        link = UdpWireLink.open(
+                (InetSocketAddress) dut.getLocalAddress(), new InetSocketAddress(LOOPBACK, 0), clock::get);
     }
 
     @AfterEach
@@ -103,8 +103,8 @@ class UdpWireLinkTest {
 
         assertThat(other).isEqualTo(InetAddress.getByName("127.0.0.2"));
         assertThat(receiveAtDut(new byte[1]).getAddress()).isEqualTo(other);
-        assertThat(link.capabilities()).containsExactlyInAnyOrder(WireLink.Capability.SEND_ECN,
-            WireLink.Capability.OTHER_SOURCE_ADDRESS);
+        assertThat(link.capabilities())
+                .containsExactlyInAnyOrder(WireLink.Capability.SEND_ECN, WireLink.Capability.OTHER_SOURCE_ADDRESS);
     }
 
     @Test
@@ -123,7 +123,10 @@ class UdpWireLinkTest {
         receiveAtDut(new byte[1]);
         reply(new byte[] {2}, port);
 
-        assertThat(waiting.get(2, TimeUnit.SECONDS)).get().extracting(CapturedPacket::destinationPort).isEqualTo(port);
+        assertThat(waiting.get(2, TimeUnit.SECONDS))
+                .get()
+                .extracting(CapturedPacket::destinationPort)
+                .isEqualTo(port);
     }
 
     @Test
@@ -142,8 +145,12 @@ class UdpWireLinkTest {
         RawEthernetWireLinkTest.assumeRootWithLibpcap();
         Libpcap.version();
         int port = freePorts(1)[0];
-        PcapHandle handle = new PcapHandle.Builder("lo").snaplen(2048).promiscuousMode(PromiscuousMode.NONPROMISCUOUS)
-            .timeoutMillis(20).immediateMode(true).build();
+        PcapHandle handle = new PcapHandle.Builder("lo")
+                .snaplen(2048)
+                .promiscuousMode(PromiscuousMode.NONPROMISCUOUS)
+                .timeoutMillis(20)
+                .immediateMode(true)
+                .build();
         try {
             handle.setFilter("udp and src port " + port, BpfCompileMode.OPTIMIZE);
 

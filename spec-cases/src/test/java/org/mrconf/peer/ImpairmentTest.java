@@ -30,23 +30,32 @@ class ImpairmentTest {
         assertThat(backwards).isEqualTo(first);
         assertThat(fates(other, 0, 2000)).isNotEqualTo(first);
         assertThat(first).extracting(Fate::kind).contains(Fate.Kind.values());
-        assertThat(first).filteredOn(f -> f.kind() == Fate.Kind.REORDER).extracting(Fate::behind)
-            .allMatch(b -> b >= 1 && b <= 3);
-        assertThat(first).filteredOn(f -> f.kind() == Fate.Kind.DELAY).extracting(Fate::delay)
-            .allMatch(d -> d.compareTo(Duration.ofMillis(1)) <= 0);
+        assertThat(first)
+                .filteredOn(f -> f.kind() == Fate.Kind.REORDER)
+                .extracting(Fate::behind)
+                .allMatch(b -> b >= 1 && b <= 3);
+        assertThat(first)
+                .filteredOn(f -> f.kind() == Fate.Kind.DELAY)
+                .extracting(Fate::delay)
+                .allMatch(d -> d.compareTo(Duration.ofMillis(1)) <= 0);
     }
 
     @Test
     void shouldLoseAboutTheAskedShare() {
         long dropped = fates(RandomImpairment.loss(SEED, 0.1), 0, 10_000).stream()
-            .filter(f -> f.kind() == Fate.Kind.DROP).count();
+                .filter(f -> f.kind() == Fate.Kind.DROP)
+                .count();
 
         assertThat(dropped).isBetween(850L, 1150L);
     }
 
     @Test
     void shouldApplyAScriptByIndex() throws Exception {
-        ScriptedImpairment script = ScriptedImpairment.builder().drop(1).duplicate(2, 2).reorder(3, 2).build();
+        ScriptedImpairment script = ScriptedImpairment.builder()
+                .drop(1)
+                .duplicate(2, 2)
+                .reorder(3, 2)
+                .build();
         PeerSender sender = new PeerSender(links.link, script, EntropyPlan.fixed(50_000));
 
         for (int i = 0; i < 6; i++) {
@@ -54,14 +63,24 @@ class ImpairmentTest {
         }
 
         assertThat(links.firstBytes()).containsExactly(0, 2, 2, 4, 5, 3);
-        assertThat(sender.decisions()).extracting(p -> p.fate().kind()).containsExactly(Fate.Kind.DELIVER,
-            Fate.Kind.DROP, Fate.Kind.DUPLICATE, Fate.Kind.REORDER, Fate.Kind.DELIVER, Fate.Kind.DELIVER);
+        assertThat(sender.decisions())
+                .extracting(p -> p.fate().kind())
+                .containsExactly(
+                        Fate.Kind.DELIVER,
+                        Fate.Kind.DROP,
+                        Fate.Kind.DUPLICATE,
+                        Fate.Kind.REORDER,
+                        Fate.Kind.DELIVER,
+                        Fate.Kind.DELIVER);
         assertThat(sender.transmissions()).extracting(SentPacket::index).containsExactly(0L, 2L, 2L, 4L, 5L, 3L);
     }
 
     @Test
     void shouldReleaseHeldAndDelayedPacketsOnFlush() throws Exception {
-        ScriptedImpairment script = ScriptedImpairment.builder().delay(0, Duration.ofMillis(30)).reorder(2, 5).build();
+        ScriptedImpairment script = ScriptedImpairment.builder()
+                .delay(0, Duration.ofMillis(30))
+                .reorder(2, 5)
+                .build();
         PeerSender sender = new PeerSender(links.link, script, EntropyPlan.fixed(50_000));
 
         for (int i = 0; i < 3; i++) {
@@ -76,18 +95,21 @@ class ImpairmentTest {
 
     @Test
     void shouldSprayEntropyAndMarkEcn() throws Exception {
-        PeerSender sender = new PeerSender(links.link, Impairment.none(), EntropyPlan.spray(List.of(50_000, 50_001,
-            50_002))).defaultEcn(Ecn.ECT_0);
+        PeerSender sender = new PeerSender(
+                        links.link, Impairment.none(), EntropyPlan.spray(List.of(50_000, 50_001, 50_002)))
+                .defaultEcn(Ecn.ECT_0);
 
         for (int i = 0; i < 4; i++) {
             sender.send(PacketBuilder.write().path(i).build());
         }
         sender.send(PacketBuilder.write().build(), 60_000, Ecn.CE);
 
-        assertThat(links.toDut).extracting(d -> d.source().getPort()).containsExactly(50_000, 50_001, 50_002, 50_000,
-            60_000);
-        assertThat(links.toDut).extracting(Datagram::ecn).containsExactly(Ecn.ECT_0, Ecn.ECT_0, Ecn.ECT_0, Ecn.ECT_0,
-            Ecn.CE);
+        assertThat(links.toDut)
+                .extracting(d -> d.source().getPort())
+                .containsExactly(50_000, 50_001, 50_002, 50_000, 60_000);
+        assertThat(links.toDut)
+                .extracting(Datagram::ecn)
+                .containsExactly(Ecn.ECT_0, Ecn.ECT_0, Ecn.ECT_0, Ecn.ECT_0, Ecn.CE);
         assertThat(EntropyPlan.perPath(List.of(1, 2)).sourcePort(3, 99)).isEqualTo(2);
     }
 

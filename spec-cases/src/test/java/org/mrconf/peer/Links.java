@@ -24,7 +24,7 @@ final class Links {
     }
 
     void fromDut(byte[] packet, int sourcePort) {
-        link.deliverFromDut(new Datagram(packet, new InetSocketAddress(DUT.getAddress(), sourcePort), TESTER,
-            Ecn.NOT_ECT));
+        link.deliverFromDut(
+                new Datagram(packet, new InetSocketAddress(DUT.getAddress(), sourcePort), TESTER, Ecn.NOT_ECT));
     }
 }

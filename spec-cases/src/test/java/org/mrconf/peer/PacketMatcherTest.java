@@ -15,13 +15,21 @@ import org.mrconf.wire.NackCode;
 
 class PacketMatcherTest {
     private static final long SENT_NS = 1_000_000;
-    private static final DutProfile.Timers TIMERS = new DutProfile.Timers(Duration.ofMillis(1), Duration.ofMillis(1),
-        Duration.ofMillis(100), Duration.ofNanos(8_000), 16, 3, Duration.ofSeconds(1), Duration.ofNanos(2_000));
+    private static final DutProfile.Timers TIMERS = new DutProfile.Timers(
+            Duration.ofMillis(1),
+            Duration.ofMillis(1),
+            Duration.ofMillis(100),
+            Duration.ofNanos(8_000),
+            16,
+            3,
+            Duration.ofSeconds(1),
+            Duration.ofNanos(2_000));
 
     @Test
     void shouldAcceptAnyAckCoveringThePsn() {
         ReceivedPacket cumulative = received(PacketBuilder.ack().path(2).cumulativePsn(10));
-        ReceivedPacket selective = received(PacketBuilder.ack().path(2).cumulativePsn(5).sackBits(3));
+        ReceivedPacket selective =
+                received(PacketBuilder.ack().path(2).cumulativePsn(5).sackBits(3));
 
         assertThat(PacketMatcher.expect().ack().path(2).covers(9)).accepts(cumulative);
         assertThat(PacketMatcher.expect().covers(0)).accepts(cumulative);
@@ -34,7 +42,8 @@ class PacketMatcherTest {
     @Test
     void shouldCompareAcrossThePsnWrap() {
         ReceivedPacket ack = received(PacketBuilder.ack().cumulativePsn(2).sackBits(1));
-        ReceivedPacket beforeWrap = received(PacketBuilder.ack().cumulativePsn(0xFFFF_FFFEL).sackBits(3));
+        ReceivedPacket beforeWrap =
+                received(PacketBuilder.ack().cumulativePsn(0xFFFF_FFFEL).sackBits(3));
 
         assertThat(PacketMatcher.expect().covers(0xFFFF_FFFFL)).accepts(ack);
         assertThat(PacketMatcher.expect().covers(3)).accepts(ack);
@@ -51,7 +60,7 @@ class PacketMatcherTest {
         assertThat(inTime).accepts(received(PacketBuilder.ack(), deadline, true));
         assertThat(inTime).rejects(received(PacketBuilder.ack(), deadline + 1, true));
         assertThat(inTime.mismatch(received(PacketBuilder.ack(), deadline + 1, true)))
-            .contains("expected received within 10 us of 1000000 ns, was 10001");
+                .contains("expected received within 10 us of 1000000 ns, was 10001");
         assertThat(PacketMatcher.expect().receivedBy(deadline)).accepts(received(PacketBuilder.ack(), deadline, true));
     }
 
@@ -60,11 +69,13 @@ class PacketMatcherTest {
         PacketMatcher m = PacketMatcher.expect().ack().connection(7).path(2).cumulativePsn(4);
 
         assertThat(m.description()).isEqualTo("ACK, connection 7, path 2, cumulative PSN 4");
-        assertThat(m.mismatch(received(PacketBuilder.ack().connection(7).path(1)))).contains("expected path 2, was 1");
+        assertThat(m.mismatch(received(PacketBuilder.ack().connection(7).path(1))))
+                .contains("expected path 2, was 1");
         assertThat(m.mismatch(received(PacketBuilder.write()))).contains("expected ACK, was WRITE");
-        assertThat(m.mismatch(received(PacketBuilder.ack().connection(7).path(2).cumulativePsn(4)))).isEmpty();
+        assertThat(m.mismatch(received(PacketBuilder.ack().connection(7).path(2).cumulativePsn(4))))
+                .isEmpty();
         assertThat(PacketMatcher.expect().sackBits(1).mismatch(received(PacketBuilder.write())))
-            .contains("expected SACK bits exactly [1], was not an ACK");
+                .contains("expected SACK bits exactly [1], was not an ACK");
     }
 
     @Test
@@ -73,27 +84,46 @@ class PacketMatcherTest {
 
         assertThat(ect).accepts(received(PacketBuilder.write(), SENT_NS, true));
         assertThat(ect.mismatch(received(PacketBuilder.write(), SENT_NS, false)))
-            .contains("expected ECN-capable (ECT(0) or ECT(1)), was not observable on this link");
+                .contains("expected ECN-capable (ECT(0) or ECT(1)), was not observable on this link");
     }
 
     @Test
     void shouldMatchDataNackAndMalformedPackets() {
-        ReceivedPacket write = received(PacketBuilder.write().stream(3).msn(4).messageOffset(8).messageLength(13)
-            .remoteKey(9).payload(new byte[] {1, 2, 3, 4, 5}).retransmission());
-        ReceivedPacket nack = received(PacketBuilder.nack(NackCode.BOUNDS).stream(3).msn(4).psn(9).cumulativePsn(8));
+        ReceivedPacket write = received(PacketBuilder.write().stream(3)
+                .msn(4)
+                .messageOffset(8)
+                .messageLength(13)
+                .remoteKey(9)
+                .payload(new byte[] {1, 2, 3, 4, 5})
+                .retransmission());
+        ReceivedPacket nack = received(
+                PacketBuilder.nack(NackCode.BOUNDS).stream(3).msn(4).psn(9).cumulativePsn(8));
         ReceivedPacket bad = received(PacketBuilder.write().badCrc());
 
-        assertThat(PacketMatcher.expect().data().stream(3).msn(4).messageOffset(8).messageLength(13).remoteKey(9)
-            .payload(new byte[] {1, 2, 3, 4, 5}).payloadLength(5).retransmission()).accepts(write);
+        assertThat(PacketMatcher.expect().data().stream(3)
+                        .msn(4)
+                        .messageOffset(8)
+                        .messageLength(13)
+                        .remoteKey(9)
+                        .payload(new byte[] {1, 2, 3, 4, 5})
+                        .payloadLength(5)
+                        .retransmission())
+                .accepts(write);
         assertThat(PacketMatcher.expect().firstTransmission()).rejects(write);
-        assertThat(PacketMatcher.expect().nack(NackCode.BOUNDS).stream(3).msn(4).psn(9).nackCumulativePsn(8))
-            .accepts(nack);
+        assertThat(PacketMatcher.expect().nack(NackCode.BOUNDS).stream(3)
+                        .msn(4)
+                        .psn(9)
+                        .nackCumulativePsn(8))
+                .accepts(nack);
         assertThat(PacketMatcher.expect().nack(NackCode.REMOTE_ACCESS)).rejects(nack);
         assertThat(PacketMatcher.expect().malformed(DecodeStatus.BAD_CRC)).accepts(bad);
         assertThat(PacketMatcher.expect().valid()).rejects(bad).accepts(write);
-        assertThat(PacketMatcher.expect().nack().or(PacketMatcher.expect().data())).accepts(write, nack).rejects(bad);
+        assertThat(PacketMatcher.expect().nack().or(PacketMatcher.expect().data()))
+                .accepts(write, nack)
+                .rejects(bad);
         assertThat(PacketMatcher.expect().echoedTimestampIn(List.of(1L, 2L)))
-            .accepts(received(PacketBuilder.ack().echoedTimestamp(2))).rejects(received(PacketBuilder.ack()));
+                .accepts(received(PacketBuilder.ack().echoedTimestamp(2)))
+                .rejects(received(PacketBuilder.ack()));
     }
 
     static ReceivedPacket received(PacketBuilder packet) {
@@ -101,7 +131,16 @@ class PacketMatcherTest {
     }
 
     static ReceivedPacket received(PacketBuilder packet, long atNs, boolean ecnObserved) {
-        return ReceivedPacket.decode(0, new CapturedPacket(packet.build(), InetAddress.getLoopbackAddress(), 49_152,
-            4800, ecnObserved ? Ecn.ECT_0 : Ecn.NOT_ECT, ecnObserved, atNs, Optional.empty()));
+        return ReceivedPacket.decode(
+                0,
+                new CapturedPacket(
+                        packet.build(),
+                        InetAddress.getLoopbackAddress(),
+                        49_152,
+                        4800,
+                        ecnObserved ? Ecn.ECT_0 : Ecn.NOT_ECT,
+                        ecnObserved,
+                        atNs,
+                        Optional.empty()));
     }
 }

@@ -20,12 +20,13 @@ class PeerConnectionTest {
     private static final int MTU = 1000;
     /** 1000 - IPv4 20 - UDP 8 - WRITE header 48 - trailer 4 (clause 4.1.9). */
     private static final int WRITE_SEGMENT = 920;
+
     private static final Duration WAIT = Duration.ofSeconds(2);
 
     private final Links links = new Links();
     private final TesterPeer peer = TesterPeer.start(links.link);
     private final ConnectionSpec spec = ConnectionSpec.of(DUT_ID, TESTER_ID, Links.TESTER.getAddress(), 4800, 2, 4)
-        .withInitialPsns(100, 0xFFFF_FFFFL);
+            .withInitialPsns(100, 0xFFFF_FFFFL);
     private final PeerConnection connection = peer.connection(spec, MTU);
 
     @AfterEach
@@ -44,7 +45,9 @@ class PeerConnectionTest {
         List<PeerConnection.Segment> segments = connection.write(1, 0x1000, 0x77, data, 0, 1);
         connection.write(1, 0x1000, 0x77, new byte[0], 1);
 
-        List<DataPacket> sent = links.toDut.stream().map(d -> (DataPacket) Packet.fromBytes(d.payload())).toList();
+        List<DataPacket> sent = links.toDut.stream()
+                .map(d -> (DataPacket) Packet.fromBytes(d.payload()))
+                .toList();
         assertThat(connection.maxPayload(Opcode.WRITE)).isEqualTo(WRITE_SEGMENT);
         assertThat(segments).extracting(PeerConnection.Segment::path).containsExactly(0, 1, 0);
         assertThat(sent).extracting(p -> p.header().psn()).containsExactly(0xFFFF_FFFFL, 0xFFFF_FFFFL, 0L, 0L);
@@ -56,8 +59,9 @@ class PeerConnectionTest {
             assertThat(p.remoteAddress()).isEqualTo(0x1000);
             assertThat(p.streamId()).isEqualTo(1);
         });
-        assertThat(sent).extracting(p -> PacketFlags.isSet(p.header().flags(), PacketFlags.ACK_REQUEST))
-            .containsExactly(false, false, true, true);
+        assertThat(sent)
+                .extracting(p -> PacketFlags.isSet(p.header().flags(), PacketFlags.ACK_REQUEST))
+                .containsExactly(false, false, true, true);
         assertThat(sent.get(2).payload()[0]).isEqualTo((byte) 1840);
         assertThat(links.toDut).extracting(Datagram::length).allMatch(n -> n + 28 <= MTU);
         assertThat(connection.nextPsn(0)).isEqualTo(1);
@@ -67,7 +71,8 @@ class PeerConnectionTest {
     @Test
     void shouldNumberSendsAndResendWithTheRetransmissionFlag() throws Exception {
         connection.sendMessage(0, new byte[] {1}, 0);
-        PeerConnection.Segment second = connection.sendMessage(0, new byte[] {2}, 0).get(0);
+        PeerConnection.Segment second =
+                connection.sendMessage(0, new byte[] {2}, 0).get(0);
         links.clock.addAndGet(5_000);
 
         connection.resend(second);
@@ -76,7 +81,8 @@ class PeerConnectionTest {
         DataPacket again = (DataPacket) Packet.fromBytes(links.toDut.get(2).payload());
         assertThat(original.receiveSequenceNumber()).isEqualTo(1);
         assertThat(original.messageSequenceNumber()).isEqualTo(1);
-        assertThat(PacketFlags.isSet(again.header().flags(), PacketFlags.RETRANSMISSION)).isTrue();
+        assertThat(PacketFlags.isSet(again.header().flags(), PacketFlags.RETRANSMISSION))
+                .isTrue();
         assertThat(again.header().psn()).isEqualTo(original.header().psn());
         assertThat(again.payload()).isEqualTo(original.payload());
         assertThat(again.transmitTimestamp()).isEqualTo(original.transmitTimestamp() + 5_000);
@@ -133,12 +139,20 @@ class PeerConnectionTest {
     }
 
     private List<AckPacket> acks() {
-        return links.toDut.stream().map(d -> Packet.fromBytes(d.payload())).filter(AckPacket.class::isInstance)
-            .map(AckPacket.class::cast).toList();
+        return links.toDut.stream()
+                .map(d -> Packet.fromBytes(d.payload()))
+                .filter(AckPacket.class::isInstance)
+                .map(AckPacket.class::cast)
+                .toList();
     }
 
     private static byte[] fromDut(int path, long psn, long timestamp) {
-        return PacketBuilder.write().connection(TESTER_ID).path(path).psn(psn).transmitTimestamp(timestamp)
-            .payloadPattern(16, 0).build();
+        return PacketBuilder.write()
+                .connection(TESTER_ID)
+                .path(path)
+                .psn(psn)
+                .transmitTimestamp(timestamp)
+                .payloadPattern(16, 0)
+                .build();
     }
 }

@@ -26,10 +26,12 @@ class RecorderTest {
 
     @Test
     void shouldWaitForAPacketThatArrivesLater() {
-        CompletableFuture.runAsync(() -> links.fromDut(PacketBuilder.ack().path(1).cumulativePsn(3).build(), 49_152),
-            CompletableFuture.delayedExecutor(30, TimeUnit.MILLISECONDS));
+        CompletableFuture.runAsync(
+                () -> links.fromDut(PacketBuilder.ack().path(1).cumulativePsn(3).build(), 49_152),
+                CompletableFuture.delayedExecutor(30, TimeUnit.MILLISECONDS));
 
-        ReceivedPacket ack = recorder.await(0, PacketMatcher.expect().ack().path(1).covers(2), WAIT);
+        ReceivedPacket ack =
+                recorder.await(0, PacketMatcher.expect().ack().path(1).covers(2), WAIT);
 
         assertThat(ack.index()).isZero();
         assertThat(ack.captured().sourcePort()).isEqualTo(49_152);
@@ -43,7 +45,8 @@ class RecorderTest {
         int mark = recorder.mark();
 
         assertThatThrownBy(() -> recorder.await(mark, PacketMatcher.expect().ack(), SHORT))
-            .isInstanceOf(AssertionError.class).hasMessageContaining("the DUT sent nothing");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("the DUT sent nothing");
         assertThat(recorder.since(mark)).isEmpty();
         assertThat(recorder.all()).hasSize(1);
     }
@@ -54,11 +57,11 @@ class RecorderTest {
         links.fromDut(PacketBuilder.write().badCrc().build(), 49_153);
 
         assertThatThrownBy(() -> recorder.await(0, PacketMatcher.expect().ack().path(2), SHORT))
-            .isInstanceOf(AssertionError.class)
-            .hasMessageContaining("expected a packet matching ACK, path 2 within 100 ms, got 0 of 2 received:")
-            .hasMessageContaining("mismatch: expected path 2, was 1")
-            .hasMessageContaining("BAD_CRC (5.6.2)")
-            .hasMessageContaining("mismatch: expected ACK, was no valid packet");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("expected a packet matching ACK, path 2 within 100 ms, got 0 of 2 received:")
+                .hasMessageContaining("mismatch: expected path 2, was 1")
+                .hasMessageContaining("BAD_CRC (5.6.2)")
+                .hasMessageContaining("mismatch: expected ACK, was no valid packet");
     }
 
     @Test
@@ -68,7 +71,8 @@ class RecorderTest {
 
         recorder.assertNone(0, PacketMatcher.expect().ack(), Duration.ofMillis(50));
         assertThatThrownBy(() -> recorder.assertNone(0, PacketMatcher.expect().nack(), SHORT))
-            .isInstanceOf(AssertionError.class).hasMessageStartingWith("expected no packet matching NACK, got 1:");
+                .isInstanceOf(AssertionError.class)
+                .hasMessageStartingWith("expected no packet matching NACK, got 1:");
     }
 
     @Test
@@ -79,7 +83,8 @@ class RecorderTest {
             links.fromDut(PacketBuilder.ack().cumulativePsn(psn).build(), 49_152);
         }
 
-        List<ReceivedPacket> acks = recorder.awaitCount(0, PacketMatcher.expect().ack(), 3, WAIT);
+        List<ReceivedPacket> acks =
+                recorder.awaitCount(0, PacketMatcher.expect().ack(), 3, WAIT);
 
         assertThat(acks).extracting(ReceivedPacket::index).containsExactly(0L, 1L, 2L);
         assertThat(recorder.awaitQuiet(Duration.ofMillis(30), WAIT)).isEqualTo(3);

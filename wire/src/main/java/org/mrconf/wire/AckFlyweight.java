@@ -142,10 +142,13 @@ public final class AckFlyweight extends HeaderFlyweight<AckFlyweight> {
 
     @Override
     protected void appendFields(StringBuilder sb) {
-        sb.append(", echoedTimestamp=").append(echoedTimestamp())
-            .append(", ceCount=").append(ceCount())
-            .append(", rateHint=").append(rateHint() == RATE_HINT_NO_LIMIT ? "unlimited" : Long.toString(rateHint()))
-            .append(", sack=[");
+        sb.append(", echoedTimestamp=")
+                .append(echoedTimestamp())
+                .append(", ceCount=")
+                .append(ceCount())
+                .append(", rateHint=")
+                .append(rateHint() == RATE_HINT_NO_LIMIT ? "unlimited" : Long.toString(rateHint()))
+                .append(", sack=[");
         boolean first = true;
         for (int bit = 0; bit < WireConstants.SACK_BITS; bit++) {
             if (sackBit(bit)) {

@@ -10,7 +10,7 @@ import java.util.Objects;
  * bit 64w + j.
  */
 public record AckPacket(CommonHeader header, long echoedTimestamp, int ceCount, long rateHint, long[] sackWords)
-    implements Packet {
+        implements Packet {
     public AckPacket {
         Objects.requireNonNull(header, "header");
         FieldWidth.u32(echoedTimestamp, "echoed timestamp");
@@ -94,8 +94,12 @@ public record AckPacket(CommonHeader header, long echoedTimestamp, int ceCount, 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof AckPacket a && header.equals(a.header) && echoedTimestamp == a.echoedTimestamp
-            && ceCount == a.ceCount && rateHint == a.rateHint && Arrays.equals(sackWords, a.sackWords);
+        return o instanceof AckPacket a
+                && header.equals(a.header)
+                && echoedTimestamp == a.echoedTimestamp
+                && ceCount == a.ceCount
+                && rateHint == a.rateHint
+                && Arrays.equals(sackWords, a.sackWords);
     }
 
     @Override
@@ -106,6 +110,6 @@ public record AckPacket(CommonHeader header, long echoedTimestamp, int ceCount, 
     @Override
     public String toString() {
         return "AckPacket[header=" + header + ", echoedTimestamp=" + echoedTimestamp + ", ceCount=" + ceCount
-            + ", rateHint=" + rateHint + ", sackBits=" + Arrays.toString(sackBits()) + "]";
+                + ", rateHint=" + rateHint + ", sackBits=" + Arrays.toString(sackBits()) + "]";
     }
 }

@@ -9,8 +9,7 @@ import java.nio.ByteOrder;
  * when it is not BIG_ENDIAN; this keeps the caller's buffer state untouched and allocates nothing.
  */
 final class BigEndian {
-    private BigEndian() {
-    }
+    private BigEndian() {}
 
     private static boolean swap(ByteBuffer buffer) {
         return buffer.order() != ByteOrder.BIG_ENDIAN;

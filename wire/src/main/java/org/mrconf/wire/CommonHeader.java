@@ -39,11 +39,15 @@ public record CommonHeader(int version, int flags, long destinationConnectionId,
 
     /** Writes every field but the opcode into the flyweight. */
     void writeTo(HeaderFlyweight<?> header) {
-        header.version(version).flags(flags).destinationConnectionId(destinationConnectionId).pathId(pathId).psn(psn);
+        header.version(version)
+                .flags(flags)
+                .destinationConnectionId(destinationConnectionId)
+                .pathId(pathId)
+                .psn(psn);
     }
 
     static CommonHeader readFrom(HeaderFlyweight<?> header) {
-        return new CommonHeader(header.version(), header.flags(), header.destinationConnectionId(), header.pathId(),
-            header.psn());
+        return new CommonHeader(
+                header.version(), header.flags(), header.destinationConnectionId(), header.pathId(), header.psn());
     }
 }

@@ -61,20 +61,25 @@ public final class DataHeaderFlyweight extends HeaderFlyweight<DataHeaderFlyweig
 
     /** WRITE, WRITE_WITH_IMMEDIATE and READ_REQUEST (Tables 5-5, 5-7). */
     public static final int REMOTE_ADDRESS_OFFSET = 36;
+
     public static final int REMOTE_ADDRESS_SIZE = 8;
     /** WRITE, WRITE_WITH_IMMEDIATE and READ_REQUEST (Tables 5-5, 5-7). */
     public static final int REMOTE_KEY_OFFSET = 44;
+
     public static final int REMOTE_KEY_SIZE = 4;
     /** WRITE_WITH_IMMEDIATE only (Table 5-5). */
     public static final int IMMEDIATE_OFFSET = 48;
+
     public static final int IMMEDIATE_SIZE = 4;
     /** SEND only (Table 5-6). */
     public static final int RECEIVE_SEQUENCE_NUMBER_OFFSET = 36;
+
     public static final int RECEIVE_SEQUENCE_NUMBER_SIZE = 4;
     /** READ_REQUEST's sink handle (Table 5-7). */
     public static final int READ_REQUEST_SINK_HANDLE_OFFSET = 48;
     /** READ_RESPONSE's sink handle (Table 5-8). */
     public static final int READ_RESPONSE_SINK_HANDLE_OFFSET = 36;
+
     public static final int SINK_HANDLE_SIZE = 4;
 
     /** The header length of the opcode in the buffer, or {@link #HEADER_LENGTH} if it is unknown. */
@@ -202,37 +207,45 @@ public final class DataHeaderFlyweight extends HeaderFlyweight<DataHeaderFlyweig
 
     private void requireRemoteRegion(String field) {
         Opcode opcode = opcode();
-        require(opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST,
-            field);
+        require(
+                opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST,
+                field);
     }
 
     private void require(boolean carried, String field) {
         if (!carried) {
             Opcode opcode = opcode();
             throw new IllegalStateException(field + " is not carried by opcode "
-                + (opcode != null ? opcode.name() : "0x" + Integer.toHexString(opcodeValue())));
+                    + (opcode != null ? opcode.name() : "0x" + Integer.toHexString(opcodeValue())));
         }
     }
 
     @Override
     protected void appendFields(StringBuilder sb) {
-        sb.append(", streamId=").append(streamId())
-            .append(", payloadLength=").append(payloadLength())
-            .append(", msn=").append(messageSequenceNumber())
-            .append(", messageLength=").append(messageLength())
-            .append(", messageOffset=").append(messageOffset())
-            .append(", transmitTimestamp=").append(transmitTimestamp());
+        sb.append(", streamId=")
+                .append(streamId())
+                .append(", payloadLength=")
+                .append(payloadLength())
+                .append(", msn=")
+                .append(messageSequenceNumber())
+                .append(", messageLength=")
+                .append(messageLength())
+                .append(", messageOffset=")
+                .append(messageOffset())
+                .append(", transmitTimestamp=")
+                .append(transmitTimestamp());
         Opcode opcode = opcode();
         if (opcode == null) {
             return;
         }
         switch (opcode) {
-            case WRITE, WRITE_WITH_IMMEDIATE, READ_REQUEST -> sb
-                .append(", remoteAddress=0x").append(Long.toHexString(remoteAddress()))
-                .append(", remoteKey=0x").append(Long.toHexString(remoteKey()));
+            case WRITE, WRITE_WITH_IMMEDIATE, READ_REQUEST ->
+                sb.append(", remoteAddress=0x")
+                        .append(Long.toHexString(remoteAddress()))
+                        .append(", remoteKey=0x")
+                        .append(Long.toHexString(remoteKey()));
             case SEND -> sb.append(", rsn=").append(receiveSequenceNumber());
-            default -> {
-            }
+            default -> {}
         }
         if (opcode == Opcode.WRITE_WITH_IMMEDIATE) {
             sb.append(", immediate=0x").append(Long.toHexString(immediate()));

@@ -11,10 +11,21 @@ import java.util.Objects;
  * decode as 0. The payload length field is always the payload array's length; packets whose field
  * disagrees with their bytes need {@link PacketEncoder} and the flyweights.
  */
-public record DataPacket(Opcode opcode, CommonHeader header, int streamId, long messageSequenceNumber,
-                         long messageLength, long messageOffset, long transmitTimestamp, long remoteAddress,
-                         long remoteKey, long immediate, long receiveSequenceNumber, long sinkHandle,
-                         byte[] payload) implements Packet {
+public record DataPacket(
+        Opcode opcode,
+        CommonHeader header,
+        int streamId,
+        long messageSequenceNumber,
+        long messageLength,
+        long messageOffset,
+        long transmitTimestamp,
+        long remoteAddress,
+        long remoteKey,
+        long immediate,
+        long receiveSequenceNumber,
+        long sinkHandle,
+        byte[] payload)
+        implements Packet {
     public DataPacket {
         Objects.requireNonNull(opcode, "opcode");
         Objects.requireNonNull(header, "header");
@@ -31,14 +42,16 @@ public record DataPacket(Opcode opcode, CommonHeader header, int streamId, long 
         FieldWidth.u32(receiveSequenceNumber, "receive sequence number");
         FieldWidth.u32(sinkHandle, "sink handle");
         FieldWidth.u16(payload.length, "payload length");
-        boolean remoteRegion = opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE
-            || opcode == Opcode.READ_REQUEST;
+        boolean remoteRegion =
+                opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST;
         requireAbsent(opcode, remoteRegion || remoteAddress == 0, "remote address");
         requireAbsent(opcode, remoteRegion || remoteKey == 0, "remote key");
         requireAbsent(opcode, opcode == Opcode.WRITE_WITH_IMMEDIATE || immediate == 0, "immediate");
         requireAbsent(opcode, opcode == Opcode.SEND || receiveSequenceNumber == 0, "receive sequence number");
-        requireAbsent(opcode, opcode == Opcode.READ_REQUEST || opcode == Opcode.READ_RESPONSE || sinkHandle == 0,
-            "sink handle");
+        requireAbsent(
+                opcode,
+                opcode == Opcode.READ_REQUEST || opcode == Opcode.READ_RESPONSE || sinkHandle == 0,
+                "sink handle");
         payload = payload.clone();
     }
 
@@ -48,37 +61,133 @@ public record DataPacket(Opcode opcode, CommonHeader header, int streamId, long 
         }
     }
 
-    public static DataPacket write(CommonHeader header, int streamId, long msn, long messageLength, long messageOffset,
-                                   long transmitTimestamp, long remoteAddress, long remoteKey, byte[] payload) {
-        return new DataPacket(Opcode.WRITE, header, streamId, msn, messageLength, messageOffset, transmitTimestamp,
-            remoteAddress, remoteKey, 0, 0, 0, payload);
+    public static DataPacket write(
+            CommonHeader header,
+            int streamId,
+            long msn,
+            long messageLength,
+            long messageOffset,
+            long transmitTimestamp,
+            long remoteAddress,
+            long remoteKey,
+            byte[] payload) {
+        return new DataPacket(
+                Opcode.WRITE,
+                header,
+                streamId,
+                msn,
+                messageLength,
+                messageOffset,
+                transmitTimestamp,
+                remoteAddress,
+                remoteKey,
+                0,
+                0,
+                0,
+                payload);
     }
 
-    public static DataPacket writeWithImmediate(CommonHeader header, int streamId, long msn, long messageLength,
-                                                long messageOffset, long transmitTimestamp, long remoteAddress,
-                                                long remoteKey, long immediate, byte[] payload) {
-        return new DataPacket(Opcode.WRITE_WITH_IMMEDIATE, header, streamId, msn, messageLength, messageOffset,
-            transmitTimestamp, remoteAddress, remoteKey, immediate, 0, 0, payload);
+    public static DataPacket writeWithImmediate(
+            CommonHeader header,
+            int streamId,
+            long msn,
+            long messageLength,
+            long messageOffset,
+            long transmitTimestamp,
+            long remoteAddress,
+            long remoteKey,
+            long immediate,
+            byte[] payload) {
+        return new DataPacket(
+                Opcode.WRITE_WITH_IMMEDIATE,
+                header,
+                streamId,
+                msn,
+                messageLength,
+                messageOffset,
+                transmitTimestamp,
+                remoteAddress,
+                remoteKey,
+                immediate,
+                0,
+                0,
+                payload);
     }
 
-    public static DataPacket send(CommonHeader header, int streamId, long msn, long messageLength, long messageOffset,
-                                  long transmitTimestamp, long receiveSequenceNumber, byte[] payload) {
-        return new DataPacket(Opcode.SEND, header, streamId, msn, messageLength, messageOffset, transmitTimestamp,
-            0, 0, 0, receiveSequenceNumber, 0, payload);
+    public static DataPacket send(
+            CommonHeader header,
+            int streamId,
+            long msn,
+            long messageLength,
+            long messageOffset,
+            long transmitTimestamp,
+            long receiveSequenceNumber,
+            byte[] payload) {
+        return new DataPacket(
+                Opcode.SEND,
+                header,
+                streamId,
+                msn,
+                messageLength,
+                messageOffset,
+                transmitTimestamp,
+                0,
+                0,
+                0,
+                receiveSequenceNumber,
+                0,
+                payload);
     }
 
     /** A READ_REQUEST for {@code readLength} bytes: message offset 0, no payload (5.2.5). */
-    public static DataPacket readRequest(CommonHeader header, int streamId, long msn, long readLength,
-                                         long transmitTimestamp, long remoteAddress, long remoteKey, long sinkHandle) {
-        return new DataPacket(Opcode.READ_REQUEST, header, streamId, msn, readLength, 0, transmitTimestamp,
-            remoteAddress, remoteKey, 0, 0, sinkHandle, new byte[0]);
+    public static DataPacket readRequest(
+            CommonHeader header,
+            int streamId,
+            long msn,
+            long readLength,
+            long transmitTimestamp,
+            long remoteAddress,
+            long remoteKey,
+            long sinkHandle) {
+        return new DataPacket(
+                Opcode.READ_REQUEST,
+                header,
+                streamId,
+                msn,
+                readLength,
+                0,
+                transmitTimestamp,
+                remoteAddress,
+                remoteKey,
+                0,
+                0,
+                sinkHandle,
+                new byte[0]);
     }
 
-    public static DataPacket readResponse(CommonHeader header, int streamId, long msn, long messageLength,
-                                          long messageOffset, long transmitTimestamp, long sinkHandle,
-                                          byte[] payload) {
-        return new DataPacket(Opcode.READ_RESPONSE, header, streamId, msn, messageLength, messageOffset,
-            transmitTimestamp, 0, 0, 0, 0, sinkHandle, payload);
+    public static DataPacket readResponse(
+            CommonHeader header,
+            int streamId,
+            long msn,
+            long messageLength,
+            long messageOffset,
+            long transmitTimestamp,
+            long sinkHandle,
+            byte[] payload) {
+        return new DataPacket(
+                Opcode.READ_RESPONSE,
+                header,
+                streamId,
+                msn,
+                messageLength,
+                messageOffset,
+                transmitTimestamp,
+                0,
+                0,
+                0,
+                0,
+                sinkHandle,
+                payload);
     }
 
     /** A copy of the payload. */
@@ -100,13 +209,19 @@ public record DataPacket(Opcode opcode, CommonHeader header, int streamId, long 
     public int encode(PacketEncoder encoder, ByteBuffer buffer, int offset) {
         DataHeaderFlyweight data = encoder.data(buffer, offset, opcode);
         header.writeTo(data);
-        data.streamId(streamId).payloadLength(payload.length).messageSequenceNumber(messageSequenceNumber)
-            .messageLength(messageLength).messageOffset(messageOffset).transmitTimestamp(transmitTimestamp);
+        data.streamId(streamId)
+                .payloadLength(payload.length)
+                .messageSequenceNumber(messageSequenceNumber)
+                .messageLength(messageLength)
+                .messageOffset(messageOffset)
+                .transmitTimestamp(transmitTimestamp);
         switch (opcode) {
             case WRITE -> data.remoteAddress(remoteAddress).remoteKey(remoteKey);
-            case WRITE_WITH_IMMEDIATE -> data.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate);
+            case WRITE_WITH_IMMEDIATE ->
+                data.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate);
             case SEND -> data.receiveSequenceNumber(receiveSequenceNumber);
-            case READ_REQUEST -> data.remoteAddress(remoteAddress).remoteKey(remoteKey).sinkHandle(sinkHandle);
+            case READ_REQUEST ->
+                data.remoteAddress(remoteAddress).remoteKey(remoteKey).sinkHandle(sinkHandle);
             case READ_RESPONSE -> data.sinkHandle(sinkHandle);
             default -> throw new AssertionError(opcode);
         }
@@ -117,35 +232,60 @@ public record DataPacket(Opcode opcode, CommonHeader header, int streamId, long 
     static DataPacket from(DecodedPacket decoded) {
         DataHeaderFlyweight data = decoded.dataHeader();
         Opcode opcode = decoded.opcode();
-        boolean remoteRegion = opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE
-            || opcode == Opcode.READ_REQUEST;
+        boolean remoteRegion =
+                opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST;
         byte[] payload = new byte[decoded.payloadLength()];
         decoded.buffer().get(decoded.payloadIndex(), payload);
-        return new DataPacket(opcode, CommonHeader.readFrom(data), data.streamId(), data.messageSequenceNumber(),
-            data.messageLength(), data.messageOffset(), data.transmitTimestamp(),
-            remoteRegion ? data.remoteAddress() : 0,
-            remoteRegion ? data.remoteKey() : 0,
-            opcode == Opcode.WRITE_WITH_IMMEDIATE ? data.immediate() : 0,
-            opcode == Opcode.SEND ? data.receiveSequenceNumber() : 0,
-            opcode == Opcode.READ_REQUEST || opcode == Opcode.READ_RESPONSE ? data.sinkHandle() : 0,
-            payload);
+        return new DataPacket(
+                opcode,
+                CommonHeader.readFrom(data),
+                data.streamId(),
+                data.messageSequenceNumber(),
+                data.messageLength(),
+                data.messageOffset(),
+                data.transmitTimestamp(),
+                remoteRegion ? data.remoteAddress() : 0,
+                remoteRegion ? data.remoteKey() : 0,
+                opcode == Opcode.WRITE_WITH_IMMEDIATE ? data.immediate() : 0,
+                opcode == Opcode.SEND ? data.receiveSequenceNumber() : 0,
+                opcode == Opcode.READ_REQUEST || opcode == Opcode.READ_RESPONSE ? data.sinkHandle() : 0,
+                payload);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DataPacket d && opcode == d.opcode && header.equals(d.header) && streamId == d.streamId
-            && messageSequenceNumber == d.messageSequenceNumber && messageLength == d.messageLength
-            && messageOffset == d.messageOffset && transmitTimestamp == d.transmitTimestamp
-            && remoteAddress == d.remoteAddress && remoteKey == d.remoteKey && immediate == d.immediate
-            && receiveSequenceNumber == d.receiveSequenceNumber && sinkHandle == d.sinkHandle
-            && Arrays.equals(payload, d.payload);
+        return o instanceof DataPacket d
+                && opcode == d.opcode
+                && header.equals(d.header)
+                && streamId == d.streamId
+                && messageSequenceNumber == d.messageSequenceNumber
+                && messageLength == d.messageLength
+                && messageOffset == d.messageOffset
+                && transmitTimestamp == d.transmitTimestamp
+                && remoteAddress == d.remoteAddress
+                && remoteKey == d.remoteKey
+                && immediate == d.immediate
+                && receiveSequenceNumber == d.receiveSequenceNumber
+                && sinkHandle == d.sinkHandle
+                && Arrays.equals(payload, d.payload);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(opcode, header, streamId, messageSequenceNumber, messageLength, messageOffset,
-            transmitTimestamp, remoteAddress, remoteKey, immediate, receiveSequenceNumber, sinkHandle,
-            Arrays.hashCode(payload));
+        return Objects.hash(
+                opcode,
+                header,
+                streamId,
+                messageSequenceNumber,
+                messageLength,
+                messageOffset,
+                transmitTimestamp,
+                remoteAddress,
+                remoteKey,
+                immediate,
+                receiveSequenceNumber,
+                sinkHandle,
+                Arrays.hashCode(payload));
     }
 
     /** Shows at most the first 32 payload bytes in hex. */
@@ -153,11 +293,12 @@ public record DataPacket(Opcode opcode, CommonHeader header, int streamId, long 
     public String toString() {
         String shown = HexFormat.of().formatHex(payload, 0, Math.min(payload.length, 32));
         return "DataPacket[opcode=" + opcode + ", header=" + header + ", streamId=" + streamId
-            + ", msn=" + messageSequenceNumber + ", messageLength=" + messageLength
-            + ", messageOffset=" + messageOffset + ", transmitTimestamp=" + transmitTimestamp
-            + ", remoteAddress=0x" + Long.toHexString(remoteAddress) + ", remoteKey=0x" + Long.toHexString(remoteKey)
-            + ", immediate=0x" + Long.toHexString(immediate) + ", rsn=" + receiveSequenceNumber
-            + ", sinkHandle=0x" + Long.toHexString(sinkHandle)
-            + ", payload(" + payload.length + ")=" + shown + (payload.length > 32 ? "..." : "") + "]";
+                + ", msn=" + messageSequenceNumber + ", messageLength=" + messageLength
+                + ", messageOffset=" + messageOffset + ", transmitTimestamp=" + transmitTimestamp
+                + ", remoteAddress=0x" + Long.toHexString(remoteAddress) + ", remoteKey=0x"
+                + Long.toHexString(remoteKey)
+                + ", immediate=0x" + Long.toHexString(immediate) + ", rsn=" + receiveSequenceNumber
+                + ", sinkHandle=0x" + Long.toHexString(sinkHandle)
+                + ", payload(" + payload.length + ")=" + shown + (payload.length > 32 ? "..." : "") + "]";
     }
 }

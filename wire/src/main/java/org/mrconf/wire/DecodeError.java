@@ -100,8 +100,13 @@ public final class DecodeError {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DecodeError e && kind == e.kind && field.equals(e.field) && clause.equals(e.clause)
-            && actual == e.actual && bound == e.bound && expected == e.expected;
+        return o instanceof DecodeError e
+                && kind == e.kind
+                && field.equals(e.field)
+                && clause.equals(e.clause)
+                && actual == e.actual
+                && bound == e.bound
+                && expected == e.expected;
     }
 
     @Override

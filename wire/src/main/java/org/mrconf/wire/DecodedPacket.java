@@ -109,8 +109,8 @@ public final class DecodedPacket {
 
     private void require(boolean present, String what) {
         if (!present) {
-            String result = status != DecodeStatus.OK ? error.toString()
-                : opcode != null ? opcode.name() : "nothing decoded";
+            String result =
+                    status != DecodeStatus.OK ? error.toString() : opcode != null ? opcode.name() : "nothing decoded";
             throw new IllegalStateException("no " + what + " in this result: " + result);
         }
     }
@@ -157,8 +157,8 @@ public final class DecodedPacket {
         return status;
     }
 
-    DecodeStatus fail(DecodeStatus kind, String field, String clause, long actual, DecodeError.Bound bound,
-                      long expected) {
+    DecodeStatus fail(
+            DecodeStatus kind, String field, String clause, long actual, DecodeError.Bound bound, long expected) {
         this.status = kind;
         this.opcode = null;
         error.set(kind, field, clause, actual, bound, expected);

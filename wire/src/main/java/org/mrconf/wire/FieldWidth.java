@@ -5,8 +5,7 @@ package org.mrconf.wire;
  * silently drop bits. The flyweights do not use these; they write any bits on purpose.
  */
 final class FieldWidth {
-    private FieldWidth() {
-    }
+    private FieldWidth() {}
 
     static int u8(int value, String field) {
         if ((value & ~0xFF) != 0) {

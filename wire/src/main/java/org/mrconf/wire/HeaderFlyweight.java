@@ -200,12 +200,18 @@ public abstract class HeaderFlyweight<F extends HeaderFlyweight<F>> {
             return sb.append("offset=").append(offset).append(", truncated}").toString();
         }
         Opcode opcode = opcode();
-        sb.append("version=0x").append(Integer.toHexString(version()))
-            .append(", opcode=").append(opcode != null ? opcode.name() : "0x" + Integer.toHexString(opcodeValue()))
-            .append(", flags=").append(PacketFlags.toString(flags()))
-            .append(", destinationConnectionId=0x").append(Long.toHexString(destinationConnectionId()))
-            .append(", pathId=").append(pathId())
-            .append(", psn=").append(psn());
+        sb.append("version=0x")
+                .append(Integer.toHexString(version()))
+                .append(", opcode=")
+                .append(opcode != null ? opcode.name() : "0x" + Integer.toHexString(opcodeValue()))
+                .append(", flags=")
+                .append(PacketFlags.toString(flags()))
+                .append(", destinationConnectionId=0x")
+                .append(Long.toHexString(destinationConnectionId()))
+                .append(", pathId=")
+                .append(pathId())
+                .append(", psn=")
+                .append(psn());
         if (reserved1() != 0 || reserved2() != 0) {
             sb.append(", reserved1=").append(reserved1()).append(", reserved2=").append(reserved2());
         }

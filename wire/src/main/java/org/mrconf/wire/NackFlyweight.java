@@ -101,11 +101,16 @@ public final class NackFlyweight extends HeaderFlyweight<NackFlyweight> {
     @Override
     protected void appendFields(StringBuilder sb) {
         NackCode code = code();
-        sb.append(", code=").append(code != null ? code.name() : "0x" + Integer.toHexString(codeValue()))
-            .append(", streamId=").append(streamId())
-            .append(", msn=").append(messageSequenceNumber())
-            .append(", cumulativePsn=").append(cumulativePsn())
-            .append(", retryAfter=").append(retryAfter());
+        sb.append(", code=")
+                .append(code != null ? code.name() : "0x" + Integer.toHexString(codeValue()))
+                .append(", streamId=")
+                .append(streamId())
+                .append(", msn=")
+                .append(messageSequenceNumber())
+                .append(", cumulativePsn=")
+                .append(cumulativePsn())
+                .append(", retryAfter=")
+                .append(retryAfter());
         if (reserved() != 0) {
             sb.append(", reserved=").append(reserved());
         }

@@ -7,8 +7,14 @@ import java.util.Objects;
  * A NACK (Table 5-10) as an immutable value; see {@link Packet}. The header's path id and psn name
  * the rejected packet. A NACK with an undefined code needs {@link NackFlyweight#codeValue(int)}.
  */
-public record NackPacket(CommonHeader header, NackCode code, int streamId, long messageSequenceNumber,
-                         long cumulativePsn, long retryAfter) implements Packet {
+public record NackPacket(
+        CommonHeader header,
+        NackCode code,
+        int streamId,
+        long messageSequenceNumber,
+        long cumulativePsn,
+        long retryAfter)
+        implements Packet {
     public NackPacket {
         Objects.requireNonNull(header, "header");
         Objects.requireNonNull(code, "code");
@@ -32,13 +38,21 @@ public record NackPacket(CommonHeader header, NackCode code, int streamId, long 
     public int encode(PacketEncoder encoder, ByteBuffer buffer, int offset) {
         NackFlyweight nack = encoder.nack(buffer, offset);
         header.writeTo(nack);
-        nack.code(code).streamId(streamId).messageSequenceNumber(messageSequenceNumber)
-            .cumulativePsn(cumulativePsn).retryAfter(retryAfter);
+        nack.code(code)
+                .streamId(streamId)
+                .messageSequenceNumber(messageSequenceNumber)
+                .cumulativePsn(cumulativePsn)
+                .retryAfter(retryAfter);
         return encoder.finish(buffer, offset, encodedLength());
     }
 
     static NackPacket from(NackFlyweight nack) {
-        return new NackPacket(CommonHeader.readFrom(nack), nack.code(), nack.streamId(), nack.messageSequenceNumber(),
-            nack.cumulativePsn(), nack.retryAfter());
+        return new NackPacket(
+                CommonHeader.readFrom(nack),
+                nack.code(),
+                nack.streamId(),
+                nack.messageSequenceNumber(),
+                nack.cumulativePsn(),
+                nack.retryAfter());
     }
 }

@@ -65,8 +65,13 @@ public final class PacketDecoder {
         }
         CommonHeaderFlyweight header = out.wrapCommonHeader();
         if (header.versionMajor() != WireConstants.VERSION_MAJOR_1) {
-            return out.fail(UNSUPPORTED_VERSION, FIELD_VERSION, "5.6.3", header.versionMajor(), EQUAL,
-                WireConstants.VERSION_MAJOR_1);
+            return out.fail(
+                    UNSUPPORTED_VERSION,
+                    FIELD_VERSION,
+                    "5.6.3",
+                    header.versionMajor(),
+                    EQUAL,
+                    WireConstants.VERSION_MAJOR_1);
         }
         Opcode opcode = header.opcode();
         if (opcode == null) {
@@ -106,8 +111,8 @@ public final class PacketDecoder {
             }
             long segmentEnd = data.messageOffset() + payloadLength;
             if (segmentEnd > data.messageLength()) {
-                return out.fail(INCONSISTENT_LENGTH, FIELD_MESSAGE_OFFSET, "5.2.2", segmentEnd, AT_MOST,
-                    data.messageLength());
+                return out.fail(
+                        INCONSISTENT_LENGTH, FIELD_MESSAGE_OFFSET, "5.2.2", segmentEnd, AT_MOST, data.messageLength());
             }
             return out.succeed(opcode, payloadLength);
         }

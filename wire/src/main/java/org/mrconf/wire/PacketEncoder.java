@@ -53,8 +53,10 @@ public final class PacketEncoder {
     /** Starts a PROBE at {@code offset} with ACK_REQUEST already set, as 5.5.1 requires. */
     public ProbeFlyweight probe(ByteBuffer buffer, int offset) {
         zero(buffer, offset, ProbeFlyweight.HEADER_LENGTH);
-        return probe.wrap(buffer, offset).version(WireConstants.VERSION_1_0).opcode(Opcode.PROBE)
-            .flags(PacketFlags.ACK_REQUEST);
+        return probe.wrap(buffer, offset)
+                .version(WireConstants.VERSION_1_0)
+                .opcode(Opcode.PROBE)
+                .flags(PacketFlags.ACK_REQUEST);
     }
 
     /**

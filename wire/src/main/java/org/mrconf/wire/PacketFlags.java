@@ -16,8 +16,7 @@ public final class PacketFlags {
     /** Bits sent as zero and ignored on receipt. */
     public static final int RESERVED_MASK = 0xFFFF & ~DEFINED_MASK;
 
-    private PacketFlags() {
-    }
+    private PacketFlags() {}
 
     /** Whether every bit of {@code mask} is set in {@code flags}. */
     public static boolean isSet(int flags, int mask) {

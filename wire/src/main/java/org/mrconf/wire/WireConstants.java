@@ -24,6 +24,5 @@ public final class WireConstants {
     /** Largest PSN; PSNs are compared in serial order modulo 2^32 (clause 6.1.2). */
     public static final long MAX_PSN = 0xFFFF_FFFFL;
 
-    private WireConstants() {
-    }
+    private WireConstants() {}
 }

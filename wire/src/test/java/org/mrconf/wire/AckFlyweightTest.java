@@ -17,8 +17,9 @@ class AckFlyweightTest {
             ack.clearSack().sackBit(bit, true);
             for (int i = 0; i < AckFlyweight.SACK_BITMAP_SIZE; i++) {
                 int expected = i == bit / 8 ? 1 << (bit % 8) : 0;
-                assertThat(buf.get(10 + AckFlyweight.SACK_BITMAP_OFFSET + i) & 0xFF).as("bit %d byte %d", bit, i)
-                    .isEqualTo(expected);
+                assertThat(buf.get(10 + AckFlyweight.SACK_BITMAP_OFFSET + i) & 0xFF)
+                        .as("bit %d byte %d", bit, i)
+                        .isEqualTo(expected);
             }
             assertThat(ack.sackBit(bit)).isTrue();
             assertThat(ack.sackWord(bit / 64)).isEqualTo(1L << (bit % 64));
@@ -47,8 +48,10 @@ class AckFlyweightTest {
 
     @Test
     void shouldReadFieldsBigEndianInALittleEndianBuffer() {
-        ack.echoedTimestamp(0x01020304L).ceCount(AckFlyweight.CE_COUNT_MAX).rateHint(AckFlyweight.RATE_HINT_NO_LIMIT)
-            .reserved(0xBEEF);
+        ack.echoedTimestamp(0x01020304L)
+                .ceCount(AckFlyweight.CE_COUNT_MAX)
+                .rateHint(AckFlyweight.RATE_HINT_NO_LIMIT)
+                .reserved(0xBEEF);
         assertThat(buf.get(10 + AckFlyweight.ECHOED_TIMESTAMP_OFFSET)).isEqualTo((byte) 0x01);
         assertThat(ack.echoedTimestamp()).isEqualTo(0x01020304L);
         assertThat(ack.ceCount()).isEqualTo(0xFFFF);

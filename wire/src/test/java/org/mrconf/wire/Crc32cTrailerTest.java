@@ -18,8 +18,14 @@ class Crc32cTrailerTest {
     void shouldComputeTheCastagnoliCheckValueInEveryBufferKind() {
         ByteBuffer heap = ByteBuffer.allocate(20).put(5, CHECK_INPUT);
         ByteBuffer direct = ByteBuffer.allocateDirect(20).put(5, CHECK_INPUT);
-        for (ByteBuffer buf : new ByteBuffer[] {heap, direct, heap.asReadOnlyBuffer(), direct.asReadOnlyBuffer(),
-            heap.duplicate().position(3).slice(), direct.duplicate().position(3).slice()}) {
+        for (ByteBuffer buf : new ByteBuffer[] {
+            heap,
+            direct,
+            heap.asReadOnlyBuffer(),
+            direct.asReadOnlyBuffer(),
+            heap.duplicate().position(3).slice(),
+            direct.duplicate().position(3).slice()
+        }) {
             int at = buf.capacity() == 17 ? 2 : 5;
             assertThat(crc.compute(buf, at, 9)).as("%s", buf).isEqualTo(CHECK_VALUE);
         }

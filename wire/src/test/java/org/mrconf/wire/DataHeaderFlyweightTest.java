@@ -15,17 +15,23 @@ class DataHeaderFlyweightTest {
     @Test
     void shouldPlaceTheSinkHandleWhereTheOpcodePutsIt() {
         encoder.data(buf, 0, Opcode.READ_REQUEST).sinkHandle(0xA1A2A3A4L);
-        assertThat(buf.getInt(DataHeaderFlyweight.READ_REQUEST_SINK_HANDLE_OFFSET)).isEqualTo(0xA1A2A3A4);
-        DataHeaderFlyweight response = encoder.data(buf, 0, Opcode.READ_RESPONSE).sinkHandle(0xB1B2B3B4L);
-        assertThat(buf.getInt(DataHeaderFlyweight.READ_RESPONSE_SINK_HANDLE_OFFSET)).isEqualTo(0xB1B2B3B4);
+        assertThat(buf.getInt(DataHeaderFlyweight.READ_REQUEST_SINK_HANDLE_OFFSET))
+                .isEqualTo(0xA1A2A3A4);
+        DataHeaderFlyweight response =
+                encoder.data(buf, 0, Opcode.READ_RESPONSE).sinkHandle(0xB1B2B3B4L);
+        assertThat(buf.getInt(DataHeaderFlyweight.READ_RESPONSE_SINK_HANDLE_OFFSET))
+                .isEqualTo(0xB1B2B3B4);
         assertThat(response.sinkHandle()).isEqualTo(0xB1B2B3B4L);
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE"})
     void shouldRefuseExtensionFieldsTheOpcodeDoesNotCarry(Opcode opcode) {
         DataHeaderFlyweight data = encoder.data(buf, 0, opcode);
-        boolean region = opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST;
+        boolean region =
+                opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST;
         checkCarried(region, data::remoteAddress, "remote address");
         checkCarried(region, data::remoteKey, "remote key");
         checkCarried(opcode == Opcode.WRITE_WITH_IMMEDIATE, data::immediate, "immediate");
@@ -37,7 +43,9 @@ class DataHeaderFlyweightTest {
         if (carried) {
             access.run();
         } else {
-            assertThatThrownBy(access::run).isInstanceOf(IllegalStateException.class).hasMessageContaining(field);
+            assertThatThrownBy(access::run)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(field);
         }
     }
 
@@ -60,12 +68,15 @@ class DataHeaderFlyweightTest {
     @Test
     void shouldDescribeItselfWithoutThrowing() {
         assertThat(new DataHeaderFlyweight().toString()).isEqualTo("DataHeaderFlyweight{unwrapped}");
-        assertThat(new DataHeaderFlyweight().wrap(ByteBuffer.allocate(8), 0).toString()).contains("truncated");
+        assertThat(new DataHeaderFlyweight().wrap(ByteBuffer.allocate(8), 0).toString())
+                .contains("truncated");
         assertThat(new DataHeaderFlyweight().wrap(buf, 120).toString()).contains("truncated");
         assertThat(new DataHeaderFlyweight().wrap(buf, -3).toString()).contains("truncated");
         encoder.data(buf, 0, Opcode.READ_REQUEST);
-        assertThat(new DataHeaderFlyweight().wrap(ByteBuffer.wrap(buf.array(), 0, 30), 0).toString())
-            .contains("opcode=READ_REQUEST", "truncated");
+        assertThat(new DataHeaderFlyweight()
+                        .wrap(ByteBuffer.wrap(buf.array(), 0, 30), 0)
+                        .toString())
+                .contains("opcode=READ_REQUEST", "truncated");
         for (Opcode opcode : new Opcode[] {Opcode.WRITE_WITH_IMMEDIATE, Opcode.SEND, Opcode.READ_RESPONSE}) {
             assertThat(encoder.data(buf, 0, opcode).toString()).contains("opcode=" + opcode.name());
         }

@@ -9,7 +9,13 @@ class DecodeErrorTest {
     @Test
     void shouldCopyIndependently() {
         DecodeError error = new DecodeError();
-        error.set(DecodeStatus.INVALID_FIELD, DecodeError.FIELD_CODE, "Table 9-1", 0x42, DecodeError.Bound.KNOWN_VALUE, 0);
+        error.set(
+                DecodeStatus.INVALID_FIELD,
+                DecodeError.FIELD_CODE,
+                "Table 9-1",
+                0x42,
+                DecodeError.Bound.KNOWN_VALUE,
+                0);
         DecodeError copy = error.copy();
         assertThat(copy).isEqualTo(error).hasSameHashCodeAs(error);
         error.clear();

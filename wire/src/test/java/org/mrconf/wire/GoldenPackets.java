@@ -130,32 +130,67 @@ final class GoldenPackets {
             """;
 
     static final Map<Opcode, String> HEX = Map.of(
-        Opcode.WRITE, WRITE,
-        Opcode.WRITE_WITH_IMMEDIATE, WRITE_WITH_IMMEDIATE,
-        Opcode.SEND, SEND,
-        Opcode.READ_REQUEST, READ_REQUEST,
-        Opcode.READ_RESPONSE, READ_RESPONSE,
-        Opcode.ACK, ACK,
-        Opcode.NACK, NACK,
-        Opcode.PROBE, PROBE);
+            Opcode.WRITE, WRITE,
+            Opcode.WRITE_WITH_IMMEDIATE, WRITE_WITH_IMMEDIATE,
+            Opcode.SEND, SEND,
+            Opcode.READ_REQUEST, READ_REQUEST,
+            Opcode.READ_RESPONSE, READ_RESPONSE,
+            Opcode.ACK, ACK,
+            Opcode.NACK, NACK,
+            Opcode.PROBE, PROBE);
 
     static final Map<Opcode, Packet> RECORDS = Map.of(
-        Opcode.WRITE, DataPacket.write(HEADER.withFlags(PacketFlags.RETRANSMISSION), 0xAABB, 0x01020304L,
-            0x0A0B0C0DL, 0x100, TIMESTAMP, REMOTE_ADDRESS, REMOTE_KEY, PAYLOAD),
-        Opcode.WRITE_WITH_IMMEDIATE, DataPacket.writeWithImmediate(HEADER.withFlags(PacketFlags.RETRANSMISSION),
-            0xAABB, 0x01020304L, 0x0A0B0C0DL, 0x100, TIMESTAMP, REMOTE_ADDRESS, REMOTE_KEY, 0xFEEDFACEL, PAYLOAD),
-        Opcode.SEND, DataPacket.send(HEADER.withFlags(PacketFlags.RETRANSMISSION), 0xAABB, 0x01020304L,
-            0x0A0B0C0DL, 0x100, TIMESTAMP, 0x13579BDFL, PAYLOAD),
-        Opcode.READ_REQUEST, DataPacket.readRequest(HEADER, 0xAABB, 0x01020304L, 0x00100000L, TIMESTAMP,
-            REMOTE_ADDRESS, REMOTE_KEY, 0x2468ACE0L),
-        Opcode.READ_RESPONSE, DataPacket.readResponse(HEADER, 0xAABB, 0x01020304L, 0x0A0B0C0DL, 0x100, TIMESTAMP,
-            0x2468ACE0L, PAYLOAD),
-        Opcode.ACK, AckPacket.of(HEADER, TIMESTAMP, 0x1234, 40_000, 1, 8, 63, 64, 255),
-        Opcode.NACK, new NackPacket(HEADER, NackCode.RECEIVER_NOT_READY, 0xAABB, 0x01020304L, 0x66778890L, 1000),
-        Opcode.PROBE, ProbePacket.of(HEADER, TIMESTAMP));
+            Opcode.WRITE,
+                    DataPacket.write(
+                            HEADER.withFlags(PacketFlags.RETRANSMISSION),
+                            0xAABB,
+                            0x01020304L,
+                            0x0A0B0C0DL,
+                            0x100,
+                            TIMESTAMP,
+                            REMOTE_ADDRESS,
+                            REMOTE_KEY,
+                            PAYLOAD),
+            Opcode.WRITE_WITH_IMMEDIATE,
+                    DataPacket.writeWithImmediate(
+                            HEADER.withFlags(PacketFlags.RETRANSMISSION),
+                            0xAABB,
+                            0x01020304L,
+                            0x0A0B0C0DL,
+                            0x100,
+                            TIMESTAMP,
+                            REMOTE_ADDRESS,
+                            REMOTE_KEY,
+                            0xFEEDFACEL,
+                            PAYLOAD),
+            Opcode.SEND,
+                    DataPacket.send(
+                            HEADER.withFlags(PacketFlags.RETRANSMISSION),
+                            0xAABB,
+                            0x01020304L,
+                            0x0A0B0C0DL,
+                            0x100,
+                            TIMESTAMP,
+                            0x13579BDFL,
+                            PAYLOAD),
+            Opcode.READ_REQUEST,
+                    DataPacket.readRequest(
+                            HEADER,
+                            0xAABB,
+                            0x01020304L,
+                            0x00100000L,
+                            TIMESTAMP,
+                            REMOTE_ADDRESS,
+                            REMOTE_KEY,
+                            0x2468ACE0L),
+            Opcode.READ_RESPONSE,
+                    DataPacket.readResponse(
+                            HEADER, 0xAABB, 0x01020304L, 0x0A0B0C0DL, 0x100, TIMESTAMP, 0x2468ACE0L, PAYLOAD),
+            Opcode.ACK, AckPacket.of(HEADER, TIMESTAMP, 0x1234, 40_000, 1, 8, 63, 64, 255),
+            Opcode.NACK, new NackPacket(HEADER, NackCode.RECEIVER_NOT_READY, 0xAABB, 0x01020304L, 0x66778890L, 1000),
+            Opcode.PROBE, ProbePacket.of(HEADER, TIMESTAMP));
 
-    private GoldenPackets() {
-    }
+    private GoldenPackets() {}
 
     static byte[] bytes(Opcode opcode) {
         return Hex.bytes(HEX.get(opcode));

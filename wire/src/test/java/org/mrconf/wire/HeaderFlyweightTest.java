@@ -12,11 +12,20 @@ class HeaderFlyweightTest {
     void shouldWriteNetworkOrderWhateverTheBufferOrder() {
         for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
             ByteBuffer buf = ByteBuffer.allocate(32).order(order);
-            CommonHeaderFlyweight h = new CommonHeaderFlyweight().wrap(buf, 8)
-                .version(0x1A).opcodeValue(0x02).flags(0x0102).destinationConnectionId(0x03040506L).pathId(0x07)
-                .reserved1(0x08).reserved2(0x090A).psn(0x0B0C0D0EL).rawU64(16, 0x0F1011121314151FL);
-            assertThat(Hex.hex(buf.array())).as("%s", order)
-                .isEqualTo("0000000000000000" + "1a020102030405060708090a0b0c0d0e" + "0f1011121314151f");
+            CommonHeaderFlyweight h = new CommonHeaderFlyweight()
+                    .wrap(buf, 8)
+                    .version(0x1A)
+                    .opcodeValue(0x02)
+                    .flags(0x0102)
+                    .destinationConnectionId(0x03040506L)
+                    .pathId(0x07)
+                    .reserved1(0x08)
+                    .reserved2(0x090A)
+                    .psn(0x0B0C0D0EL)
+                    .rawU64(16, 0x0F1011121314151FL);
+            assertThat(Hex.hex(buf.array()))
+                    .as("%s", order)
+                    .isEqualTo("0000000000000000" + "1a020102030405060708090a0b0c0d0e" + "0f1011121314151f");
             assertThat(h.versionMajor()).isEqualTo(1);
             assertThat(h.versionMinor()).isEqualTo(0xA);
             assertThat(h.opcode()).isEqualTo(Opcode.WRITE_WITH_IMMEDIATE);
@@ -52,8 +61,12 @@ class HeaderFlyweightTest {
     @Test
     void shouldWriteTheLowBitsOfOutOfRangeValuesWithoutComplaint() {
         ByteBuffer buf = ByteBuffer.allocate(16);
-        CommonHeaderFlyweight h = new CommonHeaderFlyweight().wrap(buf, 0)
-            .pathId(0x1FF).flags(0x1_0002).destinationConnectionId(-1L).psn(0x1_0000_0005L);
+        CommonHeaderFlyweight h = new CommonHeaderFlyweight()
+                .wrap(buf, 0)
+                .pathId(0x1FF)
+                .flags(0x1_0002)
+                .destinationConnectionId(-1L)
+                .psn(0x1_0000_0005L);
         assertThat(h.pathId()).isEqualTo(0xFF);
         assertThat(h.flags()).isEqualTo(2);
         assertThat(h.destinationConnectionId()).isEqualTo(0xFFFF_FFFFL);
@@ -63,10 +76,17 @@ class HeaderFlyweightTest {
     @Test
     void shouldDescribeTheCommonHeader() {
         ByteBuffer buf = ByteBuffer.allocate(16);
-        CommonHeaderFlyweight h = new CommonHeaderFlyweight().wrap(buf, 0).version(0x10).opcode(Opcode.PROBE)
-            .flags(PacketFlags.ACK_REQUEST).destinationConnectionId(0xABC).pathId(3).psn(9);
-        assertThat(h).hasToString("CommonHeaderFlyweight{version=0x10, opcode=PROBE, flags=ACK_REQUEST, "
-            + "destinationConnectionId=0xabc, pathId=3, psn=9}");
+        CommonHeaderFlyweight h = new CommonHeaderFlyweight()
+                .wrap(buf, 0)
+                .version(0x10)
+                .opcode(Opcode.PROBE)
+                .flags(PacketFlags.ACK_REQUEST)
+                .destinationConnectionId(0xABC)
+                .pathId(3)
+                .psn(9);
+        assertThat(h)
+                .hasToString("CommonHeaderFlyweight{version=0x10, opcode=PROBE, flags=ACK_REQUEST, "
+                        + "destinationConnectionId=0xabc, pathId=3, psn=9}");
         assertThat(h.hasFlags(PacketFlags.ACK_REQUEST)).isTrue();
         assertThat(h.hasFlags(PacketFlags.RETRANSMISSION)).isFalse();
     }

@@ -4,8 +4,7 @@ import java.util.HexFormat;
 
 /** Hex text for golden packets: whitespace is ignored and {@code #} starts a comment to the end of the line. */
 final class Hex {
-    private Hex() {
-    }
+    private Hex() {}
 
     static byte[] bytes(String annotatedHex) {
         StringBuilder digits = new StringBuilder();

@@ -34,8 +34,9 @@ class NackCodeTest {
         assertThat(NackCode.PSN_OUT_OF_WINDOW.senderAction()).isEqualTo(NackCode.SenderAction.RETRANSMIT);
         assertThat(NackCode.RECEIVER_NOT_READY.senderAction()).isEqualTo(NackCode.SenderAction.RETRY_LATER);
         assertThat(NackCode.UNKNOWN_CONNECTION.senderAction()).isEqualTo(NackCode.SenderAction.FAIL_CONNECTION);
-        for (NackCode code : new NackCode[] {NackCode.REMOTE_ACCESS, NackCode.BOUNDS, NackCode.MESSAGE_TOO_LONG,
-            NackCode.INVALID_REQUEST}) {
+        for (NackCode code : new NackCode[] {
+            NackCode.REMOTE_ACCESS, NackCode.BOUNDS, NackCode.MESSAGE_TOO_LONG, NackCode.INVALID_REQUEST
+        }) {
             assertThat(code.senderAction()).as("%s", code).isEqualTo(NackCode.SenderAction.FAIL_MESSAGE);
         }
     }

@@ -41,8 +41,8 @@ class OpcodeTest {
         assertThat(Opcode.WRITE_WITH_IMMEDIATE.headerLength()).isEqualTo(DataHeaderFlyweight.IMMEDIATE_OFFSET + 4);
         assertThat(Opcode.SEND.headerLength()).isEqualTo(DataHeaderFlyweight.RECEIVE_SEQUENCE_NUMBER_OFFSET + 4);
         assertThat(Opcode.READ_REQUEST.headerLength())
-            .isEqualTo(DataHeaderFlyweight.READ_REQUEST_SINK_HANDLE_OFFSET + 4);
+                .isEqualTo(DataHeaderFlyweight.READ_REQUEST_SINK_HANDLE_OFFSET + 4);
         assertThat(Opcode.READ_RESPONSE.headerLength())
-            .isEqualTo(DataHeaderFlyweight.READ_RESPONSE_SINK_HANDLE_OFFSET + 4);
+                .isEqualTo(DataHeaderFlyweight.READ_RESPONSE_SINK_HANDLE_OFFSET + 4);
     }
 }

@@ -26,13 +26,15 @@ class PacketDecoderAllocationTest {
     @CsvSource({
         "WRITE, false, false", "WRITE, true, false", "SEND, false, false", "READ_RESPONSE, true, false",
         "READ_REQUEST, false, false", "ACK, false, false", "NACK, true, false", "PROBE, false, false",
-        "WRITE, false, true", "WRITE, true, true"})
+        "WRITE, false, true", "WRITE, true, true"
+    })
     void shouldDecodeWithoutAllocating(Opcode opcode, boolean direct, boolean bitFlip) {
         java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
         assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) plain;
-        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
-            "per-thread allocation counter disabled");
+        assumeTrue(
+                threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+                "per-thread allocation counter disabled");
 
         byte[] bytes = GoldenPackets.bytes(opcode);
         if (bitFlip) {

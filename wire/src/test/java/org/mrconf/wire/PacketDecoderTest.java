@@ -120,17 +120,26 @@ class PacketDecoderTest {
         byte[] bytes = GoldenPackets.bytes(Opcode.WRITE);
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         int[][] offsetAndLength = {
-            {0, bytes.length + 1}, {1, bytes.length}, {-1, 10}, {0, -1}, {bytes.length + 1, 0},
-            {Integer.MAX_VALUE, 1}, {1, Integer.MAX_VALUE}, {Integer.MIN_VALUE, Integer.MIN_VALUE}};
+            {0, bytes.length + 1},
+            {1, bytes.length},
+            {-1, 10},
+            {0, -1},
+            {bytes.length + 1, 0},
+            {Integer.MAX_VALUE, 1},
+            {1, Integer.MAX_VALUE},
+            {Integer.MIN_VALUE, Integer.MIN_VALUE}
+        };
         for (int[] args : offsetAndLength) {
-            assertThat(decoder.decode(buf, args[0], args[1], out)).as("offset %d length %d", args[0], args[1])
-                .isEqualTo(DecodeStatus.TRUNCATED);
+            assertThat(decoder.decode(buf, args[0], args[1], out))
+                    .as("offset %d length %d", args[0], args[1])
+                    .isEqualTo(DecodeStatus.TRUNCATED);
             assertThat(out.error().field()).isEqualTo(DecodeError.FIELD_PACKET_LENGTH);
             assertThat(out.error().bound()).isEqualTo(DecodeError.Bound.AT_MOST);
         }
         buf.limit(bytes.length - 1);
-        assertThat(decoder.decode(buf, 0, bytes.length, out)).as("limit, not capacity, bounds the packet")
-            .isEqualTo(DecodeStatus.TRUNCATED);
+        assertThat(decoder.decode(buf, 0, bytes.length, out))
+                .as("limit, not capacity, bounds the packet")
+                .isEqualTo(DecodeStatus.TRUNCATED);
         assertError(DecodeStatus.TRUNCATED, DecodeError.FIELD_PACKET_LENGTH, bytes.length, bytes.length - 1);
     }
 
@@ -146,8 +155,9 @@ class PacketDecoderTest {
                 assertThat(status).as("bit %d, in the major version", bit).isEqualTo(DecodeStatus.UNSUPPORTED_VERSION);
             } else if (bit >= 8 && bit < 16) {
                 // A flipped opcode may name no opcode, or one whose header does not fit: both come before the CRC.
-                assertThat(status).as("bit %d, in the opcode", bit)
-                    .isIn(DecodeStatus.UNKNOWN_OPCODE, DecodeStatus.TRUNCATED, DecodeStatus.BAD_CRC);
+                assertThat(status)
+                        .as("bit %d, in the opcode", bit)
+                        .isIn(DecodeStatus.UNKNOWN_OPCODE, DecodeStatus.TRUNCATED, DecodeStatus.BAD_CRC);
             } else {
                 assertThat(status).as("bit %d", bit).isEqualTo(DecodeStatus.BAD_CRC);
             }
@@ -198,7 +208,9 @@ class PacketDecoderTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_RESPONSE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_RESPONSE"})
     void shouldRejectAPayloadLengthThatDisagreesWithThePacketLength(Opcode opcode) {
         int length = opcode.packetLength(4);
         decode(edited(opcode, b -> b.putShort(DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET, (short) 5)));
@@ -211,12 +223,14 @@ class PacketDecoderTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"READ_REQUEST", "ACK", "NACK", "PROBE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"READ_REQUEST", "ACK", "NACK", "PROBE"})
     void shouldRejectTrailingBytesAfterAFixedLengthHeader(Opcode opcode) {
         byte[] golden = GoldenPackets.bytes(opcode);
         byte[] longer = new byte[golden.length + 1];
         System.arraycopy(golden, 0, longer, 0, golden.length - 4);
-        decode(withFreshCrc(longer, b -> { }));
+        decode(withFreshCrc(longer, b -> {}));
         assertError(DecodeStatus.INCONSISTENT_LENGTH, DecodeError.FIELD_PACKET_LENGTH, longer.length, golden.length);
     }
 
@@ -253,7 +267,8 @@ class PacketDecoderTest {
         byte[] withPayload = new byte[golden.length + 4];
         System.arraycopy(golden, 0, withPayload, 0, golden.length - 4);
         decode(withFreshCrc(withPayload, b -> b.putShort(DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET, (short) 4)));
-        assertError(DecodeStatus.INCONSISTENT_LENGTH, DecodeError.FIELD_PACKET_LENGTH, golden.length + 4, golden.length);
+        assertError(
+                DecodeStatus.INCONSISTENT_LENGTH, DecodeError.FIELD_PACKET_LENGTH, golden.length + 4, golden.length);
         decode(edited(Opcode.READ_REQUEST, b -> b.putInt(DataHeaderFlyweight.MESSAGE_OFFSET_OFFSET, 8)));
         assertError(DecodeStatus.INVALID_FIELD, DecodeError.FIELD_MESSAGE_OFFSET, 8, 0);
     }
@@ -277,8 +292,9 @@ class PacketDecoderTest {
     @EnumSource(Opcode.class)
     void shouldIgnoreReservedFieldsAndFlags(Opcode opcode) {
         byte[] bytes = edited(opcode, b -> {
-            b.put(CommonHeaderFlyweight.RESERVED_1_OFFSET, (byte) 0xFF).putShort(CommonHeaderFlyweight.RESERVED_2_OFFSET,
-                (short) 0xFFFF).putShort(CommonHeaderFlyweight.FLAGS_OFFSET, (short) 0xFFFF);
+            b.put(CommonHeaderFlyweight.RESERVED_1_OFFSET, (byte) 0xFF)
+                    .putShort(CommonHeaderFlyweight.RESERVED_2_OFFSET, (short) 0xFFFF)
+                    .putShort(CommonHeaderFlyweight.FLAGS_OFFSET, (short) 0xFFFF);
             if (opcode == Opcode.ACK) {
                 b.putShort(AckFlyweight.RESERVED_OFFSET, (short) 0xFFFF);
             } else if (opcode == Opcode.NACK) {
@@ -317,7 +333,9 @@ class PacketDecoderTest {
         bytes[50] ^= 1;
         decode(bytes);
         assertThat(out.commonHeader().psn()).isEqualTo(0x66778899L);
-        assertThatThrownBy(out::dataHeader).isInstanceOf(IllegalStateException.class).hasMessageContaining("BAD_CRC");
+        assertThatThrownBy(out::dataHeader)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("BAD_CRC");
         decode(new byte[10]);
         assertThatThrownBy(out::commonHeader).isInstanceOf(IllegalStateException.class);
     }
@@ -325,7 +343,9 @@ class PacketDecoderTest {
     @Test
     void shouldRefuseTheFlyweightOfAnotherOpcode() {
         decode(GoldenPackets.bytes(Opcode.ACK));
-        assertThatThrownBy(out::dataHeader).isInstanceOf(IllegalStateException.class).hasMessageContaining("ACK");
+        assertThatThrownBy(out::dataHeader)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("ACK");
         assertThatThrownBy(out::nack).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(out::probe).isInstanceOf(IllegalStateException.class);
         decode(GoldenPackets.bytes(Opcode.PROBE));
@@ -343,8 +363,10 @@ class PacketDecoderTest {
             thrown = e;
         }
         assertThat(thrown).isNotNull();
-        assertThat(decoder.decodeOrThrow(ByteBuffer.wrap(GoldenPackets.bytes(Opcode.NACK)), 0, 36, out).nack().code())
-            .isEqualTo(NackCode.RECEIVER_NOT_READY);
+        assertThat(decoder.decodeOrThrow(ByteBuffer.wrap(GoldenPackets.bytes(Opcode.NACK)), 0, 36, out)
+                        .nack()
+                        .code())
+                .isEqualTo(NackCode.RECEIVER_NOT_READY);
         assertThat(thrown.status()).isEqualTo(DecodeStatus.UNSUPPORTED_VERSION);
         assertThat(thrown.error().actual()).isEqualTo(2);
         assertThat(thrown).hasMessage("UNSUPPORTED_VERSION (5.6.3): version = 2, expected == 1");
@@ -358,17 +380,23 @@ class PacketDecoderTest {
         for (boolean direct : new boolean[] {false, true}) {
             for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
                 for (int offset : new int[] {0, 1, 13}) {
-                    ByteBuffer buf = direct ? ByteBuffer.allocateDirect(offset + golden.length + 5)
-                        : ByteBuffer.allocate(offset + golden.length + 5);
+                    ByteBuffer buf = direct
+                            ? ByteBuffer.allocateDirect(offset + golden.length + 5)
+                            : ByteBuffer.allocate(offset + golden.length + 5);
                     buf.put(offset, golden).order(order).position(2).limit(offset + golden.length + 1);
                     String where = "direct=" + direct + " order=" + order + " offset=" + offset;
-                    assertThat(decoder.decode(buf, offset, golden.length, out)).as(where).isEqualTo(DecodeStatus.OK);
+                    assertThat(decoder.decode(buf, offset, golden.length, out))
+                            .as(where)
+                            .isEqualTo(DecodeStatus.OK);
                     assertThat(Packet.from(out)).as(where).isEqualTo(expected);
-                    assertThat(decoder.decode(buf.asReadOnlyBuffer(), offset, golden.length, out)).as(where + " read-only")
-                        .isEqualTo(DecodeStatus.OK);
+                    assertThat(decoder.decode(buf.asReadOnlyBuffer(), offset, golden.length, out))
+                            .as(where + " read-only")
+                            .isEqualTo(DecodeStatus.OK);
                     assertThat(Packet.from(out)).as(where + " read-only").isEqualTo(expected);
                     ByteBuffer slice = buf.duplicate().position(offset).slice().order(order);
-                    assertThat(decoder.decode(slice, 0, golden.length, out)).as(where + " slice").isEqualTo(DecodeStatus.OK);
+                    assertThat(decoder.decode(slice, 0, golden.length, out))
+                            .as(where + " slice")
+                            .isEqualTo(DecodeStatus.OK);
                     assertThat(Packet.from(out)).as(where + " slice").isEqualTo(expected);
                     assertThat(buf.position()).isEqualTo(2);
                     assertThat(buf.limit()).isEqualTo(offset + golden.length + 1);
@@ -406,7 +434,9 @@ class PacketDecoderTest {
             random.nextBytes(bytes);
             int offset = random.nextInt(4) == 0 ? random.nextInt(bytes.length + 2) - 1 : 0;
             int length = random.nextInt(4) == 0 ? random.nextInt(bytes.length + 2) : bytes.length - Math.max(offset, 0);
-            ByteBuffer buf = random.nextBoolean() ? ByteBuffer.wrap(bytes) : ByteBuffer.allocateDirect(bytes.length).put(bytes);
+            ByteBuffer buf = random.nextBoolean()
+                    ? ByteBuffer.wrap(bytes)
+                    : ByteBuffer.allocateDirect(bytes.length).put(bytes);
             counts[checkNeverThrows(buf, offset, length).ordinal()]++;
         }
         assertThat(counts[DecodeStatus.TRUNCATED.ordinal()]).isPositive();
@@ -432,7 +462,7 @@ class PacketDecoderTest {
             if (opcode == Opcode.ACK && random.nextBoolean()) {
                 bytes[AckFlyweight.SACK_BITMAP_OFFSET] &= (byte) 0xFE;
             }
-            ByteBuffer buf = ByteBuffer.wrap(withFreshCrc(bytes, b -> { }));
+            ByteBuffer buf = ByteBuffer.wrap(withFreshCrc(bytes, b -> {}));
             counts[checkNeverThrows(buf, 0, bytes.length).ordinal()]++;
         }
         assertThat(counts[DecodeStatus.OK.ordinal()]).isPositive();
@@ -452,7 +482,7 @@ class PacketDecoderTest {
         assertThat(out.error().kind()).isEqualTo(status);
         if (status == DecodeStatus.OK) {
             assertThat(out.payloadIndex() + out.payloadLength() + WireConstants.TRAILER_LENGTH)
-                .isEqualTo(out.packetOffset() + out.packetLength());
+                    .isEqualTo(out.packetOffset() + out.packetLength());
             assertThat(out.toString()).isNotEmpty();
         } else {
             assertThat(out.error().field()).isNotEmpty();

@@ -20,10 +20,16 @@ class PacketEncoderTest {
         switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE, SEND, READ_RESPONSE -> {
                 DataHeaderFlyweight h = encoder.data(buf, offset, opcode)
-                    .flags(PacketFlags.RETRANSMISSION)
-                    .destinationConnectionId(0x11223344L).pathId(0x55).psn(0x66778899L)
-                    .streamId(0xAABB).payloadLength(4).messageSequenceNumber(0x01020304L)
-                    .messageLength(0x0A0B0C0DL).messageOffset(0x100).transmitTimestamp(0xCAFEBABEL);
+                        .flags(PacketFlags.RETRANSMISSION)
+                        .destinationConnectionId(0x11223344L)
+                        .pathId(0x55)
+                        .psn(0x66778899L)
+                        .streamId(0xAABB)
+                        .payloadLength(4)
+                        .messageSequenceNumber(0x01020304L)
+                        .messageLength(0x0A0B0C0DL)
+                        .messageOffset(0x100)
+                        .transmitTimestamp(0xCAFEBABEL);
                 if (opcode == Opcode.READ_RESPONSE) {
                     h.flags(PacketFlags.NONE).sinkHandle(0x2468ACE0L);
                 } else if (opcode == Opcode.SEND) {
@@ -39,30 +45,51 @@ class PacketEncoderTest {
             }
             case READ_REQUEST -> {
                 encoder.data(buf, offset, opcode)
-                    .destinationConnectionId(0x11223344L).pathId(0x55).psn(0x66778899L)
-                    .streamId(0xAABB).messageSequenceNumber(0x01020304L).messageLength(0x00100000L)
-                    .transmitTimestamp(0xCAFEBABEL)
-                    .remoteAddress(0x0123456789ABCDEFL).remoteKey(0xDEADBEEFL).sinkHandle(0x2468ACE0L);
+                        .destinationConnectionId(0x11223344L)
+                        .pathId(0x55)
+                        .psn(0x66778899L)
+                        .streamId(0xAABB)
+                        .messageSequenceNumber(0x01020304L)
+                        .messageLength(0x00100000L)
+                        .transmitTimestamp(0xCAFEBABEL)
+                        .remoteAddress(0x0123456789ABCDEFL)
+                        .remoteKey(0xDEADBEEFL)
+                        .sinkHandle(0x2468ACE0L);
                 return encoder.finish(buf, offset, opcode.packetLength(0));
             }
             case ACK -> {
                 encoder.ack(buf, offset)
-                    .destinationConnectionId(0x11223344L).pathId(0x55).cumulativePsn(0x66778899L)
-                    .echoedTimestamp(0xCAFEBABEL).ceCount(0x1234).rateHint(40_000)
-                    .sackBit(1, true).sackBit(8, true).sackBit(63, true).sackBit(64, true).sackBit(255, true);
+                        .destinationConnectionId(0x11223344L)
+                        .pathId(0x55)
+                        .cumulativePsn(0x66778899L)
+                        .echoedTimestamp(0xCAFEBABEL)
+                        .ceCount(0x1234)
+                        .rateHint(40_000)
+                        .sackBit(1, true)
+                        .sackBit(8, true)
+                        .sackBit(63, true)
+                        .sackBit(64, true)
+                        .sackBit(255, true);
                 return encoder.finish(buf, offset, opcode.packetLength(0));
             }
             case NACK -> {
                 encoder.nack(buf, offset)
-                    .destinationConnectionId(0x11223344L).pathId(0x55).psn(0x66778899L)
-                    .code(NackCode.RECEIVER_NOT_READY).streamId(0xAABB).messageSequenceNumber(0x01020304L)
-                    .cumulativePsn(0x66778890L).retryAfter(1000);
+                        .destinationConnectionId(0x11223344L)
+                        .pathId(0x55)
+                        .psn(0x66778899L)
+                        .code(NackCode.RECEIVER_NOT_READY)
+                        .streamId(0xAABB)
+                        .messageSequenceNumber(0x01020304L)
+                        .cumulativePsn(0x66778890L)
+                        .retryAfter(1000);
                 return encoder.finish(buf, offset, opcode.packetLength(0));
             }
             case PROBE -> {
                 encoder.probe(buf, offset)
-                    .destinationConnectionId(0x11223344L).pathId(0x55).psn(0x66778899L)
-                    .transmitTimestamp(0xCAFEBABEL);
+                        .destinationConnectionId(0x11223344L)
+                        .pathId(0x55)
+                        .psn(0x66778899L)
+                        .transmitTimestamp(0xCAFEBABEL);
                 return encoder.finish(buf, offset, opcode.packetLength(0));
             }
             default -> throw new AssertionError(opcode);
@@ -83,8 +110,8 @@ class PacketEncoderTest {
     @EnumSource(Opcode.class)
     void shouldWriteTheSameBytesInAnyBufferKindOrderAndOffset(Opcode opcode) {
         byte[] expected = GoldenPackets.bytes(opcode);
-        BiFunction<Integer, Boolean, ByteBuffer> kinds = (capacity, direct) ->
-            direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+        BiFunction<Integer, Boolean, ByteBuffer> kinds =
+                (capacity, direct) -> direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
         for (boolean direct : new boolean[] {false, true}) {
             for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
                 ByteBuffer buf = kinds.apply(200, direct).order(order);
@@ -92,7 +119,9 @@ class PacketEncoderTest {
                 int length = buildGolden(opcode, buf, 37);
                 byte[] written = new byte[length];
                 buf.get(37, written);
-                assertThat(Hex.hex(written)).as("direct=%s order=%s", direct, order).isEqualTo(Hex.hex(expected));
+                assertThat(Hex.hex(written))
+                        .as("direct=%s order=%s", direct, order)
+                        .isEqualTo(Hex.hex(expected));
                 assertThat(buf.position()).isEqualTo(3);
                 assertThat(buf.limit()).isEqualTo(190);
                 assertThat(buf.order()).isEqualTo(order);
@@ -106,7 +135,9 @@ class PacketEncoderTest {
         Arrays.fill(buf.array(), (byte) 0x5A);
         int length = buildGolden(Opcode.NACK, buf, 0);
         assertThat(Hex.hex(Arrays.copyOf(buf.array(), length))).isEqualTo(Hex.hex(GoldenPackets.bytes(Opcode.NACK)));
-        assertThat(buf.get(length)).as("bytes after the packet are not the encoder's").isEqualTo((byte) 0x5A);
+        assertThat(buf.get(length))
+                .as("bytes after the packet are not the encoder's")
+                .isEqualTo((byte) 0x5A);
     }
 
     @Test
@@ -114,11 +145,18 @@ class PacketEncoderTest {
         ByteBuffer payload = ByteBuffer.wrap(new byte[] {9, 9, (byte) 0xf0, (byte) 0xf1, (byte) 0xf2, (byte) 0xf3});
         payload.position(2);
         ByteBuffer buf = ByteBuffer.allocate(128);
-        encoder.data(buf, 0, Opcode.SEND).flags(PacketFlags.RETRANSMISSION)
-            .destinationConnectionId(0x11223344L).pathId(0x55).psn(0x66778899L)
-            .streamId(0xAABB).payloadLength(4).messageSequenceNumber(0x01020304L)
-            .messageLength(0x0A0B0C0DL).messageOffset(0x100).transmitTimestamp(0xCAFEBABEL)
-            .receiveSequenceNumber(0x13579BDFL);
+        encoder.data(buf, 0, Opcode.SEND)
+                .flags(PacketFlags.RETRANSMISSION)
+                .destinationConnectionId(0x11223344L)
+                .pathId(0x55)
+                .psn(0x66778899L)
+                .streamId(0xAABB)
+                .payloadLength(4)
+                .messageSequenceNumber(0x01020304L)
+                .messageLength(0x0A0B0C0DL)
+                .messageOffset(0x100)
+                .transmitTimestamp(0xCAFEBABEL)
+                .receiveSequenceNumber(0x13579BDFL);
         int length = encoder.finishWithPayload(buf, 0, payload);
         assertThat(Hex.hex(Arrays.copyOf(buf.array(), length))).isEqualTo(Hex.hex(GoldenPackets.bytes(Opcode.SEND)));
         assertThat(payload.position()).isEqualTo(2);
@@ -133,19 +171,23 @@ class PacketEncoderTest {
     @Test
     void shouldWriteUnknownOpcodesAndInvalidValuesForTheTesterPeer() {
         ByteBuffer buf = ByteBuffer.allocate(64);
-        encoder.header(buf, 0, 0x7F, 24).version(0x2F).flags(0xFFFF).reserved1(0xEE).reserved2(0xDDCC)
-            .rawU32(16, 0xA1B2C3D4L);
+        encoder.header(buf, 0, 0x7F, 24)
+                .version(0x2F)
+                .flags(0xFFFF)
+                .reserved1(0xEE)
+                .reserved2(0xDDCC)
+                .rawU32(16, 0xA1B2C3D4L);
         int length = encoder.finish(buf, 0, 28);
         byte[] bytes = Arrays.copyOf(buf.array(), length);
-        assertThat(Hex.hex(Arrays.copyOf(bytes, 24))).isEqualTo("2f7fffff" + "00000000" + "00eeddcc" + "00000000"
-            + "a1b2c3d4" + "00000000");
+        assertThat(Hex.hex(Arrays.copyOf(bytes, 24)))
+                .isEqualTo("2f7fffff" + "00000000" + "00eeddcc" + "00000000" + "a1b2c3d4" + "00000000");
         assertThat(new Crc32cTrailer().verify(buf, 0, length)).isTrue();
     }
 
     @Test
     void shouldRefuseADataHeaderForOpcodesWithoutOne() {
         assertThatThrownBy(() -> encoder.data(ByteBuffer.allocate(64), 0, Opcode.ACK))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -153,6 +195,6 @@ class PacketEncoderTest {
         ByteBuffer buf = ByteBuffer.allocate(64);
         encoder.header(buf, 0, 0x7F, 16);
         assertThatThrownBy(() -> encoder.finishWithPayload(buf, 0, ByteBuffer.allocate(1)))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

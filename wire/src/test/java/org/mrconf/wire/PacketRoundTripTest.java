@@ -23,15 +23,16 @@ class PacketRoundTripTest {
 
     static Stream<Arguments> seedsAndOpcodes() {
         return LongStream.of(1, 2, 3, 0x5EED, 0xC0FFEE)
-            .boxed()
-            .flatMap(seed -> Arrays.stream(Opcode.values()).map(opcode -> Arguments.of(seed, opcode)));
+                .boxed()
+                .flatMap(seed -> Arrays.stream(Opcode.values()).map(opcode -> Arguments.of(seed, opcode)));
     }
 
     /** Encodes into a random kind of buffer at a random offset, decodes, and converts back to a record. */
     private Packet roundTrip(Packet packet, RandomPackets random) {
         int offset = random.random().nextInt(16);
         int capacity = offset + packet.encodedLength() + random.random().nextInt(8);
-        ByteBuffer buf = random.random().nextBoolean() ? ByteBuffer.allocate(capacity) : ByteBuffer.allocateDirect(capacity);
+        ByteBuffer buf =
+                random.random().nextBoolean() ? ByteBuffer.allocate(capacity) : ByteBuffer.allocateDirect(capacity);
         buf.order(random.random().nextBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
         int length = packet.encode(encoder, buf, offset);
         assertThat(length).isEqualTo(packet.encodedLength());
@@ -64,8 +65,8 @@ class PacketRoundTripTest {
         long max = 0xFFFF_FFFFL;
         Packet packet = switch (opcode) {
             case WRITE -> DataPacket.write(header, 0xFFFF, max, max, max, max, -1L, max, new byte[0]);
-            case WRITE_WITH_IMMEDIATE -> DataPacket.writeWithImmediate(header, 0xFFFF, max, max, max, max, -1L, max, max,
-                new byte[0]);
+            case WRITE_WITH_IMMEDIATE ->
+                DataPacket.writeWithImmediate(header, 0xFFFF, max, max, max, max, -1L, max, max, new byte[0]);
             case SEND -> DataPacket.send(header, 0xFFFF, max, max, max, max, max, new byte[0]);
             case READ_REQUEST -> DataPacket.readRequest(header, 0xFFFF, max, max, max, -1L, max, max);
             case READ_RESPONSE -> DataPacket.readResponse(header, 0xFFFF, max, max, max, max, max, new byte[0]);
@@ -107,26 +108,31 @@ class PacketRoundTripTest {
         AckPacket back = (AckPacket) roundTrip(ack);
         assertThat(back).isEqualTo(ack);
         assertThat(Arrays.stream(back.sackBits()).mapToLong(bit -> AckFlyweight.sackPsn(back.cumulativePsn(), bit)))
-            .containsExactly(0xFFFF_FFFFL, 0L, 127L);
+                .containsExactly(0xFFFF_FFFFL, 0L, 127L);
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"WRITE", "WRITE_WITH_IMMEDIATE", "READ_REQUEST"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"WRITE", "WRITE_WITH_IMMEDIATE", "READ_REQUEST"})
     void shouldRoundTripFullSixtyFourBitAddresses(Opcode opcode) {
         for (long address : new long[] {0xFFFF_FFFF_FFFF_FFFFL, 0x8000_0000_0000_0000L, 0x7FFF_FFFF_FFFF_FFFFL, 1L}) {
-            Packet packet = new DataPacket(opcode, CommonHeader.of(1, 2, 3), 0, 0, 0, 0, 0, address, 0, 0, 0, 0,
-                new byte[0]);
+            Packet packet =
+                    new DataPacket(opcode, CommonHeader.of(1, 2, 3), 0, 0, 0, 0, 0, address, 0, 0, 0, 0, new byte[0]);
             assertThat(((DataPacket) roundTrip(packet)).remoteAddress()).isEqualTo(address);
         }
     }
 
     @ParameterizedTest
-    @EnumSource(value = Opcode.class, names = {"WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_RESPONSE"})
+    @EnumSource(
+            value = Opcode.class,
+            names = {"WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_RESPONSE"})
     void shouldRoundTripZeroAndMaximumLengthPayloads(Opcode opcode) {
         for (int length : new int[] {0, 1, WireConstants.MAX_PAYLOAD_LENGTH}) {
             byte[] payload = new byte[length];
             new java.util.Random(length).nextBytes(payload);
-            Packet packet = new DataPacket(opcode, CommonHeader.of(1, 2, 3), 0, 0, length, 0, 0, 0, 0, 0, 0, 0, payload);
+            Packet packet =
+                    new DataPacket(opcode, CommonHeader.of(1, 2, 3), 0, 0, length, 0, 0, 0, 0, 0, 0, 0, payload);
             DataPacket back = (DataPacket) roundTrip(packet);
             assertThat(back).isEqualTo(packet);
             assertThat(decoded.payloadLength()).isEqualTo(length);
@@ -141,8 +147,14 @@ class PacketRoundTripTest {
         RandomPackets random = new RandomPackets(opcode.value());
         for (int path = 0; path < WireConstants.MAX_PATHS; path++) {
             Packet packet = random.packet(opcode);
-            packet = withHeader(packet, new CommonHeader(packet.header().version(), packet.header().flags(),
-                packet.header().destinationConnectionId(), path, packet.header().psn()));
+            packet = withHeader(
+                    packet,
+                    new CommonHeader(
+                            packet.header().version(),
+                            packet.header().flags(),
+                            packet.header().destinationConnectionId(),
+                            path,
+                            packet.header().psn()));
             assertThat(roundTrip(packet, random).header().pathId()).isEqualTo(path);
         }
     }
@@ -156,7 +168,8 @@ class PacketRoundTripTest {
             assertThat(decoded.ack().sackBit(bit)).isTrue();
             assertThat(decoded.ack().sackCount()).isOne();
             assertThat(decoded.buffer().get(decoded.packetOffset() + AckFlyweight.SACK_BITMAP_OFFSET + bit / 8))
-                .as("bit %d is bit %d of its byte", bit, bit % 8).isEqualTo((byte) (1 << (bit % 8)));
+                    .as("bit %d is bit %d of its byte", bit, bit % 8)
+                    .isEqualTo((byte) (1 << (bit % 8)));
         }
     }
 
@@ -179,16 +192,27 @@ class PacketRoundTripTest {
     private static Packet withHeader(Packet packet, CommonHeader header) {
         // Java 17 has no pattern matching for switch, hence the instanceof chain.
         if (packet instanceof DataPacket d) {
-            return new DataPacket(d.opcode(), header, d.streamId(), d.messageSequenceNumber(), d.messageLength(),
-                d.messageOffset(), d.transmitTimestamp(), d.remoteAddress(), d.remoteKey(), d.immediate(),
-                d.receiveSequenceNumber(), d.sinkHandle(), d.payload());
+            return new DataPacket(
+                    d.opcode(),
+                    header,
+                    d.streamId(),
+                    d.messageSequenceNumber(),
+                    d.messageLength(),
+                    d.messageOffset(),
+                    d.transmitTimestamp(),
+                    d.remoteAddress(),
+                    d.remoteKey(),
+                    d.immediate(),
+                    d.receiveSequenceNumber(),
+                    d.sinkHandle(),
+                    d.payload());
         }
         if (packet instanceof AckPacket a) {
             return new AckPacket(header, a.echoedTimestamp(), a.ceCount(), a.rateHint(), a.sackWords());
         }
         if (packet instanceof NackPacket n) {
-            return new NackPacket(header, n.code(), n.streamId(), n.messageSequenceNumber(), n.cumulativePsn(),
-                n.retryAfter());
+            return new NackPacket(
+                    header, n.code(), n.streamId(), n.messageSequenceNumber(), n.cumulativePsn(), n.retryAfter());
         }
         return new ProbePacket(header, ((ProbePacket) packet).transmitTimestamp());
     }

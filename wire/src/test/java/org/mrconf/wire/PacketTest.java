@@ -30,12 +30,11 @@ class PacketTest {
     void shouldThrowMalformedPacketWithTheDecodeError() {
         byte[] bytes = GoldenPackets.bytes(Opcode.PROBE);
         bytes[20] ^= 1;
-        assertThatThrownBy(() -> Packet.fromBytes(bytes))
-            .isInstanceOfSatisfying(MalformedPacketException.class, e -> {
-                assertThat(e.status()).isEqualTo(DecodeStatus.BAD_CRC);
-                assertThat(e.error().field()).isEqualTo(DecodeError.FIELD_CRC32C);
-                assertThat(e).hasMessageStartingWith("BAD_CRC (5.6.2): crc32c = 0x");
-            });
+        assertThatThrownBy(() -> Packet.fromBytes(bytes)).isInstanceOfSatisfying(MalformedPacketException.class, e -> {
+            assertThat(e.status()).isEqualTo(DecodeStatus.BAD_CRC);
+            assertThat(e.error().field()).isEqualTo(DecodeError.FIELD_CRC32C);
+            assertThat(e).hasMessageStartingWith("BAD_CRC (5.6.2): crc32c = 0x");
+        });
     }
 
     @Test
@@ -44,28 +43,28 @@ class PacketTest {
         assertThatThrownBy(() -> CommonHeader.of(0, 256, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CommonHeader.of(0, 0, -1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DataPacket.send(CommonHeader.of(0, 0, 0), 0x10000, 0, 0, 0, 0, 0, new byte[0]))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> DataPacket.send(CommonHeader.of(0, 0, 0), 0, 0, 0, 0, 0, 0, new byte[0x10000]))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> AckPacket.of(CommonHeader.of(0, 0, 0), 0, 0x10000, 0))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> AckPacket.of(CommonHeader.of(0, 0, 0), 0, 0, 0, 256))
-            .isInstanceOf(IndexOutOfBoundsException.class);
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
     void shouldRejectExtensionFieldsTheOpcodeDoesNotCarry() {
         CommonHeader h = CommonHeader.of(1, 2, 3);
         assertThatThrownBy(() -> new DataPacket(Opcode.SEND, h, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, new byte[0]))
-            .hasMessageContaining("remote address");
+                .hasMessageContaining("remote address");
         assertThatThrownBy(() -> new DataPacket(Opcode.WRITE, h, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, new byte[0]))
-            .hasMessageContaining("immediate");
+                .hasMessageContaining("immediate");
         assertThatThrownBy(() -> new DataPacket(Opcode.WRITE, h, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, new byte[0]))
-            .hasMessageContaining("receive sequence number");
+                .hasMessageContaining("receive sequence number");
         assertThatThrownBy(() -> new DataPacket(Opcode.SEND, h, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, new byte[0]))
-            .hasMessageContaining("sink handle");
+                .hasMessageContaining("sink handle");
         assertThatThrownBy(() -> new DataPacket(Opcode.ACK, h, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, new byte[0]))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -77,7 +76,8 @@ class PacketTest {
         assertThat(packet.payload()).containsExactly(1, 2, 3);
         assertThat(packet).isEqualTo(DataPacket.send(CommonHeader.of(1, 2, 3), 4, 5, 3, 0, 6, 7, new byte[] {1, 2, 3}));
         assertThat(packet.hashCode())
-            .isEqualTo(DataPacket.send(CommonHeader.of(1, 2, 3), 4, 5, 3, 0, 6, 7, new byte[] {1, 2, 3}).hashCode());
+                .isEqualTo(DataPacket.send(CommonHeader.of(1, 2, 3), 4, 5, 3, 0, 6, 7, new byte[] {1, 2, 3})
+                        .hashCode());
         assertThat(packet.toString()).contains("opcode=SEND", "payload(3)=010203");
 
         AckPacket ack = AckPacket.of(CommonHeader.of(1, 2, 3), 0, 0, 0, 5, 200);

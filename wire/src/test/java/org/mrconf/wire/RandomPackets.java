@@ -72,8 +72,14 @@ final class RandomPackets {
         CommonHeader header = header();
         return switch (opcode) {
             case ACK -> ack(header);
-            case NACK -> new NackPacket(header, NackCode.values()[random.nextInt(NackCode.values().length)], u16(), u32(),
-                u32(), u32());
+            case NACK ->
+                new NackPacket(
+                        header,
+                        NackCode.values()[random.nextInt(NackCode.values().length)],
+                        u16(),
+                        u32(),
+                        u32(),
+                        u32());
             case PROBE -> new ProbePacket(header, u32());
             default -> data(opcode, header);
         };
@@ -96,13 +102,14 @@ final class RandomPackets {
         long messageLength = inRange(payload.length, WireConstants.MAX_PSN);
         long messageOffset = inRange(0, messageLength - payload.length);
         return switch (opcode) {
-            case WRITE -> DataPacket.write(header, u16(), u32(), messageLength, messageOffset, u32(), u64(), u32(),
-                payload);
-            case WRITE_WITH_IMMEDIATE -> DataPacket.writeWithImmediate(header, u16(), u32(), messageLength,
-                messageOffset, u32(), u64(), u32(), u32(), payload);
+            case WRITE ->
+                DataPacket.write(header, u16(), u32(), messageLength, messageOffset, u32(), u64(), u32(), payload);
+            case WRITE_WITH_IMMEDIATE ->
+                DataPacket.writeWithImmediate(
+                        header, u16(), u32(), messageLength, messageOffset, u32(), u64(), u32(), u32(), payload);
             case SEND -> DataPacket.send(header, u16(), u32(), messageLength, messageOffset, u32(), u32(), payload);
-            case READ_RESPONSE -> DataPacket.readResponse(header, u16(), u32(), messageLength, messageOffset, u32(),
-                u32(), payload);
+            case READ_RESPONSE ->
+                DataPacket.readResponse(header, u16(), u32(), messageLength, messageOffset, u32(), u32(), payload);
             default -> throw new AssertionError(opcode);
         };
     }

@@ -29,8 +29,7 @@ class SpecTableTest {
     private static final Pattern FROM_END = Pattern.compile("packet length - (\\d+)");
 
     /** A parsed table: its number, the flyweight its caption names (or null) and its body rows. */
-    record Table(String number, String flyweight, List<List<String>> rows) {
-    }
+    record Table(String number, String flyweight, List<List<String>> rows) {}
 
     private static Map<String, Table> tables;
 
@@ -61,35 +60,36 @@ class SpecTableTest {
                 }
                 rows.add(cells);
             }
-            result.put(caption.group(1), new Table(caption.group(1), flyweight.find() ? flyweight.group(1) : null, rows));
+            result.put(
+                    caption.group(1), new Table(caption.group(1), flyweight.find() ? flyweight.group(1) : null, rows));
         }
         return result;
     }
 
     /** Which class each layout table's caption names. */
     private static final Map<String, Class<?>> FLYWEIGHTS = Map.ofEntries(
-        Map.entry("5-1", CommonHeaderFlyweight.class),
-        Map.entry("5-4", DataHeaderFlyweight.class),
-        Map.entry("5-5", DataHeaderFlyweight.class),
-        Map.entry("5-6", DataHeaderFlyweight.class),
-        Map.entry("5-7", DataHeaderFlyweight.class),
-        Map.entry("5-8", DataHeaderFlyweight.class),
-        Map.entry("5-9", AckFlyweight.class),
-        Map.entry("5-10", NackFlyweight.class),
-        Map.entry("5-11", ProbeFlyweight.class),
-        Map.entry("5-12", Crc32cTrailer.class));
+            Map.entry("5-1", CommonHeaderFlyweight.class),
+            Map.entry("5-4", DataHeaderFlyweight.class),
+            Map.entry("5-5", DataHeaderFlyweight.class),
+            Map.entry("5-6", DataHeaderFlyweight.class),
+            Map.entry("5-7", DataHeaderFlyweight.class),
+            Map.entry("5-8", DataHeaderFlyweight.class),
+            Map.entry("5-9", AckFlyweight.class),
+            Map.entry("5-10", NackFlyweight.class),
+            Map.entry("5-11", ProbeFlyweight.class),
+            Map.entry("5-12", Crc32cTrailer.class));
 
     /** Where each layout table's rows end: the header length of the flyweight or opcode. */
     private static final Map<String, Integer> TABLE_END = Map.ofEntries(
-        Map.entry("5-1", CommonHeaderFlyweight.HEADER_LENGTH),
-        Map.entry("5-4", DataHeaderFlyweight.HEADER_LENGTH),
-        Map.entry("5-5", Opcode.WRITE_WITH_IMMEDIATE.headerLength()),
-        Map.entry("5-6", Opcode.SEND.headerLength()),
-        Map.entry("5-7", Opcode.READ_REQUEST.headerLength()),
-        Map.entry("5-8", Opcode.READ_RESPONSE.headerLength()),
-        Map.entry("5-9", AckFlyweight.HEADER_LENGTH),
-        Map.entry("5-10", NackFlyweight.HEADER_LENGTH),
-        Map.entry("5-11", ProbeFlyweight.HEADER_LENGTH));
+            Map.entry("5-1", CommonHeaderFlyweight.HEADER_LENGTH),
+            Map.entry("5-4", DataHeaderFlyweight.HEADER_LENGTH),
+            Map.entry("5-5", Opcode.WRITE_WITH_IMMEDIATE.headerLength()),
+            Map.entry("5-6", Opcode.SEND.headerLength()),
+            Map.entry("5-7", Opcode.READ_REQUEST.headerLength()),
+            Map.entry("5-8", Opcode.READ_RESPONSE.headerLength()),
+            Map.entry("5-9", AckFlyweight.HEADER_LENGTH),
+            Map.entry("5-10", NackFlyweight.HEADER_LENGTH),
+            Map.entry("5-11", ProbeFlyweight.HEADER_LENGTH));
 
     /**
      * "table field" (with #2 for a repeated name) to {offset, size}. The trailer's offset counts back
@@ -101,8 +101,10 @@ class SpecTableTest {
         field("5-1 version", CommonHeaderFlyweight.VERSION_OFFSET, CommonHeaderFlyweight.VERSION_SIZE);
         field("5-1 opcode", CommonHeaderFlyweight.OPCODE_OFFSET, CommonHeaderFlyweight.OPCODE_SIZE);
         field("5-1 flags", CommonHeaderFlyweight.FLAGS_OFFSET, CommonHeaderFlyweight.FLAGS_SIZE);
-        field("5-1 destination connection id", CommonHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
-            CommonHeaderFlyweight.DESTINATION_CONNECTION_ID_SIZE);
+        field(
+                "5-1 destination connection id",
+                CommonHeaderFlyweight.DESTINATION_CONNECTION_ID_OFFSET,
+                CommonHeaderFlyweight.DESTINATION_CONNECTION_ID_SIZE);
         field("5-1 path id", CommonHeaderFlyweight.PATH_ID_OFFSET, CommonHeaderFlyweight.PATH_ID_SIZE);
         field("5-1 reserved", CommonHeaderFlyweight.RESERVED_1_OFFSET, CommonHeaderFlyweight.RESERVED_1_SIZE);
         field("5-1 reserved#2", CommonHeaderFlyweight.RESERVED_2_OFFSET, CommonHeaderFlyweight.RESERVED_2_SIZE);
@@ -110,27 +112,37 @@ class SpecTableTest {
 
         field("5-4 stream id", DataHeaderFlyweight.STREAM_ID_OFFSET, DataHeaderFlyweight.STREAM_ID_SIZE);
         field("5-4 payload length", DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET, DataHeaderFlyweight.PAYLOAD_LENGTH_SIZE);
-        field("5-4 message sequence number", DataHeaderFlyweight.MESSAGE_SEQUENCE_NUMBER_OFFSET,
-            DataHeaderFlyweight.MESSAGE_SEQUENCE_NUMBER_SIZE);
+        field(
+                "5-4 message sequence number",
+                DataHeaderFlyweight.MESSAGE_SEQUENCE_NUMBER_OFFSET,
+                DataHeaderFlyweight.MESSAGE_SEQUENCE_NUMBER_SIZE);
         field("5-4 message length", DataHeaderFlyweight.MESSAGE_LENGTH_OFFSET, DataHeaderFlyweight.MESSAGE_LENGTH_SIZE);
         field("5-4 message offset", DataHeaderFlyweight.MESSAGE_OFFSET_OFFSET, DataHeaderFlyweight.MESSAGE_OFFSET_SIZE);
-        field("5-4 transmit timestamp", DataHeaderFlyweight.TRANSMIT_TIMESTAMP_OFFSET,
-            DataHeaderFlyweight.TRANSMIT_TIMESTAMP_SIZE);
+        field(
+                "5-4 transmit timestamp",
+                DataHeaderFlyweight.TRANSMIT_TIMESTAMP_OFFSET,
+                DataHeaderFlyweight.TRANSMIT_TIMESTAMP_SIZE);
 
         field("5-5 remote address", DataHeaderFlyweight.REMOTE_ADDRESS_OFFSET, DataHeaderFlyweight.REMOTE_ADDRESS_SIZE);
         field("5-5 remote key", DataHeaderFlyweight.REMOTE_KEY_OFFSET, DataHeaderFlyweight.REMOTE_KEY_SIZE);
         field("5-5 immediate", DataHeaderFlyweight.IMMEDIATE_OFFSET, DataHeaderFlyweight.IMMEDIATE_SIZE);
 
-        field("5-6 receive sequence number", DataHeaderFlyweight.RECEIVE_SEQUENCE_NUMBER_OFFSET,
-            DataHeaderFlyweight.RECEIVE_SEQUENCE_NUMBER_SIZE);
+        field(
+                "5-6 receive sequence number",
+                DataHeaderFlyweight.RECEIVE_SEQUENCE_NUMBER_OFFSET,
+                DataHeaderFlyweight.RECEIVE_SEQUENCE_NUMBER_SIZE);
 
         field("5-7 remote address", DataHeaderFlyweight.REMOTE_ADDRESS_OFFSET, DataHeaderFlyweight.REMOTE_ADDRESS_SIZE);
         field("5-7 remote key", DataHeaderFlyweight.REMOTE_KEY_OFFSET, DataHeaderFlyweight.REMOTE_KEY_SIZE);
-        field("5-7 sink handle", DataHeaderFlyweight.READ_REQUEST_SINK_HANDLE_OFFSET,
-            DataHeaderFlyweight.SINK_HANDLE_SIZE);
+        field(
+                "5-7 sink handle",
+                DataHeaderFlyweight.READ_REQUEST_SINK_HANDLE_OFFSET,
+                DataHeaderFlyweight.SINK_HANDLE_SIZE);
 
-        field("5-8 sink handle", DataHeaderFlyweight.READ_RESPONSE_SINK_HANDLE_OFFSET,
-            DataHeaderFlyweight.SINK_HANDLE_SIZE);
+        field(
+                "5-8 sink handle",
+                DataHeaderFlyweight.READ_RESPONSE_SINK_HANDLE_OFFSET,
+                DataHeaderFlyweight.SINK_HANDLE_SIZE);
 
         field("5-9 echoed timestamp", AckFlyweight.ECHOED_TIMESTAMP_OFFSET, AckFlyweight.ECHOED_TIMESTAMP_SIZE);
         field("5-9 ce count", AckFlyweight.CE_COUNT_OFFSET, AckFlyweight.CE_COUNT_SIZE);
@@ -141,12 +153,17 @@ class SpecTableTest {
         field("5-10 code", NackFlyweight.CODE_OFFSET, NackFlyweight.CODE_SIZE);
         field("5-10 reserved", NackFlyweight.RESERVED_OFFSET, NackFlyweight.RESERVED_SIZE);
         field("5-10 stream id", NackFlyweight.STREAM_ID_OFFSET, NackFlyweight.STREAM_ID_SIZE);
-        field("5-10 message sequence number", NackFlyweight.MESSAGE_SEQUENCE_NUMBER_OFFSET,
-            NackFlyweight.MESSAGE_SEQUENCE_NUMBER_SIZE);
+        field(
+                "5-10 message sequence number",
+                NackFlyweight.MESSAGE_SEQUENCE_NUMBER_OFFSET,
+                NackFlyweight.MESSAGE_SEQUENCE_NUMBER_SIZE);
         field("5-10 cumulative psn", NackFlyweight.CUMULATIVE_PSN_OFFSET, NackFlyweight.CUMULATIVE_PSN_SIZE);
         field("5-10 retry after", NackFlyweight.RETRY_AFTER_OFFSET, NackFlyweight.RETRY_AFTER_SIZE);
 
-        field("5-11 transmit timestamp", ProbeFlyweight.TRANSMIT_TIMESTAMP_OFFSET, ProbeFlyweight.TRANSMIT_TIMESTAMP_SIZE);
+        field(
+                "5-11 transmit timestamp",
+                ProbeFlyweight.TRANSMIT_TIMESTAMP_OFFSET,
+                ProbeFlyweight.TRANSMIT_TIMESTAMP_SIZE);
 
         field("5-12 crc32c", -Crc32cTrailer.LENGTH, Crc32cTrailer.CRC32C_SIZE);
     }
@@ -157,14 +174,15 @@ class SpecTableTest {
 
     @Test
     void shouldFindEveryTableOfTheSection() {
-        assertThat(tables.keySet()).contains("5-1", "5-2", "5-3", "5-4", "5-5", "5-6", "5-7", "5-8", "5-9", "5-10",
-            "5-11", "5-12");
+        assertThat(tables.keySet())
+                .contains("5-1", "5-2", "5-3", "5-4", "5-5", "5-6", "5-7", "5-8", "5-9", "5-10", "5-11", "5-12");
     }
 
     @Test
     void shouldNameTheFlyweightThatImplementsEachLayoutTable() {
-        FLYWEIGHTS.forEach((number, type) ->
-            assertThat(tables.get(number).flyweight()).as("caption of Table %s", number).isEqualTo(type.getSimpleName()));
+        FLYWEIGHTS.forEach((number, type) -> assertThat(tables.get(number).flyweight())
+                .as("caption of Table %s", number)
+                .isEqualTo(type.getSimpleName()));
     }
 
     @Test
@@ -198,10 +216,13 @@ class SpecTableTest {
             List<List<String>> rows = new ArrayList<>(tables.get(number).rows());
             rows.sort(Comparator.comparingInt(row -> parseOffset(row.get(0))));
             int next = parseOffset(rows.get(0).get(0));
-            assertThat(next).as("Table %s start", number)
-                .isIn(0, CommonHeaderFlyweight.HEADER_LENGTH, DataHeaderFlyweight.HEADER_LENGTH);
+            assertThat(next)
+                    .as("Table %s start", number)
+                    .isIn(0, CommonHeaderFlyweight.HEADER_LENGTH, DataHeaderFlyweight.HEADER_LENGTH);
             for (List<String> row : rows) {
-                assertThat(parseOffset(row.get(0))).as("Table %s field %s", number, row.get(2)).isEqualTo(next);
+                assertThat(parseOffset(row.get(0)))
+                        .as("Table %s field %s", number, row.get(2))
+                        .isEqualTo(next);
                 next += Integer.parseInt(row.get(1));
             }
             assertThat(next).as("Table %s end", number).isEqualTo(end);
@@ -221,8 +242,12 @@ class SpecTableTest {
             Opcode opcode = Opcode.valueOf(row.get(1));
             listed.add(opcode);
             assertThat(Integer.decode(row.get(0))).as("value of %s", opcode).isEqualTo(opcode.value());
-            assertThat(Integer.parseInt(row.get(2))).as("header length of %s", opcode).isEqualTo(opcode.headerLength());
-            assertThat(row.get(3)).as("carries payload of %s", opcode).isEqualTo(opcode.carriesPayload() ? "yes" : "no");
+            assertThat(Integer.parseInt(row.get(2)))
+                    .as("header length of %s", opcode)
+                    .isEqualTo(opcode.headerLength());
+            assertThat(row.get(3))
+                    .as("carries payload of %s", opcode)
+                    .isEqualTo(opcode.carriesPayload() ? "yes" : "no");
         }
         assertThat(listed).containsExactlyInAnyOrder(Opcode.values());
     }
@@ -230,8 +255,8 @@ class SpecTableTest {
     @Test
     void shouldMatchTheFlagsTable() {
         Map<String, Integer> named = Map.of(
-            "RETRANSMISSION", PacketFlags.RETRANSMISSION,
-            "ACK_REQUEST", PacketFlags.ACK_REQUEST);
+                "RETRANSMISSION", PacketFlags.RETRANSMISSION,
+                "ACK_REQUEST", PacketFlags.ACK_REQUEST);
         Set<String> seen = new HashSet<>();
         int defined = 0;
         for (List<String> row : tables.get("5-3").rows()) {

@@ -27,7 +27,9 @@ class WireDependencyTest {
                 for (String line : Files.readAllLines(file)) {
                     Matcher m = IMPORT.matcher(line);
                     // The module's own package appears only through static imports of its constants.
-                    if (m.find() && !m.group(1).startsWith("java.") && !m.group(1).startsWith("org.mrconf.wire.")) {
+                    if (m.find()
+                            && !m.group(1).startsWith("java.")
+                            && !m.group(1).startsWith("org.mrconf.wire.")) {
                         offenders.add(file.getFileName() + ": " + line.trim());
                     }
                     if (line.contains("sun.") || line.contains("jdk.internal")) {

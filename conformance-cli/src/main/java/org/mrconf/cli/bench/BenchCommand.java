@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code metaroce bench}: benchmarks that check the transport's claims, never timed unit tests. */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
         description = "Run benchmarks and write their tables under reports/benchmarks/.",
         subcommands = {BenchCommand.Loss.class})
 public final class BenchCommand implements Runnable {
@@ -28,22 +30,34 @@ public final class BenchCommand implements Runnable {
     }
 
     /** {@code metaroce bench loss}: goodput under loss, path-failure recovery and incast fairness. */
-    @Command(name = "loss", mixinStandardHelpOptions = true,
-            description = {"Goodput and completion times under 0 to 10% random loss for MetaRoCE with 1, 8 and 64 paths",
+    @Command(
+            name = "loss",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Goodput and completion times under 0 to 10% random loss for MetaRoCE with 1, 8 and 64 paths",
                 "and the go-back-N baseline; recovery after one of 8 paths goes black; incast fairness.",
-                "Runs in virtual time on the simulated fabric: deterministic for a seed."})
+                "Runs in virtual time on the simulated fabric: deterministic for a seed."
+            })
     static final class Loss implements Callable<Integer> {
         private static final double[] LOSS_RATES = {0, 0.001, 0.01, 0.05, 0.10};
         private static final int[] PATHS = {1, 8, 64};
 
-        @Option(names = "--out", defaultValue = "reports/benchmarks", paramLabel = "DIR",
+        @Option(
+                names = "--out",
+                defaultValue = "reports/benchmarks",
+                paramLabel = "DIR",
                 description = "Folder for loss.csv, loss.json, loss.md and loss.svg (default: ${DEFAULT-VALUE}).")
         Path out;
 
-        @Option(names = "--quick", description = "Small messages and few of them: a smoke run, not the committed table.")
+        @Option(
+                names = "--quick",
+                description = "Small messages and few of them: a smoke run, not the committed table.")
         boolean quick;
 
-        @Option(names = "--seed", defaultValue = "1", description = "Seed of the loss processes (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--seed",
+                defaultValue = "1",
+                description = "Seed of the loss processes (default: ${DEFAULT-VALUE}).")
         long seed;
 
         @Spec
@@ -53,9 +67,15 @@ public final class BenchCommand implements Runnable {
         public Integer call() throws Exception {
             final PrintWriter out = spec.commandLine().getOut();
             final LossBenchmark.Settings defaults = LossBenchmark.Settings.defaults();
-            final LossBenchmark.Settings base = new LossBenchmark.Settings(defaults.linkRateBps(),
-                    defaults.routePropagationNs(), defaults.routes(), defaults.messageBytes(), defaults.messages(),
-                    defaults.outstanding(), defaults.timeLimitNs(), seed);
+            final LossBenchmark.Settings base = new LossBenchmark.Settings(
+                    defaults.linkRateBps(),
+                    defaults.routePropagationNs(),
+                    defaults.routes(),
+                    defaults.messageBytes(),
+                    defaults.messages(),
+                    defaults.outstanding(),
+                    defaults.timeLimitNs(),
+                    seed);
             final LossBenchmark.Settings settings = quick ? base.quick() : base;
             final List<LossBenchmark.Run> runs = new ArrayList<>();
             for (final double loss : LOSS_RATES) {
@@ -67,14 +87,16 @@ public final class BenchCommand implements Runnable {
             out.println("path failure ...");
             final PathFailureBenchmark.Result failure = PathFailureBenchmark.run(settings);
             out.println("incast ...");
-            final List<IncastBenchmark.Result> incast = List.of(IncastBenchmark.run(settings, 8, 1),
-                    IncastBenchmark.run(settings, 8, 8));
-            final String command = "./metaroce bench loss" + (quick ? " --quick" : "") + (seed != 1 ? " --seed " + seed : "");
+            final List<IncastBenchmark.Result> incast =
+                    List.of(IncastBenchmark.run(settings, 8, 1), IncastBenchmark.run(settings, 8, 8));
+            final String command =
+                    "./metaroce bench loss" + (quick ? " --quick" : "") + (seed != 1 ? " --seed " + seed : "");
             final LossReport report = new LossReport(command, settings, LossReport.relative(runs), failure, incast);
             LossReportWriter.write(report, out());
             for (final LossReport.Target target : report.targets()) {
-                out.printf("%-4s %s: %s (required %s)%n", target.met() ? "MET" : "MISS", target.name(),
-                        target.measured(), target.required());
+                out.printf(
+                        "%-4s %s: %s (required %s)%n",
+                        target.met() ? "MET" : "MISS", target.name(), target.measured(), target.required());
             }
             out.println("wrote " + out().resolve("loss.md") + " and .csv, .json, .svg beside it");
             out.flush();
@@ -86,8 +108,14 @@ public final class BenchCommand implements Runnable {
         }
 
         private static LossBenchmark.Run report(final PrintWriter out, final LossBenchmark.Run run) {
-            out.printf(Locale.ROOT, "%-9s %2d path(s) loss %5.1f%%: %6.1f Gbit/s, %d messages%n", run.transport(),
-                    run.paths(), run.lossRate() * 100, run.goodputGbps(), run.messagesCompleted());
+            out.printf(
+                    Locale.ROOT,
+                    "%-9s %2d path(s) loss %5.1f%%: %6.1f Gbit/s, %d messages%n",
+                    run.transport(),
+                    run.paths(),
+                    run.lossRate() * 100,
+                    run.goodputGbps(),
+                    run.messagesCompleted());
             out.flush();
             return run;
         }

@@ -29,21 +29,32 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         final InetSocketAddress dutPort = new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
         final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
         final SoftDut[] device = new SoftDut[1];
-        this.link = new QueueWireLink(testerPort, dutPort,
-                datagram -> device[0].deliver(datagram.payload(), datagram.source().getAddress(),
-                        datagram.source().getPort(), datagram.ecn().codepoint()),
+        this.link = new QueueWireLink(
+                testerPort,
+                dutPort,
+                datagram -> device[0].deliver(
+                        datagram.payload(),
+                        datagram.source().getAddress(),
+                        datagram.source().getPort(),
+                        datagram.ecn().codepoint()),
                 System::nanoTime);
-        this.dut = SoftDut.inMemory(options, (packet, destination, destinationPort, sourcePort, ecn) ->
-                link.deliverFromDut(new Datagram(packet, new InetSocketAddress(DUT_ADDRESS, sourcePort),
-                        new InetSocketAddress(destination, destinationPort), Ecn.fromCodepoint(ecn))));
+        this.dut = SoftDut.inMemory(
+                options,
+                (packet, destination, destinationPort, sourcePort, ecn) -> link.deliverFromDut(new Datagram(
+                        packet,
+                        new InetSocketAddress(DUT_ADDRESS, sourcePort),
+                        new InetSocketAddress(destination, destinationPort),
+                        Ecn.fromCodepoint(ecn))));
         device[0] = dut;
         this.control = new JsonLineControlClient(dut::control);
     }
 
     /** Starts the embedded reference with its default options. */
     public static EmbeddedReferenceDut start() {
-        return new EmbeddedReferenceDut(SoftDutOptions.builder().udpPort(WireConstants.DEFAULT_UDP_PORT)
-                .controlPort(-1).build());
+        return new EmbeddedReferenceDut(SoftDutOptions.builder()
+                .udpPort(WireConstants.DEFAULT_UDP_PORT)
+                .controlPort(-1)
+                .build());
     }
 
     /** The device as the conformance cases see it. */

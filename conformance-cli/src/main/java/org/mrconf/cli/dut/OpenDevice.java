@@ -50,8 +50,11 @@ public final class OpenDevice implements AutoCloseable {
             return new OpenDevice(embedded.device(), List.of(embedded));
         }
         if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
-            throw new DutProfileException("--dut", "iface:" + raw.name(), "a raw Ethernet run needs the DUT's and the "
-                    + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
+            throw new DutProfileException(
+                    "--dut",
+                    "iface:" + raw.name(),
+                    "a raw Ethernet run needs the DUT's and the "
+                            + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
         }
         final DutProfile profile = parsed instanceof DutTarget.ProfileFile file
                 ? new DutProfileLoader().load(file.path())
@@ -59,8 +62,8 @@ public final class OpenDevice implements AutoCloseable {
         return open(profile, target);
     }
 
-    private static OpenDevice open(final DutProfile profile, final String name) throws DutProfileException,
-            DutControlException, IOException {
+    private static OpenDevice open(final DutProfile profile, final String name)
+            throws DutProfileException, DutControlException, IOException {
         if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
             final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
             return new OpenDevice(embedded.device(), List.of(embedded));
@@ -70,14 +73,16 @@ public final class OpenDevice implements AutoCloseable {
         final List<AutoCloseable> resources = new ArrayList<>();
         try {
             final WireLink link = profile.link().kind() == DutProfile.LinkKind.RAW
-                    ? RawEthernetWireLink.open(RawEthernetOptions.of(profile.link().interfaceName().orElseThrow(),
-                            tester, dut))
+                    ? RawEthernetWireLink.open(
+                            RawEthernetOptions.of(profile.link().interfaceName().orElseThrow(), tester, dut))
                     : UdpWireLink.open(dut, tester, System::nanoTime);
             resources.add(link);
-            final DutControl control = JsonLineControlClient.connect(profile.control().orElseThrow(() ->
-                    new DutProfileException(name, "control", "a device other than the embedded reference needs a control endpoint")));
+            final DutControl control = JsonLineControlClient.connect(profile.control()
+                    .orElseThrow(() -> new DutProfileException(
+                            name, "control", "a device other than the embedded reference needs a control endpoint")));
             resources.add(0, control);
-            return new OpenDevice(new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link), resources);
+            return new OpenDevice(
+                    new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link), resources);
         } catch (final DutProfileException | DutControlException | IOException | RuntimeException e) {
             closeAll(resources);
             throw e;

@@ -19,7 +19,8 @@ class BenchCommandTest {
     @Test
     void shouldWriteTheTableChartAndTargets() throws Exception {
         final StringWriter out = new StringWriter();
-        final int exit = MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
+        final int exit = MetaroceCommand.commandLine(
+                        new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
                 .execute("bench", "loss", "--quick", "--out", dir.toString());
 
         assertThat(exit).isZero();
@@ -31,7 +32,11 @@ class BenchCommandTest {
         assertThat(Files.readString(dir.resolve("loss.json"))).contains("\"pathFailure\"", "\"incast\"", "\"targets\"");
         assertThat(Files.readString(dir.resolve("loss.md"))).contains("| go-back-N baseline | 10.0% |", "## Targets");
         final String svg = Files.readString(dir.resolve("loss.svg"));
-        assertThat(svg).startsWith("<svg").contains("<polyline").contains("MetaRoCE 8 paths").endsWith("</svg>\n");
+        assertThat(svg)
+                .startsWith("<svg")
+                .contains("<polyline")
+                .contains("MetaRoCE 8 paths")
+                .endsWith("</svg>\n");
         assertThat(out.toString()).contains("at 1% loss", "incast of 8 senders");
     }
 }

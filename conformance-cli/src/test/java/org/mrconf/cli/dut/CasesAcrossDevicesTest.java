@@ -41,14 +41,21 @@ class CasesAcrossDevicesTest {
     void shouldPassAgainstTheSoftDutProcessOverUdp() throws Exception {
         final int udpPort = DeviceProcesses.freePort();
         final int controlPort = DeviceProcesses.freePort();
-        final Process process = DeviceProcesses.startSoftDut(List.of(), "--bind", "127.0.0.1",
-                "--port", String.valueOf(udpPort), "--control-port", String.valueOf(controlPort));
+        final Process process = DeviceProcesses.startSoftDut(
+                List.of(),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                String.valueOf(udpPort),
+                "--control-port",
+                String.valueOf(controlPort));
         try {
             DeviceProcesses.awaitListening(process, new InetSocketAddress("127.0.0.1", controlPort));
             final InetSocketAddress dut = new InetSocketAddress("127.0.0.1", udpPort);
             final InetSocketAddress tester = new InetSocketAddress("127.0.0.2", DeviceProcesses.freePort());
             try (UdpWireLink link = UdpWireLink.open(dut, tester, System::nanoTime);
-                 JsonLineControlClient control = JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", controlPort))) {
+                    JsonLineControlClient control =
+                            JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", controlPort))) {
                 assertAllPass(new DeviceUnderTest("soft DUT process over UDP", control, link));
             }
         } finally {
@@ -59,7 +66,8 @@ class CasesAcrossDevicesTest {
     @Test
     @Timeout(180)
     void shouldPassAgainstTheSoftDutThroughRawEthernetInANamespace() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")),
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")),
                 "raw Ethernet needs root to make a network namespace and open a capture (CI runs as root)");
         assumeTrue(commandWorks("ip", "-V"), "the ip command (iproute2) is not installed");
         final NamespacedSoftDut namespace = NamespacedSoftDut.create();
@@ -67,9 +75,11 @@ class CasesAcrossDevicesTest {
             final InetSocketAddress dut = new InetSocketAddress(NamespacedSoftDut.DUT_ADDRESS, 4796);
             final InetSocketAddress tester = new InetSocketAddress(NamespacedSoftDut.TESTER_ADDRESS, 4796);
             try (RawEthernetWireLink link = RawEthernetWireLink.open(
-                         RawEthernetOptions.of(NamespacedSoftDut.ROOT_INTERFACE, tester, dut));
-                 JsonLineControlClient control = JsonLineControlClient.connect(new ControlEndpoint(
-                         NamespacedSoftDut.DUT_ADDRESS.getHostAddress(), 4797, Optional.of(NamespacedSoftDut.TOKEN)))) {
+                            RawEthernetOptions.of(NamespacedSoftDut.ROOT_INTERFACE, tester, dut));
+                    JsonLineControlClient control = JsonLineControlClient.connect(new ControlEndpoint(
+                            NamespacedSoftDut.DUT_ADDRESS.getHostAddress(),
+                            4797,
+                            Optional.of(NamespacedSoftDut.TOKEN)))) {
                 assertAllPass(new DeviceUnderTest("soft DUT through raw Ethernet", control, link));
             }
         } finally {
@@ -78,10 +88,12 @@ class CasesAcrossDevicesTest {
     }
 
     private static void assertAllPass(final DeviceUnderTest device) throws Exception {
-        final List<CaseResult> results = CaseRunner.run(device, result -> { });
+        final List<CaseResult> results = CaseRunner.run(device, result -> {});
         assertThat(results).as("cases run against %s", device.name()).hasSizeGreaterThanOrEqualTo(CASE_COUNT);
-        assertThat(results).as("verdicts against %s", device.name())
-                .allSatisfy(result -> assertThat(result.verdict()).as("%s: %s", result.caseId(), result.message())
+        assertThat(results)
+                .as("verdicts against %s", device.name())
+                .allSatisfy(result -> assertThat(result.verdict())
+                        .as("%s: %s", result.caseId(), result.message())
                         .isEqualTo(Verdict.PASS));
     }
 
@@ -93,5 +105,4 @@ class CasesAcrossDevicesTest {
             return false;
         }
     }
-
 }

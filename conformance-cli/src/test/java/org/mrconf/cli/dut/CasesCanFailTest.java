@@ -32,10 +32,12 @@ class CasesCanFailTest {
             final DeviceUnderTest real = embedded.device();
             final DeviceUnderTest mute = new DeviceUnderTest("mute", real.control(), new MuteLink(real.link()));
 
-            final List<CaseResult> results = CaseRunner.run(mute, result -> { });
+            final List<CaseResult> results = CaseRunner.run(mute, result -> {});
 
-            assertThat(results).isNotEmpty().allSatisfy(result ->
-                    assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL));
+            assertThat(results)
+                    .isNotEmpty()
+                    .allSatisfy(result ->
+                            assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL));
         }
     }
 

@@ -13,8 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Starting, waiting for and stopping soft DUT processes and the network commands around them. */
 final class DeviceProcesses {
-    private DeviceProcesses() {
-    }
+    private DeviceProcesses() {}
 
     /** {@code java -cp <this classpath> org.mrconf.cli.MetaroceCommand dut serve ...}, optionally under a prefix. */
     static Process startSoftDut(final List<String> prefix, final String... serveArguments) throws IOException {
@@ -27,7 +26,10 @@ final class DeviceProcesses {
         command.add("serve");
         command.addAll(List.of(serveArguments));
         final Path log = Files.createTempFile("softdut", ".log");
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     /** Waits until {@code address} accepts TCP connections, or fails with the process's output. */
@@ -64,7 +66,8 @@ final class DeviceProcesses {
 
     /** Runs a command and fails with its output if it fails. */
     static String run(final String... command) throws IOException, InterruptedException {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final Process process =
+                new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
             throw new IOException(String.join(" ", command) + " failed: " + output.strip());

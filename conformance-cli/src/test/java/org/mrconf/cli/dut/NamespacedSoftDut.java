@@ -18,6 +18,7 @@ final class NamespacedSoftDut implements AutoCloseable {
     static final InetAddress DUT_ADDRESS = address(2);
     /** The tester's MetaRoCE address: not configured anywhere; the raw link answers ARP for it. */
     static final InetAddress TESTER_ADDRESS = address(3);
+
     static final String TOKEN = "e2e-token-0123456789abcdef";
 
     private final Process process;
@@ -36,11 +37,20 @@ final class NamespacedSoftDut implements AutoCloseable {
         DeviceProcesses.run("ip", "link", "set", DUT_INTERFACE, "netns", NAMESPACE);
         DeviceProcesses.run("ip", "addr", "add", ROOT_ADDRESS.getHostAddress() + "/24", "dev", ROOT_INTERFACE);
         DeviceProcesses.run("ip", "link", "set", ROOT_INTERFACE, "up");
-        DeviceProcesses.run("ip", "-n", NAMESPACE, "addr", "add", DUT_ADDRESS.getHostAddress() + "/24", "dev", DUT_INTERFACE);
+        DeviceProcesses.run(
+                "ip", "-n", NAMESPACE, "addr", "add", DUT_ADDRESS.getHostAddress() + "/24", "dev", DUT_INTERFACE);
         DeviceProcesses.run("ip", "-n", NAMESPACE, "link", "set", DUT_INTERFACE, "up");
         DeviceProcesses.run("ip", "-n", NAMESPACE, "link", "set", "lo", "up");
-        final Process process = DeviceProcesses.startSoftDut(List.of("ip", "netns", "exec", NAMESPACE),
-                "--bind", DUT_ADDRESS.getHostAddress(), "--port", "4796", "--control-port", "4797", "--token", TOKEN);
+        final Process process = DeviceProcesses.startSoftDut(
+                List.of("ip", "netns", "exec", NAMESPACE),
+                "--bind",
+                DUT_ADDRESS.getHostAddress(),
+                "--port",
+                "4796",
+                "--control-port",
+                "4797",
+                "--token",
+                TOKEN);
         final NamespacedSoftDut dut = new NamespacedSoftDut(process);
         try {
             DeviceProcesses.awaitListening(process, new InetSocketAddress(DUT_ADDRESS, 4797));

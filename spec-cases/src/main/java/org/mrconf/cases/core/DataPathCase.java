@@ -80,22 +80,41 @@ class DataPathCase {
             final int i = order[n];
             final long timestamp = 1000 + n;
             timestamps.add(timestamp);
-            peer.send(connection.packet(Opcode.WRITE, 0).psn(first + i).stream(0).msn(msn)
-                    .messageLength(data.length).messageOffset((long) i * segment).remoteAddress(BASE + 64)
-                    .remoteKey(key).transmitTimestamp(timestamp)
+            peer.send(connection.packet(Opcode.WRITE, 0).psn(first + i).stream(0)
+                    .msn(msn)
+                    .messageLength(data.length)
+                    .messageOffset((long) i * segment)
+                    .remoteAddress(BASE + 64)
+                    .remoteKey(key)
+                    .transmitTimestamp(timestamp)
                     .payload(java.util.Arrays.copyOfRange(data, i * segment, (i + 1) * segment)));
             if (n == 0) {
                 // PSN first + 1 opened a gap: the DUT reports it at once, with the gap visible (8.1.2).
-                final ReceivedPacket ack = peer.await(mark, PacketMatcher.expect().ack().connection(TESTER_CONNECTION)
-                        .path(0).cumulativePsn(first).sackIncludes(1).echoedTimestamp(timestamp), WAIT);
+                final ReceivedPacket ack = peer.await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(TESTER_CONNECTION)
+                                .path(0)
+                                .cumulativePsn(first)
+                                .sackIncludes(1)
+                                .echoedTimestamp(timestamp),
+                        WAIT);
                 assertThat(ack.isValid()).isTrue();
                 mark = peer.mark();
             }
         }
         connection.setNextPsn(0, first + order.length);
 
-        peer.await(mark, PacketMatcher.expect().ack().connection(TESTER_CONNECTION).path(0)
-                .cumulativePsnAtLeast(first + order.length).echoedTimestampIn(timestamps), WAIT);
+        peer.await(
+                mark,
+                PacketMatcher.expect()
+                        .ack()
+                        .connection(TESTER_CONNECTION)
+                        .path(0)
+                        .cumulativePsnAtLeast(first + order.length)
+                        .echoedTimestampIn(timestamps),
+                WAIT);
         assertThat(control.readRegion(key, BASE + 64, data.length)).isEqualTo(data);
     }
 
@@ -119,8 +138,14 @@ class DataPathCase {
         assertThat(completion.stream()).isEqualTo(1);
         assertThat(control.readRegion(key, receiveAddress, data.length)).isEqualTo(data);
         for (final PeerConnection.Segment segment : segments) {
-            peer.await(mark, PacketMatcher.expect().ack().connection(TESTER_CONNECTION).path(segment.path())
-                    .covers(segment.psn()), WAIT);
+            peer.await(
+                    mark,
+                    PacketMatcher.expect()
+                            .ack()
+                            .connection(TESTER_CONNECTION)
+                            .path(segment.path())
+                            .covers(segment.psn()),
+                    WAIT);
         }
     }
 
@@ -143,8 +168,11 @@ class DataPathCase {
         final boolean[] seen = new boolean[data.length];
         int received = 0;
         int responses = 0;
-        final PacketMatcher response = PacketMatcher.expect().data().opcode(Opcode.READ_RESPONSE)
-                .connection(TESTER_CONNECTION).sinkHandle(sinkHandle);
+        final PacketMatcher response = PacketMatcher.expect()
+                .data()
+                .opcode(Opcode.READ_RESPONSE)
+                .connection(TESTER_CONNECTION)
+                .sinkHandle(sinkHandle);
         while (received < data.length) {
             final List<ReceivedPacket> packets = peer.recorder().awaitCount(mark, response, ++responses, WAIT);
             final DataPacket packet = packets.get(packets.size() - 1).data().orElseThrow();
@@ -162,7 +190,13 @@ class DataPathCase {
             }
         }
         assertThat(assembled).isEqualTo(data);
-        peer.await(mark, PacketMatcher.expect().ack().connection(TESTER_CONNECTION).path(2).covers(request.psn()), WAIT);
+        peer.await(
+                mark,
+                PacketMatcher.expect()
+                        .ack()
+                        .connection(TESTER_CONNECTION)
+                        .path(2)
+                        .covers(request.psn()),
+                WAIT);
     }
-
 }

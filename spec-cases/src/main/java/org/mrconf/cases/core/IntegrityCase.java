@@ -27,14 +27,22 @@ class IntegrityCase {
     @Clause("5.6.1")
     @Clause("5.6.2")
     void badCrcIsDroppedSilently(final Testbed testbed) throws Exception {
-        assertDroppedSilently(testbed, testbed.write(0, Testbed.BASE, testbed.key(), payload()).badCrc(), DutCounters.RX_BAD_CRC);
+        assertDroppedSilently(
+                testbed,
+                testbed.write(0, Testbed.BASE, testbed.key(), payload()).badCrc(),
+                DutCounters.RX_BAD_CRC);
     }
 
     @Test
     @DisplayName("a packet with an unknown opcode is dropped and counted")
     @Clause("5.1.2")
     void unknownOpcodeIsDropped(final Testbed testbed) throws Exception {
-        assertDroppedSilently(testbed, PacketBuilder.opcode(0x7E).connection(Testbed.DUT_CONNECTION).path(0).psn(0),
+        assertDroppedSilently(
+                testbed,
+                PacketBuilder.opcode(0x7E)
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(0)
+                        .psn(0),
                 DutCounters.RX_UNKNOWN_OPCODE);
     }
 
@@ -42,7 +50,9 @@ class IntegrityCase {
     @DisplayName("a packet of an unknown major version is dropped and counted")
     @Clause("5.6.3")
     void unknownMajorVersionIsDropped(final Testbed testbed) throws Exception {
-        assertDroppedSilently(testbed, testbed.write(0, Testbed.BASE, testbed.key(), payload()).version(0x20),
+        assertDroppedSilently(
+                testbed,
+                testbed.write(0, Testbed.BASE, testbed.key(), payload()).version(0x20),
                 DutCounters.RX_UNSUPPORTED_VERSION);
     }
 
@@ -50,7 +60,9 @@ class IntegrityCase {
     @DisplayName("a packet shorter than its header is dropped and counted")
     @Clause("5.1.3")
     void truncatedPacketIsDropped(final Testbed testbed) throws Exception {
-        assertDroppedSilently(testbed, testbed.write(0, Testbed.BASE, testbed.key(), payload()).truncateTo(30),
+        assertDroppedSilently(
+                testbed,
+                testbed.write(0, Testbed.BASE, testbed.key(), payload()).truncateTo(30),
                 DutCounters.RX_TRUNCATED);
     }
 
@@ -61,12 +73,22 @@ class IntegrityCase {
         final byte[] data = payload();
         final int mark = testbed.peer().mark();
 
-        testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data)
-                .version(WireConstants.VERSION_1_0 | 0x0F), 0);
+        testbed.connection()
+                .sendNew(
+                        testbed.write(0, Testbed.BASE, testbed.key(), data).version(WireConstants.VERSION_1_0 | 0x0F),
+                        0);
 
-        testbed.peer().await(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION).path(0).covers(0),
-                Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length)).isEqualTo(data);
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(0)
+                                .covers(0),
+                        Testbed.WAIT);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
+                .isEqualTo(data);
     }
 
     private static void assertDroppedSilently(final Testbed testbed, final PacketBuilder packet, final String counter)
@@ -78,13 +100,22 @@ class IntegrityCase {
 
         testbed.peer().assertNone(mark, PacketMatcher.of("anything", p -> true), Testbed.QUIET);
         assertThat(testbed.grew(before, counter)).as(counter).isEqualTo(1);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64)).containsOnly(0);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64))
+                .containsOnly(0);
         // The DUT still works: a correct packet at the same PSN is placed and acknowledged.
         final byte[] data = payload();
         testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data), 0);
-        testbed.peer().await(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION).path(0).covers(0),
-                Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length)).isEqualTo(data);
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(0)
+                                .covers(0),
+                        Testbed.WAIT);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
+                .isEqualTo(data);
     }
 
     private static byte[] payload() {

@@ -47,15 +47,19 @@ class ProtectionCase {
     @Clause("11.1.4")
     void invalidatedRegionIsRefused(final Testbed testbed) throws Exception {
         testbed.control().invalidateRegion(testbed.key());
-        final long other = testbed.control().registerRegion(Testbed.BASE + 2L * Testbed.REGION, 4096,
-                java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
+        final long other = testbed.control()
+                .registerRegion(
+                        Testbed.BASE + 2L * Testbed.REGION,
+                        4096,
+                        java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
         final int mark = testbed.peer().mark();
 
         testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), bytes()), 0);
 
         final NackPacket nack = awaitNack(testbed, mark);
         assertThat(nack.code()).isEqualTo(NackCode.REMOTE_ACCESS);
-        assertThat(testbed.control().readRegion(other, Testbed.BASE + 2L * Testbed.REGION, 256)).containsOnly(0);
+        assertThat(testbed.control().readRegion(other, Testbed.BASE + 2L * Testbed.REGION, 256))
+                .containsOnly(0);
     }
 
     @Test
@@ -65,18 +69,31 @@ class ProtectionCase {
         final var before = testbed.counters();
         final int mark = testbed.peer().mark();
 
-        testbed.peer().send(testbed.write(0, Testbed.BASE, testbed.key(), bytes()).connection(0x0BAD_0BADL));
+        testbed.peer()
+                .send(testbed.write(0, Testbed.BASE, testbed.key(), bytes()).connection(0x0BAD_0BADL));
 
-        testbed.peer().assertNone(mark, PacketMatcher.expect().ack().or(PacketMatcher.expect().nack(NackCode.REMOTE_ACCESS)),
-                Testbed.QUIET);
+        testbed.peer()
+                .assertNone(
+                        mark,
+                        PacketMatcher.expect().ack().or(PacketMatcher.expect().nack(NackCode.REMOTE_ACCESS)),
+                        Testbed.QUIET);
         assertThat(testbed.grew(before, DutCounters.RX_UNKNOWN_CONNECTION)).isEqualTo(1);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 256)).containsOnly(0);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 256))
+                .containsOnly(0);
         // The drop left the real connection alone: its first packet is placed and acknowledged.
         final byte[] data = bytes();
         testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data), 0);
-        testbed.peer().await(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION).path(0).covers(0),
-                Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length)).isEqualTo(data);
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(0)
+                                .covers(0),
+                        Testbed.WAIT);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
+                .isEqualTo(data);
     }
 
     @Test
@@ -92,15 +109,23 @@ class ProtectionCase {
 
         testbed.connection().resend(original);
 
-        testbed.peer().await(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION).path(0)
-                .covers(original.psn()), Testbed.WAIT);
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(0)
+                                .covers(original.psn()),
+                        Testbed.WAIT);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, later.length))
-                .as("the duplicate must not overwrite what the application wrote since").isEqualTo(later);
+                .as("the duplicate must not overwrite what the application wrote since")
+                .isEqualTo(later);
         assertThat(testbed.grew(before, DutCounters.RX_DUPLICATE)).isEqualTo(1);
     }
 
-    private static void assertRefused(final Testbed testbed, final long remoteKey, final long address, final NackCode code)
-            throws Exception {
+    private static void assertRefused(
+            final Testbed testbed, final long remoteKey, final long address, final NackCode code) throws Exception {
         final int mark = testbed.peer().mark();
         final var segment = testbed.connection().sendNew(testbed.write(1, address, remoteKey, bytes()), 1);
 
@@ -109,13 +134,15 @@ class ProtectionCase {
         assertThat(nack.header().pathId()).isEqualTo(1);
         assertThat(nack.header().psn()).isEqualTo(segment.psn());
         assertThat(nack.streamId()).isZero();
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + Testbed.REGION - 256, 256)).containsOnly(0);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 256)).containsOnly(0);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + Testbed.REGION - 256, 256))
+                .containsOnly(0);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 256))
+                .containsOnly(0);
     }
 
     private static NackPacket awaitNack(final Testbed testbed, final int mark) {
-        final ReceivedPacket received = testbed.peer().await(mark,
-                PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT);
+        final ReceivedPacket received = testbed.peer()
+                .await(mark, PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT);
         return received.nack().orElseThrow();
     }
 

@@ -34,7 +34,6 @@ class SelectiveRetransmissionCase {
     private static final long REMOTE_ADDRESS = 0x00AB_0000L;
     private static final long REMOTE_KEY = 0x77;
 
-
     @Test
     @DisplayName("a gap in a path's SACK bitmap makes the DUT resend exactly the missing packet on that path")
     @Clause("6.3.1")
@@ -48,33 +47,48 @@ class SelectiveRetransmissionCase {
         testbed.control().writeRegion(testbed.key(), Testbed.BASE, Testbed.randomBytes(length, 11));
         final int mark = testbed.peer().mark();
 
-        testbed.control().postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, 7, testbed.key(), Testbed.BASE, length),
-                REMOTE_ADDRESS, REMOTE_KEY);
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 7, testbed.key(), Testbed.BASE, length),
+                        REMOTE_ADDRESS,
+                        REMOTE_KEY);
 
-        final List<DataPacket> sent = testbed.peer().recorder().awaitCount(mark, writes().firstTransmission(), 5,
-                Testbed.WAIT).stream().map(p -> p.data().orElseThrow()).toList();
+        final List<DataPacket> sent =
+                testbed.peer().recorder().awaitCount(mark, writes().firstTransmission(), 5, Testbed.WAIT).stream()
+                        .map(p -> p.data().orElseThrow())
+                        .toList();
         for (final DataPacket packet : sent) {
             final boolean last = packet.messageOffset() + packet.payloadLength() == length;
-            assertThat(packet.payloadLength()).as("4.1.9: every packet but the last is full").isEqualTo(
-                    last ? length - 4 * payload : payload);
+            assertThat(packet.payloadLength())
+                    .as("4.1.9: every packet but the last is full")
+                    .isEqualTo(last ? length - 4 * payload : payload);
         }
-        final Map<Integer, List<DataPacket>> byPath = sent.stream()
-                .collect(Collectors.groupingBy(p -> p.header().pathId()));
-        final List<DataPacket> lossy = byPath.values().stream().filter(list -> list.size() >= 2).findFirst()
+        final Map<Integer, List<DataPacket>> byPath =
+                sent.stream().collect(Collectors.groupingBy(p -> p.header().pathId()));
+        final List<DataPacket> lossy = byPath.values().stream()
+                .filter(list -> list.size() >= 2)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no path carried two packets: " + byPath.keySet()));
-        final List<DataPacket> onPath = lossy.stream().sorted(Comparator.comparingLong(p -> p.header().psn())).toList();
+        final List<DataPacket> onPath = lossy.stream()
+                .sorted(Comparator.comparingLong(p -> p.header().psn()))
+                .toList();
         final DataPacket missing = onPath.get(0);
         final int path = missing.header().pathId();
         final int[] receivedBits = new int[onPath.size() - 1];
         for (int i = 1; i < onPath.size(); i++) {
-            receivedBits[i - 1] = (int) ((onPath.get(i).header().psn() - missing.header().psn()) & 0xFFFF_FFFFL);
+            receivedBits[i - 1] =
+                    (int) ((onPath.get(i).header().psn() - missing.header().psn()) & 0xFFFF_FFFFL);
         }
         final int gapMark = testbed.peer().mark();
 
-        testbed.peer().send(ack(path, missing.header().psn(), missing.transmitTimestamp()).sackBits(receivedBits));
+        testbed.peer()
+                .send(ack(path, missing.header().psn(), missing.transmitTimestamp())
+                        .sackBits(receivedBits));
 
-        final DataPacket resent = testbed.peer().await(gapMark, writes().retransmission().psn(missing.header().psn()),
-                Testbed.WAIT).data().orElseThrow();
+        final DataPacket resent = testbed.peer()
+                .await(gapMark, writes().retransmission().psn(missing.header().psn()), Testbed.WAIT)
+                .data()
+                .orElseThrow();
         assertThat(resent.header().pathId()).as("6.4.2: same path").isEqualTo(path);
         assertThat(resent.header().flags() & PacketFlags.RETRANSMISSION).isNotZero();
         assertThat(resent.messageOffset()).isEqualTo(missing.messageOffset());
@@ -83,17 +97,29 @@ class SelectiveRetransmissionCase {
         assertThat(resent.payload()).isEqualTo(missing.payload());
         // Once the gap-driven resend is seen, the DUT has processed the ACK: from then on it must not resend
         // what the ACK reported received. (Resends already in flight from an earlier timeout are allowed.)
-        final java.util.Set<Long> reported = onPath.subList(1, onPath.size()).stream().map(p -> p.header().psn())
+        final java.util.Set<Long> reported = onPath.subList(1, onPath.size()).stream()
+                .map(p -> p.header().psn())
                 .collect(Collectors.toSet());
         final int afterResend = testbed.peer().mark();
-        testbed.peer().assertNone(afterResend, writes().retransmission().path(path).where(
-                "a PSN the ACK reported received", DataPacket.class, p -> reported.contains(p.header().psn())),
-                Testbed.QUIET);
+        testbed.peer()
+                .assertNone(
+                        afterResend,
+                        writes().retransmission()
+                                .path(path)
+                                .where(
+                                        "a PSN the ACK reported received",
+                                        DataPacket.class,
+                                        p -> reported.contains(p.header().psn())),
+                        Testbed.QUIET);
         assertThat(testbed.control().pollCompletions(4, Duration.ZERO))
-                .as("7.5.4: not complete while a PSN is unacknowledged").isEmpty();
+                .as("7.5.4: not complete while a PSN is unacknowledged")
+                .isEmpty();
 
         for (final Map.Entry<Integer, List<DataPacket>> entry : byPath.entrySet()) {
-            final long highest = entry.getValue().stream().mapToLong(p -> p.header().psn()).max().orElseThrow();
+            final long highest = entry.getValue().stream()
+                    .mapToLong(p -> p.header().psn())
+                    .max()
+                    .orElseThrow();
             testbed.peer().send(ack(entry.getKey(), highest + 1, resent.transmitTimestamp()));
         }
         final DutCompletion completion = testbed.awaitCompletion(7);
@@ -102,13 +128,18 @@ class SelectiveRetransmissionCase {
     }
 
     private static PacketMatcher writes() {
-        return PacketMatcher.expect().data().opcode(Opcode.WRITE).connection(Testbed.TESTER_CONNECTION)
+        return PacketMatcher.expect()
+                .data()
+                .opcode(Opcode.WRITE)
+                .connection(Testbed.TESTER_CONNECTION)
                 .remoteAddress(REMOTE_ADDRESS);
     }
 
     private static PacketBuilder ack(final int path, final long cumulativePsn, final long echoedTimestamp) {
-        return PacketBuilder.ack().connection(Testbed.DUT_CONNECTION).path(path).cumulativePsn(cumulativePsn)
+        return PacketBuilder.ack()
+                .connection(Testbed.DUT_CONNECTION)
+                .path(path)
+                .cumulativePsn(cumulativePsn)
                 .echoedTimestamp(echoedTimestamp);
     }
-
 }
