@@ -17,9 +17,9 @@ import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherFactory;
-import org.mrconf.cases.Clause;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutSession;
+import org.mrconf.cases.Verifies;
 
 /**
  * Runs the conformance cases (every {@code *Case} class under {@code org.mrconf.cases}) against one
@@ -104,8 +104,8 @@ public final class CaseRunner {
         }
 
         private static List<String> clausesOf(final Method method) {
-            return Arrays.stream(method.getAnnotationsByType(Clause.class))
-                    .map(Clause::value)
+            return Arrays.stream(method.getAnnotationsByType(Verifies.class))
+                    .map(Verifies::value)
                     .toList();
         }
     }

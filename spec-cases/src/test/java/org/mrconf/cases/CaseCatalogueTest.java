@@ -34,9 +34,9 @@ class CaseCatalogueTest {
         final List<Method> cases = caseMethods();
         assertThat(cases).isNotEmpty();
         for (final Method method : cases) {
-            final org.mrconf.cases.Clause[] clauses = method.getAnnotationsByType(org.mrconf.cases.Clause.class);
+            final Verifies[] clauses = method.getAnnotationsByType(Verifies.class);
             assertThat(clauses).as("clauses of %s", name(method)).isNotEmpty();
-            for (final org.mrconf.cases.Clause clause : clauses) {
+            for (final Verifies clause : clauses) {
                 assertThat(catalogue.find(clause.value()))
                         .as("clause %s named by %s", clause.value(), name(method))
                         .isPresent();
@@ -58,7 +58,7 @@ class CaseCatalogueTest {
     private static String listing(final ClauseCatalogue catalogue, final List<Method> cases) {
         final SortedMap<String, SortedSet<String>> byClause = new TreeMap<>(Clause::compareIds);
         for (final Method method : cases) {
-            for (final org.mrconf.cases.Clause clause : method.getAnnotationsByType(org.mrconf.cases.Clause.class)) {
+            for (final Verifies clause : method.getAnnotationsByType(Verifies.class)) {
                 byClause.computeIfAbsent(clause.value(), k -> new TreeSet<>()).add(name(method));
             }
         }

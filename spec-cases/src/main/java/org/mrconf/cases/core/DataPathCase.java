@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.mrconf.cases.Clause;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.CompletionType;
 import org.mrconf.dut.DutCompletion;
@@ -61,13 +61,13 @@ class DataPathCase {
 
     @Test
     @DisplayName("an out-of-order WRITE is placed on arrival and selectively acknowledged")
-    @Clause("7.1.1")
-    @Clause("7.1.2")
-    @Clause("7.2.1")
-    @Clause("6.2.1")
-    @Clause("6.3.2")
-    @Clause("8.1.2")
-    @Clause("8.2.1")
+    @Verifies("7.1.1")
+    @Verifies("7.1.2")
+    @Verifies("7.2.1")
+    @Verifies("6.2.1")
+    @Verifies("6.3.2")
+    @Verifies("8.1.2")
+    @Verifies("8.2.1")
     void outOfOrderWrite() throws Exception {
         final int segment = Math.min(1024, connection.maxPayload(Opcode.WRITE));
         final byte[] data = Testbed.randomBytes(4 * segment, 1);
@@ -120,9 +120,9 @@ class DataPathCase {
 
     @Test
     @DisplayName("a SEND lands in the receive posted for it and completes there")
-    @Clause("7.3.1")
-    @Clause("7.5.1")
-    @Clause("7.5.2")
+    @Verifies("7.3.1")
+    @Verifies("7.5.1")
+    @Verifies("7.5.2")
     void sendIntoPostedReceive() throws Exception {
         final long receiveAddress = BASE + 0x4_0000;
         control.postReceive(new WorkRequest(Testbed.DUT_CONNECTION, 1, 501, key, receiveAddress, 8192));
@@ -151,8 +151,8 @@ class DataPathCase {
 
     @Test
     @DisplayName("a READ returns exactly the region's bytes in READ_RESPONSEs")
-    @Clause("7.4.1")
-    @Clause("5.2.6")
+    @Verifies("7.4.1")
+    @Verifies("5.2.6")
     void readReturnsRegionBytes() throws Exception {
         final long readAddress = BASE + 0x8_0000;
         final byte[] data = Testbed.randomBytes(6000, 3);

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.mrconf.cases.Clause;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
 import org.mrconf.dut.DutCounters;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
@@ -24,8 +24,8 @@ class IntegrityCase {
 
     @Test
     @DisplayName("a packet with a bad CRC32C is dropped silently and counted")
-    @Clause("5.6.1")
-    @Clause("5.6.2")
+    @Verifies("5.6.1")
+    @Verifies("5.6.2")
     void badCrcIsDroppedSilently(final Testbed testbed) throws Exception {
         assertDroppedSilently(
                 testbed,
@@ -35,7 +35,7 @@ class IntegrityCase {
 
     @Test
     @DisplayName("a packet with an unknown opcode is dropped and counted")
-    @Clause("5.1.2")
+    @Verifies("5.1.2")
     void unknownOpcodeIsDropped(final Testbed testbed) throws Exception {
         assertDroppedSilently(
                 testbed,
@@ -48,7 +48,7 @@ class IntegrityCase {
 
     @Test
     @DisplayName("a packet of an unknown major version is dropped and counted")
-    @Clause("5.6.3")
+    @Verifies("5.6.3")
     void unknownMajorVersionIsDropped(final Testbed testbed) throws Exception {
         assertDroppedSilently(
                 testbed,
@@ -58,7 +58,7 @@ class IntegrityCase {
 
     @Test
     @DisplayName("a packet shorter than its header is dropped and counted")
-    @Clause("5.1.3")
+    @Verifies("5.1.3")
     void truncatedPacketIsDropped(final Testbed testbed) throws Exception {
         assertDroppedSilently(
                 testbed,
@@ -68,7 +68,7 @@ class IntegrityCase {
 
     @Test
     @DisplayName("a packet of a later minor version is accepted")
-    @Clause("5.6.3")
+    @Verifies("5.6.3")
     void laterMinorVersionIsAccepted(final Testbed testbed) throws Exception {
         final byte[] data = payload();
         final int mark = testbed.peer().mark();

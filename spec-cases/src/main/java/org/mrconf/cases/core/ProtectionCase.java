@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.mrconf.cases.Clause;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
 import org.mrconf.dut.DutCounters;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
@@ -25,26 +25,26 @@ class ProtectionCase {
 
     @Test
     @DisplayName("a WRITE with a key that names no region is refused with REMOTE_ACCESS")
-    @Clause("11.1.1")
-    @Clause("9.1.1")
-    @Clause("9.1.3")
-    @Clause("5.4.1")
+    @Verifies("11.1.1")
+    @Verifies("9.1.1")
+    @Verifies("9.1.3")
+    @Verifies("5.4.1")
     void wrongKeyIsRefused(final Testbed testbed) throws Exception {
         assertRefused(testbed, testbed.key() ^ 0x5A5A, Testbed.BASE, NackCode.REMOTE_ACCESS);
     }
 
     @Test
     @DisplayName("a WRITE that runs past the region's end is refused with BOUNDS")
-    @Clause("11.1.3")
-    @Clause("9.1.1")
-    @Clause("9.1.3")
+    @Verifies("11.1.3")
+    @Verifies("9.1.1")
+    @Verifies("9.1.3")
     void outOfBoundsIsRefused(final Testbed testbed) throws Exception {
         assertRefused(testbed, testbed.key(), Testbed.BASE + Testbed.REGION - 100, NackCode.BOUNDS);
     }
 
     @Test
     @DisplayName("a WRITE into an invalidated region is refused with REMOTE_ACCESS")
-    @Clause("11.1.4")
+    @Verifies("11.1.4")
     void invalidatedRegionIsRefused(final Testbed testbed) throws Exception {
         testbed.control().invalidateRegion(testbed.key());
         final long other = testbed.control()
@@ -64,7 +64,7 @@ class ProtectionCase {
 
     @Test
     @DisplayName("a packet for an unknown connection is dropped and counted")
-    @Clause("11.2.1")
+    @Verifies("11.2.1")
     void unknownConnectionIsDropped(final Testbed testbed) throws Exception {
         final var before = testbed.counters();
         final int mark = testbed.peer().mark();
@@ -98,7 +98,7 @@ class ProtectionCase {
 
     @Test
     @DisplayName("a duplicate is acknowledged and not placed again")
-    @Clause("6.5.1")
+    @Verifies("6.5.1")
     void duplicateIsAcknowledgedNotPlaced(final Testbed testbed) throws Exception {
         final var original = testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), bytes()), 0);
         testbed.peer().await(0, PacketMatcher.expect().ack().path(0).covers(original.psn()), Testbed.WAIT);

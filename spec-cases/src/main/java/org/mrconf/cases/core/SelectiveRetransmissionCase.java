@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.mrconf.cases.Clause;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.WorkRequest;
@@ -36,11 +36,11 @@ class SelectiveRetransmissionCase {
 
     @Test
     @DisplayName("a gap in a path's SACK bitmap makes the DUT resend exactly the missing packet on that path")
-    @Clause("6.3.1")
-    @Clause("6.4.1")
-    @Clause("6.4.2")
-    @Clause("7.5.4")
-    @Clause("4.1.9")
+    @Verifies("6.3.1")
+    @Verifies("6.4.1")
+    @Verifies("6.4.2")
+    @Verifies("7.5.4")
+    @Verifies("4.1.9")
     void resendsExactlyTheMissingPacket(final Testbed testbed) throws Exception {
         final int payload = testbed.connection().maxPayload(Opcode.WRITE);
         final int length = 4 * payload + payload / 2;

@@ -14,16 +14,16 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
-@Repeatable(Clause.List.class)
-public @interface Clause {
+@Repeatable(Verifies.List.class)
+public @interface Verifies {
     /** The clause id, e.g. {@code "7.1.1"}. */
     String value();
 
-    /** The container of repeated {@link Clause} annotations. */
+    /** The container of repeated {@link Verifies} annotations. */
     @Documented
     @Retention(RetentionPolicy.RUNTIME)
     @Target({ElementType.METHOD, ElementType.TYPE})
     @interface List {
-        Clause[] value();
+        Verifies[] value();
     }
 }
