@@ -1,0 +1,88 @@
+package org.mrconf.verdict;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a conformance run produced, as the report writers read it. Writers never re-derive a verdict: they
+ * print {@link #cases()} and {@link #clauses()} as they are.
+ *
+ * @param suiteVersion  the suite's version
+ * @param suiteCommit   the git commit the suite was built from; "unknown" when not known
+ * @param specVersion   the Open Draft version the cases were written against
+ * @param commandLine   the exact command line of the run
+ * @param dut           who the device is and what it declared
+ * @param startedAt     when the run started
+ * @param finishedAt    when it ended; empty while it runs
+ * @param interrupted   whether it was cut short (SIGINT, a crash); its verdicts are then incomplete
+ * @param selection     the selection options the run was given, e.g. {@code clause=6.*}; empty means everything
+ * @param cases         the case verdicts in the order they finished
+ * @param clauses       the clause verdicts in clause order
+ */
+public record RunRecord(
+        String suiteVersion,
+        String suiteCommit,
+        String specVersion,
+        String commandLine,
+        DutDescription dut,
+        Instant startedAt,
+        Optional<Instant> finishedAt,
+        boolean interrupted,
+        Map<String, String> selection,
+        List<CaseResult> cases,
+        List<ClauseResult> clauses) {
+    public RunRecord {
+        Objects.requireNonNull(suiteVersion, "suiteVersion");
+        Objects.requireNonNull(suiteCommit, "suiteCommit");
+        Objects.requireNonNull(specVersion, "specVersion");
+        Objects.requireNonNull(commandLine, "commandLine");
+        Objects.requireNonNull(dut, "dut");
+        Objects.requireNonNull(startedAt, "startedAt");
+        Objects.requireNonNull(finishedAt, "finishedAt");
+        selection = Map.copyOf(selection);
+        cases = List.copyOf(cases);
+        clauses = List.copyOf(clauses);
+    }
+
+    /**
+     * The device as the report names it.
+     *
+     * @param name            the target as given ({@code reference}, {@code udp://...}, a profile file)
+     * @param vendor          from the profile or {@code hello}
+     * @param model           likewise
+     * @param firmware        likewise
+     * @param driver          likewise
+     * @param profiles        the claimed profiles
+     * @param optionalClauses the SHOULD and MAY clauses it declares it implements
+     * @param defects         the defect profiles active on it ({@code hello}); a clean device has none
+     * @param parameters      the declared test parameters (MTU, paths, timers, tolerances) as name to value
+     * @param link            the wire link: {@code embedded}, {@code udp} or {@code raw-ethernet}
+     */
+    public record DutDescription(
+            String name,
+            String vendor,
+            String model,
+            String firmware,
+            String driver,
+            List<String> profiles,
+            List<String> optionalClauses,
+            List<String> defects,
+            Map<String, String> parameters,
+            String link) {
+        public DutDescription {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(vendor, "vendor");
+            Objects.requireNonNull(model, "model");
+            Objects.requireNonNull(firmware, "firmware");
+            Objects.requireNonNull(driver, "driver");
+            profiles = List.copyOf(profiles);
+            optionalClauses = List.copyOf(optionalClauses);
+            defects = List.copyOf(defects);
+            parameters = Map.copyOf(parameters);
+            Objects.requireNonNull(link, "link");
+        }
+    }
+}
