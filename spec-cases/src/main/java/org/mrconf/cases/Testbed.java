@@ -9,6 +9,7 @@ import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PeerConnection;
@@ -33,12 +34,19 @@ public final class Testbed implements AutoCloseable {
     /** How long a case watches for something that must not happen. */
     public static final Duration QUIET = Duration.ofMillis(300);
 
+    private final DutProfile profile;
     private final DutControl control;
     private final TesterPeer peer;
     private final PeerConnection connection;
     private final long key;
 
-    private Testbed(final DutControl control, final TesterPeer peer, final PeerConnection connection, final long key) {
+    private Testbed(
+            final DutControl control,
+            final TesterPeer peer,
+            final PeerConnection connection,
+            final long key,
+            final DutProfile profile) {
+        this.profile = profile;
         this.control = control;
         this.peer = peer;
         this.connection = connection;
@@ -64,7 +72,12 @@ public final class Testbed implements AutoCloseable {
                 REGION,
                 EnumSet.of(RegionAccess.LOCAL_WRITE, RegionAccess.REMOTE_WRITE, RegionAccess.REMOTE_READ));
         final TesterPeer peer = TesterPeer.start(dut.link());
-        return new Testbed(control, peer, peer.connection(spec, mtu), key);
+        return new Testbed(control, peer, peer.connection(spec, mtu), key, dut.profile());
+    }
+
+    /** What the device declared: claims, limits, timers and their tolerance. */
+    public DutProfile profile() {
+        return profile;
     }
 
     public DutControl control() {

@@ -3,8 +3,12 @@ package org.mrconf.cli.dut;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.dut.Datagram;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DutProfileException;
+import org.mrconf.dut.DutProfileLoader;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.QueueWireLink;
 import org.mrconf.pcap.Ecn;
@@ -57,9 +61,26 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                 .build());
     }
 
-    /** The device as the conformance cases see it. */
+    /** The device as the conformance cases see it, with the reference's bundled declarations. */
     public DeviceUnderTest device() {
-        return new DeviceUnderTest("embedded reference", control, link);
+        return new DeviceUnderTest("embedded reference", control, link, profile());
+    }
+
+    /**
+     * The reference's declarations (the bundled {@code reference-udp} profile: the embedded reference runs the same
+     * soft DUT with the same timers) with the in-memory link and its addresses.
+     */
+    private static DutProfile profile() {
+        try {
+            final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
+            return bundled.withLink(DutProfile.Link.embedded())
+                    .withControl(Optional.empty())
+                    .withParameters(bundled.parameters()
+                            .withDut(new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT))
+                            .withTester(new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT)));
+        } catch (final DutProfileException e) {
+            throw new IllegalStateException("the bundled reference profile is broken: " + e.getMessage(), e);
+        }
     }
 
     @Override

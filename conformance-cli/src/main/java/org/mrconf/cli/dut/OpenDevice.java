@@ -82,7 +82,7 @@ public final class OpenDevice implements AutoCloseable {
                             name, "control", "a device other than the embedded reference needs a control endpoint")));
             resources.add(0, control);
             return new OpenDevice(
-                    new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link), resources);
+                    new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link, profile), resources);
         } catch (final DutProfileException | DutControlException | IOException | RuntimeException e) {
             closeAll(resources);
             throw e;

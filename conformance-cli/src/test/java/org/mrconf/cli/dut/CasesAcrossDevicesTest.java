@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.dut.ControlEndpoint;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DutProfileLoader;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
@@ -56,7 +58,8 @@ class CasesAcrossDevicesTest {
             try (UdpWireLink link = UdpWireLink.open(dut, tester, System::nanoTime);
                     JsonLineControlClient control =
                             JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", controlPort))) {
-                assertAllPass(new DeviceUnderTest("soft DUT process over UDP", control, link));
+                assertAllPass(
+                        new DeviceUnderTest("soft DUT process over UDP", control, link, referenceProfile(dut, tester)));
             }
         } finally {
             DeviceProcesses.stop(process);
@@ -80,11 +83,22 @@ class CasesAcrossDevicesTest {
                             NamespacedSoftDut.DUT_ADDRESS.getHostAddress(),
                             4797,
                             Optional.of(NamespacedSoftDut.TOKEN)))) {
-                assertAllPass(new DeviceUnderTest("soft DUT through raw Ethernet", control, link));
+                assertAllPass(new DeviceUnderTest(
+                        "soft DUT through raw Ethernet",
+                        control,
+                        link,
+                        referenceProfile(dut, tester).withLink(DutProfile.Link.raw(NamespacedSoftDut.ROOT_INTERFACE))));
             }
         } finally {
             namespace.close();
         }
+    }
+
+    /** The reference's bundled declarations with the addresses this test gave it. */
+    private static DutProfile referenceProfile(final InetSocketAddress dut, final InetSocketAddress tester)
+            throws Exception {
+        final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
+        return bundled.withParameters(bundled.parameters().withDut(dut).withTester(tester));
     }
 
     private static void assertAllPass(final DeviceUnderTest device) throws Exception {

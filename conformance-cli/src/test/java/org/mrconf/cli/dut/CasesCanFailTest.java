@@ -30,7 +30,7 @@ class CasesCanFailTest {
     void shouldFailEveryCaseAgainstAMuteDevice() throws Exception {
         try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
             final DeviceUnderTest real = embedded.device();
-            final DeviceUnderTest mute = new DeviceUnderTest("mute", real.control(), new MuteLink(real.link()));
+            final DeviceUnderTest mute = real.withLink(new MuteLink(real.link()));
 
             final List<CaseResult> results = CaseRunner.run(mute, result -> {});
 
