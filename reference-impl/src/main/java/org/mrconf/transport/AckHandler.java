@@ -206,10 +206,11 @@ final class AckHandler {
 
     private void failMessage(
             final Connection connection, final int streamId, final long msn, final CompletionStatus status) {
-        if (!connection.hasStream(streamId)) {
-            return;
+        final StreamSendState stream = connection.existingSendStream(streamId);
+        if (stream == null) {
+            return; // nothing was ever sent on it; a NACK naming it must not create state
         }
-        for (final SendMessage message : connection.sendStream(streamId).awaitingCompletion) {
+        for (final SendMessage message : stream.awaitingCompletion) {
             if (message.msn == msn && !message.isDone()) {
                 connection.sendQueue.remove(message);
                 completions.finishSend(connection, message, status);

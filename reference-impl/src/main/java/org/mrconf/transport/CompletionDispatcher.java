@@ -66,8 +66,7 @@ final class CompletionDispatcher {
                         status,
                         stream.messageLength[index],
                         0));
-                stream.receiveRegion[receive] = null;
-                stream.oldestLiveRsn = Serial.add(rsn, 1);
+                stream.retireReceive(rsn);
             } else if (opcode == Opcode.WRITE_WITH_IMMEDIATE && status == CompletionStatus.SUCCESS) {
                 emit(new Completion(
                         0,
@@ -79,42 +78,34 @@ final class CompletionDispatcher {
                         stream.messageLength[index],
                         stream.messageImmediate[index]));
             }
-            stream.messageState[index] = StreamReceiveState.EMPTY;
-            stream.messageStatus[index] = null;
-            stream.messageOpcode[index] = null;
-            stream.nextMsnToDeliver = Serial.add(stream.nextMsnToDeliver, 1);
+            stream.delivered(index);
         }
     }
 
     /** Fails every message and posted receive of a connection, in MSN and RSN order. */
     void flush(final Connection connection, final CompletionStatus status) {
         connection.sendQueue.clear();
-        final StreamSendState[] streams = connection.sendStreams();
-        for (final StreamSendState stream : streams) {
-            if (stream == null) {
-                continue;
-            }
+        connection.forEachSendStream(stream -> {
             for (final SendMessage message : stream.awaitingCompletion) {
                 if (!message.isDone()) {
                     message.status = status;
                 }
             }
             drainSend(connection, stream);
-        }
+        });
     }
 
     /** Flushes the posted receives of every stream of the connection. */
     void flushAllReceives(final Connection connection) {
-        for (int stream = 0; stream < connection.config.streamCount(); stream++) {
-            if (connection.hasReceiveStream(stream)) {
-                flushReceives(connection, stream, connection.receiveStream(stream));
-            }
-        }
+        connection.forEachReceiveStream((streamId, stream) -> flushReceives(connection, streamId, stream));
     }
 
     /** Flushes the posted receives that no SEND has consumed yet. */
     void flushReceives(final Connection connection, final int streamId, final StreamReceiveState stream) {
         for (long rsn = stream.oldestLiveRsn; rsn != stream.nextRsnToPost; rsn = Serial.add(rsn, 1)) {
+            if (stream.isReceiveRetired(rsn)) {
+                continue; // completed already, out of RSN order
+            }
             final int receive = stream.receiveIndex(rsn);
             emit(new Completion(
                     stream.receiveWorkRequestId[receive],
@@ -126,7 +117,7 @@ final class CompletionDispatcher {
                     0,
                     0));
         }
-        stream.oldestLiveRsn = stream.nextRsnToPost;
+        stream.clearReceives();
     }
 
     private void emit(final Completion completion) {

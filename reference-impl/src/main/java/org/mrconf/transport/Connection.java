@@ -10,9 +10,12 @@ final class Connection {
     final ConnectionConfig config;
     final PathSender[] sendPaths;
     final PathReceiver[] receivePaths;
-    private final StreamSendState[] sendStreams;
-    private final StreamReceiveState[] receiveStreams;
+    /** Stream halves by stream id, created at first use: a connection declaring 65,536 streams pays for those used. */
+    private final IntObjectMap<StreamSendState> sendStreams = new IntObjectMap<>(4);
+
+    private final IntObjectMap<StreamReceiveState> receiveStreams = new IntObjectMap<>(4);
     private final EndpointConfig endpointConfig;
+    private final StateBudget budget;
 
     /** Messages with packets not yet sent once, in posting order (READ responses included). */
     final ArrayDeque<SendMessage> sendQueue = new ArrayDeque<>();
@@ -36,17 +39,20 @@ final class Connection {
     /** Whether the posted receives were flushed when the connection failed. */
     boolean receivesFlushed;
 
-    Connection(final ConnectionConfig config, final EndpointConfig endpointConfig, final long nowNs) {
+    Connection(
+            final ConnectionConfig config,
+            final EndpointConfig endpointConfig,
+            final StateBudget budget,
+            final long nowNs) {
         this.config = config;
         this.endpointConfig = endpointConfig;
+        this.budget = budget;
         this.sendPaths = new PathSender[config.pathCount()];
         this.receivePaths = new PathReceiver[config.pathCount()];
         for (int p = 0; p < config.pathCount(); p++) {
             sendPaths[p] = new PathSender(p, config.initialSendPsn(), config.entropyBase() + p, endpointConfig);
             receivePaths[p] = new PathReceiver(p, config.initialReceivePsn());
         }
-        this.sendStreams = new StreamSendState[config.streamCount()];
-        this.receiveStreams = new StreamReceiveState[config.streamCount()];
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
                 endpointConfig.maxConnectionWindow(),
@@ -61,38 +67,74 @@ final class Connection {
     }
 
     boolean hasStream(final int streamId) {
-        return streamId < sendStreams.length;
+        return streamId >= 0 && streamId < config.streamCount();
     }
 
-    /** The sending half of a stream, created at first use. */
+    /** The sending half of a stream, created at first use (by the application's posts). */
     StreamSendState sendStream(final int streamId) {
-        StreamSendState stream = sendStreams[streamId];
+        StreamSendState stream = sendStreams.get(streamId);
         if (stream == null) {
             stream = new StreamSendState();
-            sendStreams[streamId] = stream;
+            sendStreams.put(streamId, stream);
         }
         return stream;
     }
 
-    /** The receiving half of a stream, created at first use. */
+    /** The sending half of a stream if it exists, else null: what a packet naming a stream may look at. */
+    StreamSendState existingSendStream(final int streamId) {
+        return sendStreams.get(streamId);
+    }
+
+    /** The receiving half of a stream, created at first use by the application (charged, never refused). */
     StreamReceiveState receiveStream(final int streamId) {
-        StreamReceiveState stream = receiveStreams[streamId];
+        StreamReceiveState stream = receiveStreams.get(streamId);
         if (stream == null) {
-            stream =
-                    new StreamReceiveState(endpointConfig.maxPostedReceives(), endpointConfig.maxOutstandingMessages());
-            receiveStreams[streamId] = stream;
+            final long charge = StreamReceiveState.initialCharge(endpointConfig.maxOutstandingMessages());
+            budget.chargeLongLived(charge);
+            stream = newReceiveStream(streamId, charge);
         }
         return stream;
     }
 
-    /** Whether the stream's receiving half exists (without creating it). */
-    boolean hasReceiveStream(final int streamId) {
-        return streamId < receiveStreams.length && receiveStreams[streamId] != null;
+    /**
+     * The receiving half of a stream for a packet: created at first use if the endpoint's state budget
+     * allows, else null (the caller drops the packet and counts it).
+     */
+    StreamReceiveState receiveStreamForPacket(final int streamId) {
+        final StreamReceiveState stream = receiveStreams.get(streamId);
+        if (stream != null) {
+            return stream;
+        }
+        final long charge = StreamReceiveState.initialCharge(endpointConfig.maxOutstandingMessages());
+        return budget.tryChargeLongLived(charge) ? newReceiveStream(streamId, charge) : null;
     }
 
-    /** Every stream's sending half that exists, for flushing. */
-    StreamSendState[] sendStreams() {
-        return sendStreams;
+    private StreamReceiveState newReceiveStream(final int streamId, final long charge) {
+        final StreamReceiveState stream = new StreamReceiveState(
+                endpointConfig.maxPostedReceives(), endpointConfig.maxOutstandingMessages(), budget);
+        stream.charged(charge);
+        receiveStreams.put(streamId, stream);
+        return stream;
+    }
+
+    /** Calls {@code action} with each existing receiving half and its stream id. */
+    void forEachReceiveStream(final IntObjectMap.EntryConsumer<StreamReceiveState> action) {
+        receiveStreams.forEachEntry(action);
+    }
+
+    /** Every existing sending half, for flushing and diagnostics. */
+    void forEachSendStream(final java.util.function.Consumer<StreamSendState> action) {
+        sendStreams.forEachValue(action);
+    }
+
+    /** Number of receiving halves created, for tests. */
+    int receiveStreamCount() {
+        return receiveStreams.size();
+    }
+
+    /** Returns every byte this connection's streams charged to the endpoint's budget. */
+    void releaseState() {
+        receiveStreams.forEachValue(StreamReceiveState::release);
     }
 
     /** Whether anything awaits the peer: PSNs not yet acknowledged, or READs whose data has not all arrived. */

@@ -25,6 +25,8 @@ public enum Counter {
     REJECT_RECEIVER_NOT_READY,
     REJECT_MESSAGE_TOO_LONG,
     REJECT_INVALID_REQUEST,
+    /** Data packets dropped unrecorded because the receive-state budget was spent (the sender retries). */
+    RX_DROPPED_NO_STATE,
     BYTES_PLACED,
     TX_DATA_PACKETS,
     TX_RETRANSMISSIONS,

@@ -114,7 +114,7 @@ public final class Endpoint implements PacketReceiver {
         if (state.connections.get(config.localId()) != null) {
             throw new IllegalArgumentException("connection " + config.localId() + " exists");
         }
-        final Connection connection = new Connection(config, state.config, now());
+        final Connection connection = new Connection(config, state.config, state.budget, now());
         state.connections.put(config.localId(), connection);
         state.connectionList.add(connection);
     }
@@ -129,6 +129,7 @@ public final class Endpoint implements PacketReceiver {
         if (!connection.receivesFlushed) {
             completions.flushAllReceives(connection);
         }
+        connection.releaseState();
         state.connections.remove(localId);
         state.connectionList.remove(connection);
     }
@@ -154,6 +155,11 @@ public final class Endpoint implements PacketReceiver {
                 path.rtt.rtoNs());
     }
 
+    /** Bytes of receive-side state packets made the endpoint allocate, as its budget counts them. */
+    long receiveStateBytes() {
+        return state.budget.usedBytes();
+    }
+
     /** The sizes of the endpoint's internal state. */
     public EndpointDiagnostics diagnostics() {
         int queued = 0;
@@ -164,9 +170,9 @@ public final class Endpoint implements PacketReceiver {
             queued += connection.sendQueue.size();
             outstanding += connection.unacknowledged;
             reads += connection.readsBySink.size();
-            for (final StreamSendState stream : connection.sendStreams()) {
-                awaiting += stream == null ? 0 : stream.awaitingCompletion.size();
-            }
+            final int[] awaitingHere = new int[1];
+            connection.forEachSendStream(stream -> awaitingHere[0] += stream.awaitingCompletion.size());
+            awaiting += awaitingHere[0];
         }
         return new EndpointDiagnostics(
                 state.connectionList.size(), queued, awaiting, outstanding, reads, completions.pending());

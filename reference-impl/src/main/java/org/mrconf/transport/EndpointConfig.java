@@ -26,6 +26,9 @@ package org.mrconf.transport;
  * @param maxPostedReceives     receives per stream that may be posted and not yet consumed
  * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
  * @param entropySeed           seed of the source-port choices made when re-pathing
+ * @param receiveStateBudgetBytes most bytes of receive-side state (streams, message rings, segment trackers)
+ *                              that packets may make the endpoint allocate; a packet needing more is dropped,
+ *                              counted in {@link Counter#RX_DROPPED_NO_STATE} and not recorded
  */
 public record EndpointConfig(
         long lineRateBitsPerSecond,
@@ -47,7 +50,8 @@ public record EndpointConfig(
         int maxOutstandingMessages,
         int maxPostedReceives,
         long receiverNotReadyRetryNs,
-        long entropySeed) {
+        long entropySeed,
+        long receiveStateBudgetBytes) {
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
     public static EndpointConfig defaults() {
@@ -81,6 +85,7 @@ public record EndpointConfig(
         b.maxPostedReceives = maxPostedReceives;
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
         b.entropySeed = entropySeed;
+        b.receiveStateBudgetBytes = receiveStateBudgetBytes;
         return b;
     }
 
@@ -106,6 +111,7 @@ public record EndpointConfig(
         private int maxPostedReceives = 4096;
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
+        private long receiveStateBudgetBytes = 64L << 20;
 
         private Builder() {}
 
@@ -185,7 +191,15 @@ public record EndpointConfig(
             return this;
         }
 
+        public Builder receiveStateBudget(final long bytes) {
+            this.receiveStateBudgetBytes = bytes;
+            return this;
+        }
+
         public EndpointConfig build() {
+            if (receiveStateBudgetBytes < 1) {
+                throw new IllegalArgumentException("receive state budget must be positive");
+            }
             if (mtuBytes < ipHeaderBytes + 8 + 52 + 4 + 1) {
                 throw new IllegalArgumentException("mtu " + mtuBytes + " leaves no room for a payload");
             }
@@ -218,7 +232,8 @@ public record EndpointConfig(
                     maxOutstandingMessages,
                     maxPostedReceives,
                     receiverNotReadyRetryNs,
-                    entropySeed);
+                    entropySeed,
+                    receiveStateBudgetBytes);
         }
     }
 

@@ -12,7 +12,11 @@ final class EndpointState {
     /** The same connections as a list, so timers can walk them without iterator garbage. */
     final List<Connection> connectionList = new ArrayList<>();
 
+    /** What packets may make the receive side allocate. */
+    final StateBudget budget;
+
     EndpointState(final EndpointConfig config) {
         this.config = config;
+        this.budget = new StateBudget(config.receiveStateBudgetBytes());
     }
 }

@@ -18,7 +18,9 @@ final class InboundData {
         PLACED,
         STALE,
         REJECTED,
-        NOT_READY
+        NOT_READY,
+        /** Dropped unrecorded: no state could be allocated for it (the budget is spent). */
+        DROPPED
     }
 
     private final EndpointState state;
@@ -84,7 +86,7 @@ final class InboundData {
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
         final Outcome outcome = deliver(connection, pathId, packet, header);
-        if (outcome == Outcome.NOT_READY) {
+        if (outcome == Outcome.NOT_READY || outcome == Outcome.DROPPED) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
         path.window.record(psn);
@@ -112,12 +114,18 @@ final class InboundData {
         if (!connection.hasStream(streamId)) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
-        final StreamReceiveState stream = connection.receiveStream(streamId);
+        final StreamReceiveState stream = connection.receiveStreamForPacket(streamId);
+        if (stream == null) {
+            return dropped();
+        }
         if (stream.isDelivered(msn)) {
             return stale();
         }
         if (stream.isBeyondTracking(msn)) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        if (!stream.ensureCovers(msn)) {
+            return dropped();
         }
         final int index = stream.messageIndex(msn);
         final byte messageState = stream.messageState[index];
@@ -151,12 +159,15 @@ final class InboundData {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
         final long start = header.remoteAddress() + header.messageOffset();
-        begin(
+        if (!begin(
                 stream,
                 index,
                 packet.opcode(),
                 header,
-                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
+                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0,
+                isMultiPacket(packet, header))) {
+            return dropped();
+        }
         place(packet, region, region.indexOf(start));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
@@ -169,14 +180,16 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final long rsn = header.receiveSequenceNumber();
-        if (stream.messageState[index] == StreamReceiveState.PARTIAL && stream.messageRsn[index] != rsn) {
+        final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
+        if (continuing && stream.messageRsn[index] != rsn) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
         }
-        if (stream.isReceiveRetired(rsn)) {
-            // A new message naming a receive that an earlier message already used (clause 7.3.1).
+        if (!continuing && stream.isReceiveUsed(rsn)) {
+            // A new message naming a receive that another message already used or holds (clause 7.3.1):
+            // one receive is completed once, and no two messages share its buffer.
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index);
         }
-        if (!stream.isReceivePosted(rsn)) {
+        if (!continuing && !stream.isReceivePosted(rsn)) {
             state.counters.increment(Counter.REJECT_RECEIVER_NOT_READY);
             out.sendNack(
                     connection,
@@ -191,14 +204,12 @@ final class InboundData {
         final int receive = stream.receiveIndex(rsn);
         if (header.messageLength() > stream.receiveLength[receive]) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
-            begin(stream, index, Opcode.SEND, header, 0);
-            stream.messageRsn[index] = rsn;
+            consume(stream, index, header, rsn);
             return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         final MemoryRegion region = stream.receiveRegion[receive];
         if (!region.isValid()) {
-            begin(stream, index, Opcode.SEND, header, 0);
-            stream.messageRsn[index] = rsn;
+            consume(stream, index, header, rsn);
             return reject(
                     connection,
                     pathId,
@@ -208,10 +219,25 @@ final class InboundData {
                     index,
                     CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
         }
-        begin(stream, index, Opcode.SEND, header, 0);
-        stream.messageRsn[index] = rsn;
+        if (!continuing) {
+            if (!begin(stream, index, Opcode.SEND, header, 0, isMultiPacket(packet, header))) {
+                return dropped();
+            }
+            stream.messageRsn[index] = rsn;
+            stream.holdReceive(rsn);
+        }
         place(packet, region, region.indexOf(stream.receiveAddress[receive] + header.messageOffset()));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
+    }
+
+    /** Makes a SEND that will fail at once the user of its receive, so that the receive completes with it. */
+    private static void consume(
+            final StreamReceiveState stream, final int index, final DataHeaderFlyweight header, final long rsn) {
+        if (stream.messageState[index] == StreamReceiveState.EMPTY) {
+            stream.occupy(index, Opcode.SEND, header.messageLength(), 0);
+            stream.messageRsn[index] = rsn;
+            stream.holdReceive(rsn);
+        }
     }
 
     private Outcome acceptReadRequest(
@@ -243,7 +269,7 @@ final class InboundData {
         response.requestPathId = pathId;
         response.requestPsn = header.psn();
         connection.sendQueue.addLast(response);
-        begin(stream, index, Opcode.READ_REQUEST, header, 0);
+        begin(stream, index, Opcode.READ_REQUEST, header, 0, false);
         finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
         return Outcome.PLACED;
     }
@@ -271,27 +297,33 @@ final class InboundData {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         place(packet, read.localRegion, read.localRegion.indexOf(read.localAddress + header.messageOffset()));
-        read.placed.mark(header.messageOffset(), packet.payloadLength());
+        if (!read.placed.mark(header.messageOffset(), packet.payloadLength())) {
+            return dropped();
+        }
         if (read.placed.isComplete()) {
             completions.finishSend(connection, read, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
     }
 
-    private void begin(
+    /**
+     * Takes the message's slot into use at its first packet; with {@code tracked}, also starts counting its
+     * bytes. False if the budget allows no tracker: the caller drops the packet.
+     */
+    private static boolean begin(
             final StreamReceiveState stream,
             final int index,
             final Opcode opcode,
             final DataHeaderFlyweight header,
-            final long immediate) {
+            final long immediate,
+            final boolean tracked) {
         if (stream.messageState[index] == StreamReceiveState.EMPTY) {
-            stream.messageState[index] = StreamReceiveState.PARTIAL;
-            stream.messageOpcode[index] = opcode;
-            stream.messageLength[index] = header.messageLength();
-            stream.messageSegments[index] = new SegmentTracker(header.messageLength());
-            stream.messageImmediate[index] = immediate;
-            stream.messageRsn[index] = StreamReceiveState.NO_RSN;
+            if (tracked && !stream.trackSegments(index, header.messageLength())) {
+                return false;
+            }
+            stream.occupy(index, opcode, header.messageLength(), immediate);
         }
+        return true;
     }
 
     private void place(final DecodedPacket packet, final MemoryRegion region, final int index) {
@@ -310,7 +342,14 @@ final class InboundData {
             final long offset,
             final int bytes) {
         final SegmentTracker segments = stream.messageSegments[index];
-        segments.mark(offset, bytes);
+        if (segments == null) {
+            // A message carried whole by one packet needs no tracker: it is complete.
+            finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+            return Outcome.PLACED;
+        }
+        if (!segments.mark(offset, bytes)) {
+            return dropped(); // more disjoint pieces than one message may hold; the sender retries
+        }
         if (segments.isComplete()) {
             finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
         }
@@ -325,7 +364,7 @@ final class InboundData {
             final CompletionStatus status) {
         stream.messageState[index] = StreamReceiveState.COMPLETE;
         stream.messageStatus[index] = status;
-        stream.messageSegments[index] = null;
+        stream.finishSegments(index);
         completions.drainReceive(connection, streamId, stream);
     }
 
@@ -372,10 +411,7 @@ final class InboundData {
         }
         if (stream != null) {
             if (stream.messageState[index] == StreamReceiveState.EMPTY) {
-                stream.messageState[index] = StreamReceiveState.PARTIAL;
-                stream.messageOpcode[index] = header.opcode();
-                stream.messageLength[index] = header.messageLength();
-                stream.messageRsn[index] = StreamReceiveState.NO_RSN;
+                stream.occupy(index, header.opcode(), header.messageLength(), 0);
             }
             finishMessage(connection, header.streamId(), stream, index, status);
         }
@@ -401,6 +437,16 @@ final class InboundData {
             path.lastFinalNackNs = nowNs;
         }
         return repeat;
+    }
+
+    /** Whether the message needs more packets than this first one to arrive, so its bytes must be counted. */
+    private static boolean isMultiPacket(final DecodedPacket packet, final DataHeaderFlyweight header) {
+        return header.messageOffset() != 0 || packet.payloadLength() != header.messageLength();
+    }
+
+    private Outcome dropped() {
+        state.counters.increment(Counter.RX_DROPPED_NO_STATE);
+        return Outcome.DROPPED;
     }
 
     private Outcome stale() {

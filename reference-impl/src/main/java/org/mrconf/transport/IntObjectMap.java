@@ -87,6 +87,24 @@ final class IntObjectMap<V> {
         }
     }
 
+    /** Calls {@code action} with every key and value, over a snapshot. */
+    @SuppressWarnings("unchecked")
+    void forEachEntry(final EntryConsumer<V> action) {
+        final int[] keySnapshot = keys.clone();
+        final Object[] valueSnapshot = values.clone();
+        for (int i = 0; i < valueSnapshot.length; i++) {
+            if (valueSnapshot[i] != null) {
+                action.accept(keySnapshot[i], (V) valueSnapshot[i]);
+            }
+        }
+    }
+
+    /** A key and its value. */
+    @FunctionalInterface
+    interface EntryConsumer<V> {
+        void accept(int key, V value);
+    }
+
     private void reinsertFollowing(final int removed) {
         for (int i = (removed + 1) & mask; values[i] != null; i = (i + 1) & mask) {
             final int key = keys[i];

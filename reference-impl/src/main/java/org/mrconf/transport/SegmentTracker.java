@@ -8,6 +8,12 @@ package org.mrconf.transport;
  * when its first packet arrives; marking allocates only when more ranges than ever before are open.
  */
 final class SegmentTracker {
+    /**
+     * Most disjoint ranges one message may have open: a receive window of 256 PSNs per path leaves a
+     * legitimate sender far fewer gaps; a peer that sends every other byte cannot grow this without bound.
+     */
+    static final int MAX_RANGES = 256;
+
     private final long length;
     private long[] starts = new long[4];
     private long[] ends = new long[4];
@@ -17,14 +23,17 @@ final class SegmentTracker {
         this.length = messageLength;
     }
 
-    /** Marks the bytes [offset, offset + byteCount) as arrived. */
-    void mark(final long offset, final int byteCount) {
+    /**
+     * Marks the bytes [offset, offset + byteCount) as arrived; false, marking nothing, if that would open
+     * more than {@link #MAX_RANGES} disjoint ranges.
+     */
+    boolean mark(final long offset, final int byteCount) {
         if (byteCount == 0) {
-            return;
+            return true;
         }
         if (count == 1 && ends[0] == offset && starts[0] <= offset) {
             ends[0] = offset + byteCount; // the common case: the next segment in order
-            return;
+            return true;
         }
         long start = offset;
         long end = offset + byteCount;
@@ -40,6 +49,9 @@ final class SegmentTracker {
         }
         final int merged = last - first;
         if (merged == 0) {
+            if (count == MAX_RANGES) {
+                return false;
+            }
             insert(first, start, end);
         } else {
             starts[first] = start;
@@ -49,6 +61,7 @@ final class SegmentTracker {
             System.arraycopy(ends, last, ends, first + 1, tail);
             count -= merged - 1;
         }
+        return true;
     }
 
     /** Whether every byte has arrived; a zero-length message is complete at once. */

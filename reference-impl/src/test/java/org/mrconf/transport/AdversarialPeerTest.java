@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mrconf.wire.AckFlyweight;
+import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
@@ -17,6 +18,7 @@ import org.mrconf.wire.NackPacket;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.Packet;
 import org.mrconf.wire.PacketEncoder;
+import org.mrconf.wire.PacketFlags;
 
 /**
  * The reference as a test oracle must not be fooled by a peer that breaks the rules, nor let memory the
@@ -172,6 +174,48 @@ class AdversarialPeerTest {
     }
 
     @Test
+    void shouldCompleteEachReceiveOnceWhenSendsNameReceivesOutOfOrder() {
+        final MemoryRegion region = endpoint.registerRegion(0x1000, 128, AccessFlags.LOCAL_WRITE);
+        endpoint.postReceive(LOCAL, 0, region.key(), 0x1000, 32, 100);
+        endpoint.postReceive(LOCAL, 0, region.key(), 0x1040, 32, 101);
+
+        // MSN 1 names RSN 0 and MSN 0 names RSN 1: each receive is used once, in MSN order of completion.
+        deliver(data(Opcode.SEND, 0, 1, 32, 0, fill(32, 0x41), 0, 0, 0));
+        deliver(data(Opcode.SEND, 1, 0, 32, 0, fill(32, 0x42), 0, 0, 1));
+        // MSN 2 names RSN 1 again, which MSN 0 already consumed; it must not land in that buffer.
+        sent.clear();
+        deliver(ackRequested(data(Opcode.SEND, 2, 2, 32, 0, fill(32, 0x43), 0, 0, 1)));
+
+        assertThat(endpoint.pollCompletions(8))
+                .extracting(Completion::workRequestId, Completion::status)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(101L, CompletionStatus.SUCCESS),
+                        org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.SUCCESS));
+        final byte[] second = new byte[32];
+        region.memory().get(0x40, second);
+        assertThat(second).as("MSN 0's bytes stay in RSN 1's buffer").containsOnly(0x42);
+        assertThat(nacks()).extracting(NackPacket::code).containsExactly(NackCode.INVALID_REQUEST);
+        assertThat(sent).as("the requested ACK still leaves").anyMatch(AckPacket.class::isInstance);
+    }
+
+    @Test
+    void shouldRefuseASendNamingAReceiveAnotherMessageHolds() {
+        final MemoryRegion region = endpoint.registerRegion(0x1000, 128, AccessFlags.LOCAL_WRITE);
+        endpoint.postReceive(LOCAL, 0, region.key(), 0x1000, 32, 100);
+        endpoint.postReceive(LOCAL, 0, region.key(), 0x1040, 32, 101);
+
+        deliver(data(Opcode.SEND, 0, 1, 32, 0, fill(16, 0x41), 0, 0, 1)); // MSN 1 holds RSN 1, half placed
+        deliver(data(Opcode.SEND, 1, 2, 32, 0, fill(32, 0x43), 0, 0, 1)); // MSN 2 names RSN 1 as well
+
+        final byte[] second = new byte[32];
+        region.memory().get(0x40, second);
+        assertThat(Arrays.copyOfRange(second, 16, 32))
+                .as("MSN 2 did not write into MSN 1's buffer")
+                .containsOnly(0);
+        assertThat(nacks()).extracting(NackPacket::code).containsExactly(NackCode.INVALID_REQUEST);
+    }
+
+    @Test
     void shouldNotAcceptAReadResponseBeforeItsRequestWasSent() {
         final MemoryRegion region = endpoint.registerRegion(0x2000, 64, AccessFlags.LOCAL_WRITE);
         endpoint.postRead(LOCAL, 0, region.key(), 0x2000, 16, 0x9000, 0x1234, 22); // not yet sent: no wake-up
@@ -226,6 +270,14 @@ class AdversarialPeerTest {
             default -> throw new IllegalArgumentException(opcode.toString());
         }
         return encoder.finishWithPayload(scratch, 0, ByteBuffer.wrap(payload));
+    }
+
+    /** Sets ACK_REQUEST on the packet just encoded and recomputes its CRC. */
+    private int ackRequested(final int length) {
+        final DataHeaderFlyweight header = new DataHeaderFlyweight();
+        header.wrap(scratch, 0);
+        header.flags(header.flags() | PacketFlags.ACK_REQUEST);
+        return encoder.finish(scratch, 0, length);
     }
 
     private void deliver(final int length) {

@@ -71,8 +71,8 @@ class RateHintTest {
     }
 
     private Connection connection(final long lastDataNs) {
-        final Connection connection =
-                new Connection(ConnectionConfig.of(connections.size() + 1, 99, 1, 1, 1), config, 0);
+        final Connection connection = new Connection(
+                ConnectionConfig.of(connections.size() + 1, 99, 1, 1, 1), config, new StateBudget(1 << 20), 0);
         connection.lastDataReceivedNs = lastDataNs;
         return connection;
     }

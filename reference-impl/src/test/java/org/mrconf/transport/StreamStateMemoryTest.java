@@ -1,0 +1,161 @@
+package org.mrconf.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketEncoder;
+
+/**
+ * Memory from the wire: what a peer can make the receive side allocate with valid packets. One packet
+ * per new stream id used to retain about 134 KB (rings preallocated to the declared limits), so a single
+ * connection with many streams exhausted the heap. Measured with the JVM's per-thread allocation counter
+ * over a bounded number of streams, and through the endpoint's state budget.
+ */
+class StreamStateMemoryTest {
+    private static final int LOCAL = 7;
+    private static final int PEER = 9;
+    private static final int STREAMS = 4096;
+    private static final long BASE = 0x10_0000L;
+
+    private final PacketEncoder encoder = new PacketEncoder();
+    private final ByteBuffer scratch = ByteBuffer.allocate(2048);
+    private long now = 1_000_000;
+    private final long[] psn = new long[2];
+
+    @BeforeEach
+    void resetPsn() {
+        psn[0] = 0;
+        psn[1] = 0;
+    }
+
+    @Test
+    void shouldRetainOnlyAFewHundredBytesPerStreamUsed() {
+        final Endpoint endpoint = endpoint(EndpointConfig.defaults());
+        final MemoryRegion region = endpoint.registerRegion(BASE, 4096, AccessFlags.ALL);
+        final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+        final long before =
+                threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        for (int stream = 0; stream < STREAMS; stream++) {
+            write(endpoint, region, stream, 0, 2, 0); // half a message: its stream must keep state for it
+        }
+        final long perStream =
+                (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before) / STREAMS;
+
+        assertThat(endpoint.counters().get(Counter.BYTES_PLACED)).isEqualTo(STREAMS);
+        assertThat(perStream).as("bytes allocated per new stream").isLessThan(2048);
+    }
+
+    @Test
+    void shouldDropCountAndKeepServingWhenTheBudgetIsSpent() {
+        final long budget = 64 * 1024;
+        final Endpoint endpoint =
+                endpoint(EndpointConfig.builder().receiveStateBudget(budget).build());
+        final MemoryRegion region = endpoint.registerRegion(BASE, 4096, AccessFlags.ALL);
+        write(endpoint, region, 1, 0, 0, 1, 0); // the legitimate stream, on its own path, in use before the flood
+
+        for (int stream = 1; stream < 512; stream++) {
+            write(endpoint, region, 0, stream + 1, 0, 2, 0);
+        }
+
+        assertThat(endpoint.counters().get(Counter.RX_DROPPED_NO_STATE)).isPositive();
+        assertThat(endpoint.receiveStateBytes()).isLessThanOrEqualTo(budget);
+        final long placed = endpoint.counters().get(Counter.BYTES_PLACED);
+        write(endpoint, region, 1, 0, 1, 1, 0);
+        assertThat(endpoint.counters().get(Counter.BYTES_PLACED) - placed)
+                .as("the stream that had state is still served")
+                .isOne();
+    }
+
+    @Test
+    void shouldGrowTheMessageRingOnDemandAndShrinkItWhenIdle() {
+        final Endpoint endpoint = endpoint(EndpointConfig.defaults());
+        final MemoryRegion region = endpoint.registerRegion(BASE, 4096, AccessFlags.ALL);
+        final long idle = endpoint.receiveStateBytes();
+
+        write(endpoint, region, 0, 1000, 1, 0); // far ahead: the ring grows to cover MSN 1000
+        final long grown = endpoint.receiveStateBytes();
+        for (int msn = 0; msn < 1000; msn++) {
+            write(endpoint, region, 0, msn, 1, 0);
+        }
+
+        assertThat(grown - idle).isGreaterThan(1000 * StateBudget.MESSAGE_SLOT_BYTES);
+        assertThat(endpoint.receiveStateBytes() - idle)
+                .as("after every message left, the ring is back at its initial size")
+                .isEqualTo(StreamReceiveState.initialCharge(
+                        EndpointConfig.defaults().maxOutstandingMessages()));
+    }
+
+    @Test
+    void shouldRefuseAMessageBeyondTheDeclaredLimit() {
+        final Endpoint endpoint = endpoint(EndpointConfig.defaults());
+        final MemoryRegion region = endpoint.registerRegion(BASE, 4096, AccessFlags.ALL);
+
+        write(endpoint, region, 0, EndpointConfig.defaults().maxOutstandingMessages(), 1, 0);
+
+        assertThat(endpoint.counters().get(Counter.REJECT_INVALID_REQUEST)).isOne();
+        assertThat(endpoint.counters().get(Counter.BYTES_PLACED)).isZero();
+    }
+
+    @Test
+    void shouldReturnTheBudgetWhenTheConnectionIsDestroyed() {
+        final Endpoint endpoint = endpoint(EndpointConfig.defaults());
+        final MemoryRegion region = endpoint.registerRegion(BASE, 4096, AccessFlags.ALL);
+        for (int stream = 0; stream < 64; stream++) {
+            write(endpoint, region, stream, 3, 2, 0);
+        }
+        assertThat(endpoint.receiveStateBytes()).isPositive();
+
+        endpoint.destroyConnection(LOCAL);
+
+        assertThat(endpoint.receiveStateBytes()).isZero();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private Endpoint endpoint(final EndpointConfig config) {
+        final Endpoint endpoint = new Endpoint(config, (dst, port, ecn, buffer, offset, length) -> {}, () -> now);
+        endpoint.createConnection(ConnectionConfig.of(LOCAL, PEER, 0, 2, 65536));
+        return endpoint;
+    }
+
+    private void write(
+            final Endpoint endpoint,
+            final MemoryRegion region,
+            final int stream,
+            final long msn,
+            final long length,
+            final long offset) {
+        write(endpoint, region, 0, stream, msn, length, offset);
+    }
+
+    /** One byte of a WRITE of {@code length} bytes at offset {@code offset}, on the next PSN of its path. */
+    private void write(
+            final Endpoint endpoint,
+            final MemoryRegion region,
+            final int path,
+            final int stream,
+            final long msn,
+            final long length,
+            final long offset) {
+        encoder.data(scratch, 0, Opcode.WRITE)
+                .destinationConnectionId(LOCAL)
+                .pathId(path)
+                .psn(psn[path]++)
+                .streamId(stream)
+                .payloadLength(1)
+                .messageSequenceNumber(msn)
+                .messageLength(length)
+                .messageOffset(offset)
+                .transmitTimestamp(now & 0xFFFF_FFFFL)
+                .remoteAddress(BASE)
+                .remoteKey(region.key() & 0xFFFF_FFFFL);
+        final int packetLength = encoder.finishWithPayload(scratch, 0, ByteBuffer.wrap(new byte[] {1}));
+        endpoint.onPacket(0, 50000, 0, scratch, 0, packetLength, now += 1000);
+    }
+}
