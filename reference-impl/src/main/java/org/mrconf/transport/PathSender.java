@@ -20,13 +20,18 @@ final class PathSender {
     final RttEstimator rtt;
     final AimdWindow congestionWindow;
 
-    final SendMessage[] slotMessage = new SendMessage[WINDOW];
-    final long[] slotOffset = new long[WINDOW];
-    final int[] slotLength = new int[WINDOW];
-    final long[] slotSentNs = new long[WINDOW];
-    final long[] slotRetryAtNs = new long[WINDOW];
-    final boolean[] slotRetransmitted = new boolean[WINDOW];
+    /**
+     * The state of every slot; the other slot arrays are read only for slots that are not FREE, so they
+     * are allocated at the path's first packet: a connection with 256 idle paths costs little.
+     */
     final byte[] slotState = new byte[WINDOW];
+
+    SendMessage[] slotMessage;
+    long[] slotOffset;
+    int[] slotLength;
+    long[] slotSentNs;
+    long[] slotRetryAtNs;
+    boolean[] slotRetransmitted;
 
     /** PSN the next new packet gets. */
     long nextPsn;
@@ -78,6 +83,14 @@ final class PathSender {
 
     /** Records a new packet in its slot and returns its PSN. */
     long assign(final SendMessage message, final long offset, final int length, final long nowNs) {
+        if (slotMessage == null) {
+            slotMessage = new SendMessage[WINDOW];
+            slotOffset = new long[WINDOW];
+            slotLength = new int[WINDOW];
+            slotSentNs = new long[WINDOW];
+            slotRetryAtNs = new long[WINDOW];
+            slotRetransmitted = new boolean[WINDOW];
+        }
         final long psn = nextPsn;
         final int slot = slot(psn);
         slotMessage[slot] = message;
@@ -132,7 +145,7 @@ final class PathSender {
         while (oldestUnackedPsn != nextPsn && slotState[slot(oldestUnackedPsn)] == ACKED) {
             final int slot = slot(oldestUnackedPsn);
             slotState[slot] = FREE;
-            slotMessage[slot] = null;
+            slotMessage[slot] = null; // allocated: the slot was ACKED, so it was assigned
             oldestUnackedPsn = Serial.add(oldestUnackedPsn, 1);
         }
     }

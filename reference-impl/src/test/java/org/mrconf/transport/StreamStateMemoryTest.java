@@ -116,6 +116,26 @@ class StreamStateMemoryTest {
         assertThat(endpoint.receiveStateBytes()).isZero();
     }
 
+    @Test
+    void shouldCreateALargeConnectionWithoutPayingForItsIdlePathsAndStreams() {
+        final Endpoint endpoint =
+                new Endpoint(EndpointConfig.defaults(), (dst, port, ecn, buffer, offset, length) -> {}, () -> now);
+        final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+        final long before =
+                threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        for (int id = 1; id <= 64; id++) {
+            endpoint.createConnection(ConnectionConfig.of(id, PEER, 0, 256, 65536));
+        }
+        final long perConnection =
+                (threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before) / 64;
+
+        assertThat(perConnection)
+                .as("bytes per connection of 256 paths and 65,536 streams (was 2.8 MB)")
+                .isLessThan(256 * 1024);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private Endpoint endpoint(final EndpointConfig config) {
