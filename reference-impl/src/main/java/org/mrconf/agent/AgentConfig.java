@@ -22,6 +22,8 @@ import java.util.function.Supplier;
  * @param memoryBudgetBytes  most bytes of regions registered at once; more is a {@code conflict}
  * @param timerToleranceNs   {@code hello}: how late the device's timers may fire (spec clause 12.1.3)
  * @param extraCounters      the runtime's own counters (plain names; the agent adds the {@code x_} prefix)
+ * @param maxConnections     most connections at once ({@code hello} limits); more is a {@code conflict}
+ * @param maxTotalPaths      most paths over all connections at once; more is a {@code conflict}
  */
 public record AgentConfig(
         String vendor,
@@ -35,7 +37,17 @@ public record AgentConfig(
         String token,
         long memoryBudgetBytes,
         long timerToleranceNs,
-        Supplier<Map<String, Long>> extraCounters) {
+        Supplier<Map<String, Long>> extraCounters,
+        int maxConnections,
+        int maxTotalPaths) {
+
+    /**
+     * Connections the soft DUT serves at once by default: an idle connection of 256 paths and 65,536
+     * streams costs it about 170 KB, a busy one a few MB, so 1,024 fit a small heap.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+    /** Paths over all connections by default: each busy path holds a 256-PSN window of slots (about 9 KB). */
+    public static final int DEFAULT_MAX_TOTAL_PATHS = 8192;
 
     public AgentConfig {
         Objects.requireNonNull(vendor, "vendor");
@@ -52,6 +64,9 @@ public record AgentConfig(
         }
         if (memoryBudgetBytes < 1) {
             throw new IllegalArgumentException("memoryBudgetBytes must be positive");
+        }
+        if (maxConnections < 1 || maxTotalPaths < 1) {
+            throw new IllegalArgumentException("connection limits must be positive");
         }
     }
 
@@ -73,6 +88,8 @@ public record AgentConfig(
         private long memoryBudgetBytes = 1L << 30;
         private long timerToleranceNs = 5_000_000;
         private Supplier<Map<String, Long>> extraCounters = Map::of;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private int maxTotalPaths = DEFAULT_MAX_TOTAL_PATHS;
 
         private Builder() {}
 
@@ -119,6 +136,13 @@ public record AgentConfig(
             return this;
         }
 
+        /** Most connections, and most paths over all of them, at once. */
+        public Builder connectionLimits(final int connections, final int totalPaths) {
+            this.maxConnections = connections;
+            this.maxTotalPaths = totalPaths;
+            return this;
+        }
+
         public AgentConfig build() {
             return new AgentConfig(
                     vendor,
@@ -132,7 +156,9 @@ public record AgentConfig(
                     token,
                     memoryBudgetBytes,
                     timerToleranceNs,
-                    extraCounters);
+                    extraCounters,
+                    maxConnections,
+                    maxTotalPaths);
         }
     }
 }

@@ -127,6 +127,7 @@ public final class ControlAgent {
     private final Set<Integer> failedLogged = new HashSet<>();
     private Map<String, Long> baseline = Map.of();
     private long memoryInUseBytes;
+    private int pathsInUse;
     private long connectionsFailedSeen;
 
     /**
@@ -230,6 +231,8 @@ public final class ControlAgent {
             if (idNode != null && (idNode.isNumber() || idNode.isTextual())) {
                 id = idNode;
             }
+            // Before anything else: a client without the token learns nothing about the request's faults.
+            checkToken(request.get("token"));
             checkVersion(request.get("v"));
             if (!id.isNumber() && !id.isTextual()) {
                 throw new RequestError(ErrorCode.INVALID_REQUEST, "id is required: a number or a string", "id");
@@ -242,7 +245,6 @@ public final class ControlAgent {
             if (argsNode != null && !argsNode.isObject()) {
                 throw new RequestError(ErrorCode.INVALID_REQUEST, "args must be an object", "args");
             }
-            checkToken(request.get("token"));
             final Args args = new Args(argsNode == null ? JSON.objectNode() : (ObjectNode) argsNode);
             if (op.textValue().equals("poll_completions")) {
                 pollCompletions(id, args, nowNs, mayWait, reply);
@@ -381,6 +383,8 @@ public final class ControlAgent {
         limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
         limits.put("maxPostedReceives", ec.maxPostedReceives());
         limits.put("mtu", ec.mtuBytes());
+        limits.put("maxConnections", config.maxConnections());
+        limits.put("maxTotalPaths", config.maxTotalPaths());
         final ObjectNode parameters = result.putObject("parameters");
         parameters.put("minRtoNs", ec.minRtoNs());
         parameters.put("initialRtoNs", ec.initialRtoNs());
@@ -423,6 +427,18 @@ public final class ControlAgent {
         if (connections.containsKey(localId)) {
             throw RequestError.conflict("args.localId", "connection " + Integer.toUnsignedString(localId) + " exists");
         }
+        if (connections.size() >= config.maxConnections()) {
+            throw RequestError.conflict(
+                    "args.localId",
+                    "this device serves at most " + config.maxConnections()
+                            + " connections at once; destroy one first");
+        }
+        if (pathsInUse + paths > config.maxTotalPaths()) {
+            throw RequestError.conflict(
+                    "args.paths",
+                    "connections would have " + (pathsInUse + paths) + " paths; this device serves at most "
+                            + config.maxTotalPaths() + " at once");
+        }
         final int node;
         try {
             node = peers.acquire(peerAddress, peerPort);
@@ -439,6 +455,7 @@ public final class ControlAgent {
             throw e;
         }
         connections.put(localId, new ConnectionEntry(localId, node, peerAddress, peerPort, paths, streams));
+        pathsInUse += paths;
         LOG.info(
                 "connection {} created: peer {} port {} connection {}, {} paths, {} streams",
                 Integer.toUnsignedString(localId),
@@ -465,6 +482,7 @@ public final class ControlAgent {
         endpoint.destroyConnection(entry.localId);
         peers.release(entry.node);
         connections.remove(entry.localId);
+        pathsInUse -= entry.paths;
         failedLogged.remove(entry.localId);
         LOG.info("connection {} destroyed", Integer.toUnsignedString(entry.localId));
     }

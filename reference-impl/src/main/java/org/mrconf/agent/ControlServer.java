@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -25,31 +26,71 @@ import org.slf4j.LoggerFactory;
 /**
  * The TCP side of the control protocol (section 1): accepts clients, frames newline-delimited JSON with
  * the 1 MiB line limit and hands each request line to a {@link RequestHandler}, one at a time per client
- * so responses keep request order. A thread per client, at most {@value #MAX_CLIENTS} at once; a line
- * too long is answered with {@code request_too_large} and skipped up to its newline; bytes that are not
- * UTF-8 get {@code parse_error}. Nothing a client sends stops the server.
+ * so responses keep request order. A thread per client, at most {@link Limits#maxClients()} at once; a
+ * line too long is answered with {@code request_too_large} and skipped up to its newline; bytes that are
+ * not UTF-8 get {@code parse_error}. Nothing a client sends stops the server.
+ *
+ * <p>Idle clients cannot lock others out: a client must send its first line within
+ * {@link Limits#firstRequestTimeoutMs()} and then hear from it at least every {@link Limits#idleTimeoutMs()},
+ * or it is disconnected. A client is <em>trusted</em> once one of its requests succeeded (so it holds the
+ * token when there is one); when every slot is taken, a newcomer displaces the untrusted client that has
+ * been silent longest, and is refused only when every client is trusted.
  */
 public final class ControlServer implements AutoCloseable {
     /** Default TCP port of the control protocol. */
     public static final int DEFAULT_PORT = 4797;
     /** Longest line, newline included (1 MiB). */
     public static final int MAX_LINE_BYTES = 1 << 20;
-    /** Most clients served at once; more are disconnected on accept. */
+    /** Most clients served at once by default. */
     public static final int MAX_CLIENTS = 64;
+
+    /**
+     * How many clients the server serves and how long it waits for them.
+     *
+     * @param maxClients            clients served at once
+     * @param firstRequestTimeoutMs longest a new client may stay silent before its first line
+     * @param idleTimeoutMs         longest a client may stay silent between lines
+     */
+    public record Limits(int maxClients, int firstRequestTimeoutMs, int idleTimeoutMs) {
+        public Limits {
+            if (maxClients < 1 || firstRequestTimeoutMs < 1 || idleTimeoutMs < 1) {
+                throw new IllegalArgumentException("control server limits must be positive");
+            }
+        }
+
+        /** 64 clients, 10 s to the first line, 10 minutes between lines. */
+        public static Limits defaults() {
+            return new Limits(MAX_CLIENTS, 10_000, 600_000);
+        }
+    }
+
+    /** One client: its socket, whether it is trusted, and when it was last heard from. */
+    private static final class Session {
+        final Socket socket;
+        volatile boolean trusted;
+        volatile boolean answering;
+        volatile long lastHeardNs = System.nanoTime();
+
+        Session(final Socket socket) {
+            this.socket = socket;
+        }
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlServer.class);
     private static final int CHUNK_BYTES = 64 * 1024;
 
     private final ServerSocket serverSocket;
     private final RequestHandler handler;
-    private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+    private final Set<Session> clients = ConcurrentHashMap.newKeySet();
+    private final Limits limits;
     private final AtomicInteger clientNumber = new AtomicInteger();
     private final Thread acceptThread;
     private volatile boolean closed;
 
-    private ControlServer(final ServerSocket serverSocket, final RequestHandler handler) {
+    private ControlServer(final ServerSocket serverSocket, final RequestHandler handler, final Limits limits) {
         this.serverSocket = serverSocket;
         this.handler = handler;
+        this.limits = limits;
         this.acceptThread = new Thread(this::acceptLoop, "mrconf-control-accept-" + serverSocket.getLocalPort());
         this.acceptThread.setDaemon(true);
     }
@@ -64,7 +105,19 @@ public final class ControlServer implements AutoCloseable {
     public static ControlServer start(
             final InetAddress bindAddress, final int port, final String token, final RequestHandler handler)
             throws IOException {
+        return start(bindAddress, port, token, handler, Limits.defaults());
+    }
+
+    /** As {@link #start(InetAddress, int, String, RequestHandler)}, with these limits. */
+    public static ControlServer start(
+            final InetAddress bindAddress,
+            final int port,
+            final String token,
+            final RequestHandler handler,
+            final Limits limits)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(limits, "limits");
         TokenPolicy.check(bindAddress, token);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("control port must be 0 to 65535, was " + port);
@@ -77,7 +130,7 @@ public final class ControlServer implements AutoCloseable {
             socket.close();
             throw e;
         }
-        final ControlServer server = new ControlServer(socket, handler);
+        final ControlServer server = new ControlServer(socket, handler, limits);
         server.acceptThread.start();
         return server;
     }
@@ -100,8 +153,8 @@ public final class ControlServer implements AutoCloseable {
         }
         closed = true;
         closeQuietly(serverSocket);
-        for (final Socket client : clients) {
-            closeQuietly(client);
+        for (final Session client : clients) {
+            closeQuietly(client.socket);
         }
         try {
             acceptThread.join(2_000);
@@ -121,25 +174,52 @@ public final class ControlServer implements AutoCloseable {
                 }
                 return;
             }
-            if (clients.size() >= MAX_CLIENTS || closed) {
-                LOG.warn("refused control client {}: {} clients already", client.getRemoteSocketAddress(), MAX_CLIENTS);
+            if (closed || (clients.size() >= limits.maxClients() && !displaceUntrusted())) {
+                LOG.warn(
+                        "refused control client {}: {} trusted clients already",
+                        client.getRemoteSocketAddress(),
+                        limits.maxClients());
                 closeQuietly(client);
                 continue;
             }
-            clients.add(client);
+            final Session session = new Session(client);
+            clients.add(session);
             final Thread thread =
-                    new Thread(() -> serve(client), "mrconf-control-client-" + clientNumber.incrementAndGet());
+                    new Thread(() -> serve(session), "mrconf-control-client-" + clientNumber.incrementAndGet());
             thread.setDaemon(true);
             thread.start();
         }
     }
 
-    private void serve(final Socket client) {
+    /** Disconnects the untrusted client silent longest, not one being answered; false if there is none. */
+    private boolean displaceUntrusted() {
+        Session victim = null;
+        for (final Session session : clients) {
+            if (!session.trusted
+                    && !session.answering
+                    && (victim == null || session.lastHeardNs - victim.lastHeardNs < 0)) {
+                victim = session;
+            }
+        }
+        if (victim == null) {
+            return false;
+        }
+        LOG.info("disconnected untrusted control client {} to make room", victim.socket.getRemoteSocketAddress());
+        clients.remove(victim);
+        closeQuietly(victim.socket);
+        return true;
+    }
+
+    private void serve(final Session session) {
+        final Socket client = session.socket;
         try (client;
                 InputStream in = client.getInputStream();
                 OutputStream out = new BufferedOutputStream(client.getOutputStream(), CHUNK_BYTES)) {
             client.setTcpNoDelay(true);
-            new LineReader(in, out).run();
+            client.setSoTimeout(limits.firstRequestTimeoutMs());
+            new LineReader(session, in, out).run();
+        } catch (final SocketTimeoutException e) {
+            LOG.info("control client {} was silent too long; disconnected", client.getRemoteSocketAddress());
         } catch (final SocketException e) {
             // The client went away or the server is closing.
         } catch (final IOException e) {
@@ -149,18 +229,20 @@ public final class ControlServer implements AutoCloseable {
         } catch (final RuntimeException e) {
             LOG.warn("control client {} dropped after an internal error", client.getRemoteSocketAddress(), e);
         } finally {
-            clients.remove(client);
+            clients.remove(session);
         }
     }
 
     /** Splits one client's bytes into lines, answers each, and skips lines that are too long. */
     private final class LineReader {
+        private final Session session;
         private final InputStream in;
         private final OutputStream out;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
         private boolean discarding;
 
-        LineReader(final InputStream in, final OutputStream out) {
+        LineReader(final Session session, final InputStream in, final OutputStream out) {
+            this.session = session;
             this.in = in;
             this.out = out;
         }
@@ -169,12 +251,14 @@ public final class ControlServer implements AutoCloseable {
             final byte[] chunk = new byte[CHUNK_BYTES];
             int read;
             while ((read = in.read(chunk)) >= 0) {
+                session.lastHeardNs = System.nanoTime();
                 int start = 0;
                 for (int i = 0; i < read; i++) {
                     if (chunk[i] == '\n') {
                         if (!discarding && append(chunk, start, i - start)) {
                             answer(line.toByteArray());
                         }
+                        session.socket.setSoTimeout(limits.idleTimeoutMs());
                         discarding = false;
                         line.reset();
                         start = i + 1;
@@ -217,6 +301,7 @@ public final class ControlServer implements AutoCloseable {
                 return;
             }
             String response;
+            session.answering = true;
             try {
                 response = handler.submit(request).toCompletableFuture().get();
                 if (response == null) {
@@ -224,6 +309,11 @@ public final class ControlServer implements AutoCloseable {
                 }
             } catch (final ExecutionException e) {
                 response = ControlAgent.errorLine(ErrorCode.INTERNAL, "the device did not answer: " + e.getCause());
+            } finally {
+                session.answering = false;
+            }
+            if (!session.trusted && isSuccess(response)) {
+                session.trusted = true;
             }
             respond(response);
         }
@@ -232,6 +322,16 @@ public final class ControlServer implements AutoCloseable {
             out.write(response.getBytes(StandardCharsets.UTF_8));
             out.write('\n');
             out.flush();
+        }
+    }
+
+    /** Whether a response line reports success: its top-level {@code ok} is true. */
+    private static boolean isSuccess(final String response) {
+        try {
+            final com.fasterxml.jackson.databind.JsonNode node = ControlAgent.MAPPER.readTree(response);
+            return node != null && node.path("ok").asBoolean(false);
+        } catch (final IOException e) {
+            return false;
         }
     }
 

@@ -11,7 +11,9 @@ import org.mrconf.agent.PeerDirectory;
 /**
  * The soft DUT's peers: one node id per peer IP address (peers are told apart by source address only,
  * the source port being entropy, spec clause 4.1.4), each with the UDP port its connections send to.
- * Used on the loop thread only.
+ * A peer is forgotten when its last connection goes, so the table holds only peers in use (a client
+ * creating and destroying connections to ever new addresses cannot grow it, and {@code reset} empties
+ * it). Used on the loop thread only.
  */
 final class SocketPeers implements PeerDirectory {
     private static final class Peer {
@@ -67,11 +69,20 @@ final class SocketPeers implements PeerDirectory {
         if (peer != null && peer.connections > 0) {
             peer.connections--;
         }
+        if (peer != null && peer.connections == 0) {
+            byNode.remove(node);
+            byAddress.remove(peer.address);
+        }
     }
 
     @Override
     public int sourcePort(final int entropy) {
         return sourcePort.applyAsInt(entropy);
+    }
+
+    /** Peers with at least one connection, for tests. */
+    int size() {
+        return byAddress.size();
     }
 
     /** The node of a received packet's source address, or {@link #UNKNOWN_NODE}. */

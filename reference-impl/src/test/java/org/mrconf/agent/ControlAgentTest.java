@@ -630,6 +630,54 @@ class ControlAgentTest {
                 .isTrue();
     }
 
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "{\"id\":1,\"op\":\"hello\"}",
+                "{\"v\":99,\"id\":1,\"op\":\"hello\"}",
+                "{\"v\":1,\"op\":\"hello\"}",
+                "{\"v\":1,\"id\":1}",
+                "{\"v\":1,\"id\":1,\"op\":\"no_such_op\"}",
+                "{\"v\":1,\"id\":1,\"op\":\"hello\",\"args\":7}",
+                "{\"v\":\"x\",\"id\":[],\"op\":3,\"args\":[]}"
+            })
+    void shouldAnswerUnauthorizedBeforeLookingAtAnythingElse(final String request) {
+        agent = agent(AgentConfig.builder().access(OFF_LOOPBACK, TOKEN).build());
+
+        assertError(Requests.parse(agent.handle(request)), "unauthorized");
+    }
+
+    @Test
+    void shouldRefuseConnectionsBeyondTheDeclaredLimits() {
+        agent = agent(AgentConfig.builder().connectionLimits(3, 300).build());
+        assertThat(ok("hello", args()).at("/limits/maxConnections").asInt()).isEqualTo(3);
+        assertThat(ok("hello", args()).at("/limits/maxTotalPaths").asInt()).isEqualTo(300);
+        for (int id = 1; id <= 2; id++) {
+            ok("create_connection", connectionArgs(id, 100));
+        }
+
+        final JsonNode tooManyPaths = call("create_connection", connectionArgs(3, 101));
+        assertError(tooManyPaths, "conflict");
+        assertThat(tooManyPaths.at("/error/field").asText()).isEqualTo("args.paths");
+        ok("create_connection", connectionArgs(3, 100));
+        final JsonNode tooMany = call("create_connection", connectionArgs(4, 1));
+        assertError(tooMany, "conflict");
+        assertThat(tooMany.at("/error/message").asText()).contains("3 connections");
+
+        ok("destroy_connection", args("localId", 1));
+        ok("create_connection", connectionArgs(4, 1));
+        ok("reset", args());
+        assertThat(peers.inUse()).as("reset released every peer").isZero();
+    }
+
+    @Test
+    void shouldDeclareAtMostAsManyConnectionsByDefaultAsTheSoftDutCanHold() {
+        final JsonNode limits = ok("hello", args()).get("limits");
+
+        assertThat(limits.get("maxConnections").asInt()).isEqualTo(AgentConfig.DEFAULT_MAX_CONNECTIONS);
+        assertThat(limits.get("maxTotalPaths").asInt()).isEqualTo(AgentConfig.DEFAULT_MAX_TOTAL_PATHS);
+    }
+
     @Test
     void shouldCheckATokenGivenOnLoopbackToo() {
         agent = agent(AgentConfig.builder()
@@ -671,6 +719,22 @@ class ControlAgentTest {
                 EndpointConfig.defaults(),
                 (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
                 NanoClock.system());
+    }
+
+    private static ObjectNode connectionArgs(final int localId, final int paths) {
+        return args(
+                "localId",
+                localId,
+                "peerId",
+                localId,
+                "peerAddress",
+                PEER,
+                "peerPort",
+                4796,
+                "paths",
+                paths,
+                "streams",
+                65536);
     }
 
     private JsonNode call(final String op, final ObjectNode args) {

@@ -7,6 +7,7 @@ import static org.mrconf.agent.Requests.args;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -159,6 +160,69 @@ class ControlServerTest {
         try (ServerSocket again = new ServerSocket()) {
             again.setReuseAddress(true);
             again.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        }
+    }
+
+    @Test
+    void shouldServeANewClientWhileIdleConnectionsHoldEverySlot() throws Exception {
+        final List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < ControlServer.MAX_CLIENTS; i++) {
+                idle.add(new Socket(InetAddress.getLoopbackAddress(), server.port()));
+            }
+            Thread.sleep(200); // let the server accept them all
+
+            try (NdjsonClient client = new NdjsonClient(server.port())) {
+                assertThat(client.ok("hello", args()).get("protocol").asInt()).isEqualTo(1);
+            }
+        } finally {
+            for (final Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepATrustedClientWhenNewcomersFillEverySlot() throws Exception {
+        final List<Socket> idle = new ArrayList<>();
+        try (NdjsonClient trusted = new NdjsonClient(server.port())) {
+            trusted.ok("hello", args());
+            for (int i = 0; i < 2 * ControlServer.MAX_CLIENTS; i++) {
+                idle.add(new Socket(InetAddress.getLoopbackAddress(), server.port()));
+            }
+            Thread.sleep(200);
+
+            assertThat(trusted.ok("read_counters", args())).isNotNull();
+        } finally {
+            for (final Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldDisconnectClientsThatStaySilent() throws Exception {
+        try (ControlServer quick = ControlServer.start(
+                        InetAddress.getLoopbackAddress(),
+                        0,
+                        null,
+                        line -> CompletableFuture.completedFuture("{}"),
+                        new ControlServer.Limits(4, 300, 600));
+                Socket silent = new Socket(InetAddress.getLoopbackAddress(), quick.port())) {
+            silent.setSoTimeout(10_000);
+            final long start = System.nanoTime();
+            assertThat(silent.getInputStream().read())
+                    .as("closed by the server")
+                    .isEqualTo(-1);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+
+            final NdjsonClient talker = new NdjsonClient(quick.port()); // after the wait, or it is silent too
+            talker.sendLine(HELLO);
+            assertThat(talker.readResponse()).isNotNull();
+            assertThat(talker.readResponse())
+                    .as("closed after the idle timeout")
+                    .isNull();
+            talker.close();
         }
     }
 

@@ -20,4 +20,9 @@ class MapPeers implements PeerDirectory {
     public void release(final int node) {
         users.merge(node, -1, Integer::sum);
     }
+
+    /** Acquisitions not yet released, over all nodes. */
+    int inUse() {
+        return users.values().stream().mapToInt(Integer::intValue).sum();
+    }
 }
