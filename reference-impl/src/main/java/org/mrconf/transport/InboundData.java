@@ -253,6 +253,9 @@ final class InboundData {
         if (!region.contains(header.remoteAddress(), header.messageLength())) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
         }
+        if (connection.sendQueue.size() >= state.config.maxOutstandingMessages()) {
+            return dropped(); // a peer asking faster than we can answer must not grow the queue without bound
+        }
         final SendMessage response = new SendMessage(
                 0,
                 Opcode.READ_RESPONSE,

@@ -216,6 +216,19 @@ class AdversarialPeerTest {
     }
 
     @Test
+    void shouldQueueNoMoreReadResponsesThanTheOutstandingLimit() {
+        final MemoryRegion readable = endpoint.registerRegion(0x6000, 64, AccessFlags.REMOTE_READ);
+        final int limit = EndpointConfig.defaults().maxOutstandingMessages();
+
+        for (int i = 0; i < 4 * limit; i++) { // no ACK ever comes back: nothing the DUT sends leaves its window
+            deliver(data(Opcode.READ_REQUEST, i, i, 16, 0, new byte[0], 0x6000, readable.key() & 0xFFFF_FFFFL, i));
+        }
+
+        assertThat(endpoint.diagnostics().queuedMessages()).isLessThanOrEqualTo(limit);
+        assertThat(endpoint.counters().get(Counter.RX_DROPPED_NO_STATE)).isPositive();
+    }
+
+    @Test
     void shouldNotAcceptAReadResponseBeforeItsRequestWasSent() {
         final MemoryRegion region = endpoint.registerRegion(0x2000, 64, AccessFlags.LOCAL_WRITE);
         endpoint.postRead(LOCAL, 0, region.key(), 0x2000, 16, 0x9000, 0x1234, 22); // not yet sent: no wake-up
