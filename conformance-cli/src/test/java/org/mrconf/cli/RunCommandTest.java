@@ -1,11 +1,13 @@
 package org.mrconf.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +57,78 @@ class RunCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("needs the DUT's and the tester's addresses: add ?dut=IP&tester=IP");
+    }
+
+    @Test
+    void shouldRefuseABlankTarget() {
+        final int exit = run("run", "--dut", "   ");
+
+        assertThat(exit).isEqualTo(2);
+        assertOneLine("--dut: (target): is blank; leave --dut out to test the embedded"
+                + " reference, or give udp://HOST:PORT, iface:NAME or a profile file");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownScheme() {
+        final int exit = run("run", "--dut", "garbage://x");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+                .startsWith("metaroce: --dut: (target): unknown scheme 'garbage'")
+                .doesNotContain("garbage:/x");
+    }
+
+    @Test
+    void shouldRefuseAFifoWithoutWaitingForAWriter() throws Exception {
+        final Path fifo = dir.resolve("profile.fifo");
+        final Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is not available");
+
+        final int exit = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> run("run", "--dut", fifo.toString()));
+
+        assertThat(exit).isEqualTo(2);
+        assertOneLine(fifo + ": (file): is not a regular file (a directory, FIFO or device); give a JSON file");
+    }
+
+    @Test
+    void shouldRefuseADeviceFileWithoutReadingIt() {
+        final Path zero = Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(zero), "no /dev/zero here");
+
+        final int exit = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> run("run", "--dut", zero.toString()));
+
+        assertThat(exit).isEqualTo(2);
+        assertOneLine(zero + ": (file): is not a regular file (a directory, FIFO or device); give a JSON file");
+    }
+
+    @Test
+    void shouldNameTheFileOfAProfileThatIsNotUtf8() throws Exception {
+        final Path binary = Files.write(dir.resolve("binary.json"), new byte[] {'{', (byte) 0xFF, (byte) 0xFE, '}'});
+        final Path utf16 = Files.write(
+                dir.resolve("utf16.json"), "{\"identity\": {}}".getBytes(java.nio.charset.StandardCharsets.UTF_16));
+
+        assertThat(run("run", "--dut", binary.toString())).isEqualTo(2);
+        assertOneLine(binary + ": (file): is not UTF-8 text: byte 0xff at offset 1");
+        err.getBuffer().setLength(0);
+        assertThat(run("run", "--dut", utf16.toString())).isEqualTo(2);
+        assertOneLine(utf16 + ": (file): is UTF-16 text; a profile must be UTF-8");
+    }
+
+    @Test
+    void shouldRefuseAProfileOverTheSizeLimit() throws Exception {
+        final Path huge = dir.resolve("huge.json");
+        Files.write(huge, new byte[(int) org.mrconf.dut.DutProfileLoader.MAX_FILE_BYTES + 1]);
+
+        assertThat(run("run", "--dut", huge.toString())).isEqualTo(2);
+        assertOneLine(huge + ": (file): is larger than the 1048576 bytes a profile may have");
+    }
+
+    /** One message line (and the CLI's hint about --verbose), no stack trace. */
+    private void assertOneLine(final String message) {
+        assertThat(err.toString())
+                .startsWith("metaroce: " + message + System.lineSeparator())
+                .doesNotContain("\tat ", "Exception", "Error:");
+        assertThat(err.toString().lines()).hasSizeLessThanOrEqualTo(2);
     }
 
     private int run(final String... args) {

@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * due timers and the agent's parked polls, and sleeps until the next deadline, a packet or a request.
  * The bounds keep a packet flood from starving the control channel.
  *
+ * <p>Memory pressure: when the heap is nearly full after collection ({@link #PRESSURE_FULLNESS}), or after
+ * an {@link OutOfMemoryError}, the loop reads packets and drops them unprocessed for a while, counting
+ * them ({@code x_memory_pressure_drops}), and keeps answering control requests; it never stops serving
+ * because memory ran short.
+ *
  * <p>Sleeping: {@link Selector#select(long)} has millisecond resolution, so a deadline less than a
  * millisecond away is waited for with short parks between non-blocking polls of the sockets.
  */
@@ -33,6 +38,13 @@ final class DutLoop implements Runnable {
     static final int PACKET_BUDGET = 256;
     /** Most control requests run per round. */
     static final int CONTROL_BUDGET = 32;
+
+    /** Heap share in use after collection above which the loop drops packets instead of handling them. */
+    static final double PRESSURE_FULLNESS = 0.90;
+    /** How long the loop only drops packets after running out of memory or finding the heap full. */
+    static final long PRESSURE_HOLD_NS = 100_000_000;
+    /** How often the loop looks at the heap. */
+    private static final long GAUGE_INTERVAL_NS = 1_000_000;
 
     private static final long SELECT_RESOLUTION_NS = 1_000_000;
     private static final long MAX_PARK_NS = 100_000;
@@ -49,6 +61,13 @@ final class DutLoop implements Runnable {
     private final ConcurrentLinkedQueue<ControlTask> control = new ConcurrentLinkedQueue<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Network.Inbound inbound = this::onPacket;
+    private final Network.Inbound discard = this::onPacketUnderPressure;
+    private final MemoryGauge memory;
+    private long nextGaugeNs;
+    private long pressureUntilNs;
+    private boolean underPressure;
+    private long memoryPressureDrops;
+    private long outOfMemoryErrors;
     private volatile boolean running = true;
     private volatile boolean sleeping;
     private volatile Thread thread;
@@ -61,7 +80,18 @@ final class DutLoop implements Runnable {
             final AgentConfig.Builder agentConfig,
             final NanoClock clock)
             throws IOException {
+        this(network, endpointConfig, agentConfig, clock, MemoryGauge.jvm());
+    }
+
+    DutLoop(
+            final Network network,
+            final EndpointConfig endpointConfig,
+            final AgentConfig.Builder agentConfig,
+            final NanoClock clock,
+            final MemoryGauge memory)
+            throws IOException {
         this.network = network;
+        this.memory = memory;
         this.clock = clock;
         this.selector = Selector.open();
         this.endpoint = new Endpoint(endpointConfig, network.transmitter(), clock);
@@ -166,9 +196,15 @@ final class DutLoop implements Runnable {
         final long startNs = clock.nanoTime();
         ControlTask task;
         for (int i = 0; i < CONTROL_BUDGET && (task = control.poll()) != null; i++) {
-            agent.handle(task.line, startNs, task.reply::complete);
+            try {
+                agent.handle(task.line, startNs, task.reply::complete);
+            } catch (final OutOfMemoryError e) {
+                onOutOfMemory(startNs);
+                task.reply.complete(ControlAgent.errorLine(ErrorCode.INTERNAL, "the soft DUT is out of memory"));
+            }
         }
-        final int packets = network.receive(inbound, PACKET_BUDGET);
+        checkMemory(startNs);
+        final int packets = network.receive(underPressure ? discard : inbound, PACKET_BUDGET);
         final long nowNs = clock.nanoTime();
         final long wakeupNs = endpoint.nextWakeupNs();
         if (wakeupRequested || (wakeupNs != Long.MAX_VALUE && wakeupNs - nowNs <= 0)) {
@@ -177,9 +213,15 @@ final class DutLoop implements Runnable {
                 endpoint.onWakeup(nowNs);
             } catch (final RuntimeException e) {
                 onError(e);
+            } catch (final OutOfMemoryError e) {
+                onOutOfMemory(nowNs);
             }
         }
-        agent.onTick(nowNs);
+        try {
+            agent.onTick(nowNs);
+        } catch (final OutOfMemoryError e) {
+            onOutOfMemory(nowNs);
+        }
         idle(packets >= PACKET_BUDGET || wakeupRequested || !control.isEmpty() || network.hasPending());
     }
 
@@ -228,7 +270,45 @@ final class DutLoop implements Runnable {
             endpoint.onPacket(node, sourcePort, ecn, buffer, offset, length, clock.nanoTime());
         } catch (final RuntimeException e) {
             onError(e);
+        } catch (final OutOfMemoryError e) {
+            memoryPressureDrops++;
+            onOutOfMemory(clock.nanoTime());
         }
+    }
+
+    @SuppressWarnings("unused") // a Network.Inbound
+    private void onPacketUnderPressure(
+            final InetAddress source,
+            final int sourcePort,
+            final int ecn,
+            final ByteBuffer buffer,
+            final int offset,
+            final int length) {
+        memoryPressureDrops++;
+    }
+
+    /** Looks at the heap now and then; decides whether this round's packets are handled or dropped. */
+    private void checkMemory(final long nowNs) {
+        if (nowNs - nextGaugeNs >= 0) {
+            nextGaugeNs = nowNs + GAUGE_INTERVAL_NS;
+            if (memory.heapFullness() > PRESSURE_FULLNESS) {
+                pressureUntilNs = nowNs + PRESSURE_HOLD_NS;
+            }
+        }
+        final boolean pressure = pressureUntilNs - nowNs > 0;
+        if (pressure != underPressure) {
+            underPressure = pressure;
+            if (pressure) {
+                LOG.warn("the heap is nearly full: the soft DUT drops received packets until it is not");
+            } else {
+                LOG.info("memory pressure over; {} packets were dropped so far", memoryPressureDrops);
+            }
+        }
+    }
+
+    private void onOutOfMemory(final long nowNs) {
+        outOfMemoryErrors++;
+        pressureUntilNs = nowNs + PRESSURE_HOLD_NS;
     }
 
     private void onError(final RuntimeException e) {
@@ -240,6 +320,8 @@ final class DutLoop implements Runnable {
     private Map<String, Long> counters() {
         final Map<String, Long> counters = new LinkedHashMap<>(network.counters());
         counters.put("loop_errors", loopErrors);
+        counters.put("memory_pressure_drops", memoryPressureDrops);
+        counters.put("out_of_memory_errors", outOfMemoryErrors);
         return counters;
     }
 

@@ -58,6 +58,10 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         this.udpPort = udpPort;
         final EndpointConfig endpointConfig = options.endpoint().toBuilder()
                 .ipv6(options.bindAddress() instanceof Inet6Address)
+                // What packets may make the DUT allocate stays a small share of its heap.
+                .receiveStateBudget(Math.min(
+                        options.endpoint().receiveStateBudgetBytes(),
+                        Math.max(1 << 20, Runtime.getRuntime().maxMemory() / 8)))
                 .build();
         final List<String> profiles =
                 new ArrayList<>(AgentConfig.builder().build().profiles());

@@ -12,8 +12,6 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,6 +47,8 @@ public final class DutProfileLoader {
     public static final String BUNDLED_DIRECTORY = "/profiles/";
     /** The bundled profile of the reference soft DUT over loopback UDP. */
     public static final String REFERENCE_UDP = "reference-udp";
+    /** Largest profile file read (1 MiB): a profile is a few KB; anything bigger is a wrong file. */
+    public static final long MAX_FILE_BYTES = 1 << 20;
 
     /** Largest timer value accepted, in microseconds: one hour. */
     private static final long MAX_TIMER_US = 3_600_000_000L;
@@ -71,17 +71,9 @@ public final class DutProfileLoader {
         this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
     }
 
-    /** Loads a profile file. */
+    /** Loads a profile file: a regular file of at most {@link #MAX_FILE_BYTES} bytes of UTF-8 JSON. */
     public DutProfile load(Path file) throws DutProfileException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new DutProfileException(file.toString(), "(file)", "does not exist", e);
-        } catch (IOException e) {
-            throw new DutProfileException(file.toString(), "(file)", "cannot be read: " + e.getMessage(), e);
-        }
-        return parse(file.toString(), text);
+        return parse(file.toString(), TextFiles.readUtf8(file, MAX_FILE_BYTES, "a profile"));
     }
 
     /** Loads a bundled profile by name, e.g. {@value #REFERENCE_UDP}. */

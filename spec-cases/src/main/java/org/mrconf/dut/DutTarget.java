@@ -19,12 +19,13 @@ import org.mrconf.wire.WireConstants;
  * What the user named as the device under test on the command line ({@code --dut}), before any profile is read:
  *
  * <ul>
- *   <li>absent or blank: the {@link Embedded} reference in the suite's own process;</li>
+ *   <li>absent: the {@link Embedded} reference in the suite's own process (blank is an error);</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
  *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
  *   <li>{@code iface:NAME}: a DUT on the Ethernet interface NAME, through {@link RawInterface}; for a quick run
  *       without a profile, {@code iface:NAME?dut=IP&tester=IP[&control=P&token=T]} gives the DUT's address, the
  *       tester's MetaRoCE address on that segment (the link answers ARP for it) and the agent's port;</li>
+ *   <li>any other {@code scheme://}: an error;</li>
  *   <li>anything else: the path of a {@link ProfileFile}.</li>
  * </ul>
  *
@@ -35,6 +36,9 @@ public sealed interface DutTarget {
     /** Names the command-line argument in errors. */
     String SOURCE = "--dut";
 
+    /** A URL scheme followed by {@code //}: never a file name the user meant. */
+    java.util.regex.Pattern URL_SCHEME = java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://");
+
     /**
      * Parses a {@code --dut} value.
      *
@@ -42,8 +46,16 @@ public sealed interface DutTarget {
      * @throws DutProfileException naming the part of a shortcut that is wrong
      */
     static DutTarget parse(String text) throws DutProfileException {
-        if (text == null || text.isBlank()) {
+        if (text == null) {
             return new Embedded();
+        }
+        if (text.isBlank()) {
+            // Given but empty is a mistake (an unset shell variable), not a request for the embedded reference.
+            throw new DutProfileException(
+                    SOURCE,
+                    "(target)",
+                    "is blank; leave --dut out to test the embedded reference, or give udp://HOST:PORT, iface:NAME"
+                            + " or a profile file");
         }
         String trimmed = text.strip();
         if (trimmed.startsWith("udp:")) {
@@ -51,6 +63,14 @@ public sealed interface DutTarget {
         }
         if (trimmed.startsWith("iface:")) {
             return RawInterface.parse(trimmed.substring("iface:".length()));
+        }
+        java.util.regex.Matcher scheme = URL_SCHEME.matcher(trimmed);
+        if (scheme.lookingAt()) {
+            throw new DutProfileException(
+                    SOURCE,
+                    "(target)",
+                    "unknown scheme '" + scheme.group(1) + "' in \"" + trimmed
+                            + "\": expected udp://HOST:PORT, iface:NAME or a profile file");
         }
         try {
             return new ProfileFile(Path.of(trimmed));

@@ -18,7 +18,14 @@ class DutTargetTest {
     @Test
     void shouldMeanTheEmbeddedReferenceWhenAbsent() throws Exception {
         assertThat(DutTarget.parse(null)).isEqualTo(new DutTarget.Embedded());
-        assertThat(DutTarget.parse("  ")).isEqualTo(new DutTarget.Embedded());
+    }
+
+    @Test
+    void shouldRefuseABlankTargetAndAnUnknownScheme() {
+        assertThat(catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse("  ")))
+                .hasMessageStartingWith("--dut: (target): is blank");
+        assertThat(catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse("garbage://x")))
+                .hasMessageStartingWith("--dut: (target): unknown scheme 'garbage'");
     }
 
     @Test
