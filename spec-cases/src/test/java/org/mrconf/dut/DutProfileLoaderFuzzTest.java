@@ -1,0 +1,34 @@
+package org.mrconf.dut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Coverage-guided fuzzing of the DUT profile loader, through the file path the CLI uses: any bytes give
+ * either a profile or one {@link DutProfileException} naming the file, never another exception. Seeds are
+ * the bundled profiles and a few broken ones. Regression inputs:
+ * {@code src/test/resources/org/mrconf/dut/DutProfileLoaderFuzzTestInputs/}.
+ */
+class DutProfileLoaderFuzzTest {
+    private static final DutProfileLoader LOADER = new DutProfileLoader();
+
+    @FuzzTest(maxDuration = "30s")
+    void anyFileGivesAProfileOrOneNamedError(final byte[] bytes) throws Exception {
+        final Path file = Files.createTempFile("fuzz-profile", ".json");
+        try {
+            Files.write(file, bytes);
+            try {
+                assertThat(LOADER.load(file)).isNotNull();
+            } catch (final DutProfileException e) {
+                assertThat(e.getMessage()).startsWith(file + ": ");
+                assertThat(e.field()).isNotBlank();
+                assertThat(e.problem()).isNotBlank();
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}
