@@ -11,17 +11,12 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import org.mrconf.pcap.DecodedFrame;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.EncodeOptions;
@@ -46,7 +41,8 @@ import org.pcap4j.util.LinkLayerAddress;
  * through {@link #sendFrame(UdpFrame, EncodeOptions)}, deliberately wrong IP or UDP checksums and lengths; and it
  * sees every frame the DUT sends to the tester's address and MetaRoCE port, with ECN and checksum verdicts.
  *
- * <p>No kernel needs to own the tester's address: the link answers ARP requests for it (IPv4) and resolves the
+ * <p>No kernel needs to own the tester's address: the link answers ARP requests for it (IPv4, through its
+ * {@link ArpResponder}) and resolves the
  * DUT's MAC with ARP when the options do not give it. IPv6 neighbour discovery is not implemented, so over IPv6
  * both MACs must be given and the DUT needs a static neighbour entry for the tester. Needs root (or
  * {@code CAP_NET_RAW}) and libpcap.
@@ -62,10 +58,6 @@ public final class RawEthernetWireLink implements WireLink {
     private static final int READ_TIMEOUT_MS = 20;
     private static final int CAPTURE_BUFFER_BYTES = 8 << 20;
     private static final int MAX_KEPT_FRAME_ERRORS = 1000;
-    private static final int ETHERTYPE_ARP = 0x0806;
-    private static final int ARP_REQUEST = 1;
-    private static final int ARP_REPLY = 2;
-    private static final int ARP_FRAME_LENGTH = 60;
 
     private final RawEthernetOptions options;
     private final PcapHandle capture;
@@ -74,8 +66,7 @@ public final class RawEthernetWireLink implements WireLink {
     private final InetAddress alternateSource;
     private final LinkedBlockingQueue<CapturedPacket> received = new LinkedBlockingQueue<>();
     private final List<FrameDecodeException> frameErrors = new ArrayList<>();
-    private final CompletableFuture<MacAddress> dutMacResolution = new CompletableFuture<>();
-    private final AtomicLong arpRepliesSent = new AtomicLong();
+    private final ArpResponder arp;
     private final Thread captureThread;
     private volatile MacAddress dutMac;
     private volatile boolean running = true;
@@ -91,6 +82,12 @@ public final class RawEthernetWireLink implements WireLink {
         this.alternateSource = options.alternateSource()
                 .orElseGet(() -> UdpWireLink.neighbourAddress(
                         options.tester().getAddress(), options.dut().getAddress()));
+        this.arp = new ArpResponder(
+                testerMac,
+                options.tester().getAddress(),
+                options.dut().getAddress(),
+                options.answerArp(),
+                this::sendRawFrame);
         this.captureThread = new Thread(this::captureLoop, "mrconf-raw-capture-" + options.interfaceName());
         this.captureThread.setDaemon(true);
     }
@@ -181,30 +178,7 @@ public final class RawEthernetWireLink implements WireLink {
         if (!(options.dut().getAddress() instanceof Inet4Address)) {
             throw new IOException("IPv6 neighbour discovery is not implemented: give the DUT's MAC (dutMac)");
         }
-        long perTryMs = Math.max(1, options.resolveTimeout().toMillis() / 3);
-        byte[] request = arpFrame(
-                ARP_REQUEST,
-                MacAddress.of(0xFFFF_FFFF_FFFFL),
-                testerMac,
-                options.tester().getAddress().getAddress(),
-                MacAddress.of(0),
-                options.dut().getAddress().getAddress());
-        for (int attempt = 0; attempt < 3; attempt++) {
-            sendRawFrame(request);
-            try {
-                return dutMacResolution.get(perTryMs, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // Ask again: the first request may have gone out before the DUT's interface was up.
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while resolving the DUT's MAC", e);
-            } catch (ExecutionException e) {
-                throw new IOException("ARP resolution failed", e.getCause());
-            }
-        }
-        throw new IOException("no ARP reply from the DUT at "
-                + options.dut().getAddress().getHostAddress() + " on '" + options.interfaceName() + "' within "
-                + options.resolveTimeout().toMillis() + " ms; give dutMac");
+        return arp.resolveDutMac(options.resolveTimeout(), options.interfaceName());
     }
 
     private void captureLoop() {
@@ -227,8 +201,8 @@ public final class RawEthernetWireLink implements WireLink {
     }
 
     private void onFrame(byte[] raw, long nowNs, Instant timestamp) throws IOException {
-        if (raw.length >= 14 && u16(raw, 12) == ETHERTYPE_ARP) {
-            onArp(raw);
+        if (ArpResponder.isArp(raw)) {
+            arp.onFrame(raw);
             return;
         }
         DecodedFrame decoded;
@@ -252,51 +226,6 @@ public final class RawEthernetWireLink implements WireLink {
                 true,
                 nowNs,
                 Optional.of(decoded)));
-    }
-
-    private void onArp(byte[] raw) throws IOException {
-        // Ethernet/IPv4 ARP only: htype 1, ptype 0x0800, hlen 6, plen 4.
-        if (raw.length < 42 || u16(raw, 14) != 1 || u16(raw, 16) != 0x0800 || raw[18] != 6 || raw[19] != 4) {
-            return;
-        }
-        int operation = u16(raw, 20);
-        MacAddress senderMac = MacAddress.of(raw, 22);
-        byte[] senderIp = Arrays.copyOfRange(raw, 28, 32);
-        byte[] targetIp = Arrays.copyOfRange(raw, 38, 42);
-        if (Arrays.equals(senderIp, options.dut().getAddress().getAddress())) {
-            // A reply to our request, or the DUT asking for the tester: either way we learn its MAC.
-            dutMacResolution.complete(senderMac);
-        }
-        if (operation == ARP_REQUEST
-                && options.answerArp()
-                && Arrays.equals(targetIp, options.tester().getAddress().getAddress())) {
-            sendRawFrame(arpFrame(ARP_REPLY, senderMac, testerMac, targetIp, senderMac, senderIp));
-            arpRepliesSent.incrementAndGet();
-        }
-    }
-
-    /** An Ethernet ARP frame, padded to the 60-byte minimum. */
-    static byte[] arpFrame(
-            int operation,
-            MacAddress ethernetDestination,
-            MacAddress senderMac,
-            byte[] senderIp,
-            MacAddress targetMac,
-            byte[] targetIp) {
-        byte[] frame = new byte[ARP_FRAME_LENGTH];
-        System.arraycopy(ethernetDestination.toBytes(), 0, frame, 0, 6);
-        System.arraycopy(senderMac.toBytes(), 0, frame, 6, 6);
-        putU16(frame, 12, ETHERTYPE_ARP);
-        putU16(frame, 14, 1);
-        putU16(frame, 16, 0x0800);
-        frame[18] = 6;
-        frame[19] = 4;
-        putU16(frame, 20, operation);
-        System.arraycopy(senderMac.toBytes(), 0, frame, 22, 6);
-        System.arraycopy(senderIp, 0, frame, 28, 4);
-        System.arraycopy(targetMac.toBytes(), 0, frame, 32, 6);
-        System.arraycopy(targetIp, 0, frame, 38, 4);
-        return frame;
     }
 
     @Override
@@ -385,7 +314,7 @@ public final class RawEthernetWireLink implements WireLink {
 
     /** ARP replies the link sent for the tester's address. */
     public long arpRepliesSent() {
-        return arpRepliesSent.get();
+        return arp.repliesSent();
     }
 
     public MacAddress testerMac() {
@@ -452,15 +381,6 @@ public final class RawEthernetWireLink implements WireLink {
         if (handle != null && handle.isOpen()) {
             handle.close();
         }
-    }
-
-    private static int u16(byte[] b, int offset) {
-        return ((b[offset] & 0xFF) << 8) | (b[offset + 1] & 0xFF);
-    }
-
-    private static void putU16(byte[] b, int offset, int value) {
-        b[offset] = (byte) (value >>> 8);
-        b[offset + 1] = (byte) value;
     }
 
     @Override

@@ -199,7 +199,7 @@ class RawEthernetWireLinkTest {
 
     @Test
     void shouldBuildArpFramesByTheBook() {
-        byte[] frame = RawEthernetWireLink.arpFrame(
+        byte[] frame = ArpResponder.frame(
                 2, DUT_MAC, TESTER_MAC, new byte[] {(byte) 198, 18, 0, 1}, DUT_MAC, new byte[] {(byte) 198, 18, 0, 2});
 
         assertThat(frame).hasSize(60);

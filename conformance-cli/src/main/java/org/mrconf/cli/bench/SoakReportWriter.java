@@ -9,6 +9,19 @@ import java.util.Map;
 
 /** Writes the soak benchmark's table, {@code soak.md}, with the command that made it. */
 final class SoakReportWriter {
+    private static final String NOTES = """
+
+            ## Reading this table
+
+            - Heap after GC is the DUT's live data (`jcmd GC.run`, then `GC.heap_info`): what the attack made it keep.
+            - Latency is from the peer's `post_write` to its completion, through its control channel, on a shared
+              2-core machine; the tail is the scheduler and the 5% loss (retransmission timeouts), not the attack.
+            - `rx_out_of_window` is high because the kernel drops some hostile datagrams when the DUT's socket
+              buffer is full: the attacker's PSN streams then have gaps it never fills, and its later packets fall
+              outside the 256-PSN window. The transport-level tests (`StreamStateMemoryTest`) drive the state budget
+              to exhaustion deterministically; `rx_dropped_no_state` appears here only if a run reaches it.
+            """;
+
     private SoakReportWriter() {}
 
     static Path write(final Path directory, final SoakBenchmark.Result r, final String command) throws IOException {
@@ -65,6 +78,7 @@ final class SoakReportWriter {
         for (final Map.Entry<String, Long> counter : r.dutCounters().entrySet()) {
             row(md, "`" + counter.getKey() + "`", String.format(Locale.ROOT, "%,d", counter.getValue()));
         }
+        md.append(NOTES);
         final Path file = directory.resolve("soak.md");
         Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
         return file;
