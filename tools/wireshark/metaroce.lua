@@ -199,17 +199,20 @@ local function dissect_ack(tvb, tree, pinfo)
     local sack = ack:add(f.sack, tvb(28, 32))
     local cumulative = tvb(12, 4):uint()
     local received = 0
+    local bitmap = tvb:raw(28, 32)
     for byte_index = 0, 31 do
-        local byte = tvb(28 + byte_index, 1):uint()
-        for bit = 0, 7 do
-            if band(byte, bit32.lshift(1, bit)) ~= 0 then
-                local i = byte_index * 8 + bit
-                if i == 0 then
-                    sack:add_proto_expert_info(e.sack_bit0)
+        local byte = bitmap:byte(byte_index + 1)
+        if byte ~= 0 then
+            for bit = 0, 7 do
+                if band(byte, bit32.lshift(1, bit)) ~= 0 then
+                    local i = byte_index * 8 + bit
+                    if i == 0 then
+                        sack:add_proto_expert_info(e.sack_bit0)
+                    end
+                    -- PSN arithmetic is modulo 2^32 (clause 2.4).
+                    sack:add(f.sack_psn, tvb(28 + byte_index, 1), (cumulative + i) % 4294967296)
+                    received = received + 1
                 end
-                -- PSN arithmetic is modulo 2^32 (clause 2.4).
-                sack:add(f.sack_psn, tvb(28 + byte_index, 1), (cumulative + i) % 4294967296)
-                received = received + 1
             end
         end
     end
