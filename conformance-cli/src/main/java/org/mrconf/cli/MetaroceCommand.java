@@ -23,6 +23,8 @@ import picocli.CommandLine.Option;
             ClausesCommand.class,
             DutCommand.class,
             BenchCommand.class,
+            AnalyzeCommand.class,
+            org.mrconf.cli.vectors.VectorsCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
