@@ -7,7 +7,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.ByteBuffer;
 
 /**
- * Coverage-guided fuzzing of the packet decoder (Jazzer). Without {@code JAZZER_FUZZ=1} each target runs
+ * Coverage-guided fuzzing of the packet decoder (Jazzer). It lives in reference-impl's tests because the
+ * wire module declares no dependency at all, not even for tests (WireDependencyTest). Without {@code JAZZER_FUZZ=1} each target runs
  * once per committed input under {@code src/test/resources/org/mrconf/wire/PacketDecoderFuzzTestInputs/};
  * with it, Jazzer mutates them for the given duration and saves any crash there as a new regression input.
  *
