@@ -22,6 +22,7 @@ import java.util.function.Supplier;
  * @param memoryBudgetBytes  most bytes of regions registered at once; more is a {@code conflict}
  * @param timerToleranceNs   {@code hello}: how late the device's timers may fire (spec clause 12.1.3)
  * @param extraCounters      the runtime's own counters (plain names; the agent adds the {@code x_} prefix)
+ * @param optionalClauses    {@code hello}: the SHOULD and MAY clauses implemented (spec clause 12.1.5)
  */
 public record AgentConfig(
         String vendor,
@@ -35,7 +36,8 @@ public record AgentConfig(
         String token,
         long memoryBudgetBytes,
         long timerToleranceNs,
-        Supplier<Map<String, Long>> extraCounters) {
+        Supplier<Map<String, Long>> extraCounters,
+        List<String> optionalClauses) {
 
     public AgentConfig {
         Objects.requireNonNull(vendor, "vendor");
@@ -45,6 +47,7 @@ public record AgentConfig(
         profiles = List.copyOf(profiles);
         addresses = List.copyOf(addresses);
         Objects.requireNonNull(extraCounters, "extraCounters");
+        optionalClauses = List.copyOf(optionalClauses);
         if (controlBindAddress != null) {
             TokenPolicy.check(controlBindAddress, token);
         } else if (token != null && token.isEmpty()) {
@@ -73,6 +76,7 @@ public record AgentConfig(
         private long memoryBudgetBytes = 1L << 30;
         private long timerToleranceNs = 5_000_000;
         private Supplier<Map<String, Long>> extraCounters = Map::of;
+        private List<String> optionalClauses = ControlAgent.OPTIONAL_CLAUSES;
 
         private Builder() {}
 
@@ -119,6 +123,12 @@ public record AgentConfig(
             return this;
         }
 
+        /** The SHOULD and MAY clauses {@code hello} lists (default: all the reference transport implements). */
+        public Builder optionalClauses(final List<String> clauses) {
+            this.optionalClauses = clauses;
+            return this;
+        }
+
         public AgentConfig build() {
             return new AgentConfig(
                     vendor,
@@ -132,7 +142,8 @@ public record AgentConfig(
                     token,
                     memoryBudgetBytes,
                     timerToleranceNs,
-                    extraCounters);
+                    extraCounters,
+                    optionalClauses);
         }
     }
 }
