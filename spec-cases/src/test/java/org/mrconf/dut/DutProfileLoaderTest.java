@@ -44,6 +44,9 @@ class DutProfileLoaderTest {
         assertThat(profile.parameters().timers().ackDeadline()).isEqualTo(Duration.ofNanos(5_050_000));
         assertThat(profile.parameters().timers().ackCoalescing()).isEqualTo(16);
         assertThat(profile.parameters().decreaseFactor()).isEqualTo(0.5);
+        assertThat(profile.parameters().congestion().linkRateMbps()).isEqualTo(4000);
+        assertThat(profile.parameters().congestion().targetUtilization()).isEqualTo(0.95);
+        assertThat(profile.parameters().congestion().hintInterval()).isEqualTo(Duration.ofNanos(10_000));
         assertThat(profile.conformance().limits().mtu()).isEqualTo(4176);
         assertThat(profile.control()).contains(ControlEndpoint.of("127.0.0.1", 4797));
         assertThat(profile.link().kind()).isEqualTo(LinkKind.UDP);
