@@ -86,7 +86,14 @@ class SelectiveRetransmissionCase {
                         .sackBits(receivedBits));
 
         final DataPacket resent = testbed.peer()
-                .await(gapMark, writes().retransmission().psn(missing.header().psn()), Testbed.WAIT)
+                // PSNs are per path: match the path too, or a timeout resend of the same PSN number on another
+                // path would be taken for this one.
+                .await(
+                        gapMark,
+                        writes().retransmission()
+                                .path(path)
+                                .psn(missing.header().psn()),
+                        Testbed.WAIT)
                 .data()
                 .orElseThrow();
         assertThat(resent.header().pathId()).as("6.4.2: same path").isEqualTo(path);
