@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
             DutCommand.class,
             BenchCommand.class,
             AnalyzeCommand.class,
+            org.mrconf.cli.vectors.VectorsCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
