@@ -79,8 +79,11 @@ public final class DutCommand implements Runnable {
                 names = "--entropy-ports",
                 defaultValue = "8",
                 paramLabel = "N",
-                description = "UDP sockets packets leave from; a path with entropy e uses socket e %% N "
-                        + "(default: ${DEFAULT-VALUE}).")
+                description = "UDP sockets packets leave from (default: ${DEFAULT-VALUE}). The source port on the "
+                        + "wire is the path's entropy (spec 4.1.4): create_connection and path_status report these "
+                        + "ports, and a retransmission timeout moves the path to another of them (spec 6.6.4). "
+                        + "ACKs leave from the pool too, so spec 8.1.6 is not claimed; 1 socket cannot re-path, so "
+                        + "multipath is then not claimed.")
         int entropyPorts;
 
         @Option(

@@ -23,7 +23,7 @@ class ClausesCommandTest {
         assertThat(exit).isZero();
         assertThat(out.toString())
                 .contains("6.4.1    MUST   core       PUB  Retransmit exactly the missing packet")
-                .contains("106 of 106 clauses")
+                .contains("117 of 117 clauses")
                 .contains("Not Meta's specification");
     }
 
@@ -87,7 +87,7 @@ class ClausesCommandTest {
     @Test
     void shouldReportTheSpecAndWireVersions() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.1, wire version 1.0");
+        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.2, wire version 1.0");
     }
 
     private int run(final String... args) {

@@ -22,6 +22,7 @@ import java.util.function.Supplier;
  * @param memoryBudgetBytes  most bytes of regions registered at once; more is a {@code conflict}
  * @param timerToleranceNs   {@code hello}: how late the device's timers may fire (spec clause 12.1.3)
  * @param extraCounters      the runtime's own counters (plain names; the agent adds the {@code x_} prefix)
+ * @param optionalClauses    {@code hello}: the SHOULD and MAY clauses implemented (spec clause 12.1.5)
  * @param maxConnections     most connections at once ({@code hello} limits); more is a {@code conflict}
  * @param maxTotalPaths      most paths over all connections at once; more is a {@code conflict}
  */
@@ -38,6 +39,7 @@ public record AgentConfig(
         long memoryBudgetBytes,
         long timerToleranceNs,
         Supplier<Map<String, Long>> extraCounters,
+        List<String> optionalClauses,
         int maxConnections,
         int maxTotalPaths) {
 
@@ -57,6 +59,7 @@ public record AgentConfig(
         profiles = List.copyOf(profiles);
         addresses = List.copyOf(addresses);
         Objects.requireNonNull(extraCounters, "extraCounters");
+        optionalClauses = List.copyOf(optionalClauses);
         if (controlBindAddress != null) {
             TokenPolicy.check(controlBindAddress, token);
         } else if (token != null && token.isEmpty()) {
@@ -88,6 +91,7 @@ public record AgentConfig(
         private long memoryBudgetBytes = 1L << 30;
         private long timerToleranceNs = 5_000_000;
         private Supplier<Map<String, Long>> extraCounters = Map::of;
+        private List<String> optionalClauses = ControlAgent.OPTIONAL_CLAUSES;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int maxTotalPaths = DEFAULT_MAX_TOTAL_PATHS;
 
@@ -136,6 +140,12 @@ public record AgentConfig(
             return this;
         }
 
+        /** The SHOULD and MAY clauses {@code hello} lists (default: all the reference transport implements). */
+        public Builder optionalClauses(final List<String> clauses) {
+            this.optionalClauses = clauses;
+            return this;
+        }
+
         /** Most connections, and most paths over all of them, at once. */
         public Builder connectionLimits(final int connections, final int totalPaths) {
             this.maxConnections = connections;
@@ -157,6 +167,7 @@ public record AgentConfig(
                     memoryBudgetBytes,
                     timerToleranceNs,
                     extraCounters,
+                    optionalClauses,
                     maxConnections,
                     maxTotalPaths);
         }

@@ -98,6 +98,13 @@ public final class ControlAgent {
             "rto_expirations",
             "repaths");
 
+    /**
+     * The SHOULD and MAY clauses the reference transport implements ({@code hello}'s {@code optionalClauses}, spec
+     * clause 12.1.5): tests of any other optional clause report "not applicable" for the reference.
+     */
+    public static final List<String> OPTIONAL_CLAUSES =
+            List.of("4.1.5", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2");
+
     /** Source port of path 0 of every connection before the runtime maps it; path i starts at base + i. */
     static final int ENTROPY_BASE = 49152;
 
@@ -395,6 +402,17 @@ public final class ControlAgent {
         parameters.put("connectionTimeoutNs", ec.connectionTimeoutNs());
         parameters.put("initialPsn", 0);
         parameters.put("timerToleranceNs", config.timerToleranceNs());
+        // Spec 0.2 clauses 12.1.5, 12.1.6: what decides applicability and what a rate hint is judged against.
+        parameters.put("linkRateBitsPerSecond", ec.lineRateBitsPerSecond());
+        parameters.put("targetUtilization", ec.rateHintUtilization());
+        parameters.put("rateHintIntervalNs", ec.rateHintIntervalNs());
+        parameters.put("decreaseFactor", ec.decreaseFactor());
+        parameters.put("receiverNotReadyRetryUs", ec.receiverNotReadyRetryNs() / 1000);
+        final ArrayNode optional = result.putArray("optionalClauses");
+        config.optionalClauses().forEach(optional::add);
+        final ObjectNode reorder = result.putObject("reorderTolerance");
+        reorder.put("packets", 0);
+        reorder.put("timeNs", 0);
         return result;
     }
 
@@ -424,6 +442,13 @@ public final class ControlAgent {
         final int streams = (int) args.integer("streams", 1, 65536);
         final long initialSendPsn = args.integer("initialSendPsn", 0, Args.U32_MAX, 0);
         final long initialReceivePsn = args.integer("initialReceivePsn", 0, Args.U32_MAX, 0);
+        final long mtu = args.integer("mtu", 1, 65535, endpoint.config().mtuBytes());
+        if (mtu != endpoint.config().mtuBytes()) {
+            // Spec 0.2 clause 4.2.1: the MTU is a connection parameter; this device supports one.
+            throw RequestError.invalidArgument(
+                    "args.mtu",
+                    "this device supports only MTU " + endpoint.config().mtuBytes() + ", not " + mtu);
+        }
         if (connections.containsKey(localId)) {
             throw RequestError.conflict("args.localId", "connection " + Integer.toUnsignedString(localId) + " exists");
         }

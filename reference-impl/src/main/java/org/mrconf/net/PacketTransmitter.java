@@ -17,4 +17,13 @@ public interface PacketTransmitter {
      * @param ecn     the IP ECN field, one of the {@link Ecn} constants
      */
     void transmit(int dstNode, int srcPort, int ecn, ByteBuffer buffer, int offset, int length);
+
+    /**
+     * The UDP source port that a packet sent with this entropy leaves from on the wire. The identity, unless the
+     * network can send from only a few ports (the soft DUT's socket pool maps entropy onto its sockets): a sender
+     * asks it so that re-pathing changes the port on the wire, not only its own number (spec clause 6.6.4).
+     */
+    default int sourcePortOf(int entropy) {
+        return entropy;
+    }
 }

@@ -69,6 +69,11 @@ final class InMemoryNetwork implements Network {
     }
 
     @Override
+    public boolean seesReceivedEcn() {
+        return true; // the ECN field travels with every delivered packet
+    }
+
+    @Override
     public boolean hasPending() {
         return !arrivals.isEmpty();
     }

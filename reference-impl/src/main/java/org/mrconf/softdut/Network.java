@@ -24,7 +24,10 @@ interface Network {
     /** Hands up to {@code budget} received packets to {@code inbound}; returns how many it handed. */
     int receive(Inbound inbound, int budget);
 
-    /** Whether packets wait that the selector cannot see (the in-memory queue). */
+    /** Whether received packets carry the ECN field they arrived with (spec clause 8.2.5). */
+    boolean seesReceivedEcn();
+
+    /** Whether packets wait that the selector cannot see (the in-memory queue, the native UDP socket). */
     boolean hasPending();
 
     /** Where the endpoint's packets go. */

@@ -68,8 +68,20 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         if (options.bindAddress() instanceof Inet6Address) {
             profiles.add("ipv6");
         }
+        if (!network.seesReceivedEcn()) {
+            profiles.remove("congestion"); // CE marks cannot be counted (clause 8.2.5)
+        }
+        if (options.entropyPorts() < 2) {
+            profiles.remove("multipath"); // one source port cannot re-path (clause 6.6.4)
+        }
+        final List<String> optionalClauses = new ArrayList<>(ControlAgent.OPTIONAL_CLAUSES);
+        if (memory == null) {
+            // On sockets, ACKs leave from the pool socket the peer's port maps to, not from that port (clause 8.1.6).
+            optionalClauses.remove("8.1.6");
+        }
         final AgentConfig.Builder agentConfig = AgentConfig.builder()
                 .profiles(profiles)
+                .optionalClauses(optionalClauses)
                 .wire(udpPort, List.of(options.bindAddress().getHostAddress()))
                 .access(controlBind, options.token())
                 .memoryBudget(options.memoryBudgetBytes());

@@ -15,7 +15,9 @@ import org.mrconf.wire.WireConstants;
  * @param token             the control token, or null; mandatory off loopback (docs/dut-control-protocol.md, 3)
  * @param entropyPorts      how many UDP sockets packets leave from (default 8): a path whose entropy is
  *                          {@code e} sends from socket {@code e % entropyPorts}, so the source ports on the
- *                          wire are the sockets' ports and paths beyond this count share them
+ *                          wire (the entropy of spec clause 4.1.4) are the sockets' ports, paths beyond this
+ *                          count share them, and re-pathing picks an entropy on another socket (clause 6.6.4);
+ *                          with 1 socket the soft DUT cannot re-path and does not claim multipath
  * @param endpoint          the endpoint's parameters (default {@link #defaultEndpointConfig()})
  * @param memoryBudgetBytes most bytes of regions registered at once
  */

@@ -22,17 +22,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The soft DUT on UDP: one non-blocking socket bound to the MetaRoCE port receives; K sockets bound to
- * ephemeral ports send, a packet with entropy {@code e} leaving from socket {@code e % K}, so the wire's
- * source port follows the endpoint's path entropy as far as K sockets allow.
+ * ephemeral ports send, a packet with entropy {@code e} leaving from socket {@code e % K}. The source port on the
+ * wire is the entropy the spec talks about (clause 4.1.4), so the transmitter tells the endpoint which port an
+ * entropy value maps to, and re-pathing picks a value on another socket (clause 6.6.4).
  *
- * <p>ECN: each send socket's IP_TOS is set to the packet's ECN codepoint when it changes (if the platform
- * lets Java set it). Plain Java cannot read the ECN field of a received datagram, so received packets are
- * reported as Not-ECT: a soft DUT on UDP never sees CE marks.
+ * <p>ECN: each send socket's IP_TOS is set to the packet's ECN codepoint when it changes (if the platform lets
+ * Java set it). The JDK cannot read the ECN field of a received datagram, so on Linux the receive socket is an
+ * {@link EcnReceiveSocket} (IP_RECVTOS through JNA) and received CE marks reach the endpoint (clause 8.2.5).
+ * Elsewhere it falls back to a {@code DatagramChannel}, every packet is reported Not-ECT, and
+ * {@link #seesReceivedEcn()} is false, so the soft DUT does not claim the congestion profile.
  */
 final class UdpNetwork implements Network {
     private static final Logger LOG = LoggerFactory.getLogger(UdpNetwork.class);
     private static final int MAX_DATAGRAM = 65536;
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
+
+    /** The receive socket when ECN is visible; else null and {@link #receiveChannel} receives. */
+    private final EcnReceiveSocket ecnSocket;
 
     private final DatagramChannel receiveChannel;
     private final DatagramChannel[] sendChannels;
@@ -41,16 +47,36 @@ final class UdpNetwork implements Network {
     private final SocketPeers peers;
     private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM);
     private final ByteBuffer sendBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM);
-    private final PacketTransmitter transmitter = this::transmit;
+    private final PacketTransmitter transmitter = new PacketTransmitter() {
+        @Override
+        public void transmit(
+                final int dstNode,
+                final int srcPort,
+                final int ecn,
+                final ByteBuffer buffer,
+                final int offset,
+                final int length) {
+            UdpNetwork.this.transmit(dstNode, srcPort, ecn, buffer, offset, length);
+        }
+
+        @Override
+        public int sourcePortOf(final int entropy) {
+            return peers.sourcePort(entropy);
+        }
+    };
+    private Inbound lastInbound;
+    private EcnReceiveSocket.Handler lastHandler;
     private boolean tosWorks = true;
     private long txErrors;
     private long txUnroutable;
     private long rxErrors;
 
     private UdpNetwork(
+            final EcnReceiveSocket ecnSocket,
             final DatagramChannel receiveChannel,
             final DatagramChannel[] sendChannels,
             final Class<? extends InetAddress> family) {
+        this.ecnSocket = ecnSocket;
         this.receiveChannel = receiveChannel;
         this.sendChannels = sendChannels;
         this.sendPorts = new int[sendChannels.length];
@@ -69,19 +95,28 @@ final class UdpNetwork implements Network {
                 bindAddress instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
         final DatagramChannel[] send = new DatagramChannel[entropyPorts];
         DatagramChannel receive = null;
+        EcnReceiveSocket ecn = null;
         try {
-            receive = DatagramChannel.open(family);
-            receive.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
-            receive.bind(new InetSocketAddress(bindAddress, udpPort));
-            receive.configureBlocking(false);
+            ecn = EcnReceiveSocket.open(bindAddress, udpPort, SOCKET_BUFFER_BYTES, MAX_DATAGRAM);
+            if (ecn == null) {
+                LOG.warn("cannot read the received ECN field on this platform: CE marks are not seen, and the"
+                        + " congestion profile is not claimed");
+                receive = DatagramChannel.open(family);
+                receive.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
+                receive.bind(new InetSocketAddress(bindAddress, udpPort));
+                receive.configureBlocking(false);
+            }
             for (int i = 0; i < entropyPorts; i++) {
                 send[i] = DatagramChannel.open(family);
                 send[i].setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
                 send[i].bind(new InetSocketAddress(bindAddress, 0));
             }
             return new UdpNetwork(
-                    receive, send, bindAddress instanceof Inet6Address ? Inet6Address.class : Inet4Address.class);
+                    ecn, receive, send, bindAddress instanceof Inet6Address ? Inet6Address.class : Inet4Address.class);
         } catch (final IOException | RuntimeException e) {
+            if (ecn != null) {
+                ecn.close();
+            }
             closeQuietly(receive);
             for (final DatagramChannel channel : send) {
                 closeQuietly(channel);
@@ -92,16 +127,29 @@ final class UdpNetwork implements Network {
 
     /** The bound MetaRoCE port. */
     int port() {
-        return receiveChannel.socket().getLocalPort();
+        return ecnSocket != null ? ecnSocket.port() : receiveChannel.socket().getLocalPort();
+    }
+
+    /** Whether received packets carry their real ECN field (clause 8.2.5); false on the fallback socket. */
+    @Override
+    public boolean seesReceivedEcn() {
+        return ecnSocket != null;
     }
 
     @Override
     public void register(final Selector selector) throws IOException {
-        receiveChannel.register(selector, SelectionKey.OP_READ);
+        if (ecnSocket != null) {
+            ecnSocket.register(selector);
+        } else {
+            receiveChannel.register(selector, SelectionKey.OP_READ);
+        }
     }
 
     @Override
     public int receive(final Inbound inbound, final int budget) {
+        if (ecnSocket != null) {
+            return Math.max(0, ecnSocket.receive(ecnHandler(inbound), budget));
+        }
         int received = 0;
         while (received < budget) {
             receiveBuffer.clear();
@@ -122,9 +170,19 @@ final class UdpNetwork implements Network {
         return received;
     }
 
+    /** Adapts the loop's handler; cached, since the loop passes the same one every time. */
+    private EcnReceiveSocket.Handler ecnHandler(final Inbound inbound) {
+        if (inbound != lastInbound) {
+            lastInbound = inbound;
+            lastHandler = (source, sourcePort, ecn, buffer, length) ->
+                    inbound.onPacket(source, sourcePort, ecn, buffer, 0, length);
+        }
+        return lastHandler;
+    }
+
     @Override
     public boolean hasPending() {
-        return false;
+        return ecnSocket != null && ecnSocket.isReadable();
     }
 
     @Override
@@ -183,6 +241,9 @@ final class UdpNetwork implements Network {
 
     @Override
     public void close() {
+        if (ecnSocket != null) {
+            ecnSocket.close();
+        }
         closeQuietly(receiveChannel);
         for (final DatagramChannel channel : sendChannels) {
             closeQuietly(channel);

@@ -31,8 +31,11 @@ final class AckHandler {
         final long cumulative = ack.cumulativePsn();
         if (!Serial.before(cumulative, path.oldestUnackedPsn)
                 && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
+            // Acknowledges PSNs never sent: a broken or hostile peer. Table 5-13 counts it as an invalid field;
+            // the x_ counter tells it apart from the decoder's field checks.
+            state.counters.increment(Counter.RX_INVALID_FIELD);
             state.counters.increment(Counter.RX_ACKS_FOR_UNSENT_PSN);
-            return; // acknowledges PSNs never sent: a broken or hostile peer
+            return;
         }
         connection.lastHeardNs = nowNs;
         final long rttNs = (nowNs - ack.echoedTimestamp()) & Serial.MASK;
@@ -121,14 +124,16 @@ final class AckHandler {
                 if (outstanding) {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
-                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
-                    path.advanceOldestUnacked();
+                    // Fail the message before the PSN counts as acknowledged: acknowledging its last PSN would
+                    // otherwise complete it with SUCCESS first (clauses 9.1.2, 9.1.7).
                     connection.sendQueue.remove(message);
                     if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
                         message.status = CompletionStatus.fromNack(code);
                     } else {
                         completions.finishSend(connection, message, CompletionStatus.fromNack(code));
                     }
+                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
+                    path.advanceOldestUnacked();
                 } else {
                     failMessage(
                             connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));

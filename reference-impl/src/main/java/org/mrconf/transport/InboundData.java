@@ -133,7 +133,11 @@ final class InboundData {
             return stale();
         }
         if (messageState == StreamReceiveState.PARTIAL
-                && (stream.messageOpcode[index] != opcode || stream.messageLength[index] != header.messageLength())) {
+                && (stream.messageOpcode[index] != opcode
+                        || stream.messageLength[index] != header.messageLength()
+                        || opcode == Opcode.WRITE_WITH_IMMEDIATE
+                                && stream.messageImmediate[index] != header.immediate())) {
+            // Packets of one message must agree (Table 5-13); the first to arrive set the values.
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         return switch (opcode) {

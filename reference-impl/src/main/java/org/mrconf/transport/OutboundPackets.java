@@ -26,6 +26,11 @@ final class OutboundPackets {
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
     }
 
+    /** The UDP source port that packets with this entropy leave from (the transmitter may map entropy). */
+    int sourcePortOf(final int entropy) {
+        return transmitter.sourcePortOf(entropy);
+    }
+
     /** Sends (or resends) the packet recorded for {@code psn} on {@code path} (spec clause 6.4.2). */
     void sendData(
             final Connection connection,

@@ -11,6 +11,8 @@ import org.mrconf.wire.Opcode;
 final class SendScheduler {
     private static final int EPHEMERAL_PORT_BASE = 49152;
     private static final int EPHEMERAL_PORT_COUNT = 65536 - EPHEMERAL_PORT_BASE;
+    /** Draws before {@link #repath} gives up looking for a better entropy value (a bounded loop, never a hang). */
+    private static final int MAX_REPATH_ATTEMPTS = 256;
 
     private final EndpointState state;
     private final OutboundPackets out;
@@ -202,14 +204,46 @@ final class SendScheduler {
         path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
     }
 
-    /** Gives a path a new source port, distinct from every path of the connection (clauses 4.1.5, 6.6.4). */
+    /**
+     * Gives a path a new entropy value, distinct from every path of the connection (clause 4.1.5), whose UDP source
+     * port on the wire differs from the path's current one (clause 6.6.4: the port is the entropy, so a new value
+     * that the network maps onto the same socket would not re-path at all). When the network has fewer ports than
+     * the connection has paths, sharing a port with another path is accepted after a few tries; a network with a
+     * single port cannot re-path, and a device built on one does not claim the multipath profile.
+     */
     private void repath(final Connection connection, final PathSender path) {
+        final int currentPort = out.sourcePortOf(path.entropy);
         int candidate;
-        do {
+        int attempts = 0;
+        while (true) {
             candidate = EPHEMERAL_PORT_BASE + entropyRandom.nextInt(EPHEMERAL_PORT_COUNT);
-        } while (isInUse(connection, candidate));
+            attempts++;
+            if (attempts >= MAX_REPATH_ATTEMPTS) {
+                break;
+            }
+            if (isInUse(connection, candidate)) {
+                continue;
+            }
+            final int port = out.sourcePortOf(candidate);
+            if (port == currentPort) {
+                continue;
+            }
+            if (attempts < MAX_REPATH_ATTEMPTS / 2 && isPortInUse(connection, port)) {
+                continue;
+            }
+            break;
+        }
         path.entropy = candidate;
         state.counters.increment(Counter.REPATHS);
+    }
+
+    private boolean isPortInUse(final Connection connection, final int port) {
+        for (final PathSender other : connection.sendPaths) {
+            if (out.sourcePortOf(other.entropy) == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isInUse(final Connection connection, final int port) {

@@ -251,9 +251,9 @@ class ControlProtocolDocumentTest {
     }
 
     /**
-     * The arguments of one operation: the first column of an {@code | Argument |} table, or the
-     * backticked names of its "Arguments:" sentence. Optional when the table's meaning or the sentence
-     * around the name says "optional".
+     * The arguments of one operation: the first column of an {@code | Argument |} table, optional when its
+     * Required column says "no"; or the backticked names of an "Arguments:" sentence, optional when the
+     * sentence around the name says "optional".
      */
     private static Map<String, Boolean> arguments(final List<String> body) {
         final Map<String, Boolean> arguments = new LinkedHashMap<>();
@@ -265,7 +265,8 @@ class ControlProtocolDocumentTest {
                 final String[] cells = line.split("\\|");
                 final Matcher name = BACKTICKED.matcher(cells[1]);
                 if (name.find()) {
-                    arguments.put(name.group(1), cells[3].trim().startsWith("optional"));
+                    // | Argument | Type | Required | Range and meaning |: "no, default ..." marks an optional one.
+                    arguments.put(name.group(1), cells[3].trim().startsWith("no"));
                 }
             } else if (!line.startsWith("|")) {
                 inTable = false;

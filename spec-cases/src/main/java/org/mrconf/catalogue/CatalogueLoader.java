@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 public final class CatalogueLoader {
     /** The catalogue of the spec version this build ships, on the classpath. */
-    public static final String BUNDLED_RESOURCE = "/catalogue/metaroce-open-draft-0.1.json";
+    public static final String BUNDLED_RESOURCE = "/catalogue/metaroce-open-draft-0.2.json";
 
     private static final Pattern CLAUSE_ID = Pattern.compile("[1-9][0-9]*(\\.[1-9][0-9]*){2}");
     private static final String PURPOSE_PREFIX = "Ensure that the DUT";

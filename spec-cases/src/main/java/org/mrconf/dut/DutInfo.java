@@ -17,6 +17,8 @@ import org.mrconf.catalogue.Profile;
  * @param udpPort        the device's MetaRoCE UDP port
  * @param addresses      the device's MetaRoCE addresses
  * @param limits         the device's limits
+ * @param optionalClauses the SHOULD and MAY clauses the device declares it implements (spec clause 12.1.5);
+ *                        empty when {@code hello} gives none
  */
 public record DutInfo(
         int protocol,
@@ -25,13 +27,15 @@ public record DutInfo(
         String wireVersion,
         int udpPort,
         List<InetAddress> addresses,
-        DutLimits limits) {
+        DutLimits limits,
+        List<String> optionalClauses) {
     public DutInfo {
         Objects.requireNonNull(implementation, "implementation");
         profiles = Set.copyOf(profiles);
         Objects.requireNonNull(wireVersion, "wireVersion");
         addresses = List.copyOf(addresses);
         Objects.requireNonNull(limits, "limits");
+        optionalClauses = List.copyOf(optionalClauses);
     }
 
     public boolean claims(Profile profile) {

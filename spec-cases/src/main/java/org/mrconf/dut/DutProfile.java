@@ -98,7 +98,7 @@ public record DutProfile(
      * @param initialSendPsn    first PSN of each path the DUT sends on
      * @param initialReceivePsn first PSN of each path the tester sends on
      * @param timers            declared timers and their tolerance
-     * @param decreaseFactor    the multiplicative decrease of clause 10.1.1 (default 0.5)
+     * @param congestion        the congestion test parameters of clause 12.1.6
      */
     public record Parameters(
             InetSocketAddress dut,
@@ -108,21 +108,45 @@ public record DutProfile(
             long initialSendPsn,
             long initialReceivePsn,
             Timers timers,
-            double decreaseFactor) {
+            Congestion congestion) {
         public Parameters {
             Objects.requireNonNull(dut, "dut");
             Objects.requireNonNull(tester, "tester");
             Objects.requireNonNull(timers, "timers");
+            Objects.requireNonNull(congestion, "congestion");
+        }
+
+        /** The multiplicative decrease of clause 10.1.1. */
+        public double decreaseFactor() {
+            return congestion.decreaseFactor();
         }
 
         public Parameters withDut(InetSocketAddress newDut) {
-            return new Parameters(
-                    newDut, tester, mtu, paths, initialSendPsn, initialReceivePsn, timers, decreaseFactor);
+            return new Parameters(newDut, tester, mtu, paths, initialSendPsn, initialReceivePsn, timers, congestion);
         }
 
         public Parameters withTester(InetSocketAddress newTester) {
-            return new Parameters(
-                    dut, newTester, mtu, paths, initialSendPsn, initialReceivePsn, timers, decreaseFactor);
+            return new Parameters(dut, newTester, mtu, paths, initialSendPsn, initialReceivePsn, timers, congestion);
+        }
+    }
+
+    /**
+     * The congestion test parameters of spec clause 12.1.6, against which rate hints and window reactions are
+     * judged (profile file {@code parameters.congestion}).
+     *
+     * @param decreaseFactor    the multiplicative decrease of clause 10.1.1 (default 0.5)
+     * @param linkRateMbps      the device's receive link rate, Mbit/s (default 100,000)
+     * @param targetUtilization the share of the link rate handed out in rate hints, clause 8.2.4 (default 0.95)
+     * @param hintInterval      the interval over which the receiver counts active senders, clause 8.2.4
+     *                          (default 10 microseconds)
+     */
+    public record Congestion(
+            double decreaseFactor, long linkRateMbps, double targetUtilization, Duration hintInterval) {
+        /** The spec's defaults (clauses 8.2.4, 10.1.1) for a 100 Gbit/s link. */
+        public static final Congestion DEFAULTS = new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000));
+
+        public Congestion {
+            Objects.requireNonNull(hintInterval, "hintInterval");
         }
     }
 

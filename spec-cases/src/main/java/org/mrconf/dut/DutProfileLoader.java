@@ -232,13 +232,31 @@ public final class DutProfileLoader {
                 ? JsonFields.integer(node, at, "initialReceivePsn", 0, 0xFFFF_FFFFL)
                 : 0;
         Timers timers = timers(JsonFields.object(node, at, "timers"));
-        double decreaseFactor = 0.5;
+        DutProfile.Congestion congestion = DutProfile.Congestion.DEFAULTS;
         if (JsonFields.has(node, "congestion")) {
-            ObjectNode congestion = JsonFields.object(node, at, "congestion");
-            JsonFields.onlyFields(congestion, at + ".congestion", Set.of("decreaseFactor"));
-            decreaseFactor = JsonFields.number(congestion, at + ".congestion", "decreaseFactor", 0.01, 0.99);
+            congestion = congestion(JsonFields.object(node, at, "congestion"), at + ".congestion");
         }
-        return new Parameters(dut, tester, mtu, paths, sendPsn, receivePsn, timers, decreaseFactor);
+        return new Parameters(dut, tester, mtu, paths, sendPsn, receivePsn, timers, congestion);
+    }
+
+    /** Spec clause 12.1.6; every field is optional and defaults to {@link DutProfile.Congestion#DEFAULTS}. */
+    private static DutProfile.Congestion congestion(ObjectNode node, String at) throws FieldException {
+        JsonFields.onlyFields(
+                node, at, Set.of("decreaseFactor", "linkRateMbps", "targetUtilization", "hintIntervalUs"));
+        DutProfile.Congestion defaults = DutProfile.Congestion.DEFAULTS;
+        double decreaseFactor = JsonFields.has(node, "decreaseFactor")
+                ? JsonFields.number(node, at, "decreaseFactor", 0.01, 0.99)
+                : defaults.decreaseFactor();
+        long linkRateMbps = JsonFields.has(node, "linkRateMbps")
+                ? JsonFields.integer(node, at, "linkRateMbps", 1, 100_000_000)
+                : defaults.linkRateMbps();
+        double targetUtilization = JsonFields.has(node, "targetUtilization")
+                ? JsonFields.number(node, at, "targetUtilization", 0.01, 1.0)
+                : defaults.targetUtilization();
+        Duration hintInterval = JsonFields.has(node, "hintIntervalUs")
+                ? Duration.ofNanos(1000 * JsonFields.integer(node, at, "hintIntervalUs", 1, 10_000_000))
+                : defaults.hintInterval();
+        return new DutProfile.Congestion(decreaseFactor, linkRateMbps, targetUtilization, hintInterval);
     }
 
     private static InetSocketAddress endpoint(ObjectNode node, String at, int minPort) throws FieldException {

@@ -133,7 +133,10 @@ public final class JsonLineControlClient implements DutControl {
                     JsonFields.string(wire, "result.wire", "version"),
                     (int) JsonFields.integer(wire, "result.wire", "udpPort", 1, 0xFFFF),
                     addresses,
-                    dutLimits);
+                    dutLimits,
+                    JsonFields.has(result, "optionalClauses")
+                            ? JsonFields.strings(result, "result", "optionalClauses")
+                            : List.of());
         });
     }
 

@@ -102,6 +102,18 @@ class CasesAcrossDevicesTest {
     }
 
     private static void assertAllPass(final DeviceUnderTest device) throws Exception {
+        if (device.profile().link().kind() != DutProfile.LinkKind.EMBEDDED) {
+            // Spec clause 12.1.5: the profile file and hello declare the same claims (the embedded reference
+            // keeps clause 8.1.6 in hello, since it sends from any port; its profile is the UDP one).
+            final var hello = device.control().hello();
+            assertThat(hello.profiles())
+                    .as("hello profiles")
+                    .isEqualTo(device.profile().conformance().profiles());
+            assertThat(hello.optionalClauses())
+                    .as("hello optionalClauses")
+                    .containsExactlyInAnyOrderElementsOf(
+                            device.profile().conformance().optionalClauses());
+        }
         final List<CaseResult> results = CaseRunner.run(device, result -> {});
         assertThat(results).as("cases run against %s", device.name()).hasSizeGreaterThanOrEqualTo(CASE_COUNT);
         assertThat(results)

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
@@ -53,10 +54,23 @@ class SelectiveRetransmissionCase {
                         REMOTE_ADDRESS,
                         REMOTE_KEY);
 
-        final List<DataPacket> sent =
-                testbed.peer().recorder().awaitCount(mark, writes().firstTransmission(), 5, Testbed.WAIT).stream()
-                        .map(p -> p.data().orElseThrow())
-                        .toList();
+        final List<DataPacket> sent;
+        try {
+            sent = testbed.peer().recorder().awaitCount(mark, writes().firstTransmission(), 5, Testbed.WAIT).stream()
+                    .map(p -> p.data().orElseThrow())
+                    .toList();
+        } catch (final AssertionError e) {
+            if (!testbed.peer()
+                    .recorder()
+                    .matching(mark, writes().retransmission())
+                    .isEmpty()) {
+                // The DUT's own timer fired first, collapsing its windows (10.1.3) before every packet went out
+                // once: a timer this case does not control, so it cannot judge, it must not fail.
+                throw Inconclusive.because("the DUT's retransmission timer expired before it had sent every packet"
+                        + " of the WRITE once; the case needs all five first transmissions: " + e.getMessage());
+            }
+            throw e;
+        }
         for (final DataPacket packet : sent) {
             final boolean last = packet.messageOffset() + packet.payloadLength() == length;
             assertThat(packet.payloadLength())
@@ -86,7 +100,14 @@ class SelectiveRetransmissionCase {
                         .sackBits(receivedBits));
 
         final DataPacket resent = testbed.peer()
-                .await(gapMark, writes().retransmission().psn(missing.header().psn()), Testbed.WAIT)
+                // PSNs are per path: match the path too, or a timeout resend of the same PSN number on another
+                // path would be taken for this one.
+                .await(
+                        gapMark,
+                        writes().retransmission()
+                                .path(path)
+                                .psn(missing.header().psn()),
+                        Testbed.WAIT)
                 .data()
                 .orElseThrow();
         assertThat(resent.header().pathId()).as("6.4.2: same path").isEqualTo(path);

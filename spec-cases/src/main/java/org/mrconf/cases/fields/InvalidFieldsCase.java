@@ -1,0 +1,227 @@
+package org.mrconf.cases.fields;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Kind;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.NackCode;
+import org.mrconf.wire.NackPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Rows of Table 5-13, each with the action and the counter the table gives: a silent drop is answered by nothing
+ * and counted once (then the DUT still answers a correct packet with the same PSN, so the drop changed no state);
+ * a NACK names the code and is counted under its reject counter.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Invalid field values")
+class InvalidFieldsCase {
+    private static final int PATH = 1;
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a WRITE naming a stream the connection does not have is NACKed INVALID_REQUEST and counted")
+    @Verifies("5.6.5")
+    @Verifies("9.1.1")
+    void unknownStreamIsNackedInvalidRequest(final Testbed testbed) throws Exception {
+        final Map<String, Long> before = testbed.counters();
+        final int mark = testbed.peer().mark();
+        final byte[] data = Testbed.randomBytes(128, 71);
+
+        final var segment =
+                testbed.connection().sendNew(testbed.write(PATH, Testbed.BASE, testbed.key(), data).stream(7), PATH);
+
+        final NackPacket nack = awaitNack(testbed, mark);
+        assertThat(nack.code()).isEqualTo(NackCode.INVALID_REQUEST);
+        assertThat(nack.header().psn()).isEqualTo(segment.psn());
+        assertThat(nack.streamId()).isEqualTo(7);
+        assertThat(testbed.grew(before, DutCounters.REJECT_INVALID_REQUEST)).isEqualTo(1);
+        assertThat(testbed.grew(before, DutCounters.RX_INVALID_FIELD))
+                .as("5.6.5: one row per packet, never both a drop and a NACK")
+                .isZero();
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
+                .containsOnly(0);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a READ_REQUEST whose payload length is not 0 is dropped silently and counted as an invalid field")
+    @Verifies("5.6.5")
+    @Verifies("5.2.5")
+    void readRequestWithPayloadLengthIsDropped(final Testbed testbed) throws Exception {
+        final PacketBuilder request = testbed.connection().packet(Opcode.READ_REQUEST, PATH).stream(0)
+                .msn(testbed.connection().nextMsn(0))
+                .messageLength(64)
+                .messageOffset(0)
+                .remoteAddress(Testbed.BASE)
+                .remoteKey(testbed.key())
+                .sinkHandle(0x31)
+                .transmitTimestamp(777)
+                .payloadLengthField(16) // the field only: extra bytes would be a length error (5.1.3) instead
+                .ackRequest();
+        assertDroppedAndCounted(testbed, request, DutCounters.RX_INVALID_FIELD);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a WRITE on a path the connection does not have is dropped silently and counted")
+    @Verifies("5.6.5")
+    @Verifies("3.1.1")
+    void unknownPathIsDropped(final Testbed testbed) throws Exception {
+        final PacketBuilder write = testbed.write(PATH, Testbed.BASE, testbed.key(), Testbed.randomBytes(64, 73))
+                .path(9);
+        assertDroppedAndCounted(testbed, write, DutCounters.RX_INVALID_PATH);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a WRITE whose PSN is exactly cumulative PSN + 2^31 is a duplicate: acknowledged, not placed")
+    @Verifies("5.6.5")
+    @Verifies("6.5.1")
+    void psnHalfTheSpaceAwayIsADuplicate(final Testbed testbed) throws Exception {
+        final long cumulative = testbed.connection().nextPsn(PATH);
+        final long far = (cumulative + (1L << 31)) & 0xFFFF_FFFFL;
+        final Map<String, Long> before = testbed.counters();
+        final int mark = testbed.peer().mark();
+        final byte[] data = Testbed.randomBytes(64, 74);
+
+        testbed.peer()
+                .send(testbed.write(PATH, Testbed.BASE, testbed.key(), data).psn(far));
+
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(PATH)
+                                .cumulativePsn(cumulative),
+                        Testbed.WAIT);
+        assertThat(testbed.grew(before, DutCounters.RX_DUPLICATE)).isEqualTo(1);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
+                .as("6.5.1: a duplicate is not placed")
+                .containsOnly(0);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("an ACK of PSNs the DUT never sent is dropped whole, counted, and changes nothing")
+    @Verifies("5.6.5")
+    void ackOfUnsentPsnsIsDropped(final Testbed testbed) throws Exception {
+        final Map<String, Long> before = testbed.counters();
+        final long initial = testbed.profile().parameters().initialSendPsn();
+        final int quiet = testbed.peer().mark();
+
+        testbed.peer()
+                .send(PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(0)
+                        .cumulativePsn((initial + 100) & 0xFFFF_FFFFL)
+                        .echoedTimestamp(1));
+        // An ACK is never answered (9.1.1): no NACK, and no data the DUT had no work request for.
+        testbed.peer()
+                .assertNone(
+                        quiet,
+                        PacketMatcher.expect().nack().or(PacketMatcher.expect().data()),
+                        Testbed.QUIET);
+        assertThat(testbed.grew(before, DutCounters.RX_INVALID_FIELD)).isEqualTo(1);
+
+        // The path's PSN space did not move: the DUT's next WRITE still starts at the initial PSN, and its
+        // completion still waits for a real ACK.
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 51, testbed.key(), Testbed.BASE, 64),
+                        0x00AA_0000L,
+                        0x42);
+        final ReceivedPacket sent = testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .opcode(Opcode.WRITE)
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .firstTransmission(),
+                        Testbed.WAIT);
+        assertThat(sent.data().orElseThrow().header().psn()).isEqualTo(initial);
+    }
+
+    @Test
+    @DisplayName("a PROBE without ACK_REQUEST is still answered with an ACK that echoes its timestamp")
+    @Verifies("5.6.5")
+    @Verifies("5.5.1")
+    void probeWithoutAckRequestIsAnswered(final Testbed testbed) throws Exception {
+        assumeTrue(testbed.profile().claims(Profile.MULTIPATH), "the device does not claim the multipath profile");
+        final int mark = testbed.peer().mark();
+
+        testbed.peer()
+                .send(PacketBuilder.probe()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(PATH)
+                        .psn(12345)
+                        .flags(0)
+                        .transmitTimestamp(0x0BAD_CAFEL));
+
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(PATH)
+                                .echoedTimestamp(0x0BAD_CAFEL),
+                        Testbed.WAIT);
+    }
+
+    /**
+     * Sends {@code packet} (without consuming its PSN), expects no answer and one count of {@code counter}, then
+     * sends a correct WRITE with the same PSN and expects it placed and acknowledged: the drop changed nothing.
+     */
+    private static void assertDroppedAndCounted(final Testbed testbed, final PacketBuilder packet, final String counter)
+            throws Exception {
+        final Map<String, Long> before = testbed.counters();
+        final int mark = testbed.peer().mark();
+
+        testbed.peer().send(packet);
+
+        testbed.peer().assertNone(mark, PacketMatcher.expect().connection(Testbed.TESTER_CONNECTION), Testbed.QUIET);
+        assertThat(testbed.grew(before, counter)).as("counted as %s", counter).isEqualTo(1);
+        assertThat(testbed.grew(before, DutCounters.REJECT_INVALID_REQUEST))
+                .as("5.6.5: a dropped packet is not also NACKed")
+                .isZero();
+        final byte[] data = Testbed.randomBytes(64, 75);
+        final var segment =
+                testbed.connection().sendNew(testbed.write(PATH, Testbed.BASE + 8192, testbed.key(), data), PATH);
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(PATH)
+                                .covers(segment.psn()),
+                        Testbed.WAIT);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + 8192, data.length))
+                .isEqualTo(data);
+    }
+
+    private static NackPacket awaitNack(final Testbed testbed, final int mark) {
+        return testbed.peer()
+                .await(mark, PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT)
+                .nack()
+                .orElseThrow();
+    }
+}
