@@ -1,30 +1,21 @@
 package org.mrconf.agent;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
 import java.net.InetAddress;
-import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.mrconf.transport.AccessFlags;
-import org.mrconf.transport.Completion;
 import org.mrconf.transport.ConnectionConfig;
 import org.mrconf.transport.Counter;
 import org.mrconf.transport.Endpoint;
@@ -73,30 +64,7 @@ public final class ControlAgent {
     /** Longest a poll may wait, milliseconds. */
     public static final int MAX_WAIT_MS = 10_000;
     /** The counter names of section 5; the agent reports every other counter with an {@code x_} prefix. */
-    public static final Set<String> STANDARD_COUNTERS = Set.of(
-            "rx_packets",
-            "rx_truncated",
-            "rx_unsupported_version",
-            "rx_unknown_opcode",
-            "rx_bad_crc",
-            "rx_inconsistent_length",
-            "rx_invalid_field",
-            "rx_unknown_connection",
-            "rx_unexpected_source",
-            "rx_invalid_path",
-            "rx_duplicate",
-            "rx_stale",
-            "rx_out_of_window",
-            "rx_ce_marked",
-            "reject_remote_access",
-            "reject_bounds",
-            "reject_receiver_not_ready",
-            "reject_message_too_long",
-            "reject_invalid_request",
-            "tx_data_packets",
-            "tx_retransmissions",
-            "rto_expirations",
-            "repaths");
+    public static final Set<String> STANDARD_COUNTERS = CounterReport.STANDARD;
 
     /**
      * The SHOULD and MAY clauses the reference transport implements ({@code hello}'s {@code optionalClauses}, spec
@@ -108,31 +76,24 @@ public final class ControlAgent {
     /** Source port of path 0 of every connection before the runtime maps it; path i starts at base + i. */
     static final int ENTROPY_BASE = 49152;
 
-    static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .build();
+    /** The protocol's JSON settings (exact decimals, no duplicate keys, no trailing tokens). */
+    static final JsonMapper MAPPER = Envelope.MAPPER;
+
     private static final Logger LOG = LoggerFactory.getLogger(ControlAgent.class);
-    private static final JsonNodeFactory JSON = MAPPER.getNodeFactory();
+    private static final JsonNodeFactory JSON = Envelope.JSON;
 
     /** A connection the agent created, with what it needs to check requests and to clean up. */
     private record ConnectionEntry(
             int localId, int node, InetAddress peerAddress, int peerPort, int paths, int streams) {}
-
-    /** A poll waiting for its first completion. */
-    private record ParkedPoll(JsonNode id, int max, long deadlineNs, Consumer<String> reply) {}
 
     private final Endpoint endpoint;
     private final PeerDirectory peers;
     private final AgentConfig config;
     private final Map<Integer, ConnectionEntry> connections = new LinkedHashMap<>();
     private final Map<Integer, Integer> regionLengths = new LinkedHashMap<>();
-    private final ArrayDeque<Completion> completions = new ArrayDeque<>();
-    private final ArrayDeque<ParkedPoll> parked = new ArrayDeque<>();
+    private final CompletionPoller poller;
+    private final CounterReport counters;
     private final Set<Integer> failedLogged = new HashSet<>();
-    private Map<String, Long> baseline = Map.of();
     private long memoryInUseBytes;
     private int pathsInUse;
     private long connectionsFailedSeen;
@@ -145,6 +106,8 @@ public final class ControlAgent {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.peers = Objects.requireNonNull(peers, "peers");
         this.config = Objects.requireNonNull(config, "config");
+        this.poller = new CompletionPoller(endpoint);
+        this.counters = new CounterReport(endpoint, config.extraCounters());
     }
 
     // ---------------------------------------------------------------- entry points
@@ -187,44 +150,24 @@ public final class ControlAgent {
                 }
             }
         }
-        if (parked.isEmpty()) {
-            return;
-        }
-        drainEndpoint();
-        // Oldest first: completions go to the poll that has waited longest; any poll may expire first.
-        final Iterator<ParkedPoll> polls = parked.iterator();
-        while (polls.hasNext()) {
-            final ParkedPoll poll = polls.next();
-            if (!completions.isEmpty() || poll.deadlineNs - nowNs <= 0) {
-                polls.remove();
-                answerPoll(poll.id, poll.max, poll.reply);
-            }
-        }
+        poller.onTick(nowNs);
     }
 
     /** The earliest time a parked poll's wait expires, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNs() {
-        long earliest = Long.MAX_VALUE;
-        for (final ParkedPoll poll : parked) {
-            earliest = Math.min(earliest, poll.deadlineNs);
-        }
-        return earliest;
+        return poller.nextDeadlineNs();
     }
 
     /** Answers every parked poll with what is there; the runtime calls it once, when it stops. */
     public void shutdown() {
-        drainEndpoint();
-        while (!parked.isEmpty()) {
-            final ParkedPoll poll = parked.pollFirst();
-            answerPoll(poll.id, poll.max, poll.reply);
-        }
+        poller.answerAll();
     }
 
     /**
      * A response line for an error found outside the agent (by a server framing lines): {@code id} null.
      */
     public static String errorLine(final ErrorCode code, final String message) {
-        return errorResponse(NullNode.getInstance(), new RequestError(code, message, null));
+        return Envelope.errorResponse(NullNode.getInstance(), new RequestError(code, message, null));
     }
 
     // ---------------------------------------------------------------- envelope
@@ -233,14 +176,14 @@ public final class ControlAgent {
         JsonNode id = NullNode.getInstance();
         String response;
         try {
-            final ObjectNode request = parse(line);
+            final ObjectNode request = Envelope.parse(line);
             final JsonNode idNode = request.get("id");
             if (idNode != null && (idNode.isNumber() || idNode.isTextual())) {
                 id = idNode;
             }
             // Before anything else: a client without the token learns nothing about the request's faults.
             checkToken(request.get("token"));
-            checkVersion(request.get("v"));
+            Envelope.checkVersion(request.get("v"));
             if (!id.isNumber() && !id.isTextual()) {
                 throw new RequestError(ErrorCode.INVALID_REQUEST, "id is required: a number or a string", "id");
             }
@@ -254,41 +197,19 @@ public final class ControlAgent {
             }
             final Args args = new Args(argsNode == null ? JSON.objectNode() : (ObjectNode) argsNode);
             if (op.textValue().equals("poll_completions")) {
-                pollCompletions(id, args, nowNs, mayWait, reply);
+                poller.poll(id, args, nowNs, mayWait, reply);
                 return;
             }
-            response = successResponse(id, dispatch(op.textValue(), args));
+            response = Envelope.successResponse(id, dispatch(op.textValue(), args));
         } catch (final RequestError e) {
-            response = errorResponse(id, e);
+            response = Envelope.errorResponse(id, e);
         } catch (final OutOfMemoryError e) {
-            response = errorResponse(id, new RequestError(ErrorCode.INTERNAL, "out of memory", null));
+            response = Envelope.errorResponse(id, new RequestError(ErrorCode.INTERNAL, "out of memory", null));
         } catch (final RuntimeException | StackOverflowError e) {
             LOG.debug("request failed", e);
-            response = errorResponse(id, new RequestError(ErrorCode.INTERNAL, String.valueOf(e), null));
+            response = Envelope.errorResponse(id, new RequestError(ErrorCode.INTERNAL, String.valueOf(e), null));
         }
         reply.accept(response);
-    }
-
-    private static ObjectNode parse(final String line) {
-        final JsonNode node;
-        try {
-            node = MAPPER.readTree(line);
-        } catch (final JsonProcessingException e) {
-            throw new RequestError(ErrorCode.PARSE_ERROR, "not JSON: " + e.getOriginalMessage(), null);
-        }
-        if (node == null || !node.isObject()) {
-            throw new RequestError(ErrorCode.PARSE_ERROR, "the line is not a JSON object", null);
-        }
-        return (ObjectNode) node;
-    }
-
-    private static void checkVersion(final JsonNode v) {
-        if (v == null || !v.isNumber() || v.decimalValue().compareTo(BigDecimal.valueOf(PROTOCOL_VERSION)) != 0) {
-            throw new RequestError(
-                    ErrorCode.UNSUPPORTED_VERSION,
-                    "v must be a protocol version this agent speaks: [" + PROTOCOL_VERSION + "]",
-                    "v");
-        }
     }
 
     private void checkToken(final JsonNode token) {
@@ -314,7 +235,7 @@ public final class ControlAgent {
             case "post_write" -> postWrite(args);
             case "post_send" -> postSend(args);
             case "post_read" -> postRead(args);
-            case "read_counters" -> readCounters();
+            case "read_counters" -> counters.read();
             case "path_status" -> pathStatus(args);
             default ->
                 throw new RequestError(
@@ -322,37 +243,6 @@ public final class ControlAgent {
                         "unknown operation '" + (op.length() > 64 ? op.substring(0, 64) + "..." : op) + "'",
                         "op");
         };
-    }
-
-    private static String successResponse(final JsonNode id, final ObjectNode result) {
-        final ObjectNode response = JSON.objectNode();
-        response.put("v", PROTOCOL_VERSION);
-        response.set("id", id);
-        response.put("ok", true);
-        response.set("result", result);
-        return write(response);
-    }
-
-    private static String errorResponse(final JsonNode id, final RequestError e) {
-        final ObjectNode response = JSON.objectNode();
-        response.put("v", PROTOCOL_VERSION);
-        response.set("id", id);
-        response.put("ok", false);
-        final ObjectNode error = response.putObject("error");
-        error.put("code", e.code.wireName());
-        error.put("message", e.getMessage());
-        if (e.field != null) {
-            error.put("field", e.field);
-        }
-        return write(response);
-    }
-
-    private static String write(final ObjectNode response) {
-        try {
-            return MAPPER.writeValueAsString(response);
-        } catch (final JsonProcessingException e) {
-            return "{\"v\":1,\"id\":null,\"ok\":false,\"error\":{\"code\":\"internal\",\"message\":\"cannot format the response\"}}";
-        }
     }
 
     // ---------------------------------------------------------------- operations
@@ -425,11 +315,10 @@ public final class ControlAgent {
         }
         regionLengths.clear();
         memoryInUseBytes = 0;
-        drainEndpoint();
-        completions.clear();
+        poller.clear();
         failedLogged.clear();
         connectionsFailedSeen = endpoint.counters().get(Counter.CONNECTIONS_FAILED);
-        baseline = rawCounters();
+        counters.rebase();
         return JSON.objectNode();
     }
 
@@ -652,50 +541,6 @@ public final class ControlAgent {
         }
     }
 
-    private void pollCompletions(
-            final JsonNode id, final Args args, final long nowNs, final boolean mayWait, final Consumer<String> reply) {
-        final int max = (int) args.integer("max", 1, MAX_POLL);
-        final long waitMs = args.integer("waitMs", 0, MAX_WAIT_MS, 0);
-        drainEndpoint();
-        if (completions.isEmpty() && waitMs > 0 && mayWait) {
-            parked.addLast(new ParkedPoll(id, max, nowNs + waitMs * 1_000_000L, reply));
-            return;
-        }
-        answerPoll(id, max, reply);
-    }
-
-    private void answerPoll(final JsonNode id, final int max, final Consumer<String> reply) {
-        final ObjectNode result = JSON.objectNode();
-        final ArrayNode list = result.putArray("completions");
-        for (int i = 0; i < max && !completions.isEmpty(); i++) {
-            final Completion c = completions.pollFirst();
-            final ObjectNode json = list.addObject();
-            json.put("wrId", c.workRequestId());
-            json.put("connection", Integer.toUnsignedLong(c.connectionId()));
-            json.put("stream", c.streamId());
-            if (c.msn() < 0) {
-                json.putNull("msn");
-            } else {
-                json.put("msn", c.msn());
-            }
-            json.put("type", c.type().name());
-            json.put("status", c.status().name());
-            json.put("length", c.byteLength());
-            json.put("immediate", c.immediate());
-        }
-        reply.accept(successResponse(id, result));
-    }
-
-    private ObjectNode readCounters() {
-        final Map<String, Long> raw = rawCounters();
-        final ObjectNode result = JSON.objectNode();
-        final ObjectNode counters = result.putObject("counters");
-        for (final Map.Entry<String, Long> counter : raw.entrySet()) {
-            counters.put(counter.getKey(), counter.getValue() - baseline.getOrDefault(counter.getKey(), 0L));
-        }
-        return result;
-    }
-
     private ObjectNode pathStatus(final Args args) {
         final ConnectionEntry connection = connection(args, "connection");
         final ObjectNode result = JSON.objectNode();
@@ -781,33 +626,8 @@ public final class ControlAgent {
         return (int) (address - region.address());
     }
 
-    private void drainEndpoint() {
-        Completion completion;
-        while ((completion = endpoint.pollCompletion()) != null) {
-            completions.addLast(completion);
-        }
-    }
-
-    private Map<String, Long> rawCounters() {
-        final Map<String, Long> raw = new TreeMap<>();
-        for (final Counter counter : Counter.values()) {
-            raw.put(
-                    counterName(counter.name().toLowerCase(Locale.ROOT)),
-                    endpoint.counters().get(counter));
-        }
-        for (final Map.Entry<String, Long> extra : config.extraCounters().get().entrySet()) {
-            raw.merge(counterName(extra.getKey()), extra.getValue(), Long::sum);
-        }
-        return raw;
-    }
-
-    /** The protocol name of a counter: standard names as they are, every other one with {@code x_}. */
-    static String counterName(final String name) {
-        return STANDARD_COUNTERS.contains(name) || name.startsWith("x_") ? name : "x_" + name;
-    }
-
     /** Visible for tests: the parked polls. */
     int parkedPolls() {
-        return parked.size();
+        return poller.parkedPolls();
     }
 }
