@@ -97,4 +97,19 @@ class ReportWritersTest {
         ReportWriters.writeAll(dir, SampleRuns.withCases(record, List.of(other)));
         assertThat(Files.readAllBytes(pcap)).isNotEqualTo(good);
     }
+
+    @Test
+    void shouldWriteFilesOthersCanRead() throws Exception {
+        ReportWriters.writeAll(dir, SampleRuns.finished());
+        final Path pcap = dir.resolve(
+                SampleRuns.finished().cases().get(1).evidence().pcapFile().orElseThrow());
+        final Path reference = Files.writeString(dir.resolve("plain.txt"), "x"); // created with the umask
+
+        for (final Path f :
+                List.of(dir.resolve(ReportWriters.REPORT_JSON), dir.resolve(ReportWriters.REPORT_HTML), pcap)) {
+            assertThat(Files.getPosixFilePermissions(f))
+                    .as("%s has the permissions of any new file, not owner-only", f.getFileName())
+                    .isEqualTo(Files.getPosixFilePermissions(reference));
+        }
+    }
 }
