@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
             ReportCommand.class,
             DutCommand.class,
             BenchCommand.class,
+            AnalyzeCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
