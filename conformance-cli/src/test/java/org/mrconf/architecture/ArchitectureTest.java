@@ -3,6 +3,8 @@ package org.mrconf.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -10,6 +12,12 @@ import com.tngtech.archunit.lang.ArchRule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +76,60 @@ class ArchitectureTest {
                 .as("rule '%s' on the deliberate violations", name)
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("Architecture Violation");
+    }
+
+    /**
+     * A reader of a case or a report writer should never have to work out which of two same-named types is meant: no
+     * two types they use share a simple name, unless each one's source names the other (and says why they stay apart).
+     */
+    @Test
+    void shouldGiveTheTypesCasesAndReportWritersUseDistinctNamesOrSayWhy() throws IOException {
+        final Map<String, Set<String>> byName = new TreeMap<>();
+        for (final JavaClass user : production) {
+            if (!user.getPackageName().startsWith(ROOT + ".cases")
+                    && !user.getPackageName().startsWith(ROOT + ".report")) {
+                continue;
+            }
+            for (final Dependency dependency : user.getDirectDependenciesFromSelf()) {
+                final JavaClass target = dependency.getTargetClass().getBaseComponentType();
+                if (target.getPackageName().startsWith(ROOT + ".") && !target.isNestedClass()) {
+                    byName.computeIfAbsent(target.getSimpleName(), k -> new TreeSet<>())
+                            .add(target.getName());
+                }
+            }
+        }
+        assertThat(byName).as("the types the cases use").containsKeys("DutControl", "WireLink", "Packet");
+        final List<String> unexplained = new ArrayList<>();
+        for (final Map.Entry<String, Set<String>> entry : byName.entrySet()) {
+            if (entry.getValue().size() < 2) {
+                continue;
+            }
+            for (final String type : entry.getValue()) {
+                final String source = source(type);
+                final boolean namesAnother = entry.getValue().stream()
+                        .filter(other -> !other.equals(type))
+                        .allMatch(source::contains);
+                if (!namesAnother) {
+                    unexplained.add(
+                            type + " shares its name with " + entry.getValue() + " and its javadoc does not say why");
+                }
+            }
+        }
+        assertThat(unexplained).isEmpty();
+    }
+
+    /** The source of a main class, from whichever module holds it. */
+    private static String source(final String type) throws IOException {
+        final String relative = type.replace('.', '/') + ".java";
+        try (Stream<Path> modules = Files.list(Path.of(".."))) {
+            for (final Path module : modules.toList()) {
+                final Path file = module.resolve("src/main/java").resolve(relative);
+                if (Files.isRegularFile(file)) {
+                    return Files.readString(file);
+                }
+            }
+        }
+        throw new IOException("no source for " + type);
     }
 
     @Test
