@@ -21,7 +21,6 @@ import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.ChecksumMode;
@@ -228,14 +227,13 @@ class EncapsulationCase {
     }
 
     @Test
-    @DisplayName("the DUT places and acknowledges CE-marked packets exactly as unmarked ones, counting the marks")
+    @DisplayName("the DUT places and acknowledges CE-marked packets exactly as unmarked ones")
     @Verifies("4.1.7")
     void ceMarkedPacketsAreProcessedAsUnmarked(final Testbed testbed) throws Exception {
         requireCongestion(testbed);
         Assumptions.assumeTrue(
                 testbed.peer().link().can(WireLink.Capability.SEND_ECN), "the link cannot set the ECN field");
         final PeerConnection connection = testbed.connection();
-        final var before = testbed.counters();
         final int mark = testbed.peer().mark();
         for (int i = 0; i < 3; i++) {
             final byte[] data = Testbed.randomBytes(128, i);
@@ -251,9 +249,7 @@ class EncapsulationCase {
                     .as("4.1.7: packet %d (%s) placed", i, i % 2 == 0 ? "CE" : "ECT(0)")
                     .isEqualTo(Testbed.randomBytes(128, i));
         }
-        assertThat(testbed.grew(before, DutCounters.RX_CE_MARKED))
-                .as("4.1.7: CE marks counted")
-                .isEqualTo(2);
+        // Counting the marks is clause 8.2.2's, judged there: a soft DUT on UDP sockets cannot see the ECN field.
     }
 
     @Test
