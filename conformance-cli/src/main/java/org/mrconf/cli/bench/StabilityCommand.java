@@ -57,7 +57,8 @@ public final class StabilityCommand implements Callable<Integer> {
     @Option(
             names = "--dut",
             paramLabel = "TARGET",
-            description = "The device, as for run --dut (default: the reference soft DUT over loopback UDP, started here).")
+            description =
+                    "The device, as for run --dut (default: the reference soft DUT over loopback UDP, started here).")
     String target;
 
     @Option(
@@ -97,7 +98,8 @@ public final class StabilityCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--runs must be 1 to 1000: " + runs);
         }
         final PrintWriter console = spec.commandLine().getOut();
-        final int threads = hogThreads != null ? hogThreads : Runtime.getRuntime().availableProcessors();
+        final int threads =
+                hogThreads != null ? hogThreads : Runtime.getRuntime().availableProcessors();
         final List<Run> done = new ArrayList<>();
         SoftDut softDut = null;
         String device = target;
@@ -125,7 +127,9 @@ public final class StabilityCommand implements Callable<Integer> {
                 }
                 final Run run = new Run(i, verdicts, Duration.between(start, Instant.now()));
                 done.add(run);
-                console.printf("run %2d/%d: %s  %s  (%d s)%n", i, runs, run.digest(), run.counts(), run.took().toSeconds());
+                console.printf(
+                        "run %2d/%d: %s  %s  (%d s)%n",
+                        i, runs, run.digest(), run.counts(), run.took().toSeconds());
                 console.flush();
             }
         } finally {
@@ -137,7 +141,9 @@ public final class StabilityCommand implements Callable<Integer> {
         final Path file = out.resolve("stability.md");
         Files.createDirectories(out);
         Files.writeString(file, markdown(done, identical, threads, target), StandardCharsets.UTF_8);
-        final long same = done.stream().filter(r -> r.digest().equals(done.get(0).digest())).count();
+        final long same = done.stream()
+                .filter(r -> r.digest().equals(done.get(0).digest()))
+                .count();
         console.printf("%d of %d runs identical to run 1; wrote %s%n", same, done.size(), file);
         console.flush();
         return identical ? 0 : 1;
@@ -154,21 +160,42 @@ public final class StabilityCommand implements Callable<Integer> {
         if (hogThreads != null) {
             md.append(" --hog-threads ").append(hogThreads);
         }
-        md.append("`: the whole suite run ").append(runs).append(" times against ")
+        md.append("`: the whole suite run ")
+                .append(runs)
+                .append(" times against ")
                 .append(dut == null ? "the reference soft DUT over loopback UDP (started by the command)" : dut)
-                .append(", while ").append(threads).append(" busy threads keep every core loaded.\n\n");
+                .append(", while ")
+                .append(threads)
+                .append(" busy threads keep every core loaded.\n\n");
         md.append("Machine: ").append(machine()).append("\n\n");
-        md.append("Result: **").append(done.stream().filter(r -> r.digest().equals(done.get(0).digest())).count())
-                .append(" of ").append(done.size()).append(" runs gave identical verdicts**")
-                .append(identical ? "." : " (NOT all identical: see the digests below).").append("\n\n");
+        md.append("Result: **")
+                .append(done.stream()
+                        .filter(r -> r.digest().equals(done.get(0).digest()))
+                        .count())
+                .append(" of ")
+                .append(done.size())
+                .append(" runs gave identical verdicts**")
+                .append(identical ? "." : " (NOT all identical: see the digests below).")
+                .append("\n\n");
         md.append("| Run | Verdict digest | Verdicts | Took |\n| ---: | --- | --- | ---: |\n");
         for (final Run run : done) {
-            md.append("| ").append(run.number()).append(" | `").append(run.digest()).append("` | ")
-                    .append(run.counts()).append(" | ").append(run.took().toSeconds()).append(" s |\n");
+            md.append("| ")
+                    .append(run.number())
+                    .append(" | `")
+                    .append(run.digest())
+                    .append("` | ")
+                    .append(run.counts())
+                    .append(" | ")
+                    .append(run.took().toSeconds())
+                    .append(" s |\n");
         }
-        md.append("\nThe digest is the first 16 hex digits of SHA-256 over the sorted `case=verdict` lines. Run 1's:\n\n");
+        md.append(
+                "\nThe digest is the first 16 hex digits of SHA-256 over the sorted `case=verdict` lines. Run 1's:\n\n");
         md.append("| Case | Verdict |\n| --- | --- |\n");
-        done.get(0).verdicts().forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+        done.get(0)
+                .verdicts()
+                .forEach((k, v) ->
+                        md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
         return md.toString();
     }
 
