@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
             DutCommand.class,
             ProfileCommand.class,
             BenchCommand.class,
+            AnalyzeCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
