@@ -21,6 +21,9 @@ public final class ReportWriters {
     public static final String JUNIT_XML = "junit.xml";
     public static final String OCPTV_JSONL = "ocptv.jsonl";
 
+    /** A case's evidence never changes once recorded, so its slice is not rewritten on every call. */
+    private static final SliceCache WRITTEN_SLICES = new SliceCache();
+
     private ReportWriters() {}
 
     /**
@@ -48,7 +51,7 @@ public final class ReportWriters {
         for (final CaseResult result : record.cases()) {
             if (result.evidence().pcapFile().isPresent()) {
                 final String name = result.evidence().pcapFile().get();
-                step.run(name, () -> PcapSlices.write(inside(runDir, name), result));
+                step.run(name, () -> WRITTEN_SLICES.writeIfChanged(inside(runDir, name), result));
             }
         }
         step.run(REPORT_JSON, () -> AtomicFiles.writeString(runDir.resolve(REPORT_JSON), JsonReport.toJson(record)));
@@ -58,6 +61,11 @@ public final class ReportWriters {
         if (!problems.isEmpty()) {
             throw new ReportWriteException(problems, first[0]);
         }
+    }
+
+    /** Writes only report.html to {@code file}, atomically ({@code metaroce report html} rebuilds it). */
+    public static void writeHtml(final Path file, final RunRecord record) throws IOException {
+        AtomicFiles.writeString(file, HtmlReport.toHtml(record));
     }
 
     /** Resolves a file the record names, refusing one outside the run folder. */
