@@ -56,16 +56,31 @@ public final class Testbed implements AutoCloseable {
     /** Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams. */
     public static Testbed open(final DeviceUnderTest dut, final int paths, final int streams)
             throws DutControlException {
+        return open(dut, paths, streams, 0, 0);
+    }
+
+    /**
+     * As {@link #open(DeviceUnderTest, int, int)}, with the initial PSNs of the DUT's send paths and of the tester's,
+     * e.g. just below the wrap (clause 6.1.2).
+     */
+    public static Testbed open(
+            final DeviceUnderTest dut,
+            final int paths,
+            final int streams,
+            final long initialSendPsn,
+            final long initialReceivePsn)
+            throws DutControlException {
         final DutControl control = dut.control();
         control.reset();
         final int mtu = control.hello().limits().mtu();
         final ConnectionSpec spec = ConnectionSpec.of(
-                DUT_CONNECTION,
-                TESTER_CONNECTION,
-                dut.link().testerAddress(),
-                dut.link().testerPort(),
-                paths,
-                streams);
+                        DUT_CONNECTION,
+                        TESTER_CONNECTION,
+                        dut.link().testerAddress(),
+                        dut.link().testerPort(),
+                        paths,
+                        streams)
+                .withInitialPsns(initialSendPsn, initialReceivePsn);
         control.createConnection(spec);
         final long key = control.registerRegion(
                 BASE,
@@ -97,10 +112,13 @@ public final class Testbed implements AutoCloseable {
         return key;
     }
 
-    /** A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN. */
+    /**
+     * A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN and the
+     * stream's next MSN (taken, so that two such WRITEs are two messages).
+     */
     public PacketBuilder write(final int path, final long address, final long remoteKey, final byte[] payload) {
         return connection.packet(Opcode.WRITE, path).stream(0)
-                .msn(connection.nextMsn(0))
+                .msn(connection.claimMsn(0))
                 .messageLength(payload.length)
                 .messageOffset(0)
                 .remoteAddress(address)
