@@ -23,12 +23,13 @@ import picocli.CommandLine.Option;
             ClausesCommand.class,
             DutCommand.class,
             BenchCommand.class,
+            SelftestCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
-            "1:a conformance run found failures",
+            "1:a conformance run found failures, or self-validation failed",
             "2:bad input: an option, file or field that cannot be used (the message names it)"
         })
 public final class MetaroceCommand implements Runnable {
