@@ -121,14 +121,16 @@ final class AckHandler {
                 if (outstanding) {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
-                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
-                    path.advanceOldestUnacked();
                     connection.sendQueue.remove(message);
+                    // Failed first: acknowledging the PSN below must not complete the message with success when it
+                    // was its last unacknowledged one (clause 7.5.8).
                     if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
                         message.status = CompletionStatus.fromNack(code);
                     } else {
                         completions.finishSend(connection, message, CompletionStatus.fromNack(code));
                     }
+                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
+                    path.advanceOldestUnacked();
                 } else {
                     failMessage(
                             connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
