@@ -32,6 +32,10 @@ public final class Endpoint implements PacketReceiver {
     private final SplittableRandom keyRandom;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
+    /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
+    private final boolean msnPerConnection;
+
+    private long sharedMsn;
 
     /**
      * @param transmitter where packets go
@@ -41,9 +45,13 @@ public final class Endpoint implements PacketReceiver {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.receiveChecks = new ReceiveDefects(config.defects());
-        this.completions = new CompletionDispatcher(state.counters);
+        this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
-                Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
+                Objects.requireNonNull(transmitter, "transmitter"),
+                state.counters,
+                config.mtuBytes(),
+                config.defects());
+        this.msnPerConnection = config.defects().has(org.mrconf.defect.Defect.MSN_PER_CONNECTION);
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -299,11 +307,12 @@ public final class Endpoint implements PacketReceiver {
             matchValue = connection.nextSinkHandle;
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
+        final long msn = msnPerConnection ? sharedMsn++ & Serial.MASK : stream.nextMsn;
         final SendMessage message = new SendMessage(
                 workRequestId,
                 opcode,
                 streamId,
-                stream.nextMsn,
+                msn,
                 matchValue,
                 region,
                 localAddress,

@@ -51,7 +51,9 @@ class SendWindowCase {
             // Acknowledge every new PSN but the first in the bitmap, from the recorder's thread, at once.
             final Consumer<ReceivedPacket> sack = packet -> {
                 final DataPacket data = packet.data().orElse(null);
-                if (data == null || data.opcode() != Opcode.WRITE || data.header().psn() == START) {
+                if (data == null
+                        || data.opcode() != Opcode.WRITE
+                        || data.header().psn() == START) {
                     return;
                 }
                 final long offset = Psn.distance(START, data.header().psn());
@@ -66,7 +68,9 @@ class SendWindowCase {
                                         0,
                                         START,
                                         data.transmitTimestamp(),
-                                        received.stream().mapToLong(Long::longValue).toArray()));
+                                        received.stream()
+                                                .mapToLong(Long::longValue)
+                                                .toArray()));
                     } catch (final IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -76,7 +80,8 @@ class SendWindowCase {
             final int mark = testbed.peer().mark();
             testbed.control()
                     .postWrite(
-                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 1300, sourceKey, source, (long) packets * payload),
+                            new WorkRequest(
+                                    Testbed.DUT_CONNECTION, 0, 1300, sourceKey, source, (long) packets * payload),
                             REMOTE_ADDRESS,
                             0x33);
             final PacketMatcher fresh = PacketMatcher.expect()
