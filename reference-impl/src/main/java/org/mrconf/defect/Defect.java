@@ -55,9 +55,6 @@ public enum Defect {
     /** Counts a CE-marked data packet and then drops it instead of processing it; caught by EncapsulationCase. */
     DROP_CE_MARKED(breaks("4.1.7")),
 
-    /** Discards every packet that is not the next in order on its path (a go-back-N receiver that needs PFC); caught by EncapsulationCase. */
-    DROP_OUT_OF_ORDER(breaks("4.1.8")),
-
     /** Fills data packets one byte short of the largest payload the MTU allows; caught by EncapsulationCase. */
     UNDERFILLED_SEGMENTS(breaks("4.1.9")),
 
@@ -133,7 +130,82 @@ public enum Defect {
     /** Checks the CRC before the version and the opcode, so such packets land in the bad-CRC counter; caught by ReceiveChecksCase. */
     CRC_CHECKED_FIRST(breaks("5.6.4")),
 
-// ------------------------------------------------------------------ sections 6 and 7
+    // ------------------------------------------------------------------ sections 6 and 7
+
+    /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */
+    INITIAL_PSN_IGNORED(breaks("6.1.1")),
+    /** Compares a received PSN with the cumulative PSN as unsigned numbers, so PSNs after the wrap look like duplicates (caught by ReceiveStateCase). */
+    UNSIGNED_PSN_COMPARE(breaks("6.1.2")),
+    /** Lets 257 PSNs be outstanding on a path, sending cumulative + 256 (caught by SendWindowCase). */
+    SEND_WINDOW_OFF_BY_ONE(breaks("6.1.3")),
+    /** Rejects cumulative + 255 as beyond the receive window (caught by ReceiveStateCase.receiveWindowEdges). */
+    RECEIVE_WINDOW_OFF_BY_ONE(breaks("6.1.4")),
+    /** Reports only the first 64 bits of the SACK bitmap in ACKs (caught by ReceiveStateCase). */
+    SACK_FIRST_WORD_ONLY(breaks("6.2.1")),
+    /** Advances the cumulative PSN past the newest PSN received, over any gap before it (caught by ReceiveStateCase). */
+    CUMULATIVE_OVER_GAP(breaks("6.2.2")),
+    /** Drops every packet that is not the path's cumulative PSN and only acknowledges, as a go-back-N receiver that needs PFC does (caught by ReceiveStateCase, PlacementOrderCase and EncapsulationCase). */
+    DROP_OUT_OF_ORDER(breaks("6.3.2", "4.1.8")),
+    /** Deems only the first hole of an ACK lost, leaving later holes to the timer (caught by LossRecoveryCase). */
+    ONLY_FIRST_HOLE_LOST(breaks("6.3.1")),
+    /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase). */
+    GO_BACK_N(breaks("6.4.1")),
+    /** Resends a packet without the RETRANSMISSION flag (caught by LossRecoveryCase). */
+    RETRANSMIT_WITHOUT_FLAG(breaks("6.4.2")),
+    /** Resends a packet under the next path's id (caught by LossRecoveryCase). */
+    RETRANSMIT_ON_OTHER_PATH(breaks("6.4.2")),
+    /** Resends a packet with the transmit timestamp of its previous transmission instead of a fresh one (caught by LossRecoveryCase). */
+    RETRANSMIT_STALE_TIMESTAMP(breaks("6.4.2")),
+    /** Places a duplicate of a PSN already marked in the SACK bitmap again (caught by DuplicateCase). */
+    DUPLICATE_SACKED_PLACED(breaks("6.5.1")),
+    /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
+    RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
+    /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */
+    NO_RTO_BACKOFF(breaks("6.6.3")),
+    /** Keeps the backed-off RTO after an ACK that advances the cumulative PSN (caught by TimerCase.ackRestoresTheComputedRto). */
+    BACKOFF_NOT_RESTORED(breaks("6.6.3")),
+    /** Keeps a path's entropy when its timer expires (caught by TimerCase). */
+    NO_REPATH_AFTER_RTO(breaks("6.6.4")),
+    /** Keeps putting new PSNs on a path after the unhealthy threshold of expiries (caught by PathHealthCase). */
+    UNHEALTHY_PATH_STILL_USED(breaks("6.7.1")),
+    /** Never marks an unhealthy path healthy again, whatever ACKs arrive on it (caught by PathHealthCase). */
+    UNHEALTHY_PATH_NOT_RECOVERED(breaks("6.7.2")),
+    /** Never fails a connection whose peer has gone silent (caught by PathHealthCase.silentPeerFailsTheConnection). */
+    NO_CONNECTION_TIMEOUT(breaks("6.7.3")),
+    /** Holds a packet that arrives after a gap of its path in a reorder buffer and places it only once the gap is filled (caught by PlacementOrderCase). */
+    REORDER_BUFFER(breaks("7.1.1", "7.1.2")),
+    /** Places every WRITE packet at the remote address, ignoring its message offset (caught by PlacementOrderCase). */
+    WRITE_IGNORES_MESSAGE_OFFSET(breaks("7.2.1")),
+    /** Delivers only the low 16 bits of a WRITE_WITH_IMMEDIATE's immediate (caught by ImmediateCase). */
+    IMMEDIATE_TRUNCATED(breaks("7.2.2")),
+    /** Matches a SEND to the receive indexed by its MSN instead of its RSN (caught by ReceiveMatchingCase). */
+    SEND_MATCHED_BY_MSN(breaks("7.3.1")),
+    /** Records the PSN of a SEND it refused with RECEIVER_NOT_READY as received, so the retry is a duplicate (caught by ReceiveMatchingCase). */
+    RNR_RECORDS_PSN(breaks("7.3.2")),
+    /** Checks a SEND's packet, not its message length, against the receive buffer (caught by ReceiveMatchingCase). */
+    SEND_LENGTH_CHECKED_PER_PACKET(breaks("7.3.3")),
+    /** Answers a READ with one byte fewer than requested (caught by ReadCase). */
+    READ_RESPONSE_SHORT(breaks("7.4.1")),
+    /** Completes a READ when the response with the last offset arrives, not when every byte has (caught by ReadCase). */
+    READ_COMPLETES_ON_LAST_SEGMENT(breaks("7.4.2")),
+    /** Executes a duplicate READ_REQUEST again (caught by DuplicateCase). */
+    READ_REQUEST_REEXECUTED(breaks("7.4.3")),
+    /** Never completes a received zero-length message (caught by CompletionCase and ImmediateCase). */
+    ZERO_LENGTH_NOT_COMPLETED(breaks("7.5.1")),
+    /** Completes the sender's work requests as they are acknowledged, not in MSN order (caught by CompletionCase). */
+    COMPLETIONS_OUT_OF_MSN_ORDER(breaks("7.5.2")),
+    /** Holds back the sender's completions of a stream while any other stream has an incomplete message (caught by CompletionCase). */
+    HOL_BLOCKING_ACROSS_STREAMS(breaks("7.5.3")),
+    /** Completes a WRITE or SEND once its last packet is sent, before its PSNs are acknowledged (caught by LossRecoveryCase). */
+    SENDER_COMPLETES_BEFORE_ACK(breaks("7.5.4")),
+    /** Treats a packet of an already delivered message as a new message and places it (caught by DuplicateCase). */
+    STALE_PLACED(breaks("7.5.6", "7.5.5")),
+    /** Drops a stale packet without recording or acknowledging it (caught by DuplicateCase). */
+    STALE_NOT_ACKED(breaks("7.5.6")),
+    /** Numbers the messages it sends from one counter for all streams instead of one per stream (caught by CompletionCase). */
+    MSN_PER_CONNECTION(breaks("7.5.7")),
+    /** Delivers an error completion at once, ahead of earlier messages of its stream (caught by CompletionCase). */
+    ERROR_COMPLETION_OUT_OF_ORDER(breaks("7.5.8")),
 
 // ------------------------------------------------------------------ sections 8 to 12
 

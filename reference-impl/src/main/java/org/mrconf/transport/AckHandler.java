@@ -15,9 +15,16 @@ final class AckHandler {
     private final EndpointState state;
     private final CompletionDispatcher completions;
 
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean onlyFirstHoleLost;
+    private final boolean unhealthyPathNotRecovered;
+
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
         this.completions = completions;
+        this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
+        this.unhealthyPathNotRecovered =
+                state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
     }
 
     void onAck(final Connection connection, final AckFlyweight ack, final long nowNs) {
@@ -121,14 +128,16 @@ final class AckHandler {
                 if (outstanding) {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
-                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
-                    path.advanceOldestUnacked();
                     connection.sendQueue.remove(message);
+                    // Failed first: acknowledging the PSN below must not complete the message with success when it
+                    // was its last unacknowledged one (clause 7.5.8).
                     if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
                         message.status = CompletionStatus.fromNack(code);
                     } else {
                         completions.finishSend(connection, message, CompletionStatus.fromNack(code));
                     }
+                    acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
+                    path.advanceOldestUnacked();
                 } else {
                     failMessage(
                             connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
@@ -141,7 +150,7 @@ final class AckHandler {
     /** Any answer on a path proves it carries traffic again (clause 6.7.2). */
     private void onPathAnswered(final PathSender path) {
         path.consecutiveTimeouts = 0;
-        if (!path.healthy) {
+        if (!path.healthy && !unhealthyPathNotRecovered) {
             path.healthy = true;
             state.counters.increment(Counter.PATHS_RECOVERED);
         }
@@ -179,8 +188,7 @@ final class AckHandler {
      * A PSN that an ACK reports missing while it reports a later one received is lost (clause 6.3.1);
      * a retransmitted PSN is declared lost again only after one smoothed RTT (clause 6.4.3).
      */
-    private static void detectLoss(
-            final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
+    private void detectLoss(final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
         for (int bit = 0; bit < highestSacked; bit++) {
             final long psn = Serial.add(cumulative, bit);
             if (!path.isOutstanding(psn)) {
@@ -190,6 +198,9 @@ final class AckHandler {
             if (path.slotState[slot] == PathSender.IN_FLIGHT
                     && (!path.slotRetransmitted[slot] || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
                 path.markLost(psn);
+                if (onlyFirstHoleLost) {
+                    return;
+                }
             }
         }
     }

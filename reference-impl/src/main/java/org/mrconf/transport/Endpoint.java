@@ -38,6 +38,10 @@ public final class Endpoint implements PacketReceiver {
     private final boolean probeEchoesDataTimestamp;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
+    /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
+    private final boolean msnPerConnection;
+
+    private long sharedMsn;
 
     /**
      * @param transmitter where packets go
@@ -47,7 +51,7 @@ public final class Endpoint implements PacketReceiver {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.receiveChecks = new ReceiveDefects(config.defects());
-        this.completions = new CompletionDispatcher(state.counters);
+        this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,
@@ -57,6 +61,7 @@ public final class Endpoint implements PacketReceiver {
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
+        this.msnPerConnection = config.defects().has(org.mrconf.defect.Defect.MSN_PER_CONNECTION);
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -312,11 +317,12 @@ public final class Endpoint implements PacketReceiver {
             matchValue = connection.nextSinkHandle;
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
+        final long msn = msnPerConnection ? sharedMsn++ & Serial.MASK : stream.nextMsn;
         final SendMessage message = new SendMessage(
                 workRequestId,
                 opcode,
                 streamId,
-                stream.nextMsn,
+                msn,
                 matchValue,
                 region,
                 localAddress,

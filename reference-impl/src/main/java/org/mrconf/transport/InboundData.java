@@ -36,9 +36,31 @@ final class InboundData {
     private final boolean streamBoundToPath;
     private final boolean dropOnEntropyChange;
     private final boolean dropCeMarked;
-    private final boolean dropOutOfOrder;
     private final boolean lastStreamRejected;
     private final boolean eightStreamsOnly;
+
+    // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
+    private final boolean unsignedPsnCompare;
+    private final boolean receiveWindowOffByOne;
+    private final boolean duplicateSackedPlaced;
+    private final boolean dropOutOfOrder;
+    private final boolean reorderBuffer;
+    private final boolean cumulativeOverGap;
+    private final boolean writeIgnoresMessageOffset;
+    private final boolean immediateTruncated;
+    private final boolean sendMatchedByMsn;
+    private final boolean rnrRecordsPsn;
+    private final boolean sendLengthCheckedPerPacket;
+    private final boolean readResponseShort;
+    private final boolean readCompletesOnLastSegment;
+    private final boolean readRequestReexecuted;
+    private final boolean zeroLengthNotCompleted;
+    private final boolean stalePlaced;
+    private final boolean staleNotAcked;
+    /** REORDER_BUFFER only: the packets each path holds back until its gap is filled. */
+    private final java.util.Map<PathReceiver, java.util.List<byte[]>> held = new java.util.IdentityHashMap<>();
+
+    private final org.mrconf.wire.PacketDecoder heldDecoder = new org.mrconf.wire.PacketDecoder();
 
     InboundData(
             final EndpointState state,
@@ -56,9 +78,25 @@ final class InboundData {
         this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
         this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
         this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
-        this.dropOutOfOrder = defects.has(Defect.DROP_OUT_OF_ORDER);
         this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
         this.eightStreamsOnly = defects.has(Defect.EIGHT_STREAMS_ONLY);
+        this.unsignedPsnCompare = defects.has(org.mrconf.defect.Defect.UNSIGNED_PSN_COMPARE);
+        this.receiveWindowOffByOne = defects.has(org.mrconf.defect.Defect.RECEIVE_WINDOW_OFF_BY_ONE);
+        this.duplicateSackedPlaced = defects.has(org.mrconf.defect.Defect.DUPLICATE_SACKED_PLACED);
+        this.dropOutOfOrder = defects.has(org.mrconf.defect.Defect.DROP_OUT_OF_ORDER);
+        this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
+        this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
+        this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
+        this.immediateTruncated = defects.has(org.mrconf.defect.Defect.IMMEDIATE_TRUNCATED);
+        this.sendMatchedByMsn = defects.has(org.mrconf.defect.Defect.SEND_MATCHED_BY_MSN);
+        this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
+        this.sendLengthCheckedPerPacket = defects.has(org.mrconf.defect.Defect.SEND_LENGTH_CHECKED_PER_PACKET);
+        this.readResponseShort = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_SHORT);
+        this.readCompletesOnLastSegment = defects.has(org.mrconf.defect.Defect.READ_COMPLETES_ON_LAST_SEGMENT);
+        this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
+        this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
+        this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
+        this.staleNotAcked = defects.has(org.mrconf.defect.Defect.STALE_NOT_ACKED);
     }
 
     void onData(
@@ -95,10 +133,7 @@ final class InboundData {
         path.lastTimestamp = header.transmitTimestamp();
         path.lastEntropy = srcPort;
         final long psn = header.psn();
-        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
-            return;
-        }
-        switch (path.window.classify(psn)) {
+        switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
                 out.sendNack(
@@ -113,17 +148,39 @@ final class InboundData {
             }
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
+                if (readRequestReexecuted && packet.opcode() == Opcode.READ_REQUEST) {
+                    reexecuteRead(connection, pathId, header);
+                }
                 out.sendAck(connection, path, rateHint.currentMbps(nowNs));
                 return;
             }
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
+        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            return;
+        }
+        if (reorderBuffer && psn != path.window.cumulativePsn()) {
+            hold(path, packet);
+            path.window.record(psn);
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            return;
+        }
         final Outcome outcome = deliver(connection, pathId, packet, header);
-        if (outcome == Outcome.NOT_READY) {
+        if (outcome == Outcome.NOT_READY && !rnrRecordsPsn) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
+        if (outcome == Outcome.STALE && staleNotAcked) {
+            return;
+        }
         path.window.record(psn);
+        if (cumulativeOverGap && Serial.before(path.window.cumulativePsn(), psn)) {
+            path.window.skipTo(Serial.add(psn, 1));
+        }
+        if (reorderBuffer) {
+            releaseHeld(connection, pathId, path);
+        }
         if (!inOrder
                 || outcome == Outcome.STALE
                 || header.hasFlags(PacketFlags.ACK_REQUEST)
@@ -132,6 +189,55 @@ final class InboundData {
         } else if (path.unacknowledged == 1) {
             path.ackDeadlineNs = nowNs + state.config.ackDelayNs();
         }
+    }
+
+    /** Where a PSN lies in the path's window, as the (possibly defective) receiver judges it. */
+    private ReceiveWindow.Position position(final PathReceiver path, final long psn) {
+        final ReceiveWindow.Position position = path.window.classify(psn);
+        final long cumulative = path.window.cumulativePsn();
+        if (unsignedPsnCompare && psn < cumulative) {
+            return ReceiveWindow.Position.DUPLICATE;
+        }
+        if (receiveWindowOffByOne
+                && position == ReceiveWindow.Position.NEW
+                && Serial.distance(cumulative, psn) == ReceiveWindow.SIZE - 1) {
+            return ReceiveWindow.Position.BEYOND_WINDOW;
+        }
+        if (duplicateSackedPlaced
+                && position == ReceiveWindow.Position.DUPLICATE
+                && Serial.distance(cumulative, psn) < ReceiveWindow.SIZE) {
+            return ReceiveWindow.Position.NEW;
+        }
+        return position;
+    }
+
+    /** REORDER_BUFFER: keeps a copy of a packet that arrived after a gap of its path. */
+    private void hold(final PathReceiver path, final DecodedPacket packet) {
+        final byte[] copy = new byte[packet.packetLength()];
+        packet.buffer().get(packet.packetOffset(), copy);
+        held.computeIfAbsent(path, p -> new java.util.ArrayList<>()).add(copy);
+    }
+
+    /** REORDER_BUFFER: places, in PSN order, the held packets that the cumulative PSN has now passed. */
+    private void releaseHeld(final Connection connection, final int pathId, final PathReceiver path) {
+        final java.util.List<byte[]> packets = held.get(path);
+        if (packets == null || packets.isEmpty()) {
+            return;
+        }
+        final DecodedPacket replay = new DecodedPacket();
+        packets.sort(java.util.Comparator.comparingLong(b -> Serial.distance(path.window.cumulativePsn(), psnOf(b))));
+        for (final java.util.Iterator<byte[]> it = packets.iterator(); it.hasNext(); ) {
+            final byte[] bytes = it.next();
+            if (Serial.before(psnOf(bytes), path.window.cumulativePsn())) {
+                heldDecoder.decode(java.nio.ByteBuffer.wrap(bytes), 0, bytes.length, replay);
+                deliver(connection, pathId, replay, replay.dataHeader());
+                it.remove();
+            }
+        }
+    }
+
+    private static long psnOf(final byte[] packet) {
+        return java.nio.ByteBuffer.wrap(packet).getInt(12) & Serial.MASK;
     }
 
     private Outcome deliver(
@@ -151,7 +257,7 @@ final class InboundData {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         final StreamReceiveState stream = connection.receiveStream(streamId);
-        if (stream.isDelivered(msn)) {
+        if (stream.isDelivered(msn) && !stalePlaced) {
             return stale();
         }
         if (stream.isBeyondTracking(msn)) {
@@ -188,13 +294,15 @@ final class InboundData {
         if (!region.contains(header.remoteAddress(), header.messageLength())) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
-        final long start = header.remoteAddress() + header.messageOffset();
+        final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
         begin(
                 stream,
                 index,
                 packet.opcode(),
                 header,
-                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
+                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE
+                        ? (immediateTruncated ? header.immediate() & 0xFFFF : header.immediate())
+                        : 0);
         place(packet, region, region.indexOf(start));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
@@ -206,7 +314,7 @@ final class InboundData {
             final DataHeaderFlyweight header,
             final StreamReceiveState stream,
             final int index) {
-        final long rsn = header.receiveSequenceNumber();
+        final long rsn = sendMatchedByMsn ? header.messageSequenceNumber() : header.receiveSequenceNumber();
         if (stream.messageState[index] == StreamReceiveState.PARTIAL && stream.messageRsn[index] != rsn) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
         }
@@ -227,7 +335,9 @@ final class InboundData {
             return Outcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
-        if (header.messageLength() > stream.receiveLength[receive]) {
+        final long checkedLength =
+                sendLengthCheckedPerPacket ? header.messageOffset() + packet.payloadLength() : header.messageLength();
+        if (checkedLength > stream.receiveLength[receive]) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
@@ -265,6 +375,18 @@ final class InboundData {
         if (!region.contains(header.remoteAddress(), header.messageLength())) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
         }
+        queueReadResponse(connection, pathId, header, region);
+        begin(stream, index, Opcode.READ_REQUEST, header, 0);
+        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
+        return Outcome.PLACED;
+    }
+
+    private void queueReadResponse(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final MemoryRegion region) {
+        final long length = header.messageLength() - (readResponseShort && header.messageLength() > 0 ? 1 : 0);
         final SendMessage response = new SendMessage(
                 0,
                 Opcode.READ_RESPONSE,
@@ -273,7 +395,7 @@ final class InboundData {
                 header.sinkHandle(),
                 region,
                 header.remoteAddress(),
-                header.messageLength(),
+                length,
                 0,
                 0,
                 0,
@@ -281,9 +403,14 @@ final class InboundData {
         response.requestPathId = pathId;
         response.requestPsn = header.psn();
         connection.sendQueue.addLast(response);
-        begin(stream, index, Opcode.READ_REQUEST, header, 0);
-        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
-        return Outcome.PLACED;
+    }
+
+    /** READ_REQUEST_REEXECUTED: answers a duplicate READ_REQUEST as if it were new. */
+    private void reexecuteRead(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region != null && region.isValid() && region.contains(header.remoteAddress(), header.messageLength())) {
+            queueReadResponse(connection, pathId, header, region);
+        }
     }
 
     private Outcome placeReadResponse(
@@ -310,7 +437,8 @@ final class InboundData {
         }
         place(packet, read.localRegion, read.localRegion.indexOf(read.localAddress + header.messageOffset()));
         read.placed.mark(header.messageOffset(), packet.payloadLength());
-        if (read.placed.isComplete()) {
+        if (read.placed.isComplete()
+                || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
             completions.finishSend(connection, read, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
@@ -349,7 +477,7 @@ final class InboundData {
             final int bytes) {
         final SegmentTracker segments = stream.messageSegments[index];
         segments.mark(offset, bytes);
-        if (segments.isComplete()) {
+        if (segments.isComplete() && !(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
             finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;

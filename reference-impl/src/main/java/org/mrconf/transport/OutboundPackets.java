@@ -2,7 +2,6 @@ package org.mrconf.transport;
 
 import java.nio.ByteBuffer;
 import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.AckFlyweight;
@@ -35,8 +34,25 @@ final class OutboundPackets {
     private final boolean sackMsbFirst;
     private final boolean nackOnPathZero;
 
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean retransmitWithoutFlag;
+    private final boolean retransmitOnOtherPath;
+    private final boolean retransmitStaleTimestamp;
+    private final boolean sackFirstWordOnly;
+
+    OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
+        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
+    }
+
     OutboundPackets(
-            final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
+            final PacketTransmitter transmitter,
+            final Counters counters,
+            final int mtuBytes,
+            final org.mrconf.defect.Defects defects) {
+        this.retransmitWithoutFlag = defects.has(org.mrconf.defect.Defect.RETRANSMIT_WITHOUT_FLAG);
+        this.retransmitOnOtherPath = defects.has(org.mrconf.defect.Defect.RETRANSMIT_ON_OTHER_PATH);
+        this.retransmitStaleTimestamp = defects.has(org.mrconf.defect.Defect.RETRANSMIT_STALE_TIMESTAMP);
+        this.sackFirstWordOnly = defects.has(org.mrconf.defect.Defect.SACK_FIRST_WORD_ONLY);
         this.transmitter = transmitter;
         this.counters = counters;
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256) + SHIM_BYTES);
@@ -68,21 +84,25 @@ final class OutboundPackets {
         final SendMessage message = path.slotMessage[slot];
         final long offset = path.slotOffset[slot];
         final int length = path.slotLength[slot];
-        int flags = retransmission ? PacketFlags.RETRANSMISSION : PacketFlags.NONE;
+        int flags = retransmission && !retransmitWithoutFlag ? PacketFlags.RETRANSMISSION : PacketFlags.NONE;
         if (offset + length == message.length || message.opcode == Opcode.READ_REQUEST) {
             flags |= PacketFlags.ACK_REQUEST; // the last packet of a message: its completion should not wait
         }
         final DataHeaderFlyweight header = encoder.data(buffer, 0, message.opcode)
                 .flags(flags)
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
-                .pathId(path.pathId)
+                .pathId(
+                        retransmission && retransmitOnOtherPath
+                                ? (path.pathId + 1) % connection.sendPaths.length
+                                : path.pathId)
                 .psn(psn)
                 .streamId(message.streamId)
                 .payloadLength(length)
                 .messageSequenceNumber(message.msn)
                 .messageLength(messageLengthPerPacket ? length : message.length)
                 .messageOffset(offset)
-                .transmitTimestamp(nowNs & Serial.MASK);
+                .transmitTimestamp(
+                        (retransmission && retransmitStaleTimestamp ? path.slotSentNs[slot] : nowNs) & Serial.MASK);
         if (nonzeroReservedOnSend) {
             header.reserved1(0x5A).flags(flags | 0x8000);
         }
@@ -148,6 +168,11 @@ final class OutboundPackets {
                 .ceCount(Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
                 .rateHint(rateHintMbps);
         path.window.writeTo(ack);
+        if (sackFirstWordOnly) {
+            for (int word = 1; word < AckFlyweight.SACK_WORDS; word++) {
+                ack.sackWord(word, 0);
+            }
+        }
         if (ackLastReceivedPsn) {
             ack.psn((ack.psn() - 1) & Serial.MASK);
         }

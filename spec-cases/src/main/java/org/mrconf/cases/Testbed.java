@@ -64,6 +64,20 @@ public final class Testbed implements AutoCloseable {
     }
 
     /**
+     * As {@link #open(DeviceUnderTest, int, int)}, with the initial PSNs of the DUT's send paths and of the tester's,
+     * e.g. just below the wrap (clause 6.1.2).
+     */
+    public static Testbed open(
+            final DeviceUnderTest dut,
+            final int paths,
+            final int streams,
+            final long initialSendPsn,
+            final long initialReceivePsn)
+            throws DutControlException {
+        return open(dut, paths, streams, spec -> spec.withInitialPsns(initialSendPsn, initialReceivePsn));
+    }
+
+    /**
      * Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams, with what
      * {@code adjust} changes in its set-up (e.g. initial PSNs, clause 4.2.1).
      */
