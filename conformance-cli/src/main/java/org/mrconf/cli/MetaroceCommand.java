@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
             DutCommand.class,
             BenchCommand.class,
             SelftestCommand.class,
+            AnalyzeCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

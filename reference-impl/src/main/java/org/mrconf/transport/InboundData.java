@@ -1,5 +1,7 @@
 package org.mrconf.transport;
 
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
@@ -27,12 +29,22 @@ final class InboundData {
     private final RateHint rateHint;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean lastPathRejected;
+    private final boolean fourPathsOnly;
+    private final boolean sharedReceiveState;
+    private final boolean streamBoundToPath;
+    private final boolean dropOnEntropyChange;
+    private final boolean dropCeMarked;
+    private final boolean dropOutOfOrder;
+    private final boolean lastStreamRejected;
+    private final boolean eightStreamsOnly;
 
     // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
     private final boolean unsignedPsnCompare;
     private final boolean receiveWindowOffByOne;
     private final boolean duplicateSackedPlaced;
-    private final boolean dropOutOfOrder;
+    private final boolean outOfOrderDroppedWithAck;
     private final boolean reorderBuffer;
     private final boolean cumulativeOverGap;
     private final boolean writeIgnoresMessageOffset;
@@ -60,11 +72,20 @@ final class InboundData {
         this.out = out;
         this.completions = completions;
         this.rateHint = rateHint;
-        final org.mrconf.defect.Defects defects = state.config.defects();
+        final Defects defects = state.config.defects();
+        this.lastPathRejected = defects.has(Defect.LAST_PATH_REJECTED);
+        this.fourPathsOnly = defects.has(Defect.FOUR_PATHS_ONLY);
+        this.sharedReceiveState = defects.has(Defect.SHARED_RECEIVE_STATE);
+        this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
+        this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
+        this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
+        this.dropOutOfOrder = defects.has(Defect.DROP_OUT_OF_ORDER);
+        this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
+        this.eightStreamsOnly = defects.has(Defect.EIGHT_STREAMS_ONLY);
         this.unsignedPsnCompare = defects.has(org.mrconf.defect.Defect.UNSIGNED_PSN_COMPARE);
         this.receiveWindowOffByOne = defects.has(org.mrconf.defect.Defect.RECEIVE_WINDOW_OFF_BY_ONE);
         this.duplicateSackedPlaced = defects.has(org.mrconf.defect.Defect.DUPLICATE_SACKED_PLACED);
-        this.dropOutOfOrder = defects.has(org.mrconf.defect.Defect.DROP_OUT_OF_ORDER);
+        this.outOfOrderDroppedWithAck = defects.has(Defect.OUT_OF_ORDER_DROPPED_WITH_ACK);
         this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
         this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
         this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
@@ -89,20 +110,34 @@ final class InboundData {
         lastNowNs = nowNs;
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
-        if (pathId >= connection.receivePaths.length) {
+        final int paths = connection.receivePaths.length;
+        if (pathId >= paths
+                || lastPathRejected && pathId == paths - 1
+                || fourPathsOnly && pathId >= 4
+                || streamBoundToPath && header.streamId() % paths != pathId) {
             state.counters.increment(Counter.RX_INVALID_PATH);
             return;
         }
-        final PathReceiver path = connection.receivePaths[pathId];
+        final PathReceiver path = connection.receivePaths[sharedReceiveState ? 0 : pathId];
+        if (dropOnEntropyChange && path.lastEntropy != 0 && path.lastEntropy != srcPort) {
+            path.lastEntropy = srcPort;
+            return;
+        }
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
         if (ecn == Ecn.CE) {
             path.ceSinceAck++;
             state.counters.increment(Counter.RX_CE_MARKED);
+            if (dropCeMarked) {
+                return;
+            }
         }
         path.lastTimestamp = header.transmitTimestamp();
         path.lastEntropy = srcPort;
         final long psn = header.psn();
+        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+            return;
+        }
         switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
@@ -127,7 +162,7 @@ final class InboundData {
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
-        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+        if (outOfOrderDroppedWithAck && psn != path.window.cumulativePsn()) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
             return;
         }
@@ -221,7 +256,9 @@ final class InboundData {
         }
         final int streamId = header.streamId();
         final long msn = header.messageSequenceNumber();
-        if (!connection.hasStream(streamId)) {
+        if (!connection.hasStream(streamId)
+                || lastStreamRejected && streamId == connection.streamCount() - 1
+                || eightStreamsOnly && streamId >= 8) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         final StreamReceiveState stream = connection.receiveStream(streamId);

@@ -1,6 +1,8 @@
 package org.mrconf.transport;
 
 import java.nio.ByteBuffer;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.AckFlyweight;
@@ -19,30 +21,50 @@ final class OutboundPackets {
     private final ByteBuffer buffer;
     private final PacketTransmitter transmitter;
     private final Counters counters;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean notEctOnData;
+    private final boolean nonzeroReservedOnSend;
+    private final boolean sendMinorVersion;
+    private final boolean messageLengthPerPacket;
+    private final boolean perPacketRemoteAddress;
+    private final boolean rsnFromMsn;
+    private final boolean readResponseMsnZero;
+    private final boolean crcLittleEndian;
+    private final boolean shimBeforeHeader;
+    private final boolean ackLastReceivedPsn;
+    private final boolean sackMsbFirst;
+    private final boolean nackOnPathZero;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean retransmitWithoutFlag;
     private final boolean retransmitOnOtherPath;
     private final boolean retransmitStaleTimestamp;
     private final boolean sackFirstWordOnly;
 
-    OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
-        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
-    }
-
     OutboundPackets(
-            final PacketTransmitter transmitter,
-            final Counters counters,
-            final int mtuBytes,
-            final org.mrconf.defect.Defects defects) {
-        this.retransmitWithoutFlag = defects.has(org.mrconf.defect.Defect.RETRANSMIT_WITHOUT_FLAG);
-        this.retransmitOnOtherPath = defects.has(org.mrconf.defect.Defect.RETRANSMIT_ON_OTHER_PATH);
-        this.retransmitStaleTimestamp = defects.has(org.mrconf.defect.Defect.RETRANSMIT_STALE_TIMESTAMP);
-        this.sackFirstWordOnly = defects.has(org.mrconf.defect.Defect.SACK_FIRST_WORD_ONLY);
+            final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
+        this.retransmitWithoutFlag = defects.has(Defect.RETRANSMIT_WITHOUT_FLAG);
+        this.retransmitOnOtherPath = defects.has(Defect.RETRANSMIT_ON_OTHER_PATH);
+        this.retransmitStaleTimestamp = defects.has(Defect.RETRANSMIT_STALE_TIMESTAMP);
+        this.sackFirstWordOnly = defects.has(Defect.SACK_FIRST_WORD_ONLY);
         this.transmitter = transmitter;
         this.counters = counters;
-        this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
+        this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256) + SHIM_BYTES);
+        this.notEctOnData = defects.has(Defect.NOT_ECT_ON_DATA);
+        this.nonzeroReservedOnSend = defects.has(Defect.NONZERO_RESERVED_ON_SEND);
+        this.sendMinorVersion = defects.has(Defect.SEND_MINOR_VERSION);
+        this.messageLengthPerPacket = defects.has(Defect.MESSAGE_LENGTH_PER_PACKET);
+        this.perPacketRemoteAddress = defects.has(Defect.PER_PACKET_REMOTE_ADDRESS);
+        this.rsnFromMsn = defects.has(Defect.RSN_FROM_MSN);
+        this.readResponseMsnZero = defects.has(Defect.READ_RESPONSE_MSN_ZERO);
+        this.crcLittleEndian = defects.has(Defect.CRC_LITTLE_ENDIAN);
+        this.shimBeforeHeader = defects.has(Defect.SHIM_BEFORE_HEADER);
+        this.ackLastReceivedPsn = defects.has(Defect.ACK_LAST_RECEIVED_PSN);
+        this.sackMsbFirst = defects.has(Defect.SACK_MSB_FIRST);
+        this.nackOnPathZero = defects.has(Defect.NACK_ON_PATH_ZERO);
     }
+
+    /** Room for the shim of {@link Defect#SHIM_BEFORE_HEADER}. */
+    private static final int SHIM_BYTES = 4;
 
     /** Sends (or resends) the packet recorded for {@code psn} on {@code path} (spec clause 6.4.2). */
     void sendData(
@@ -70,30 +92,63 @@ final class OutboundPackets {
                 .streamId(message.streamId)
                 .payloadLength(length)
                 .messageSequenceNumber(message.msn)
-                .messageLength(message.length)
+                .messageLength(messageLengthPerPacket ? length : message.length)
                 .messageOffset(offset)
                 .transmitTimestamp(
                         (retransmission && retransmitStaleTimestamp ? path.slotSentNs[slot] : nowNs) & Serial.MASK);
+        if (nonzeroReservedOnSend) {
+            header.reserved1(0x5A).flags(flags | 0x8000);
+        }
+        if (sendMinorVersion) {
+            header.version(0x11);
+        }
         switch (message.opcode) {
-            case WRITE -> header.remoteAddress(message.remoteAddress).remoteKey(message.remoteKey & Serial.MASK);
+            case WRITE ->
+                header.remoteAddress(message.remoteAddress + (perPacketRemoteAddress ? offset : 0))
+                        .remoteKey(message.remoteKey & Serial.MASK);
             case WRITE_WITH_IMMEDIATE ->
                 header.remoteAddress(message.remoteAddress)
                         .remoteKey(message.remoteKey & Serial.MASK)
                         .immediate(message.immediate);
-            case SEND -> header.receiveSequenceNumber(message.matchValue);
+            case SEND -> header.receiveSequenceNumber(rsnFromMsn ? message.msn : message.matchValue);
             case READ_REQUEST ->
                 header.remoteAddress(message.remoteAddress)
                         .remoteKey(message.remoteKey & Serial.MASK)
                         .sinkHandle(message.matchValue);
-            case READ_RESPONSE -> header.sinkHandle(message.matchValue);
+            case READ_RESPONSE -> {
+                header.sinkHandle(message.matchValue);
+                if (readResponseMsnZero) {
+                    header.messageSequenceNumber(0);
+                }
+            }
             default -> throw new IllegalStateException("not a data opcode: " + message.opcode);
         }
         if (length > 0) {
             final MemoryRegion source = message.localRegion;
             buffer.put(header.payloadIndex(), source.memory(), source.indexOf(message.localAddress + offset), length);
         }
-        final int packetLength = encoder.finish(buffer, 0, message.opcode.packetLength(length));
-        transmitter.transmit(connection.config.peerNode(), path.entropy, Ecn.ECT_0, buffer, 0, packetLength);
+        int packetLength = encoder.finish(buffer, 0, message.opcode.packetLength(length));
+        if (crcLittleEndian) {
+            final int trailer = packetLength - 4;
+            for (int i = 0; i < 2; i++) {
+                final byte b = buffer.get(trailer + i);
+                buffer.put(trailer + i, buffer.get(trailer + 3 - i));
+                buffer.put(trailer + 3 - i, b);
+            }
+        }
+        if (shimBeforeHeader) {
+            final byte[] packet = new byte[packetLength];
+            buffer.get(0, packet);
+            buffer.putInt(0, 0).put(SHIM_BYTES, packet);
+            packetLength += SHIM_BYTES;
+        }
+        transmitter.transmit(
+                connection.config.peerNode(),
+                path.entropy,
+                notEctOnData ? Ecn.NOT_ECT : Ecn.ECT_0,
+                buffer,
+                0,
+                packetLength);
         counters.increment(retransmission ? Counter.TX_RETRANSMISSIONS : Counter.TX_DATA_PACKETS);
     }
 
@@ -109,6 +164,15 @@ final class OutboundPackets {
         if (sackFirstWordOnly) {
             for (int word = 1; word < AckFlyweight.SACK_WORDS; word++) {
                 ack.sackWord(word, 0);
+            }
+        }
+        if (ackLastReceivedPsn) {
+            ack.psn((ack.psn() - 1) & Serial.MASK);
+        }
+        if (sackMsbFirst) {
+            for (int i = 0; i < 32; i++) {
+                final int index = AckFlyweight.SACK_BITMAP_OFFSET + i;
+                buffer.put(index, (byte) (Integer.reverse(buffer.get(index) & 0xFF) >>> 24));
             }
         }
         final int packetLength = encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
@@ -135,7 +199,7 @@ final class OutboundPackets {
             final long retryAfterMicros) {
         encoder.nack(buffer, 0)
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
-                .pathId(pathId)
+                .pathId(nackOnPathZero ? 0 : pathId)
                 .psn(psn)
                 .code(code)
                 .streamId(streamId)

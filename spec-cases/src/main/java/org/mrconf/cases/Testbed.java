@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
@@ -56,7 +57,7 @@ public final class Testbed implements AutoCloseable {
     /** Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams. */
     public static Testbed open(final DeviceUnderTest dut, final int paths, final int streams)
             throws DutControlException {
-        return open(dut, paths, streams, 0, 0);
+        return open(dut, paths, streams, UnaryOperator.identity());
     }
 
     /**
@@ -70,17 +71,26 @@ public final class Testbed implements AutoCloseable {
             final long initialSendPsn,
             final long initialReceivePsn)
             throws DutControlException {
+        return open(dut, paths, streams, spec -> spec.withInitialPsns(initialSendPsn, initialReceivePsn));
+    }
+
+    /**
+     * Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams, with what
+     * {@code adjust} changes in its set-up (e.g. initial PSNs, clause 4.2.1).
+     */
+    public static Testbed open(
+            final DeviceUnderTest dut, final int paths, final int streams, final UnaryOperator<ConnectionSpec> adjust)
+            throws DutControlException {
         final DutControl control = dut.control();
         control.reset();
         final int mtu = control.hello().limits().mtu();
-        final ConnectionSpec spec = ConnectionSpec.of(
-                        DUT_CONNECTION,
-                        TESTER_CONNECTION,
-                        dut.link().testerAddress(),
-                        dut.link().testerPort(),
-                        paths,
-                        streams)
-                .withInitialPsns(initialSendPsn, initialReceivePsn);
+        final ConnectionSpec spec = adjust.apply(ConnectionSpec.of(
+                DUT_CONNECTION,
+                TESTER_CONNECTION,
+                dut.link().testerAddress(),
+                dut.link().testerPort(),
+                paths,
+                streams));
         control.createConnection(spec);
         final long key = control.registerRegion(
                 BASE,
@@ -113,12 +123,13 @@ public final class Testbed implements AutoCloseable {
     }
 
     /**
-     * A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN and the
-     * stream's next MSN (taken, so that two such WRITEs are two messages).
+     * A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN (not
+     * consumed: send it with {@code connection().sendNew}) and a new MSN of stream 0 (taken, so that every WRITE
+     * built here is a new message, never a stale copy of an earlier one).
      */
     public PacketBuilder write(final int path, final long address, final long remoteKey, final byte[] payload) {
         return connection.packet(Opcode.WRITE, path).stream(0)
-                .msn(connection.claimMsn(0))
+                .msn(connection.takeMsn(0))
                 .messageLength(payload.length)
                 .messageOffset(0)
                 .remoteAddress(address)

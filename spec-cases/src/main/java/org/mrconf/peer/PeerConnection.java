@@ -235,7 +235,8 @@ public final class PeerConnection {
         return Optional.ofNullable(sentByPathPsn.get(key(path, psn)));
     }
 
-    private long takeMsn(int stream) {
+    /** Takes the next MSN of {@code stream} for a message the test builds itself. */
+    public synchronized long takeMsn(int stream) {
         long msn = nextMsn.getOrDefault(stream, 0L);
         nextMsn.put(stream, Psn.add(msn, 1));
         return msn;

@@ -106,9 +106,15 @@ class CasesAcrossDevicesTest {
         assertThat(results).as("cases run against %s", device.name()).hasSizeGreaterThanOrEqualTo(CASE_COUNT);
         assertThat(results)
                 .as("verdicts against %s", device.name())
-                .allSatisfy(result -> assertThat(result.verdict())
-                        .as("%s: %s", result.caseId(), result.message())
-                        .isEqualTo(Verdict.PASS));
+                .allSatisfy(result -> assertThat(result.verdict() == Verdict.PASS || notApplicable(result))
+                        .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
+                        .isTrue());
+    }
+
+    /** A case whose profile the reference does not claim (ipv6 on an IPv4 link) aborts on its assumption. */
+    private static boolean notApplicable(final CaseResult result) {
+        return result.verdict() == Verdict.ABORTED
+                && result.message().startsWith("org.opentest4j.TestAbortedException: Assumption failed");
     }
 
     private static boolean commandWorks(final String... command) {
