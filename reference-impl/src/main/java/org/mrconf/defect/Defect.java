@@ -161,6 +161,8 @@ public enum Defect {
     RETRANSMIT_STALE_TIMESTAMP(breaks("6.4.2")),
     /** Places a duplicate of a PSN already marked in the SACK bitmap again (caught by DuplicateCase). */
     DUPLICATE_SACKED_PLACED(breaks("6.5.1")),
+    /** Takes RTT samples from its own send time of the acknowledged PSN, ignoring the ACK's echoed timestamp (caught by TimerCase.rttEstimatePerPathFromEchoedTimestamps). */
+    ECHO_IGNORED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
     /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */
