@@ -55,6 +55,9 @@ public enum Defect {
     /** Counts a CE-marked data packet and then drops it instead of processing it; caught by EncapsulationCase. */
     DROP_CE_MARKED(breaks("4.1.7")),
 
+    /** Discards every packet that is not the next in order on its path (a go-back-N receiver that needs PFC); caught by EncapsulationCase. */
+    DROP_OUT_OF_ORDER(breaks("4.1.8")),
+
     /** Fills data packets one byte short of the largest payload the MTU allows; caught by EncapsulationCase. */
     UNDERFILLED_SEGMENTS(breaks("4.1.9")),
 
@@ -144,8 +147,8 @@ public enum Defect {
     SACK_FIRST_WORD_ONLY(breaks("6.2.1")),
     /** Advances the cumulative PSN past the newest PSN received, over any gap before it (caught by ReceiveStateCase). */
     CUMULATIVE_OVER_GAP(breaks("6.2.2")),
-    /** Drops every packet that is not the path's cumulative PSN and only acknowledges, as a go-back-N receiver that needs PFC does (caught by ReceiveStateCase, PlacementOrderCase and EncapsulationCase). */
-    DROP_OUT_OF_ORDER(breaks("6.3.2", "4.1.8")),
+    /** Drops every packet that is not the path's cumulative PSN but acknowledges it, as a go-back-N receiver with NAKs does (caught by ReceiveStateCase and PlacementOrderCase). */
+    OUT_OF_ORDER_DROPPED_WITH_ACK(breaks("6.3.2")),
     /** Deems only the first hole of an ACK lost, leaving later holes to the timer (caught by LossRecoveryCase). */
     ONLY_FIRST_HOLE_LOST(breaks("6.3.1")),
     /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase). */
@@ -158,6 +161,8 @@ public enum Defect {
     RETRANSMIT_STALE_TIMESTAMP(breaks("6.4.2")),
     /** Places a duplicate of a PSN already marked in the SACK bitmap again (caught by DuplicateCase). */
     DUPLICATE_SACKED_PLACED(breaks("6.5.1")),
+    /** Takes RTT samples from its own send time of the acknowledged PSN, ignoring the ACK's echoed timestamp (caught by TimerCase.rttEstimatePerPathFromEchoedTimestamps). */
+    ECHO_IGNORED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
     /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */

@@ -18,6 +18,7 @@ final class AckHandler {
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
     private final boolean unhealthyPathNotRecovered;
+    private final boolean echoIgnored;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
@@ -25,6 +26,7 @@ final class AckHandler {
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
+        this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
     }
 
     void onAck(final Connection connection, final AckFlyweight ack, final long nowNs) {
@@ -42,7 +44,9 @@ final class AckHandler {
             return; // acknowledges PSNs never sent: a broken or hostile peer
         }
         connection.lastHeardNs = nowNs;
-        final long rttNs = (nowNs - ack.echoedTimestamp()) & Serial.MASK;
+        final long echoed =
+                echoIgnored ? path.slotSentNs[PathSender.slot(Serial.add(cumulative, -1))] : ack.echoedTimestamp();
+        final long rttNs = (nowNs - echoed) & Serial.MASK;
         if (rttNs < HALF_RANGE) {
             path.rtt.onSample(rttNs);
         }

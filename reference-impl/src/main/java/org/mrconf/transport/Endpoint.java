@@ -61,7 +61,7 @@ public final class Endpoint implements PacketReceiver {
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
-        this.msnPerConnection = config.defects().has(org.mrconf.defect.Defect.MSN_PER_CONNECTION);
+        this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);

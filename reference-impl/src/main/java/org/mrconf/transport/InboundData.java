@@ -36,6 +36,7 @@ final class InboundData {
     private final boolean streamBoundToPath;
     private final boolean dropOnEntropyChange;
     private final boolean dropCeMarked;
+    private final boolean dropOutOfOrder;
     private final boolean lastStreamRejected;
     private final boolean eightStreamsOnly;
 
@@ -43,7 +44,7 @@ final class InboundData {
     private final boolean unsignedPsnCompare;
     private final boolean receiveWindowOffByOne;
     private final boolean duplicateSackedPlaced;
-    private final boolean dropOutOfOrder;
+    private final boolean outOfOrderDroppedWithAck;
     private final boolean reorderBuffer;
     private final boolean cumulativeOverGap;
     private final boolean writeIgnoresMessageOffset;
@@ -78,12 +79,13 @@ final class InboundData {
         this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
         this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
         this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
+        this.dropOutOfOrder = defects.has(Defect.DROP_OUT_OF_ORDER);
         this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
         this.eightStreamsOnly = defects.has(Defect.EIGHT_STREAMS_ONLY);
         this.unsignedPsnCompare = defects.has(org.mrconf.defect.Defect.UNSIGNED_PSN_COMPARE);
         this.receiveWindowOffByOne = defects.has(org.mrconf.defect.Defect.RECEIVE_WINDOW_OFF_BY_ONE);
         this.duplicateSackedPlaced = defects.has(org.mrconf.defect.Defect.DUPLICATE_SACKED_PLACED);
-        this.dropOutOfOrder = defects.has(org.mrconf.defect.Defect.DROP_OUT_OF_ORDER);
+        this.outOfOrderDroppedWithAck = defects.has(Defect.OUT_OF_ORDER_DROPPED_WITH_ACK);
         this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
         this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
         this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
@@ -133,6 +135,9 @@ final class InboundData {
         path.lastTimestamp = header.transmitTimestamp();
         path.lastEntropy = srcPort;
         final long psn = header.psn();
+        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+            return;
+        }
         switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
@@ -157,7 +162,7 @@ final class InboundData {
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
-        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+        if (outOfOrderDroppedWithAck && psn != path.window.cumulativePsn()) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
             return;
         }

@@ -2,6 +2,7 @@ package org.mrconf.transport;
 
 import java.nio.ByteBuffer;
 import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.AckFlyweight;
@@ -34,25 +35,17 @@ final class OutboundPackets {
     private final boolean sackMsbFirst;
     private final boolean nackOnPathZero;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean retransmitWithoutFlag;
     private final boolean retransmitOnOtherPath;
     private final boolean retransmitStaleTimestamp;
     private final boolean sackFirstWordOnly;
 
-    OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
-        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
-    }
-
     OutboundPackets(
-            final PacketTransmitter transmitter,
-            final Counters counters,
-            final int mtuBytes,
-            final org.mrconf.defect.Defects defects) {
-        this.retransmitWithoutFlag = defects.has(org.mrconf.defect.Defect.RETRANSMIT_WITHOUT_FLAG);
-        this.retransmitOnOtherPath = defects.has(org.mrconf.defect.Defect.RETRANSMIT_ON_OTHER_PATH);
-        this.retransmitStaleTimestamp = defects.has(org.mrconf.defect.Defect.RETRANSMIT_STALE_TIMESTAMP);
-        this.sackFirstWordOnly = defects.has(org.mrconf.defect.Defect.SACK_FIRST_WORD_ONLY);
+            final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
+        this.retransmitWithoutFlag = defects.has(Defect.RETRANSMIT_WITHOUT_FLAG);
+        this.retransmitOnOtherPath = defects.has(Defect.RETRANSMIT_ON_OTHER_PATH);
+        this.retransmitStaleTimestamp = defects.has(Defect.RETRANSMIT_STALE_TIMESTAMP);
+        this.sackFirstWordOnly = defects.has(Defect.SACK_FIRST_WORD_ONLY);
         this.transmitter = transmitter;
         this.counters = counters;
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256) + SHIM_BYTES);

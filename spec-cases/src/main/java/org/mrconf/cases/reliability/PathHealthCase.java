@@ -116,16 +116,29 @@ class PathHealthCase {
                     .as("6.7.2: with new entropy")
                     .isNotEqualTo(before.captured().sourcePort());
 
-            // The first ACK of the path makes it healthy: new PSNs may use it again.
-            testbed.peer().send(CaseSteps.ack(sick, Psn.add(lost.header().psn(), 1), lost.transmitTimestamp()));
+            // The first ACK of the path makes it healthy. A message longer than the other path's 256-PSN window
+            // (6.1.3), with nothing acknowledged, must then put new PSNs on it too.
             testbed.peer().recorder().removeListener(answerHealthy);
-            testbed.connection().autoAck(true);
+            testbed.peer().send(CaseSteps.ack(sick, Psn.add(lost.header().psn(), 1), lost.transmitTimestamp()));
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            final long bigLength = 260L * payload;
+            final long big = testbed.control()
+                    .registerRegion(
+                            Testbed.BASE + 8L * Testbed.REGION,
+                            bigLength,
+                            java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
             final int healedMark = testbed.peer().mark();
-            for (int i = 5; i < 13; i++) {
-                testbed.control()
-                        .postWrite(
-                                CaseSteps.request(testbed, 0, 1100 + i, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
-            }
+            testbed.control()
+                    .postWrite(
+                            new org.mrconf.dut.WorkRequest(
+                                    Testbed.DUT_CONNECTION,
+                                    0,
+                                    1199,
+                                    big,
+                                    Testbed.BASE + 8L * Testbed.REGION,
+                                    bigLength),
+                            REMOTE_ADDRESS,
+                            REMOTE_KEY);
             testbed.peer().await(healedMark, writes().firstTransmission().path(sick), Testbed.WAIT);
         }
     }
