@@ -150,6 +150,13 @@ public final class PeerConnection {
                 b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate));
     }
 
+    /** Consumes the stream's next RSN, for a SEND the test builds itself. */
+    public synchronized long takeRsn(int stream) {
+        long rsn = nextRsn.getOrDefault(stream, 0L);
+        nextRsn.put(stream, Psn.add(rsn, 1));
+        return rsn;
+    }
+
     /** A SEND of {@code data}, with the stream's next RSN. */
     public List<Segment> sendMessage(int stream, byte[] data, int... paths) throws IOException {
         long rsn;
@@ -223,7 +230,8 @@ public final class PeerConnection {
         return Optional.ofNullable(sentByPathPsn.get(key(path, psn)));
     }
 
-    private long takeMsn(int stream) {
+    /** Consumes the stream's next MSN, for a message the test builds itself (e.g. to send its packets out of order). */
+    public synchronized long takeMsn(int stream) {
         long msn = nextMsn.getOrDefault(stream, 0L);
         nextMsn.put(stream, Psn.add(msn, 1));
         return msn;
