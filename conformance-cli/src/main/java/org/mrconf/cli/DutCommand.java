@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.mrconf.agent.ControlServer;
+import org.mrconf.defect.Defects;
 import org.mrconf.softdut.SoftDut;
 import org.mrconf.softdut.SoftDutOptions;
 import org.mrconf.wire.WireConstants;
@@ -89,6 +91,15 @@ public final class DutCommand implements Runnable {
                 description = "Largest IP datagram the DUT sends (default: 4176).")
         Integer mtu;
 
+        @Option(
+                names = "--defect",
+                split = ",",
+                paramLabel = "NAME",
+                description =
+                        "Commit a deliberate non-conformance from the reference's defect catalogue "
+                                + "(self-validation; hello reports it); repeat or comma-separate; `metaroce selftest --list` lists them.")
+        List<String> defects = List.of();
+
         @Spec
         CommandSpec spec;
 
@@ -109,6 +120,9 @@ public final class DutCommand implements Runnable {
                 if (mtu != null) {
                     builder.mtu(mtu);
                 }
+                final Defects active = Defects.parse(String.join(",", defects));
+                builder.endpoint(
+                        builder.build().endpoint().toBuilder().defects(active).build());
                 options = builder.build();
                 dut = SoftDut.start(options);
             } catch (final IllegalArgumentException e) {
@@ -124,7 +138,11 @@ public final class DutCommand implements Runnable {
             final String host = address.getHostAddress();
             out.println("metaroce dut: soft DUT listening on udp " + host + ":" + dut.udpPort()
                     + ", control protocol on tcp " + host + ":" + dut.controlPort()
-                    + (token == null ? "" : " (token required)") + "; Ctrl-C stops it");
+                    + (token == null ? "" : " (token required)")
+                    + (options.endpoint().defects().isEmpty()
+                            ? ""
+                            : "; DELIBERATE DEFECTS: " + options.endpoint().defects())
+                    + "; Ctrl-C stops it");
             out.flush();
             dut.runUntilSignal();
             return 0;

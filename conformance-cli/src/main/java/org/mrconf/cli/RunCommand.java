@@ -55,6 +55,9 @@ final class RunCommand implements Callable<Integer> {
                     info.implementation().model(),
                     info.implementation().firmware(),
                     new TreeSet<>(info.profiles().stream().map(Object::toString).toList()));
+            if (info.hasDefects()) {
+                out.printf("DELIBERATE DEFECTS (hello): %s: this device is not conformant by design%n", info.defects());
+            }
             out.printf("Spec: %s %s (not Meta's specification)%n%n", catalogue.spec(), catalogue.specVersion());
             out.flush();
             final List<CaseResult> results = CaseRunner.run(opened.device(), result -> {

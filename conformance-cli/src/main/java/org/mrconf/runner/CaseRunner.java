@@ -12,8 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -34,17 +37,45 @@ public final class CaseRunner {
     /** Runs every case; returns the results in the order they finished. */
     public static List<CaseResult> run(final DeviceUnderTest device, final Consumer<CaseResult> onResult)
             throws Exception {
+        return run(device, clauses -> true, onResult);
+    }
+
+    /**
+     * Runs the cases whose clauses {@code selection} accepts (it sees each case's {@code @Verifies} ids), e.g. only
+     * the cases of the clauses a defect breaks; returns the results in the order they finished. Several runs may go
+     * on at once in one JVM, each against its own device.
+     */
+    public static List<CaseResult> run(
+            final DeviceUnderTest device, final Predicate<List<String>> selection, final Consumer<CaseResult> onResult)
+            throws Exception {
         final Collector collector = new Collector(onResult);
-        try (AutoCloseable installed = DutSession.install(device)) {
+        try (DutSession.Installed installed = DutSession.install(device)) {
             LauncherFactory.create()
                     .execute(
                             request()
                                     .selectors(selectPackage(CASES_PACKAGE))
-                                    .filters(includeClassNamePatterns(".*Case"))
+                                    .filters(includeClassNamePatterns(".*Case"), byClauses(selection))
+                                    .configurationParameter(DutSession.PARAMETER, installed.id())
                                     .build(),
                             collector);
         }
         return Collections.unmodifiableList(collector.results);
+    }
+
+    private static PostDiscoveryFilter byClauses(final Predicate<List<String>> selection) {
+        return descriptor -> {
+            if (descriptor.getSource().orElse(null) instanceof MethodSource source
+                    && !selection.test(clausesOf(source.getJavaMethod()))) {
+                return FilterResult.excluded("not selected");
+            }
+            return FilterResult.included("selected");
+        };
+    }
+
+    static List<String> clausesOf(final Method method) {
+        return Arrays.stream(method.getAnnotationsByType(Verifies.class))
+                .map(Verifies::value)
+                .toList();
     }
 
     /** The one listener: records start times and turns finished and skipped tests into results. */
@@ -101,12 +132,6 @@ public final class CaseRunner {
                 clauses = clausesOf(source.getJavaMethod());
             }
             return new CaseResult(caseId, test.getDisplayName(), clauses, verdict, message, durationNs);
-        }
-
-        private static List<String> clausesOf(final Method method) {
-            return Arrays.stream(method.getAnnotationsByType(Verifies.class))
-                    .map(Verifies::value)
-                    .toList();
         }
     }
 }

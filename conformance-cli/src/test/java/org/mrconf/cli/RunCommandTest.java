@@ -50,6 +50,28 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldRefuseAnUnknownDefectListingTheKnownOnes() {
+        final int exit = run("run", "--dut", "reference?defect=accept-bad-crc,no-such-bug");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("unknown defect \"no-such-bug\"")
+                .contains("strict-minor-version")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
+    void shouldSayThatTheDeviceCommitsDefectsAndFailTheirClauses() {
+        final int exit = run("run", "--dut", "reference?defect=accept-bad-crc");
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(out.toString())
+                .contains("Device: embedded reference with defects accept-bad-crc")
+                .contains("DELIBERATE DEFECTS (hello): [accept-bad-crc]")
+                .containsPattern("(?m)^FAIL +5\\.6\\.1 5\\.6\\.2 ");
+    }
+
+    @Test
     void shouldExplainThatARawInterfaceNeedsAProfile() {
         final int exit = run("run", "--dut", "iface:eth9");
 

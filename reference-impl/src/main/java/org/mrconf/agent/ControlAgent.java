@@ -369,6 +369,9 @@ public final class ControlAgent {
         implementation.put("driver", config.driver());
         final ArrayNode profiles = result.putArray("profiles");
         config.profiles().forEach(profiles::add);
+        // Deliberate non-conformances are always reported, so no report can pass a defect DUT off as clean.
+        final ArrayNode defects = result.putArray("defects");
+        ec.defects().names().forEach(defects::add);
         final ObjectNode wire = result.putObject("wire");
         wire.put("version", "1.0");
         wire.put("udpPort", config.udpPort());

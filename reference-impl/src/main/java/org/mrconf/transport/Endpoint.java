@@ -11,7 +11,6 @@ import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.DecodeStatus;
 import org.mrconf.wire.DecodedPacket;
 import org.mrconf.wire.Opcode;
-import org.mrconf.wire.PacketDecoder;
 
 /**
  * The reference MetaRoCE endpoint: a software NIC. Applications register regions, create connections,
@@ -22,7 +21,7 @@ import org.mrconf.wire.PacketDecoder;
 public final class Endpoint implements PacketReceiver {
     private final EndpointState state;
     private final NanoClock clock;
-    private final PacketDecoder decoder = new PacketDecoder();
+    private final ReceiveDefects receiveChecks;
     private final DecodedPacket decoded = new DecodedPacket();
     private final CompletionDispatcher completions;
     private final OutboundPackets out;
@@ -41,6 +40,7 @@ public final class Endpoint implements PacketReceiver {
     public Endpoint(final EndpointConfig config, final PacketTransmitter transmitter, final NanoClock clock) {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.receiveChecks = new ReceiveDefects(config.defects());
         this.completions = new CompletionDispatcher(state.counters);
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
@@ -349,8 +349,9 @@ public final class Endpoint implements PacketReceiver {
             final long nowNs) {
         lastNowNs = nowNs;
         state.counters.increment(Counter.RX_PACKETS);
-        if (decoder.decode(buffer, offset, length, decoded) != DecodeStatus.OK) {
-            state.counters.increment(DecodeCounters.of(decoded.status()));
+        final DecodeStatus status = receiveChecks.decode(buffer, offset, length, decoded);
+        if (status != DecodeStatus.OK) {
+            state.counters.increment(DecodeCounters.of(status));
             return;
         }
         final Connection connection =

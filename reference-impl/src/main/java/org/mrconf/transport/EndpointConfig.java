@@ -1,5 +1,7 @@
 package org.mrconf.transport;
 
+import org.mrconf.defect.Defects;
+
 /**
  * The parameters of one reference endpoint (spec clause 12.1.3: what a device declares). Build with
  * {@link #defaults()} and the {@code with*} methods.
@@ -26,6 +28,8 @@ package org.mrconf.transport;
  * @param maxPostedReceives     receives per stream that may be posted and not yet consumed
  * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
  * @param entropySeed           seed of the source-port choices made when re-pathing
+ * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
+ *                              only {@code metaroce selftest} and defect-hunting runs set any
  */
 public record EndpointConfig(
         long lineRateBitsPerSecond,
@@ -47,7 +51,12 @@ public record EndpointConfig(
         int maxOutstandingMessages,
         int maxPostedReceives,
         long receiverNotReadyRetryNs,
-        long entropySeed) {
+        long entropySeed,
+        Defects defects) {
+
+    public EndpointConfig {
+        java.util.Objects.requireNonNull(defects, "defects");
+    }
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
     public static EndpointConfig defaults() {
@@ -81,6 +90,7 @@ public record EndpointConfig(
         b.maxPostedReceives = maxPostedReceives;
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
         b.entropySeed = entropySeed;
+        b.defects = defects;
         return b;
     }
 
@@ -106,6 +116,7 @@ public record EndpointConfig(
         private int maxPostedReceives = 4096;
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
+        private Defects defects = Defects.NONE;
 
         private Builder() {}
 
@@ -185,6 +196,12 @@ public record EndpointConfig(
             return this;
         }
 
+        /** Deliberate non-conformances to commit (self-validation only). */
+        public Builder defects(final Defects active) {
+            this.defects = active;
+            return this;
+        }
+
         public EndpointConfig build() {
             if (mtuBytes < ipHeaderBytes + 8 + 52 + 4 + 1) {
                 throw new IllegalArgumentException("mtu " + mtuBytes + " leaves no room for a payload");
@@ -218,7 +235,8 @@ public record EndpointConfig(
                     maxOutstandingMessages,
                     maxPostedReceives,
                     receiverNotReadyRetryNs,
-                    entropySeed);
+                    entropySeed,
+                    defects);
         }
     }
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class DutExtension implements ParameterResolver, ExecutionCondition {
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context) {
-        return DutSession.current().isPresent()
+        return DutSession.of(context).isPresent()
                 ? ConditionEvaluationResult.enabled("device installed")
                 : ConditionEvaluationResult.disabled(
                         "no device under test installed: run the cases through the metaroce runner");
@@ -29,7 +29,7 @@ public final class DutExtension implements ParameterResolver, ExecutionCondition
 
     @Override
     public Object resolveParameter(final ParameterContext parameter, final ExtensionContext context) {
-        final DeviceUnderTest dut = DutSession.current()
+        final DeviceUnderTest dut = DutSession.of(context)
                 .orElseThrow(() -> new ParameterResolutionException("no device under test installed"));
         if (parameter.getParameter().getType() == DeviceUnderTest.class) {
             return dut;

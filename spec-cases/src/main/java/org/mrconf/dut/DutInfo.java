@@ -17,6 +17,9 @@ import org.mrconf.catalogue.Profile;
  * @param udpPort        the device's MetaRoCE UDP port
  * @param addresses      the device's MetaRoCE addresses
  * @param limits         the device's limits
+ * @param defects        the deliberate non-conformances the device says it commits ({@code hello}'s optional
+ *                       {@code defects}; empty for a clean device): a report names them, so that a defect DUT
+ *                       never passes as clean
  */
 public record DutInfo(
         int protocol,
@@ -25,13 +28,32 @@ public record DutInfo(
         String wireVersion,
         int udpPort,
         List<InetAddress> addresses,
-        DutLimits limits) {
+        DutLimits limits,
+        List<String> defects) {
     public DutInfo {
+        defects = List.copyOf(defects);
         Objects.requireNonNull(implementation, "implementation");
         profiles = Set.copyOf(profiles);
         Objects.requireNonNull(wireVersion, "wireVersion");
         addresses = List.copyOf(addresses);
         Objects.requireNonNull(limits, "limits");
+    }
+
+    /** The same without defects: for agents and tests that build one by hand. */
+    public DutInfo(
+            int protocol,
+            DutIdentity implementation,
+            Set<Profile> profiles,
+            String wireVersion,
+            int udpPort,
+            List<InetAddress> addresses,
+            DutLimits limits) {
+        this(protocol, implementation, profiles, wireVersion, udpPort, addresses, limits, List.of());
+    }
+
+    /** Whether the device says it commits deliberate non-conformances. */
+    public boolean hasDefects() {
+        return !defects.isEmpty();
     }
 
     public boolean claims(Profile profile) {

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.defect.Defects;
 import org.mrconf.dut.Datagram;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
@@ -53,17 +54,26 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         this.control = new JsonLineControlClient(dut::control);
     }
 
-    /** Starts the embedded reference with its default options. */
+    /** Starts the clean embedded reference with its default options. */
     public static EmbeddedReferenceDut start() {
+        return start(Defects.NONE);
+    }
+
+    /** Starts the embedded reference committing {@code defects} (self-validation), with its default options. */
+    public static EmbeddedReferenceDut start(final Defects defects) {
+        final SoftDutOptions defaults = SoftDutOptions.builder().build();
         return new EmbeddedReferenceDut(SoftDutOptions.builder()
                 .udpPort(WireConstants.DEFAULT_UDP_PORT)
                 .controlPort(-1)
+                .endpoint(defaults.endpoint().toBuilder().defects(defects).build())
                 .build());
     }
 
     /** The device as the conformance cases see it, with the reference's bundled declarations. */
     public DeviceUnderTest device() {
-        return new DeviceUnderTest("embedded reference", control, link, profile());
+        final Defects defects = dut.options().endpoint().defects();
+        final String name = defects.isEmpty() ? "embedded reference" : "embedded reference with defects " + defects;
+        return new DeviceUnderTest(name, control, link, profile());
     }
 
     /**

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.defect.Defects;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
@@ -45,8 +46,8 @@ public final class OpenDevice implements AutoCloseable {
      */
     public static OpenDevice open(final String target) throws DutProfileException, DutControlException, IOException {
         final DutTarget parsed = DutTarget.parse(target);
-        if (parsed instanceof DutTarget.Embedded) {
-            final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
+        if (parsed instanceof DutTarget.Embedded reference) {
+            final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects(reference));
             return new OpenDevice(embedded.device(), List.of(embedded));
         }
         if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
@@ -60,6 +61,15 @@ public final class OpenDevice implements AutoCloseable {
                 ? new DutProfileLoader().load(file.path())
                 : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
         return open(profile, target);
+    }
+
+    /** The defects the {@code reference?defect=} target names, checked against the reference's catalogue. */
+    static Defects defects(final DutTarget.Embedded reference) throws DutProfileException {
+        try {
+            return Defects.parse(String.join(",", reference.defects()));
+        } catch (final IllegalArgumentException e) {
+            throw new DutProfileException(DutTarget.SOURCE, "defect", e.getMessage(), e);
+        }
     }
 
     private static OpenDevice open(final DutProfile profile, final String name)
