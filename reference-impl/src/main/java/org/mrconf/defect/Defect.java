@@ -25,11 +25,70 @@ public enum Defect {
     /** Places and acknowledges a packet whose CRC32C trailer does not match instead of dropping it. */
     ACCEPT_BAD_CRC(breaks("5.6.2")),
 
-// ------------------------------------------------------------------ sections 6 and 7
+    // ------------------------------------------------------------------ sections 6 and 7
 
-// ------------------------------------------------------------------ sections 8 to 12
+    // ------------------------------------------------------------------ sections 8 to 12
 
-;
+    /**
+     * Answers a WRITE, WRITE_WITH_IMMEDIATE or READ_REQUEST whose key names no region with NACK BOUNDS instead of
+     * REMOTE_ACCESS. Caught by {@code MemoryProtectionCase.writeWithUnknownKey}.
+     */
+    UNKNOWN_KEY_NACKED_AS_BOUNDS(breaks("11.1.1", "9.1.1")),
+
+    /** Places a WRITE into a region without REMOTE_WRITE. Caught by {@code MemoryProtectionCase.writeNeedsRemoteWrite}. */
+    IGNORE_REMOTE_WRITE_FLAG(breaks("11.1.2")),
+
+    /**
+     * Checks REMOTE_WRITE for WRITE but not for WRITE_WITH_IMMEDIATE, as a second code path that forgot it. Caught by
+     * {@code MemoryProtectionCase.writeNeedsRemoteWrite}.
+     */
+    IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE(breaks("11.1.2")),
+
+    /** Serves a READ_REQUEST from a region without REMOTE_READ. Caught by {@code MemoryProtectionCase.readNeedsRemoteRead}. */
+    IGNORE_REMOTE_READ_FLAG(breaks("11.1.2")),
+
+    /**
+     * Bounds-checks each WRITE packet's own bytes instead of the whole message range, so the in-bounds packets of an
+     * out-of-bounds message are placed. Caught by {@code MemoryProtectionCase.writeBoundsCoverTheWholeMessage}.
+     */
+    BOUNDS_CHECKED_PER_PACKET(breaks("11.1.3")),
+
+    /**
+     * Keeps an invalidated region's key in the key table, so remote WRITEs and READs still reach the old memory.
+     * Caught by {@code MemoryProtectionCase.invalidatedKeyIsRefused}.
+     */
+    INVALIDATED_KEY_STILL_VALID(breaks("11.1.4")),
+
+    /**
+     * Fills and completes a posted receive whose buffer's region was invalidated. Caught by
+     * {@code MemoryProtectionCase.invalidatedReceiveBufferIsNotFilled}.
+     */
+    INVALIDATION_MISSES_POSTED_RECEIVES(breaks("11.1.4")),
+
+    /**
+     * Keeps sending the queued packets of a WRITE whose source region was invalidated. Caught by
+     * {@code MemoryProtectionCase.invalidatedSourceIsNotSent}.
+     */
+    INVALIDATION_MISSES_QUEUED_SENDS(breaks("11.1.4")),
+
+    /**
+     * Places a SEND longer than its receive buffer at the buffer's address + offset, past the buffer's end, instead of
+     * refusing it. Caught by {@code MemoryProtectionCase.sendStaysInsideItsBuffer}.
+     */
+    SEND_OVERRUNS_RECEIVE_BUFFER(breaks("11.1.5", "7.3.3")),
+
+    /**
+     * Answers every packet for an unknown connection from a connection's peer with NACK UNKNOWN_CONNECTION, with no
+     * rate limit: a reflector. Caught by {@code ConnectionProtectionCase.unknownConnectionNacksAreRateLimited}.
+     */
+    UNKNOWN_CONNECTION_NACK_FLOOD(breaks("11.2.1")),
+
+    /**
+     * Accepts packets for a known connection from any source address. Caught by
+     * {@code ConnectionProtectionCase.foreignSourceIsDroppedForEveryOpcode}.
+     */
+    FOREIGN_SOURCE_ACCEPTED(breaks("11.2.2")),
+    ;
 
     private final List<String> clauses;
 

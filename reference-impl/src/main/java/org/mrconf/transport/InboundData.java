@@ -1,5 +1,6 @@
 package org.mrconf.transport;
 
+import org.mrconf.defect.Defect;
 import org.mrconf.net.Ecn;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
@@ -25,6 +26,15 @@ final class InboundData {
     private final OutboundPackets out;
     private final CompletionDispatcher completions;
     private final RateHint rateHint;
+    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean unknownKeyNackedAsBounds;
+
+    private final boolean ignoreRemoteWriteFlag;
+    private final boolean ignoreRemoteWriteFlagForImmediate;
+    private final boolean ignoreRemoteReadFlag;
+    private final boolean boundsCheckedPerPacket;
+    private final boolean invalidationMissesPostedReceives;
+    private final boolean sendOverrunsReceiveBuffer;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
 
@@ -37,6 +47,14 @@ final class InboundData {
         this.out = out;
         this.completions = completions;
         this.rateHint = rateHint;
+        final org.mrconf.defect.Defects defects = state.config.defects();
+        this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
+        this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
+        this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
+        this.ignoreRemoteReadFlag = defects.has(Defect.IGNORE_REMOTE_READ_FLAG);
+        this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
+        this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
+        this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
     }
 
     void onData(
@@ -144,13 +162,19 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)) {
+        if (region == null) {
+            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (!region.isValid() || !mayWrite(region, packet.opcode())) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
-        if (!region.contains(header.remoteAddress(), header.messageLength())) {
+        final long start = header.remoteAddress() + header.messageOffset();
+        final boolean inBounds = boundsCheckedPerPacket
+                ? region.contains(start, packet.payloadLength())
+                : region.contains(header.remoteAddress(), header.messageLength());
+        if (!inBounds) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
-        final long start = header.remoteAddress() + header.messageOffset();
         begin(
                 stream,
                 index,
@@ -189,14 +213,14 @@ final class InboundData {
             return Outcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
-        if (header.messageLength() > stream.receiveLength[receive]) {
+        if (header.messageLength() > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
             return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         final MemoryRegion region = stream.receiveRegion[receive];
-        if (!region.isValid()) {
+        if (!region.isValid() && !invalidationMissesPostedReceives) {
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
             return reject(
@@ -208,10 +232,27 @@ final class InboundData {
                     index,
                     CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
         }
+        final long target = stream.receiveAddress[receive] + header.messageOffset();
+        if (!region.contains(target, packet.payloadLength())) {
+            // Only reachable with SEND_OVERRUNS_RECEIVE_BUFFER: even that device stays inside the region's memory.
+            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+        }
         begin(stream, index, Opcode.SEND, header, 0);
         stream.messageRsn[index] = rsn;
-        place(packet, region, region.indexOf(stream.receiveAddress[receive] + header.messageOffset()));
+        place(packet, region, region.indexOf(target));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
+    }
+
+    /** The code for a key that names no region: REMOTE_ACCESS (clause 11.1.1). */
+    private NackCode unknownKeyCode() {
+        return unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS;
+    }
+
+    /** Whether the region lets the network write into it (clause 11.1.2). */
+    private boolean mayWrite(final MemoryRegion region, final Opcode opcode) {
+        return AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)
+                || ignoreRemoteWriteFlag
+                || (ignoreRemoteWriteFlagForImmediate && opcode == Opcode.WRITE_WITH_IMMEDIATE);
     }
 
     private Outcome acceptReadRequest(
@@ -221,7 +262,11 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ)) {
+        if (region == null) {
+            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (!region.isValid()
+                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
         if (!region.contains(header.remoteAddress(), header.messageLength())) {

@@ -17,6 +17,8 @@ final class SendScheduler {
     private final CompletionDispatcher completions;
     private final AckHandler ackHandler;
     private final SplittableRandom entropyRandom;
+    /** Self-validation defect (see {@link org.mrconf.defect.Defect}); false when clean. */
+    private final boolean invalidationMissesQueuedSends;
 
     SendScheduler(
             final EndpointState state,
@@ -28,6 +30,8 @@ final class SendScheduler {
         this.completions = completions;
         this.ackHandler = ackHandler;
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
+        this.invalidationMissesQueuedSends =
+                state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
     }
 
     /** Sends everything the windows and the pacer allow now. */
@@ -47,7 +51,9 @@ final class SendScheduler {
             if (connection.unacknowledged >= connection.congestionWindow.packets()) {
                 return;
             }
-            if (message.opcode != Opcode.READ_REQUEST && !message.localRegion.isValid()) {
+            if (message.opcode != Opcode.READ_REQUEST
+                    && !message.localRegion.isValid()
+                    && !invalidationMissesQueuedSends) {
                 // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
                 if (message.opcode == Opcode.READ_RESPONSE) {
                     abandonReadResponse(connection, message);

@@ -51,6 +51,7 @@ public final class PeerConnection {
     private final Map<Long, Segment> sentByPathPsn = new HashMap<>();
     private Consumer<ReceivedPacket> autoAck;
     private int ackSourcePort;
+    private long ackRateHint = -1;
 
     /**
      * @param spec the connection as the DUT was told to create it
@@ -292,6 +293,11 @@ public final class PeerConnection {
         }
     }
 
+    /** The rate hint, in Mbit/s, that auto-ACKs carry (clause 8.2.3); by default none (0xFFFFFFFF, no limit). */
+    public synchronized void ackRateHint(long mbps) {
+        this.ackRateHint = mbps;
+    }
+
     /** The UDP source port of auto-ACKs, by default the tester's MetaRoCE port. */
     public synchronized void ackSourcePort(int port) {
         this.ackSourcePort = port;
@@ -303,7 +309,11 @@ public final class PeerConnection {
             return;
         }
         DataPacket data = received.data().orElseThrow();
-        byte[] ack = ackFor(data.header().pathId(), data.transmitTimestamp()).build();
+        PacketBuilder builder = ackFor(data.header().pathId(), data.transmitTimestamp());
+        if (ackRateHint >= 0) {
+            builder.rateHint(ackRateHint);
+        }
+        byte[] ack = builder.build();
         try {
             sender.sendUnimpaired(ack, ackSourcePort, Ecn.NOT_ECT);
         } catch (IOException e) {

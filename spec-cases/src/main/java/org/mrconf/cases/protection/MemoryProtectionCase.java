@@ -356,8 +356,15 @@ class MemoryProtectionCase {
         final int length = 512 * 1024;
         final long source = region(testbed, OTHER, length, local);
         testbed.control().writeRegion(source, OTHER, Testbed.randomBytes(4096, 10));
+        final boolean paced = testbed.profile().claims(Profile.CONGESTION);
         final int mark = testbed.peer().mark();
-        // The tester does not acknowledge, so the DUT stops at its windows with most of the message still queued.
+        if (paced) {
+            // A device that follows rate hints (10.1.4) is slowed to one packet every few tens of milliseconds while
+            // everything it sends is acknowledged, so the message stays queued and no timer fires.
+            testbed.connection().ackRateHint(1);
+            testbed.connection().autoAck(true);
+        }
+        // Otherwise the tester does not acknowledge, so the DUT stops at its windows with the message still queued.
         testbed.control()
                 .postWrite(
                         new org.mrconf.dut.WorkRequest(Testbed.DUT_CONNECTION, 0, 72, source, OTHER, length),
@@ -379,24 +386,28 @@ class MemoryProtectionCase {
 
         testbed.control().invalidateRegion(source);
         final int after = testbed.peer().mark();
-        testbed.connection().autoAck(true);
-        final long[] echo = new long[testbed.connection().spec().paths()];
-        for (final var packet : before) {
-            testbed.connection().onReceived(packet);
-            final var data = packet.data().orElseThrow();
-            echo[data.header().pathId()] = data.transmitTimestamp();
-        }
-        for (int path = 0; path < echo.length; path++) {
-            testbed.peer().send(testbed.connection().ackFor(path, echo[path]));
+        if (!paced) {
+            testbed.connection().autoAck(true);
+            final long[] echo = new long[testbed.connection().spec().paths()];
+            for (final var packet : before) {
+                testbed.connection().onReceived(packet);
+                final var data = packet.data().orElseThrow();
+                echo[data.header().pathId()] = data.transmitTimestamp();
+            }
+            for (int path = 0; path < echo.length; path++) {
+                testbed.peer().send(testbed.connection().ackFor(path, echo[path]));
+            }
         }
 
         final var completion = testbed.awaitCompletion(72);
-        assertThat(completion.status())
-                .as("11.1.4: a WRITE whose source was invalidated before all of it was sent cannot succeed")
-                .isNotEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
+        // A device that kept sending would show it within a few of its paced intervals.
+        testbed.peer().recorder().awaitQuiet(java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(400));
         assertThat(testbed.peer().recorder().matching(after, firstData))
                 .as("11.1.4: no new data packet read from the invalidated region after its invalidation")
                 .isEmpty();
+        assertThat(completion.status())
+                .as("11.1.4: a WRITE whose source was invalidated before all of it was sent cannot succeed")
+                .isNotEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
     }
 
     // 11.1.5 -------------------------------------------------------------------------------------------------
