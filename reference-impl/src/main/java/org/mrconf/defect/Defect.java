@@ -30,6 +30,81 @@ public enum Defect {
     // ------------------------------------------------------------------ sections 8 to 12
 
     /**
+     * Answers a SEND with no receive posted with NACK INVALID_REQUEST instead of RECEIVER_NOT_READY. Caught by
+     * {@code NackCase.receiverNotReady}.
+     */
+    RECEIVER_NOT_READY_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a SEND longer than its receive with NACK BOUNDS instead of MESSAGE_TOO_LONG. Caught by {@code NackCase.messageTooLong}. */
+    MESSAGE_TOO_LONG_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a packet for a stream the connection lacks with NACK REMOTE_ACCESS instead of INVALID_REQUEST. Caught by {@code NackCase.invalidStream}. */
+    INVALID_REQUEST_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a packet beyond the receive window with NACK INVALID_REQUEST instead of PSN_OUT_OF_WINDOW. Caught by {@code NackCase.psnOutOfWindow}. */
+    OUT_OF_WINDOW_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a WRITE whose range leaves its region with NACK REMOTE_ACCESS instead of BOUNDS. Caught by {@code MemoryProtectionCase.writeOutOfBounds}. */
+    BOUNDS_WRONG_CODE(breaks("9.1.1", "11.1.3")),
+
+    /** Drops a packet beyond the receive window silently instead of NACKing it. Caught by {@code NackCase.psnOutOfWindow}. */
+    OUT_OF_WINDOW_NOT_NACKED(breaks("9.1.1")),
+
+    /**
+     * NACKs a packet from a foreign source address (with REMOTE_ACCESS, to the connection's peer) where a silent drop
+     * is due. Caught by {@code ConnectionProtectionCase.foreignSourceIsDroppedForEveryOpcode}.
+     */
+    FOREIGN_SOURCE_NACKED(breaks("11.2.2", "9.1.1")),
+
+    /**
+     * Handles NACK RECEIVER_NOT_READY as fatal: fails the work request instead of retrying. Caught by
+     * {@code NackCase.receiverNotReadyIsRetried}.
+     */
+    RECEIVER_NOT_READY_FATAL(breaks("9.1.2")),
+
+    /** Retries a RECEIVER_NOT_READY packet at once, ignoring the retry-after. Caught by {@code NackCase.receiverNotReadyIsRetried}. */
+    RETRY_AFTER_IGNORED(breaks("9.1.2")),
+
+    /**
+     * Treats the final codes as retryable: retransmits the packet instead of failing the work request. Caught by
+     * {@code NackCase.finalCodesFailTheWorkRequest}.
+     */
+    FINAL_NACK_RETRANSMITTED(breaks("9.1.2")),
+
+    /** Completes a work request NACKed BOUNDS with REMOTE_ACCESS_ERROR. Caught by {@code NackCase.finalCodesFailTheWorkRequest}. */
+    BOUNDS_ERROR_MISREPORTED(breaks("9.1.2", "7.5.8")),
+
+    /**
+     * Fails only the NACKed work request on UNKNOWN_CONNECTION, leaving the connection up. Caught by
+     * {@code NackCase.unknownConnectionFailsTheConnection}.
+     */
+    UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE(breaks("9.1.2")),
+
+    /**
+     * Places a WRITE that is beyond the receive window before NACKing it PSN_OUT_OF_WINDOW. Caught by
+     * {@code NackCase.psnOutOfWindow}.
+     */
+    OUT_OF_WINDOW_PLACED(breaks("9.1.3")),
+
+    /**
+     * Does not record the PSN of a packet NACKed with a final code, so the path's cumulative PSN stalls on it. Caught by
+     * {@code NackCase.finalAccessCodesRecordThePsn}.
+     */
+    FINAL_NACK_PSN_NOT_RECORDED(breaks("9.1.4")),
+
+    /**
+     * Records the PSN of a SEND NACKed RECEIVER_NOT_READY as received, so its retry is a duplicate. Caught by
+     * {@code NackCase.receiverNotReady}.
+     */
+    RECEIVER_NOT_READY_PSN_RECORDED(breaks("9.1.4", "7.3.2")),
+
+    /**
+     * NACKs every later packet of a message it refused with a final code again, with no rate limit (a SHOULD: WARN).
+     * Caught by {@code NackCase.nackRateLimit}.
+     */
+    NACK_RATE_LIMIT_MISSING(breaks("9.1.5")),
+
+    /**
      * Answers a WRITE, WRITE_WITH_IMMEDIATE or READ_REQUEST whose key names no region with NACK BOUNDS instead of
      * REMOTE_ACCESS. Caught by {@code MemoryProtectionCase.writeWithUnknownKey}.
      */

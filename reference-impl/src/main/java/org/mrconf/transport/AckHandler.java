@@ -15,9 +15,46 @@ final class AckHandler {
     private final EndpointState state;
     private final CompletionDispatcher completions;
 
+    /** Self-validation defects (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean receiverNotReadyFatal;
+
+    private final boolean retryAfterIgnored;
+    private final boolean finalNackRetransmitted;
+    private final boolean boundsErrorMisreported;
+    private final boolean unknownConnectionFailsOnlyMessage;
+
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
         this.completions = completions;
+        final org.mrconf.defect.Defects defects = state.config.defects();
+        this.receiverNotReadyFatal = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_FATAL);
+        this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
+        this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
+        this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
+        this.unknownConnectionFailsOnlyMessage =
+                defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
+    }
+
+    /** Table 9-1's action for a code, unless a defect changes it. */
+    private NackCode.SenderAction actionFor(final NackCode code) {
+        final NackCode.SenderAction action = code.senderAction();
+        if (action == NackCode.SenderAction.RETRY_LATER && receiverNotReadyFatal) {
+            return NackCode.SenderAction.FAIL_MESSAGE;
+        }
+        if (action == NackCode.SenderAction.FAIL_MESSAGE && finalNackRetransmitted) {
+            return NackCode.SenderAction.RETRANSMIT;
+        }
+        if (action == NackCode.SenderAction.FAIL_CONNECTION && unknownConnectionFailsOnlyMessage) {
+            return NackCode.SenderAction.FAIL_MESSAGE;
+        }
+        return action;
+    }
+
+    /** The error status a failed work request carries for a code (clause 7.5.8). */
+    private CompletionStatus statusFor(final NackCode code) {
+        return code == NackCode.BOUNDS && boundsErrorMisreported
+                ? CompletionStatus.REMOTE_ACCESS_ERROR
+                : CompletionStatus.fromNack(code);
     }
 
     void onAck(final Connection connection, final AckFlyweight ack, final long nowNs) {
@@ -106,7 +143,7 @@ final class AckHandler {
         final NackCode code = nack.code();
         onPathAnswered(path);
         final boolean outstanding = path.isOutstanding(psn);
-        switch (code.senderAction()) {
+        switch (actionFor(code)) {
             case RETRANSMIT -> {
                 if (outstanding) {
                     path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
@@ -114,24 +151,25 @@ final class AckHandler {
             }
             case RETRY_LATER -> {
                 if (outstanding) {
-                    path.markWaiting(psn, nowNs + nack.retryAfter() * 1000);
+                    path.markWaiting(psn, retryAfterIgnored ? nowNs : nowNs + nack.retryAfter() * 1000);
                 }
             }
             case FAIL_MESSAGE -> {
                 if (outstanding) {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
+                    connection.sendQueue.remove(message);
+                    // Fail the message before its PSN counts as acknowledged, or acknowledging the last packet of a
+                    // message would complete it successfully first (clause 9.1.2).
+                    if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
+                        message.status = statusFor(code);
+                    } else {
+                        completions.finishSend(connection, message, statusFor(code));
+                    }
                     acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
                     path.advanceOldestUnacked();
-                    connection.sendQueue.remove(message);
-                    if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
-                        message.status = CompletionStatus.fromNack(code);
-                    } else {
-                        completions.finishSend(connection, message, CompletionStatus.fromNack(code));
-                    }
                 } else {
-                    failMessage(
-                            connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
+                    failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code));
                 }
             }
             case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);

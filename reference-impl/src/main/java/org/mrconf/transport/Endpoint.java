@@ -28,6 +28,7 @@ public final class Endpoint implements PacketReceiver {
 
     private final boolean unknownConnectionNackFlood;
     private final boolean foreignSourceAccepted;
+    private final boolean foreignSourceNacked;
     private final DecodedPacket decoded = new DecodedPacket();
     private final CompletionDispatcher completions;
     private final OutboundPackets out;
@@ -50,9 +51,13 @@ public final class Endpoint implements PacketReceiver {
         this.invalidatedKeyStillValid = config.defects().has(org.mrconf.defect.Defect.INVALIDATED_KEY_STILL_VALID);
         this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
+        this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
         this.completions = new CompletionDispatcher(state.counters);
         this.out = new OutboundPackets(
-                Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
+                Objects.requireNonNull(transmitter, "transmitter"),
+                state.counters,
+                config.mtuBytes(),
+                config.defects());
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -378,6 +383,9 @@ public final class Endpoint implements PacketReceiver {
         }
         if (srcNode != connection.config.peerNode() && !foreignSourceAccepted) {
             state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);
+            if (foreignSourceNacked) {
+                out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.REMOTE_ACCESS, 0, 0, 0);
+            }
             return;
         }
         connection.lastHeardNs = nowNs; // any valid packet from the peer proves it is alive (clause 6.7.3)

@@ -35,6 +35,11 @@ final class InboundData {
     private final boolean boundsCheckedPerPacket;
     private final boolean invalidationMissesPostedReceives;
     private final boolean sendOverrunsReceiveBuffer;
+    private final boolean outOfWindowNotNacked;
+    private final boolean outOfWindowPlaced;
+    private final boolean finalNackPsnNotRecorded;
+    private final boolean receiverNotReadyPsnRecorded;
+    private final boolean nackRateLimitMissing;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
 
@@ -55,6 +60,11 @@ final class InboundData {
         this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
         this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
         this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
+        this.outOfWindowNotNacked = defects.has(Defect.OUT_OF_WINDOW_NOT_NACKED);
+        this.outOfWindowPlaced = defects.has(Defect.OUT_OF_WINDOW_PLACED);
+        this.finalNackPsnNotRecorded = defects.has(Defect.FINAL_NACK_PSN_NOT_RECORDED);
+        this.receiverNotReadyPsnRecorded = defects.has(Defect.RECEIVER_NOT_READY_PSN_RECORDED);
+        this.nackRateLimitMissing = defects.has(Defect.NACK_RATE_LIMIT_MISSING);
     }
 
     void onData(
@@ -83,6 +93,12 @@ final class InboundData {
         switch (path.window.classify(psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
+                if (outOfWindowPlaced) {
+                    placeBeyondWindow(packet, header);
+                }
+                if (outOfWindowNotNacked) {
+                    return;
+                }
                 out.sendNack(
                         connection,
                         pathId,
@@ -101,9 +117,27 @@ final class InboundData {
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
+        final boolean refusedBefore = nackRateLimitMissing
+                && path.lastFinalNackCode > 0
+                && path.lastFinalNackStream == header.streamId()
+                && path.lastFinalNackMsn == header.messageSequenceNumber();
         final Outcome outcome = deliver(connection, pathId, packet, header);
-        if (outcome == Outcome.NOT_READY) {
+        if (refusedBefore && outcome == Outcome.STALE) {
+            // Defect NACK_RATE_LIMIT_MISSING: every later packet of a refused message is NACKed again.
+            out.sendNack(
+                    connection,
+                    pathId,
+                    psn,
+                    NackCode.fromValue(path.lastFinalNackCode),
+                    header.streamId(),
+                    header.messageSequenceNumber(),
+                    0);
+        }
+        if (outcome == Outcome.NOT_READY && !receiverNotReadyPsnRecorded) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
+        }
+        if (outcome == Outcome.REJECTED && finalNackPsnNotRecorded) {
+            return;
         }
         path.window.record(psn);
         if (!inOrder
@@ -241,6 +275,18 @@ final class InboundData {
         stream.messageRsn[index] = rsn;
         place(packet, region, region.indexOf(target));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
+    }
+
+    /** Defect OUT_OF_WINDOW_PLACED: a WRITE's bytes go to memory before the window check refuses it. */
+    private void placeBeyondWindow(final DecodedPacket packet, final DataHeaderFlyweight header) {
+        if (packet.opcode() != Opcode.WRITE) {
+            return;
+        }
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        final long start = header.remoteAddress() + header.messageOffset();
+        if (region != null && region.isValid() && region.contains(start, packet.payloadLength())) {
+            place(packet, region, region.indexOf(start));
+        }
     }
 
     /** The code for a key that names no region: REMOTE_ACCESS (clause 11.1.1). */

@@ -20,9 +20,26 @@ final class OutboundPackets {
     private final PacketTransmitter transmitter;
     private final Counters counters;
 
-    OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
+    /** Self-validation defects (see {@link org.mrconf.defect.Defect}): a wrong entry in the code table each. */
+    private final boolean receiverNotReadyWrongCode;
+
+    private final boolean messageTooLongWrongCode;
+    private final boolean invalidRequestWrongCode;
+    private final boolean outOfWindowWrongCode;
+    private final boolean boundsWrongCode;
+
+    OutboundPackets(
+            final PacketTransmitter transmitter,
+            final Counters counters,
+            final int mtuBytes,
+            final org.mrconf.defect.Defects defects) {
         this.transmitter = transmitter;
         this.counters = counters;
+        this.receiverNotReadyWrongCode = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_WRONG_CODE);
+        this.messageTooLongWrongCode = defects.has(org.mrconf.defect.Defect.MESSAGE_TOO_LONG_WRONG_CODE);
+        this.invalidRequestWrongCode = defects.has(org.mrconf.defect.Defect.INVALID_REQUEST_WRONG_CODE);
+        this.outOfWindowWrongCode = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_WRONG_CODE);
+        this.boundsWrongCode = defects.has(org.mrconf.defect.Defect.BOUNDS_WRONG_CODE);
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
     }
 
@@ -110,7 +127,7 @@ final class OutboundPackets {
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(pathId)
                 .psn(psn)
-                .code(code)
+                .code(onTheWire(code))
                 .streamId(streamId)
                 .messageSequenceNumber(msn)
                 .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
@@ -119,6 +136,18 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
+    }
+
+    /** The code a NACK carries: the one its reason names, unless a defect swaps it. */
+    private NackCode onTheWire(final NackCode code) {
+        return switch (code) {
+            case RECEIVER_NOT_READY -> receiverNotReadyWrongCode ? NackCode.INVALID_REQUEST : code;
+            case MESSAGE_TOO_LONG -> messageTooLongWrongCode ? NackCode.BOUNDS : code;
+            case INVALID_REQUEST -> invalidRequestWrongCode ? NackCode.REMOTE_ACCESS : code;
+            case PSN_OUT_OF_WINDOW -> outOfWindowWrongCode ? NackCode.INVALID_REQUEST : code;
+            case BOUNDS -> boundsWrongCode ? NackCode.REMOTE_ACCESS : code;
+            default -> code;
+        };
     }
 
     /**
