@@ -30,6 +30,45 @@ public enum Defect {
     // ------------------------------------------------------------------ sections 8 to 12
 
     /**
+     * Coalesces the ACK of a packet that opens or extends a gap like an in-order one, instead of acknowledging it at
+     * once. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}.
+     */
+    NO_IMMEDIATE_ACK_ON_GAP(breaks("8.1.2")),
+
+    /** Counts a duplicate but sends no ACK for it. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}. */
+    DUPLICATE_NOT_ACKNOWLEDGED(breaks("8.1.2")),
+
+    /** Ignores ACK_REQUEST: such packets are coalesced like any other. Caught by {@code AcknowledgementCase.ackRequestIsAnsweredAtOnce}. */
+    ACK_REQUEST_IGNORED(breaks("8.1.3")),
+
+    /**
+     * Reads the declared ACK delay as milliseconds instead of microseconds: a coalesced ACK waits 1000 times too
+     * long. Caught by {@code AcknowledgementCase.ackDelayIsBounded}.
+     */
+    ACK_DELAY_IN_MILLISECONDS(breaks("8.1.4")),
+
+    /**
+     * Ignores the ACK coalescing count: in-order packets are acknowledged only when the ACK delay expires. Caught by
+     * {@code AcknowledgementCase.ackCoalescingIsBounded}.
+     */
+    ACK_COALESCING_COUNT_IGNORED(breaks("8.1.4")),
+
+    /**
+     * Fills an ACK of path p with the cumulative PSN and SACK bitmap of path p + 1. Caught by
+     * {@code AcknowledgementCase.ackDescribesItsOwnPath}.
+     */
+    ACK_REPORTS_ANOTHER_PATH(breaks("8.1.5")),
+
+    /** Echoes the timestamp of a path's first packet in every later ACK. Caught by {@code AcknowledgementCase.ackEchoesTheLatestTimestamp}. */
+    TIMESTAMP_ECHO_STUCK(breaks("8.2.1")),
+
+    /**
+     * Keeps echoing the previous timestamp when the latest packet is a retransmission. Caught by
+     * {@code AcknowledgementCase.ackEchoesTheLatestTimestamp}.
+     */
+    TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS(breaks("8.2.1")),
+
+    /**
      * Answers a SEND with no receive posted with NACK INVALID_REQUEST instead of RECEIVER_NOT_READY. Caught by
      * {@code NackCase.receiverNotReady}.
      */
@@ -96,7 +135,7 @@ public enum Defect {
      * Records the PSN of a SEND NACKed RECEIVER_NOT_READY as received, so its retry is a duplicate. Caught by
      * {@code NackCase.receiverNotReady}.
      */
-    RECEIVER_NOT_READY_PSN_RECORDED(breaks("9.1.4", "7.3.2")),
+    RECEIVER_NOT_READY_PSN_RECORDED(breaks("9.1.4", "7.3.2", "8.1.1")),
 
     /**
      * NACKs every later packet of a message it refused with a final code again, with no rate limit (a SHOULD: WARN).

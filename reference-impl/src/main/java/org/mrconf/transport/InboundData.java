@@ -40,6 +40,13 @@ final class InboundData {
     private final boolean finalNackPsnNotRecorded;
     private final boolean receiverNotReadyPsnRecorded;
     private final boolean nackRateLimitMissing;
+    private final boolean noImmediateAckOnGap;
+    private final boolean duplicateNotAcknowledged;
+    private final boolean ackRequestIgnored;
+    private final long ackDelayNs;
+    private final boolean ackCoalescingCountIgnored;
+    private final boolean timestampEchoStuck;
+    private final boolean timestampEchoSkipsRetransmissions;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
 
@@ -65,6 +72,13 @@ final class InboundData {
         this.finalNackPsnNotRecorded = defects.has(Defect.FINAL_NACK_PSN_NOT_RECORDED);
         this.receiverNotReadyPsnRecorded = defects.has(Defect.RECEIVER_NOT_READY_PSN_RECORDED);
         this.nackRateLimitMissing = defects.has(Defect.NACK_RATE_LIMIT_MISSING);
+        this.noImmediateAckOnGap = defects.has(Defect.NO_IMMEDIATE_ACK_ON_GAP);
+        this.duplicateNotAcknowledged = defects.has(Defect.DUPLICATE_NOT_ACKNOWLEDGED);
+        this.ackRequestIgnored = defects.has(Defect.ACK_REQUEST_IGNORED);
+        this.ackDelayNs = state.config.ackDelayNs() * (defects.has(Defect.ACK_DELAY_IN_MILLISECONDS) ? 1000 : 1);
+        this.ackCoalescingCountIgnored = defects.has(Defect.ACK_COALESCING_COUNT_IGNORED);
+        this.timestampEchoStuck = defects.has(Defect.TIMESTAMP_ECHO_STUCK);
+        this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
     }
 
     void onData(
@@ -87,7 +101,11 @@ final class InboundData {
             path.ceSinceAck++;
             state.counters.increment(Counter.RX_CE_MARKED);
         }
-        path.lastTimestamp = header.transmitTimestamp();
+        if (!(timestampEchoStuck && path.hasTimestamp)
+                && !(timestampEchoSkipsRetransmissions && header.hasFlags(PacketFlags.RETRANSMISSION))) {
+            path.lastTimestamp = header.transmitTimestamp();
+            path.hasTimestamp = true;
+        }
         path.lastEntropy = srcPort;
         final long psn = header.psn();
         switch (path.window.classify(psn)) {
@@ -111,7 +129,9 @@ final class InboundData {
             }
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
-                out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+                if (!duplicateNotAcknowledged) {
+                    out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+                }
                 return;
             }
             default -> {}
@@ -140,13 +160,13 @@ final class InboundData {
             return;
         }
         path.window.record(psn);
-        if (!inOrder
+        if ((!inOrder && !noImmediateAckOnGap)
                 || outcome == Outcome.STALE
-                || header.hasFlags(PacketFlags.ACK_REQUEST)
-                || ++path.unacknowledged >= state.config.ackCoalescingCount()) {
+                || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
+                || (++path.unacknowledged >= state.config.ackCoalescingCount() && !ackCoalescingCountIgnored)) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
         } else if (path.unacknowledged == 1) {
-            path.ackDeadlineNs = nowNs + state.config.ackDelayNs();
+            path.ackDeadlineNs = nowNs + ackDelayNs;
         }
     }
 

@@ -27,6 +27,7 @@ final class OutboundPackets {
     private final boolean invalidRequestWrongCode;
     private final boolean outOfWindowWrongCode;
     private final boolean boundsWrongCode;
+    private final boolean ackReportsAnotherPath;
 
     OutboundPackets(
             final PacketTransmitter transmitter,
@@ -40,6 +41,7 @@ final class OutboundPackets {
         this.invalidRequestWrongCode = defects.has(org.mrconf.defect.Defect.INVALID_REQUEST_WRONG_CODE);
         this.outOfWindowWrongCode = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_WRONG_CODE);
         this.boundsWrongCode = defects.has(org.mrconf.defect.Defect.BOUNDS_WRONG_CODE);
+        this.ackReportsAnotherPath = defects.has(org.mrconf.defect.Defect.ACK_REPORTS_ANOTHER_PATH);
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
     }
 
@@ -100,7 +102,8 @@ final class OutboundPackets {
                 .echoedTimestamp(path.lastTimestamp)
                 .ceCount(Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
                 .rateHint(rateHintMbps);
-        path.window.writeTo(ack);
+        final PathReceiver[] paths = connection.receivePaths;
+        (ackReportsAnotherPath ? paths[(path.pathId + 1) % paths.length] : path).window.writeTo(ack);
         final int packetLength = encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
         transmitter.transmit(
                 connection.config.peerNode(),
