@@ -29,6 +29,44 @@ public enum Defect {
 
     // ------------------------------------------------------------------ sections 8 to 12
 
+    /** Always reports a CE count of 0. Caught by {@code CongestionCase.ceCountPerPath}. */
+    CE_COUNT_NEVER_SET(breaks("8.2.2")),
+
+    /**
+     * Counts CE marks per connection instead of per path: a mark on one path shows in the next ACK of every path.
+     * Caught by {@code CongestionCase.ceCountPerPath}.
+     */
+    CE_COUNTED_PER_CONNECTION(breaks("8.2.2")),
+
+    /** Sends the ACK of a duplicate with rate hint 0. Caught by {@code CongestionCase.rateHintInEveryAck}. */
+    RATE_HINT_MISSING_FROM_DUPLICATE_ACKS(breaks("8.2.3")),
+
+    /** Ignores the rate hint of ACKs: paces at line rate only. Caught by {@code CongestionCase.sendingRateKeepsToTheHint}. */
+    RATE_HINT_IGNORED(breaks("10.1.4")),
+
+    /**
+     * Reads the rate hint as Mbyte/s instead of Mbit/s, sending eight times faster than hinted. Caught by
+     * {@code CongestionCase.sendingRateKeepsToTheHint}.
+     */
+    RATE_HINT_READ_AS_BYTES(breaks("10.1.4")),
+
+    /** Never decreases a congestion window on CE reports. Caught by {@code CongestionCase.perPathAimd}. */
+    NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1", "10.1.2")),
+
+    /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
+    WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1", "10.1.2")),
+
+    /** Decreases a window on every ACK with CE, not at most once per smoothed RTT. Caught by {@code CongestionCase.perPathAimd}. */
+    DECREASE_ON_EVERY_CE_ACK(breaks("10.1.1", "10.1.2")),
+
+    /**
+     * Applies a CE report on one path to the windows of every path. Caught by {@code CongestionCase.perPathAimd}.
+     */
+    DECREASE_APPLIED_TO_ALL_PATHS(breaks("10.1.1")),
+
+    /** Puts every new PSN on path 0 while it has window, leaving the other paths idle. Caught by {@code CongestionCase.spraysOverEveryHealthyPath}. */
+    SPRAY_FIRST_PATH_ONLY(breaks("10.2.1")),
+
     /**
      * Coalesces the ACK of a packet that opens or extends a gap like an in-order one, instead of acknowledging it at
      * once. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}.

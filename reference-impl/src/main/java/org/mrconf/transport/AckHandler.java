@@ -22,6 +22,9 @@ final class AckHandler {
     private final boolean finalNackRetransmitted;
     private final boolean boundsErrorMisreported;
     private final boolean unknownConnectionFailsOnlyMessage;
+    private final boolean rateHintIgnored;
+    private final boolean rateHintReadAsBytes;
+    private final boolean decreaseAppliedToAllPaths;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
@@ -33,6 +36,9 @@ final class AckHandler {
         this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
         this.unknownConnectionFailsOnlyMessage =
                 defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
+        this.rateHintIgnored = defects.has(org.mrconf.defect.Defect.RATE_HINT_IGNORED);
+        this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
+        this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
     }
 
     /** Table 9-1's action for a code, unless a defect changes it. */
@@ -103,6 +109,13 @@ final class AckHandler {
         final double connectionFloor = hintedWindowPackets(connection, srttNs);
         path.congestionWindow.onAck(
                 newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor / healthyPaths(connection));
+        if (decreaseAppliedToAllPaths && ack.ceCount() > 0) {
+            for (final PathSender other : connection.sendPaths) {
+                if (other != path) {
+                    other.congestionWindow.onAck(0, ack.ceCount(), nowNs, srttNs, 0);
+                }
+            }
+        }
         connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor);
     }
 
@@ -234,9 +247,9 @@ final class AckHandler {
 
     private void applyRateHint(final Connection connection, final long hintMbps, final long nowNs) {
         final long lineRate = state.config.lineRateBitsPerSecond();
-        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT
+        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT || rateHintIgnored
                 ? lineRate
-                : Math.min(lineRate, Math.max(1, hintMbps) * 1_000_000L);
+                : Math.min(lineRate, Math.max(1, hintMbps) * (rateHintReadAsBytes ? 8_000_000L : 1_000_000L));
         if (rate != connection.pacer.rateBitsPerSecond()) {
             connection.pacer.rate(rate, nowNs);
         }

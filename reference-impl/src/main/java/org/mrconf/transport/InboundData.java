@@ -47,6 +47,8 @@ final class InboundData {
     private final boolean ackCoalescingCountIgnored;
     private final boolean timestampEchoStuck;
     private final boolean timestampEchoSkipsRetransmissions;
+    private final boolean ceCountedPerConnection;
+    private final boolean rateHintMissingFromDuplicateAcks;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
 
@@ -79,6 +81,8 @@ final class InboundData {
         this.ackCoalescingCountIgnored = defects.has(Defect.ACK_COALESCING_COUNT_IGNORED);
         this.timestampEchoStuck = defects.has(Defect.TIMESTAMP_ECHO_STUCK);
         this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
+        this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
+        this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
     }
 
     void onData(
@@ -98,7 +102,13 @@ final class InboundData {
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
         if (ecn == Ecn.CE) {
-            path.ceSinceAck++;
+            if (ceCountedPerConnection) {
+                for (final PathReceiver any : connection.receivePaths) {
+                    any.ceSinceAck++;
+                }
+            } else {
+                path.ceSinceAck++;
+            }
             state.counters.increment(Counter.RX_CE_MARKED);
         }
         if (!(timestampEchoStuck && path.hasTimestamp)
@@ -130,7 +140,7 @@ final class InboundData {
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
                 if (!duplicateNotAcknowledged) {
-                    out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+                    out.sendAck(connection, path, rateHintMissingFromDuplicateAcks ? 0 : rateHint.currentMbps(nowNs));
                 }
                 return;
             }

@@ -28,6 +28,7 @@ final class OutboundPackets {
     private final boolean outOfWindowWrongCode;
     private final boolean boundsWrongCode;
     private final boolean ackReportsAnotherPath;
+    private final boolean ceCountNeverSet;
 
     OutboundPackets(
             final PacketTransmitter transmitter,
@@ -42,6 +43,7 @@ final class OutboundPackets {
         this.outOfWindowWrongCode = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_WRONG_CODE);
         this.boundsWrongCode = defects.has(org.mrconf.defect.Defect.BOUNDS_WRONG_CODE);
         this.ackReportsAnotherPath = defects.has(org.mrconf.defect.Defect.ACK_REPORTS_ANOTHER_PATH);
+        this.ceCountNeverSet = defects.has(org.mrconf.defect.Defect.CE_COUNT_NEVER_SET);
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
     }
 
@@ -100,7 +102,7 @@ final class OutboundPackets {
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(path.pathId)
                 .echoedTimestamp(path.lastTimestamp)
-                .ceCount(Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
+                .ceCount(ceCountNeverSet ? 0 : Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
                 .rateHint(rateHintMbps);
         final PathReceiver[] paths = connection.receivePaths;
         (ackReportsAnotherPath ? paths[(path.pathId + 1) % paths.length] : path).window.writeTo(ack);

@@ -20,6 +20,8 @@ final class SendScheduler {
     /** Self-validation defect (see {@link org.mrconf.defect.Defect}); false when clean. */
     private final boolean invalidationMissesQueuedSends;
 
+    private final boolean sprayFirstPathOnly;
+
     SendScheduler(
             final EndpointState state,
             final OutboundPackets out,
@@ -32,6 +34,7 @@ final class SendScheduler {
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
         this.invalidationMissesQueuedSends =
                 state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
+        this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
     }
 
     /** Sends everything the windows and the pacer allow now. */
@@ -63,7 +66,9 @@ final class SendScheduler {
                 }
                 continue;
             }
-            final PathSender path = choosePath(connection);
+            final PathSender path = sprayFirstPathOnly
+                    ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
+                    : choosePath(connection);
             if (path == null) {
                 return;
             }

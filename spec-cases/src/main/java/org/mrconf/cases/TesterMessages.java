@@ -170,6 +170,26 @@ public final class TesterMessages {
         return testbed.peer().recorder().matching(mark, matcher);
     }
 
+    /** Polls until every one of {@code wrIds} has completed, keeping all of them, or fails after {@link Testbed#WAIT}. */
+    public static java.util.Map<Long, org.mrconf.dut.DutCompletion> awaitCompletions(
+            final Testbed testbed, final long... wrIds) throws DutControlException {
+        final java.util.Map<Long, org.mrconf.dut.DutCompletion> found = new java.util.HashMap<>();
+        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
+        while (!found.keySet()
+                        .containsAll(java.util.Arrays.stream(wrIds).boxed().toList())
+                && System.nanoTime() - deadline < 0) {
+            for (final var completion : testbed.control().pollCompletions(64, java.time.Duration.ofMillis(100))) {
+                found.put(completion.wrId(), completion);
+            }
+        }
+        for (final long wrId : wrIds) {
+            org.assertj.core.api.Assertions.assertThat(found)
+                    .as("a completion for work request %d within %s", wrId, Testbed.WAIT)
+                    .containsKey(wrId);
+        }
+        return found;
+    }
+
     /** Checks that {@code length} bytes at {@code address} of region {@code key} still hold {@code expected}. */
     public static void assertMemory(
             final Testbed testbed, final String clause, final long key, final long address, final byte[] expected)
