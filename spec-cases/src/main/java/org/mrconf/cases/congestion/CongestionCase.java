@@ -211,7 +211,7 @@ class CongestionCase {
         // Allowed: the hint over the window and the link's timing tolerance, plus four full packets of burst at the
         // window's edges (a paced sender may hold one small burst; at 10 Mbit/s four packets are 13 ms of sending).
         final double allowedBytes = hintMbps * 1e6 / 8 * (seconds + tolerance / 1e9)
-                + 2 * testbed.profile().parameters().mtu();
+                + 4 * testbed.profile().parameters().mtu();
         assertThat((double) bytes)
                 .as("10.1.4: bytes the DUT sent in %.0f ms under a %d Mbit/s hint", seconds * 1000, hintMbps)
                 .isLessThanOrEqualTo(allowedBytes);
