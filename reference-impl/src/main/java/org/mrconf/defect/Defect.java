@@ -29,6 +29,24 @@ public enum Defect {
 
     // ------------------------------------------------------------------ sections 8 to 12
 
+    /**
+     * Claims the read profile in {@code hello} but refuses every READ_REQUEST with NACK INVALID_REQUEST: a claim whose
+     * behaviour is missing. Caught by {@code DeclarationsCase.claimedProfilesAreImplemented}.
+     */
+    READ_CLAIMED_BUT_MISSING(breaks("12.1.1")),
+
+    /** Leaves the firmware version out of {@code hello}'s implementation statement. Caught by {@code DeclarationsCase.conformanceStatementIsComplete}. */
+    HELLO_OMITS_FIRMWARE(breaks("12.1.2")),
+
+    /**
+     * Reports in {@code hello} an MTU 512 bytes below the one it works with and declares. Caught by
+     * {@code DeclarationsCase.testParametersAreConsistent}.
+     */
+    HELLO_UNDERSTATES_MTU(breaks("12.1.3")),
+
+    /** Leaves the rx_unexpected_source counter out of {@code read_counters}. Caught by {@code DeclarationsCase.everyCounterIsObservable}. */
+    COUNTER_MISSING(breaks("12.1.4")),
+
     /** Always reports a CE count of 0. Caught by {@code CongestionCase.ceCountPerPath}. */
     CE_COUNT_NEVER_SET(breaks("8.2.2")),
 

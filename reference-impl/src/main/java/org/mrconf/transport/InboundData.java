@@ -49,6 +49,7 @@ final class InboundData {
     private final boolean timestampEchoSkipsRetransmissions;
     private final boolean ceCountedPerConnection;
     private final boolean rateHintMissingFromDuplicateAcks;
+    private final boolean readClaimedButMissing;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
 
@@ -83,6 +84,7 @@ final class InboundData {
         this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
         this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
         this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
+        this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
     }
 
     void onData(
@@ -213,7 +215,10 @@ final class InboundData {
         return switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
             case SEND -> placeSend(connection, pathId, packet, header, stream, index);
-            case READ_REQUEST -> acceptReadRequest(connection, pathId, header, stream, index);
+            case READ_REQUEST ->
+                readClaimedButMissing
+                        ? reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
+                        : acceptReadRequest(connection, pathId, header, stream, index);
             default -> throw new IllegalStateException("not a data opcode: " + opcode);
         };
     }
