@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.mrconf.defect.Defect;
 import org.mrconf.transport.AccessFlags;
 import org.mrconf.transport.Completion;
 import org.mrconf.transport.ConnectionConfig;
@@ -31,6 +32,7 @@ import org.mrconf.transport.Endpoint;
 import org.mrconf.transport.EndpointConfig;
 import org.mrconf.transport.MemoryRegion;
 import org.mrconf.transport.PathStatus;
+import org.mrconf.wire.WireConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -419,7 +421,10 @@ public final class ControlAgent {
         final int localId = (int) args.u32("localId");
         final int peerId = (int) args.u32("peerId");
         final InetAddress peerAddress = args.ipLiteral("peerAddress");
-        final int peerPort = (int) args.integer("peerPort", 1, 65535);
+        final int requestedPort = (int) args.integer("peerPort", 1, 65535);
+        final int peerPort = endpoint.config().defects().has(Defect.SEND_TO_DEFAULT_PORT)
+                ? WireConstants.DEFAULT_UDP_PORT
+                : requestedPort;
         final int paths = (int) args.integer("paths", 1, 256);
         final int streams = (int) args.integer("streams", 1, 65536);
         final long initialSendPsn = args.integer("initialSendPsn", 0, Args.U32_MAX, 0);

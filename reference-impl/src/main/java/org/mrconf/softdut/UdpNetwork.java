@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The soft DUT on UDP: one non-blocking socket bound to the MetaRoCE port receives; K sockets bound to
- * ephemeral ports send, a packet with entropy {@code e} leaving from socket {@code e % K}, so the wire's
- * source port follows the endpoint's path entropy as far as K sockets allow.
+ * ephemeral ports send. Each entropy value gets the next socket in turn the first time it is used, and keeps it,
+ * so the wire's source port follows the endpoint's path entropy as far as K sockets allow: a path that re-paths
+ * (clause 6.6.4) leaves from another socket unless K other new entropy values came first.
  *
  * <p>ECN: each send socket's IP_TOS is set to the packet's ECN codepoint when it changes (if the platform
  * lets Java set it). Plain Java cannot read the ECN field of a received datagram, so received packets are
@@ -38,6 +39,10 @@ final class UdpNetwork implements Network {
     private final DatagramChannel[] sendChannels;
     private final int[] sendPorts;
     private final int[] lastTos;
+    /** The send socket of each entropy value, or -1 before its first use. */
+    private final int[] socketOfEntropy = new int[65536];
+
+    private int nextSocket;
     private final SocketPeers peers;
     private final ByteBuffer receiveBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM);
     private final ByteBuffer sendBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM);
@@ -59,7 +64,8 @@ final class UdpNetwork implements Network {
             sendPorts[i] = sendChannels[i].socket().getLocalPort();
             lastTos[i] = -1;
         }
-        this.peers = new SocketPeers(family, entropy -> sendPorts[Math.floorMod(entropy, sendPorts.length)]);
+        java.util.Arrays.fill(socketOfEntropy, -1);
+        this.peers = new SocketPeers(family, entropy -> sendPorts[socketOf(entropy)]);
     }
 
     /** Binds the receive socket to {@code bindAddress}:{@code udpPort} and {@code entropyPorts} send sockets. */
@@ -137,6 +143,17 @@ final class UdpNetwork implements Network {
         return peers;
     }
 
+    private int socketOf(final int entropy) {
+        final int index = entropy & 0xFFFF;
+        int socket = socketOfEntropy[index];
+        if (socket < 0) {
+            socket = nextSocket;
+            nextSocket = (nextSocket + 1) % sendChannels.length;
+            socketOfEntropy[index] = socket;
+        }
+        return socket;
+    }
+
     private void transmit(
             final int dstNode,
             final int srcPort,
@@ -149,7 +166,7 @@ final class UdpNetwork implements Network {
             txUnroutable++;
             return;
         }
-        final int socket = Math.floorMod(srcPort, sendChannels.length);
+        final int socket = socketOf(srcPort);
         final DatagramChannel channel = sendChannels[socket];
         if (tosWorks && lastTos[socket] != ecn) {
             try {

@@ -25,6 +25,9 @@ final class AckHandler {
     private final boolean rateHintIgnored;
     private final boolean rateHintReadAsBytes;
     private final boolean decreaseAppliedToAllPaths;
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean onlyFirstHoleLost;
+    private final boolean unhealthyPathNotRecovered;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
@@ -39,6 +42,9 @@ final class AckHandler {
         this.rateHintIgnored = defects.has(org.mrconf.defect.Defect.RATE_HINT_IGNORED);
         this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
         this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
+        this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
+        this.unhealthyPathNotRecovered =
+                state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
     }
 
     /** Table 9-1's action for a code, unless a defect changes it. */
@@ -192,7 +198,7 @@ final class AckHandler {
     /** Any answer on a path proves it carries traffic again (clause 6.7.2). */
     private void onPathAnswered(final PathSender path) {
         path.consecutiveTimeouts = 0;
-        if (!path.healthy) {
+        if (!path.healthy && !unhealthyPathNotRecovered) {
             path.healthy = true;
             state.counters.increment(Counter.PATHS_RECOVERED);
         }
@@ -230,8 +236,7 @@ final class AckHandler {
      * A PSN that an ACK reports missing while it reports a later one received is lost (clause 6.3.1);
      * a retransmitted PSN is declared lost again only after one smoothed RTT (clause 6.4.3).
      */
-    private static void detectLoss(
-            final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
+    private void detectLoss(final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
         for (int bit = 0; bit < highestSacked; bit++) {
             final long psn = Serial.add(cumulative, bit);
             if (!path.isOutstanding(psn)) {
@@ -241,6 +246,9 @@ final class AckHandler {
             if (path.slotState[slot] == PathSender.IN_FLIGHT
                     && (!path.slotRetransmitted[slot] || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
                 path.markLost(psn);
+                if (onlyFirstHoleLost) {
+                    return;
+                }
             }
         }
     }

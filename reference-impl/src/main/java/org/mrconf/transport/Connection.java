@@ -1,6 +1,7 @@
 package org.mrconf.transport;
 
 import java.util.ArrayDeque;
+import org.mrconf.defect.Defect;
 
 /**
  * All state of one connection at one endpoint: its paths below (send and receive halves), its streams
@@ -41,9 +42,12 @@ final class Connection {
         this.endpointConfig = endpointConfig;
         this.sendPaths = new PathSender[config.pathCount()];
         this.receivePaths = new PathReceiver[config.pathCount()];
+        final boolean sameEntropy = endpointConfig.defects().has(Defect.SAME_ENTROPY_ALL_PATHS);
+        final boolean ignoreInitialPsn = endpointConfig.defects().has(Defect.IGNORE_INITIAL_PSN);
         for (int p = 0; p < config.pathCount(); p++) {
-            sendPaths[p] = new PathSender(p, config.initialSendPsn(), config.entropyBase() + p, endpointConfig);
-            receivePaths[p] = new PathReceiver(p, config.initialReceivePsn());
+            sendPaths[p] = new PathSender(
+                    p, config.initialSendPsn(), config.entropyBase() + (sameEntropy ? 0 : p), endpointConfig);
+            receivePaths[p] = new PathReceiver(p, ignoreInitialPsn ? 0 : config.initialReceivePsn());
         }
         this.sendStreams = new StreamSendState[config.streamCount()];
         this.receiveStreams = new StreamReceiveState[config.streamCount()];
@@ -59,6 +63,10 @@ final class Connection {
 
     int localId() {
         return config.localId();
+    }
+
+    int streamCount() {
+        return receiveStreams.length;
     }
 
     boolean hasStream(final int streamId) {

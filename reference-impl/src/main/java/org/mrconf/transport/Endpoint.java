@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import org.mrconf.defect.Defect;
 import org.mrconf.net.NanoClock;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
@@ -37,8 +38,17 @@ public final class Endpoint implements PacketReceiver {
     private final InboundData inboundData;
     private final SendScheduler scheduler;
     private final SplittableRandom keyRandom;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean underfilledSegments;
+    private final boolean mtuWithoutIpHeader;
+    private final boolean noFlushOnDestroy;
+    private final boolean probeEchoesDataTimestamp;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
+    /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
+    private final boolean msnPerConnection;
+
+    private long sharedMsn;
 
     /**
      * @param transmitter where packets go
@@ -52,12 +62,17 @@ public final class Endpoint implements PacketReceiver {
         this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
-        this.completions = new CompletionDispatcher(state.counters);
+        this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,
-                config.mtuBytes(),
+                config.mtuBytes() + (config.defects().has(Defect.MTU_WITHOUT_IP_HEADER) ? config.ipHeaderBytes() : 0),
                 config.defects());
+        this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
+        this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
+        this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
+        this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
+        this.msnPerConnection = config.defects().has(org.mrconf.defect.Defect.MSN_PER_CONNECTION);
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -140,11 +155,11 @@ public final class Endpoint implements PacketReceiver {
     /** Destroys a connection; its outstanding work and receives complete with FLUSHED (clause 4.2.2). */
     public void destroyConnection(final int localId) {
         final Connection connection = connection(localId);
-        if (!connection.failed) {
+        if (!connection.failed && !noFlushOnDestroy) {
             connection.failed = true;
             completions.flush(connection, CompletionStatus.FLUSHED);
         }
-        if (!connection.receivesFlushed) {
+        if (!connection.receivesFlushed && !noFlushOnDestroy) {
             completions.flushAllReceives(connection);
         }
         state.connections.remove(localId);
@@ -317,11 +332,12 @@ public final class Endpoint implements PacketReceiver {
             matchValue = connection.nextSinkHandle;
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
+        final long msn = msnPerConnection ? sharedMsn++ & Serial.MASK : stream.nextMsn;
         final SendMessage message = new SendMessage(
                 workRequestId,
                 opcode,
                 streamId,
-                stream.nextMsn,
+                msn,
                 matchValue,
                 region,
                 localAddress,
@@ -329,7 +345,9 @@ public final class Endpoint implements PacketReceiver {
                 remoteAddress,
                 remoteKey,
                 immediate,
-                state.config.maxPayload(opcode.headerLength()));
+                state.config.maxPayload(opcode.headerLength())
+                        - (underfilledSegments ? 1 : 0)
+                        + (mtuWithoutIpHeader ? state.config.ipHeaderBytes() : 0));
         stream.nextMsn = Serial.add(stream.nextMsn, 1);
         stream.awaitingCompletion.addLast(message);
         connection.sendQueue.addLast(message);
@@ -421,7 +439,9 @@ public final class Endpoint implements PacketReceiver {
             return;
         }
         final PathReceiver path = connection.receivePaths[pathId];
-        path.lastTimestamp = decoded.probe().transmitTimestamp();
+        if (!probeEchoesDataTimestamp) {
+            path.lastTimestamp = decoded.probe().transmitTimestamp();
+        }
         path.lastEntropy = srcPort;
         out.sendAck(connection, path, rateHint.currentMbps(nowNs));
     }

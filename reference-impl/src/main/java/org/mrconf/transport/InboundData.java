@@ -1,6 +1,7 @@
 package org.mrconf.transport;
 
 import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
@@ -52,6 +53,38 @@ final class InboundData {
     private final boolean readClaimedButMissing;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean lastPathRejected;
+    private final boolean fourPathsOnly;
+    private final boolean sharedReceiveState;
+    private final boolean streamBoundToPath;
+    private final boolean dropOnEntropyChange;
+    private final boolean dropCeMarked;
+    private final boolean lastStreamRejected;
+    private final boolean eightStreamsOnly;
+
+    // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
+    private final boolean unsignedPsnCompare;
+    private final boolean receiveWindowOffByOne;
+    private final boolean duplicateSackedPlaced;
+    private final boolean dropOutOfOrder;
+    private final boolean reorderBuffer;
+    private final boolean cumulativeOverGap;
+    private final boolean writeIgnoresMessageOffset;
+    private final boolean immediateTruncated;
+    private final boolean sendMatchedByMsn;
+    private final boolean rnrRecordsPsn;
+    private final boolean sendLengthCheckedPerPacket;
+    private final boolean readResponseShort;
+    private final boolean readCompletesOnLastSegment;
+    private final boolean readRequestReexecuted;
+    private final boolean zeroLengthNotCompleted;
+    private final boolean stalePlaced;
+    private final boolean staleNotAcked;
+    /** REORDER_BUFFER only: the packets each path holds back until its gap is filled. */
+    private final java.util.Map<PathReceiver, java.util.List<byte[]>> held = new java.util.IdentityHashMap<>();
+
+    private final org.mrconf.wire.PacketDecoder heldDecoder = new org.mrconf.wire.PacketDecoder();
 
     InboundData(
             final EndpointState state,
@@ -62,7 +95,32 @@ final class InboundData {
         this.out = out;
         this.completions = completions;
         this.rateHint = rateHint;
-        final org.mrconf.defect.Defects defects = state.config.defects();
+        final Defects defects = state.config.defects();
+        this.lastPathRejected = defects.has(Defect.LAST_PATH_REJECTED);
+        this.fourPathsOnly = defects.has(Defect.FOUR_PATHS_ONLY);
+        this.sharedReceiveState = defects.has(Defect.SHARED_RECEIVE_STATE);
+        this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
+        this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
+        this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
+        this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
+        this.eightStreamsOnly = defects.has(Defect.EIGHT_STREAMS_ONLY);
+        this.unsignedPsnCompare = defects.has(org.mrconf.defect.Defect.UNSIGNED_PSN_COMPARE);
+        this.receiveWindowOffByOne = defects.has(org.mrconf.defect.Defect.RECEIVE_WINDOW_OFF_BY_ONE);
+        this.duplicateSackedPlaced = defects.has(org.mrconf.defect.Defect.DUPLICATE_SACKED_PLACED);
+        this.dropOutOfOrder = defects.has(org.mrconf.defect.Defect.DROP_OUT_OF_ORDER);
+        this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
+        this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
+        this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
+        this.immediateTruncated = defects.has(org.mrconf.defect.Defect.IMMEDIATE_TRUNCATED);
+        this.sendMatchedByMsn = defects.has(org.mrconf.defect.Defect.SEND_MATCHED_BY_MSN);
+        this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
+        this.sendLengthCheckedPerPacket = defects.has(org.mrconf.defect.Defect.SEND_LENGTH_CHECKED_PER_PACKET);
+        this.readResponseShort = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_SHORT);
+        this.readCompletesOnLastSegment = defects.has(org.mrconf.defect.Defect.READ_COMPLETES_ON_LAST_SEGMENT);
+        this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
+        this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
+        this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
+        this.staleNotAcked = defects.has(org.mrconf.defect.Defect.STALE_NOT_ACKED);
         this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
         this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
         this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
@@ -96,11 +154,19 @@ final class InboundData {
         lastNowNs = nowNs;
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
-        if (pathId >= connection.receivePaths.length) {
+        final int paths = connection.receivePaths.length;
+        if (pathId >= paths
+                || lastPathRejected && pathId == paths - 1
+                || fourPathsOnly && pathId >= 4
+                || streamBoundToPath && header.streamId() % paths != pathId) {
             state.counters.increment(Counter.RX_INVALID_PATH);
             return;
         }
-        final PathReceiver path = connection.receivePaths[pathId];
+        final PathReceiver path = connection.receivePaths[sharedReceiveState ? 0 : pathId];
+        if (dropOnEntropyChange && path.lastEntropy != 0 && path.lastEntropy != srcPort) {
+            path.lastEntropy = srcPort;
+            return;
+        }
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
         if (ecn == Ecn.CE) {
@@ -112,6 +178,9 @@ final class InboundData {
                 path.ceSinceAck++;
             }
             state.counters.increment(Counter.RX_CE_MARKED);
+            if (dropCeMarked) {
+                return;
+            }
         }
         if (!(timestampEchoStuck && path.hasTimestamp)
                 && !(timestampEchoSkipsRetransmissions && header.hasFlags(PacketFlags.RETRANSMISSION))) {
@@ -120,7 +189,7 @@ final class InboundData {
         }
         path.lastEntropy = srcPort;
         final long psn = header.psn();
-        switch (path.window.classify(psn)) {
+        switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
                 if (outOfWindowPlaced) {
@@ -141,6 +210,9 @@ final class InboundData {
             }
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
+                if (readRequestReexecuted && packet.opcode() == Opcode.READ_REQUEST) {
+                    reexecuteRead(connection, pathId, header);
+                }
                 if (!duplicateNotAcknowledged) {
                     out.sendAck(connection, path, rateHintMissingFromDuplicateAcks ? 0 : rateHint.currentMbps(nowNs));
                 }
@@ -149,6 +221,16 @@ final class InboundData {
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
+        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            return;
+        }
+        if (reorderBuffer && psn != path.window.cumulativePsn()) {
+            hold(path, packet);
+            path.window.record(psn);
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            return;
+        }
         final boolean refusedBefore = nackRateLimitMissing
                 && path.lastFinalNackCode > 0
                 && path.lastFinalNackStream == header.streamId()
@@ -165,13 +247,22 @@ final class InboundData {
                     header.messageSequenceNumber(),
                     0);
         }
-        if (outcome == Outcome.NOT_READY && !receiverNotReadyPsnRecorded) {
+        if (outcome == Outcome.NOT_READY && !rnrRecordsPsn && !receiverNotReadyPsnRecorded) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
         if (outcome == Outcome.REJECTED && finalNackPsnNotRecorded) {
             return;
         }
+        if (outcome == Outcome.STALE && staleNotAcked) {
+            return;
+        }
         path.window.record(psn);
+        if (cumulativeOverGap && Serial.before(path.window.cumulativePsn(), psn)) {
+            path.window.skipTo(Serial.add(psn, 1));
+        }
+        if (reorderBuffer) {
+            releaseHeld(connection, pathId, path);
+        }
         if ((!inOrder && !noImmediateAckOnGap)
                 || outcome == Outcome.STALE
                 || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
@@ -180,6 +271,55 @@ final class InboundData {
         } else if (path.unacknowledged == 1) {
             path.ackDeadlineNs = nowNs + ackDelayNs;
         }
+    }
+
+    /** Where a PSN lies in the path's window, as the (possibly defective) receiver judges it. */
+    private ReceiveWindow.Position position(final PathReceiver path, final long psn) {
+        final ReceiveWindow.Position position = path.window.classify(psn);
+        final long cumulative = path.window.cumulativePsn();
+        if (unsignedPsnCompare && psn < cumulative) {
+            return ReceiveWindow.Position.DUPLICATE;
+        }
+        if (receiveWindowOffByOne
+                && position == ReceiveWindow.Position.NEW
+                && Serial.distance(cumulative, psn) == ReceiveWindow.SIZE - 1) {
+            return ReceiveWindow.Position.BEYOND_WINDOW;
+        }
+        if (duplicateSackedPlaced
+                && position == ReceiveWindow.Position.DUPLICATE
+                && Serial.distance(cumulative, psn) < ReceiveWindow.SIZE) {
+            return ReceiveWindow.Position.NEW;
+        }
+        return position;
+    }
+
+    /** REORDER_BUFFER: keeps a copy of a packet that arrived after a gap of its path. */
+    private void hold(final PathReceiver path, final DecodedPacket packet) {
+        final byte[] copy = new byte[packet.packetLength()];
+        packet.buffer().get(packet.packetOffset(), copy);
+        held.computeIfAbsent(path, p -> new java.util.ArrayList<>()).add(copy);
+    }
+
+    /** REORDER_BUFFER: places, in PSN order, the held packets that the cumulative PSN has now passed. */
+    private void releaseHeld(final Connection connection, final int pathId, final PathReceiver path) {
+        final java.util.List<byte[]> packets = held.get(path);
+        if (packets == null || packets.isEmpty()) {
+            return;
+        }
+        final DecodedPacket replay = new DecodedPacket();
+        packets.sort(java.util.Comparator.comparingLong(b -> Serial.distance(path.window.cumulativePsn(), psnOf(b))));
+        for (final java.util.Iterator<byte[]> it = packets.iterator(); it.hasNext(); ) {
+            final byte[] bytes = it.next();
+            if (Serial.before(psnOf(bytes), path.window.cumulativePsn())) {
+                heldDecoder.decode(java.nio.ByteBuffer.wrap(bytes), 0, bytes.length, replay);
+                deliver(connection, pathId, replay, replay.dataHeader());
+                it.remove();
+            }
+        }
+    }
+
+    private static long psnOf(final byte[] packet) {
+        return java.nio.ByteBuffer.wrap(packet).getInt(12) & Serial.MASK;
     }
 
     private Outcome deliver(
@@ -193,11 +333,13 @@ final class InboundData {
         }
         final int streamId = header.streamId();
         final long msn = header.messageSequenceNumber();
-        if (!connection.hasStream(streamId)) {
+        if (!connection.hasStream(streamId)
+                || lastStreamRejected && streamId == connection.streamCount() - 1
+                || eightStreamsOnly && streamId >= 8) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         final StreamReceiveState stream = connection.receiveStream(streamId);
-        if (stream.isDelivered(msn)) {
+        if (stream.isDelivered(msn) && !stalePlaced) {
             return stale();
         }
         if (stream.isBeyondTracking(msn)) {
@@ -237,7 +379,7 @@ final class InboundData {
         if (!region.isValid() || !mayWrite(region, packet.opcode())) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
-        final long start = header.remoteAddress() + header.messageOffset();
+        final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
         final boolean inBounds = boundsCheckedPerPacket
                 ? region.contains(start, packet.payloadLength())
                 : region.contains(header.remoteAddress(), header.messageLength());
@@ -249,7 +391,9 @@ final class InboundData {
                 index,
                 packet.opcode(),
                 header,
-                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0);
+                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE
+                        ? (immediateTruncated ? header.immediate() & 0xFFFF : header.immediate())
+                        : 0);
         place(packet, region, region.indexOf(start));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
@@ -261,7 +405,7 @@ final class InboundData {
             final DataHeaderFlyweight header,
             final StreamReceiveState stream,
             final int index) {
-        final long rsn = header.receiveSequenceNumber();
+        final long rsn = sendMatchedByMsn ? header.messageSequenceNumber() : header.receiveSequenceNumber();
         if (stream.messageState[index] == StreamReceiveState.PARTIAL && stream.messageRsn[index] != rsn) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
         }
@@ -282,7 +426,9 @@ final class InboundData {
             return Outcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
-        if (header.messageLength() > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
+        final long checkedLength =
+                sendLengthCheckedPerPacket ? header.messageOffset() + packet.payloadLength() : header.messageLength();
+        if (checkedLength > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
@@ -353,6 +499,18 @@ final class InboundData {
         if (!region.contains(header.remoteAddress(), header.messageLength())) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
         }
+        queueReadResponse(connection, pathId, header, region);
+        begin(stream, index, Opcode.READ_REQUEST, header, 0);
+        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
+        return Outcome.PLACED;
+    }
+
+    private void queueReadResponse(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final MemoryRegion region) {
+        final long length = header.messageLength() - (readResponseShort && header.messageLength() > 0 ? 1 : 0);
         final SendMessage response = new SendMessage(
                 0,
                 Opcode.READ_RESPONSE,
@@ -361,7 +519,7 @@ final class InboundData {
                 header.sinkHandle(),
                 region,
                 header.remoteAddress(),
-                header.messageLength(),
+                length,
                 0,
                 0,
                 0,
@@ -369,9 +527,14 @@ final class InboundData {
         response.requestPathId = pathId;
         response.requestPsn = header.psn();
         connection.sendQueue.addLast(response);
-        begin(stream, index, Opcode.READ_REQUEST, header, 0);
-        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
-        return Outcome.PLACED;
+    }
+
+    /** READ_REQUEST_REEXECUTED: answers a duplicate READ_REQUEST as if it were new. */
+    private void reexecuteRead(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region != null && region.isValid() && region.contains(header.remoteAddress(), header.messageLength())) {
+            queueReadResponse(connection, pathId, header, region);
+        }
     }
 
     private Outcome placeReadResponse(
@@ -398,7 +561,8 @@ final class InboundData {
         }
         place(packet, read.localRegion, read.localRegion.indexOf(read.localAddress + header.messageOffset()));
         read.placed.mark(header.messageOffset(), packet.payloadLength());
-        if (read.placed.isComplete()) {
+        if (read.placed.isComplete()
+                || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
             completions.finishSend(connection, read, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
@@ -437,7 +601,7 @@ final class InboundData {
             final int bytes) {
         final SegmentTracker segments = stream.messageSegments[index];
         segments.mark(offset, bytes);
-        if (segments.isComplete()) {
+        if (segments.isComplete() && !(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
             finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;

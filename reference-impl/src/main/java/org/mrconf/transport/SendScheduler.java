@@ -35,7 +35,18 @@ final class SendScheduler {
         this.invalidationMissesQueuedSends =
                 state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
         this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
+        final org.mrconf.defect.Defects defects = state.config.defects();
+        this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
+        this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
+        this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
+        this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
     }
+
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean goBackN;
+    private final boolean noRepathAfterRto;
+    private final boolean noConnectionTimeout;
+    private final boolean completesBeforeAck;
 
     /** Sends everything the windows and the pacer allow now. */
     void pump(final Connection connection, final long nowNs) {
@@ -89,6 +100,11 @@ final class SendScheduler {
             message.packetsSent++;
             if (message.isFullySegmented()) {
                 connection.sendQueue.pollFirst();
+                if (completesBeforeAck
+                        && message.opcode != Opcode.READ_REQUEST
+                        && message.opcode != Opcode.READ_RESPONSE) {
+                    completions.finishSend(connection, message, CompletionStatus.SUCCESS);
+                }
             }
             out.sendData(connection, path, psn, false, nowNs);
             connection.pacer.onSent(wireBytes, nowNs);
@@ -122,9 +138,16 @@ final class SendScheduler {
                 path.slotState[slot] = PathSender.IN_FLIGHT;
                 path.awaitingResend--;
                 path.slotRetransmitted[slot] = true;
-                path.slotSentNs[slot] = nowNs;
                 out.sendData(connection, path, psn, true, nowNs);
+                path.slotSentNs[slot] = nowNs; // after sending: RETRANSMIT_STALE_TIMESTAMP reads the previous time
                 connection.pacer.onSent(wireBytes, nowNs);
+                if (goBackN) {
+                    for (long later = Serial.add(psn, 1); later != path.nextPsn; later = Serial.add(later, 1)) {
+                        if (path.slotState[PathSender.slot(later)] == PathSender.ACKED) {
+                            out.sendData(connection, path, later, true, nowNs);
+                        }
+                    }
+                }
                 if (path.awaitingResend == 0) {
                     break;
                 }
@@ -172,7 +195,9 @@ final class SendScheduler {
         if (connection.failed) {
             return;
         }
-        if (connection.hasOutstanding() && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
+        if (!noConnectionTimeout
+                && connection.hasOutstanding()
+                && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
             ackHandler.failConnection(connection, CompletionStatus.TRANSPORT_TIMEOUT);
             return;
         }
@@ -205,7 +230,9 @@ final class SendScheduler {
             path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
             state.counters.increment(Counter.PATHS_MARKED_UNHEALTHY);
         }
-        repath(connection, path);
+        if (!noRepathAfterRto) {
+            repath(connection, path);
+        }
         path.congestionWindow.onTimeout();
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
             path.markLost(psn);

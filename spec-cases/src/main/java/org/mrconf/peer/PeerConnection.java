@@ -110,6 +110,18 @@ public final class PeerConnection {
         return nextMsn.getOrDefault(stream, 0L);
     }
 
+    /** Takes the stream's next MSN for a message the test builds itself, packet by packet. */
+    public synchronized long claimMsn(int stream) {
+        return takeMsn(stream);
+    }
+
+    /** Takes the stream's next RSN for a SEND the test builds itself. */
+    public synchronized long claimRsn(int stream) {
+        long rsn = nextRsn.getOrDefault(stream, 0L);
+        nextRsn.put(stream, Psn.add(rsn, 1));
+        return rsn;
+    }
+
     /**
      * A builder for the next packet on {@code path}: connection, path and next PSN filled in, nothing consumed.
      * Send it with {@link #sendNew} to consume the PSN.

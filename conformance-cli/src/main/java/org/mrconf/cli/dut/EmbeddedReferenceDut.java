@@ -25,6 +25,11 @@ import org.mrconf.wire.WireConstants;
 public final class EmbeddedReferenceDut implements AutoCloseable {
     private static final InetAddress DUT_ADDRESS = loopback(1);
     private static final InetAddress TESTER_ADDRESS = loopback(2);
+    /**
+     * The tester's MetaRoCE port: deliberately not the default 4796, so that a DUT that ignores the configured
+     * destination port (spec clause 4.1.3) is seen doing so.
+     */
+    private static final int TESTER_PORT = 54796;
 
     private final SoftDut dut;
     private final QueueWireLink link;
@@ -32,7 +37,7 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
 
     private EmbeddedReferenceDut(final SoftDutOptions options) {
         final InetSocketAddress dutPort = new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
-        final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
+        final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT);
         final SoftDut[] device = new SoftDut[1];
         this.link = new QueueWireLink(
                 testerPort,
@@ -77,6 +82,23 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
     }
 
     /**
+     * The device judged by {@code declared} instead (claims, optional clauses, timers), with the in-memory link and
+     * its addresses: e.g. a profile that claims only core makes the READ cases not applicable.
+     */
+    public DeviceUnderTest device(final DutProfile declared) {
+        final DutProfile embedded = profile();
+        return new DeviceUnderTest(
+                "embedded reference",
+                control,
+                link,
+                declared.withLink(DutProfile.Link.embedded())
+                        .withControl(Optional.empty())
+                        .withParameters(declared.parameters()
+                                .withDut(embedded.parameters().dut())
+                                .withTester(embedded.parameters().tester())));
+    }
+
+    /**
      * The reference's declarations (the bundled {@code reference-udp} profile: the embedded reference runs the same
      * soft DUT with the same timers) with the in-memory link and its addresses.
      */
@@ -87,7 +109,7 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                     .withControl(Optional.empty())
                     .withParameters(bundled.parameters()
                             .withDut(new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT))
-                            .withTester(new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT)));
+                            .withTester(new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT)));
         } catch (final DutProfileException e) {
             throw new IllegalStateException("the bundled reference profile is broken: " + e.getMessage(), e);
         }
