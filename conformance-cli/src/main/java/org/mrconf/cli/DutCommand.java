@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.mrconf.agent.ControlServer;
+import org.mrconf.defect.Defects;
 import org.mrconf.softdut.SoftDut;
 import org.mrconf.softdut.SoftDutOptions;
 import org.mrconf.wire.WireConstants;
@@ -24,8 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "dut",
         mixinStandardHelpOptions = true,
-        description = "Run a device under test: the reference soft DUT.",
-        subcommands = {DutCommand.Serve.class})
+        description = "Devices under test: serve the reference soft DUT, or check that a device is ready for a run.",
+        subcommands = {DutCommand.Serve.class, DutCommand.Check.class})
 public final class DutCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -33,6 +35,45 @@ public final class DutCommand implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code metaroce dut check}: is the device ready for a run? One actionable line per problem. */
+    @Command(
+            name = "check",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Check in seconds that a device is ready for a run: the control channel (reachable, hello,",
+                "protocol and wire version, token, claims) and the wire link (ARP on raw Ethernet, a PROBE",
+                "answered, a datagram of the declared MTU). Resets the device, as a run does.",
+                "Exit code 0 when ready, 1 when a problem was found, 2 for a bad --dut."
+            })
+    static final class Check implements java.util.concurrent.Callable<Integer> {
+        @Option(
+                names = "--dut",
+                required = true,
+                paramLabel = "TARGET",
+                description = "The device: udp://HOST:PORT[?control=P&token=T], iface:NAME?dut=IP&tester=IP, or a"
+                        + " profile file.")
+        String target;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            final PrintWriter out = spec.commandLine().getOut();
+            final org.mrconf.dut.DutTarget parsed = org.mrconf.dut.DutTarget.parse(target);
+            final org.mrconf.dut.DutProfile profile = org.mrconf.cli.dut.OpenDevice.profileOf(parsed);
+            out.println("Checking " + target + " ...");
+            final DutCheck check = new DutCheck(out, new org.mrconf.catalogue.CatalogueLoader().loadBundled());
+            check.check(profile, target);
+            out.println(
+                    check.problems().isEmpty()
+                            ? "Ready for ./metaroce run --dut " + target
+                            : check.problems().size() + " problem(s): fix them, then run dut check again");
+            out.flush();
+            return check.problems().isEmpty() ? 0 : 1;
+        }
     }
 
     /** {@code metaroce dut serve}: the soft DUT as a foreground process. */
@@ -92,6 +133,15 @@ public final class DutCommand implements Runnable {
                 description = "Largest IP datagram the DUT sends (default: 4176).")
         Integer mtu;
 
+        @Option(
+                names = "--defect",
+                split = ",",
+                paramLabel = "NAME",
+                description =
+                        "Commit a deliberate non-conformance from the reference's defect catalogue "
+                                + "(self-validation; hello reports it); repeat or comma-separate; `metaroce selftest --list` lists them.")
+        List<String> defects = List.of();
+
         @Spec
         CommandSpec spec;
 
@@ -112,6 +162,9 @@ public final class DutCommand implements Runnable {
                 if (mtu != null) {
                     builder.mtu(mtu);
                 }
+                final Defects active = Defects.parse(String.join(",", defects));
+                builder.endpoint(
+                        builder.build().endpoint().toBuilder().defects(active).build());
                 options = builder.build();
                 dut = SoftDut.start(options);
             } catch (final IllegalArgumentException e) {
@@ -127,7 +180,11 @@ public final class DutCommand implements Runnable {
             final String host = address.getHostAddress();
             out.println("metaroce dut: soft DUT listening on udp " + host + ":" + dut.udpPort()
                     + ", control protocol on tcp " + host + ":" + dut.controlPort()
-                    + (token == null ? "" : " (token required)") + "; Ctrl-C stops it");
+                    + (token == null ? "" : " (token required)")
+                    + (options.endpoint().defects().isEmpty()
+                            ? ""
+                            : "; DELIBERATE DEFECTS: " + options.endpoint().defects())
+                    + "; Ctrl-C stops it");
             out.flush();
             dut.runUntilSignal();
             return 0;

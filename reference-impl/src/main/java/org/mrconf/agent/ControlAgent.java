@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.mrconf.defect.Defect;
 import org.mrconf.transport.AccessFlags;
 import org.mrconf.transport.ConnectionConfig;
 import org.mrconf.transport.Counter;
@@ -22,6 +23,7 @@ import org.mrconf.transport.Endpoint;
 import org.mrconf.transport.EndpointConfig;
 import org.mrconf.transport.MemoryRegion;
 import org.mrconf.transport.PathStatus;
+import org.mrconf.wire.WireConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -264,10 +266,14 @@ public final class ControlAgent {
         final ObjectNode implementation = result.putObject("implementation");
         implementation.put("vendor", config.vendor());
         implementation.put("model", config.model());
-        implementation.put("firmware", config.firmware());
+        implementation.put(
+                "firmware", ec.defects().has(org.mrconf.defect.Defect.HELLO_OMITS_FIRMWARE) ? "" : config.firmware());
         implementation.put("driver", config.driver());
         final ArrayNode profiles = result.putArray("profiles");
         config.profiles().forEach(profiles::add);
+        // Deliberate non-conformances are always reported, so no report can pass a defect DUT off as clean.
+        final ArrayNode defects = result.putArray("defects");
+        ec.defects().names().forEach(defects::add);
         final ObjectNode wire = result.putObject("wire");
         wire.put("version", "1.0");
         wire.put("udpPort", config.udpPort());
@@ -279,7 +285,8 @@ public final class ControlAgent {
         limits.put("maxMessageLength", Math.min(MAX_MESSAGE_LENGTH, config.memoryBudgetBytes()));
         limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
         limits.put("maxPostedReceives", ec.maxPostedReceives());
-        limits.put("mtu", ec.mtuBytes());
+        // Defect HELLO_UNDERSTATES_MTU: hello claims less than the device carries (clause 12.1.2).
+        limits.put("mtu", ec.mtuBytes() - (ec.defects().has(org.mrconf.defect.Defect.HELLO_UNDERSTATES_MTU) ? 512 : 0));
         limits.put("maxConnections", config.maxConnections());
         limits.put("maxTotalPaths", config.maxTotalPaths());
         final ObjectNode parameters = result.putObject("parameters");
@@ -326,7 +333,10 @@ public final class ControlAgent {
         final int localId = (int) args.u32("localId");
         final int peerId = (int) args.u32("peerId");
         final InetAddress peerAddress = args.ipLiteral("peerAddress");
-        final int peerPort = (int) args.integer("peerPort", 1, 65535);
+        final int requestedPort = (int) args.integer("peerPort", 1, 65535);
+        final int peerPort = endpoint.config().defects().has(Defect.SEND_TO_DEFAULT_PORT)
+                ? WireConstants.DEFAULT_UDP_PORT
+                : requestedPort;
         final int paths = (int) args.integer("paths", 1, 256);
         final int streams = (int) args.integer("streams", 1, 65536);
         final long initialSendPsn = args.integer("initialSendPsn", 0, Args.U32_MAX, 0);

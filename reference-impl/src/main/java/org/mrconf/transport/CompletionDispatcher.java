@@ -11,8 +11,20 @@ final class CompletionDispatcher {
     private final ArrayDeque<Completion> completions = new ArrayDeque<>();
     private final Counters counters;
 
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean outOfMsnOrder;
+    private final boolean headOfLineAcrossStreams;
+    private final boolean errorFirst;
+
     CompletionDispatcher(final Counters counters) {
+        this(counters, org.mrconf.defect.Defects.NONE);
+    }
+
+    CompletionDispatcher(final Counters counters, final org.mrconf.defect.Defects defects) {
         this.counters = counters;
+        this.outOfMsnOrder = defects.has(org.mrconf.defect.Defect.COMPLETIONS_OUT_OF_MSN_ORDER);
+        this.headOfLineAcrossStreams = defects.has(org.mrconf.defect.Defect.HOL_BLOCKING_ACROSS_STREAMS);
+        this.errorFirst = defects.has(org.mrconf.defect.Defect.ERROR_COMPLETION_OUT_OF_ORDER);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -24,12 +36,53 @@ final class CompletionDispatcher {
         if (message.opcode == Opcode.READ_REQUEST) {
             connection.readsBySink.remove((int) message.matchValue);
         }
-        if (message.completesToApplication()) {
-            drainSend(connection, connection.sendStream(message.streamId));
+        if (!message.completesToApplication()) {
+            return;
         }
+        if (errorFirst && status != CompletionStatus.SUCCESS) {
+            connection.sendStream(message.streamId).awaitingCompletion.remove(message);
+            emit(completionOf(connection, message));
+            return;
+        }
+        if (headOfLineAcrossStreams) {
+            for (final StreamSendState stream : connection.sendStreams()) {
+                if (stream != null && stream.awaitingCompletion.stream().anyMatch(m -> !m.isDone())) {
+                    return; // one queue for the whole connection: every stream waits for the slowest
+                }
+            }
+            for (final StreamSendState stream : connection.sendStreams()) {
+                if (stream != null) {
+                    drainSend(connection, stream);
+                }
+            }
+            return;
+        }
+        drainSend(connection, connection.sendStream(message.streamId));
+    }
+
+    private static Completion completionOf(final Connection connection, final SendMessage done) {
+        return new Completion(
+                done.workRequestId,
+                connection.localId(),
+                done.streamId,
+                done.msn,
+                done.completionType(),
+                done.status,
+                done.length,
+                0);
     }
 
     private void drainSend(final Connection connection, final StreamSendState stream) {
+        if (outOfMsnOrder) {
+            for (final java.util.Iterator<SendMessage> it = stream.awaitingCompletion.iterator(); it.hasNext(); ) {
+                final SendMessage done = it.next();
+                if (done.isDone()) {
+                    it.remove();
+                    emit(completionOf(connection, done));
+                }
+            }
+            return;
+        }
         while (!stream.awaitingCompletion.isEmpty()
                 && stream.awaitingCompletion.peekFirst().isDone()) {
             final SendMessage done = stream.awaitingCompletion.pollFirst();

@@ -1,6 +1,7 @@
 package org.mrconf.transport;
 
 import java.util.ArrayDeque;
+import org.mrconf.defect.Defect;
 
 /**
  * All state of one connection at one endpoint: its paths below (send and receive halves), its streams
@@ -49,14 +50,18 @@ final class Connection {
         this.budget = budget;
         this.sendPaths = new PathSender[config.pathCount()];
         this.receivePaths = new PathReceiver[config.pathCount()];
+        final boolean sameEntropy = endpointConfig.defects().has(Defect.SAME_ENTROPY_ALL_PATHS);
+        final boolean ignoreInitialPsn = endpointConfig.defects().has(Defect.IGNORE_INITIAL_PSN);
         for (int p = 0; p < config.pathCount(); p++) {
-            sendPaths[p] = new PathSender(p, config.initialSendPsn(), config.entropyBase() + p, endpointConfig);
-            receivePaths[p] = new PathReceiver(p, config.initialReceivePsn());
+            sendPaths[p] = new PathSender(
+                    p, config.initialSendPsn(), config.entropyBase() + (sameEntropy ? 0 : p), endpointConfig);
+            receivePaths[p] = new PathReceiver(p, ignoreInitialPsn ? 0 : config.initialReceivePsn());
         }
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
                 endpointConfig.maxConnectionWindow(),
-                endpointConfig.decreaseFactor());
+                endpointConfig.decreaseFactor(),
+                endpointConfig.defects());
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.
         this.pacer = new Pacer(endpointConfig.lineRateBitsPerSecond(), 4L * endpointConfig.mtuBytes(), nowNs);
         this.lastHeardNs = nowNs;
@@ -64,6 +69,17 @@ final class Connection {
 
     int localId() {
         return config.localId();
+    }
+
+    int streamCount() {
+        return config.streamCount();
+    }
+
+    /** The sending halves of the streams in use, for a defect that treats them as one queue. */
+    java.util.List<StreamSendState> sendStreams() {
+        final java.util.List<StreamSendState> streams = new java.util.ArrayList<>();
+        sendStreams.forEachValue(streams::add);
+        return streams;
     }
 
     boolean hasStream(final int streamId) {

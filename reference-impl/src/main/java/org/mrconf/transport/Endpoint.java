@@ -5,13 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import org.mrconf.defect.Defect;
 import org.mrconf.net.NanoClock;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.DecodeStatus;
 import org.mrconf.wire.DecodedPacket;
+import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
-import org.mrconf.wire.PacketDecoder;
 
 /**
  * The reference MetaRoCE endpoint: a software NIC. Applications register regions, create connections,
@@ -22,7 +23,13 @@ import org.mrconf.wire.PacketDecoder;
 public final class Endpoint implements PacketReceiver {
     private final EndpointState state;
     private final NanoClock clock;
-    private final PacketDecoder decoder = new PacketDecoder();
+    private final ReceiveDefects receiveChecks;
+    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean invalidatedKeyStillValid;
+
+    private final boolean unknownConnectionNackFlood;
+    private final boolean foreignSourceAccepted;
+    private final boolean foreignSourceNacked;
     private final DecodedPacket decoded = new DecodedPacket();
     private final CompletionDispatcher completions;
     private final OutboundPackets out;
@@ -31,8 +38,17 @@ public final class Endpoint implements PacketReceiver {
     private final InboundData inboundData;
     private final SendScheduler scheduler;
     private final SplittableRandom keyRandom;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean underfilledSegments;
+    private final boolean mtuWithoutIpHeader;
+    private final boolean noFlushOnDestroy;
+    private final boolean probeEchoesDataTimestamp;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
+    /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
+    private final boolean msnPerConnection;
+
+    private long sharedMsn;
 
     /**
      * @param transmitter where packets go
@@ -41,9 +57,22 @@ public final class Endpoint implements PacketReceiver {
     public Endpoint(final EndpointConfig config, final PacketTransmitter transmitter, final NanoClock clock) {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.completions = new CompletionDispatcher(state.counters);
+        this.receiveChecks = new ReceiveDefects(config.defects());
+        this.invalidatedKeyStillValid = config.defects().has(org.mrconf.defect.Defect.INVALIDATED_KEY_STILL_VALID);
+        this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
+        this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
+        this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
+        this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
-                Objects.requireNonNull(transmitter, "transmitter"), state.counters, config.mtuBytes());
+                Objects.requireNonNull(transmitter, "transmitter"),
+                state.counters,
+                config.mtuBytes() + (config.defects().has(Defect.MTU_WITHOUT_IP_HEADER) ? config.ipHeaderBytes() : 0),
+                config.defects());
+        this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
+        this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
+        this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
+        this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
+        this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -101,6 +130,10 @@ public final class Endpoint implements PacketReceiver {
             throw new IllegalArgumentException("no region with key 0x" + Integer.toHexString(key));
         }
         region.invalidate();
+        if (invalidatedKeyStillValid) {
+            // The remote key table keeps mapping the key to the old memory.
+            state.regions.put(key, new MemoryRegion(key, region.address(), region.memory(), region.access()));
+        }
     }
 
     /** The region with this key, or null. */
@@ -122,11 +155,11 @@ public final class Endpoint implements PacketReceiver {
     /** Destroys a connection; its outstanding work and receives complete with FLUSHED (clause 4.2.2). */
     public void destroyConnection(final int localId) {
         final Connection connection = connection(localId);
-        if (!connection.failed) {
+        if (!connection.failed && !noFlushOnDestroy) {
             connection.failed = true;
             completions.flush(connection, CompletionStatus.FLUSHED);
         }
-        if (!connection.receivesFlushed) {
+        if (!connection.receivesFlushed && !noFlushOnDestroy) {
             completions.flushAllReceives(connection);
         }
         connection.releaseState();
@@ -305,11 +338,12 @@ public final class Endpoint implements PacketReceiver {
             matchValue = connection.nextSinkHandle;
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
+        final long msn = msnPerConnection ? sharedMsn++ & Serial.MASK : stream.nextMsn;
         final SendMessage message = new SendMessage(
                 workRequestId,
                 opcode,
                 streamId,
-                stream.nextMsn,
+                msn,
                 matchValue,
                 region,
                 localAddress,
@@ -317,7 +351,9 @@ public final class Endpoint implements PacketReceiver {
                 remoteAddress,
                 remoteKey,
                 immediate,
-                state.config.maxPayload(opcode.headerLength()));
+                state.config.maxPayload(opcode.headerLength())
+                        - (underfilledSegments ? 1 : 0)
+                        + (mtuWithoutIpHeader ? state.config.ipHeaderBytes() : 0));
         stream.nextMsn = Serial.add(stream.nextMsn, 1);
         stream.awaitingCompletion.addLast(message);
         connection.sendQueue.addLast(message);
@@ -355,18 +391,25 @@ public final class Endpoint implements PacketReceiver {
             final long nowNs) {
         lastNowNs = nowNs;
         state.counters.increment(Counter.RX_PACKETS);
-        if (decoder.decode(buffer, offset, length, decoded) != DecodeStatus.OK) {
-            state.counters.increment(DecodeCounters.of(decoded.status()));
+        final DecodeStatus status = receiveChecks.decode(buffer, offset, length, decoded);
+        if (status != DecodeStatus.OK) {
+            state.counters.increment(DecodeCounters.of(status));
             return;
         }
         final Connection connection =
                 state.connections.get((int) decoded.commonHeader().destinationConnectionId());
         if (connection == null || connection.failed) {
             state.counters.increment(Counter.RX_UNKNOWN_CONNECTION);
+            if (unknownConnectionNackFlood) {
+                answerUnknownConnection(srcNode);
+            }
             return;
         }
-        if (srcNode != connection.config.peerNode()) {
+        if (srcNode != connection.config.peerNode() && !foreignSourceAccepted) {
             state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);
+            if (foreignSourceNacked) {
+                out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.REMOTE_ACCESS, 0, 0, 0);
+            }
             return;
         }
         connection.lastHeardNs = nowNs; // any valid packet from the peer proves it is alive (clause 6.7.3)
@@ -384,6 +427,16 @@ public final class Endpoint implements PacketReceiver {
         scheduler.pump(connection, nowNs);
     }
 
+    /** The reflector of defect UNKNOWN_CONNECTION_NACK_FLOOD: a NACK for every packet, through any connection to the source. */
+    private void answerUnknownConnection(final int srcNode) {
+        for (final Connection connection : state.connectionList) {
+            if (connection.config.peerNode() == srcNode) {
+                out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.UNKNOWN_CONNECTION, 0, 0, 0);
+                return;
+            }
+        }
+    }
+
     private void onProbe(final Connection connection, final int srcPort, final long nowNs) {
         state.counters.increment(Counter.RX_PROBES);
         final int pathId = decoded.probe().pathId();
@@ -392,7 +445,9 @@ public final class Endpoint implements PacketReceiver {
             return;
         }
         final PathReceiver path = connection.receivePaths[pathId];
-        path.lastTimestamp = decoded.probe().transmitTimestamp();
+        if (!probeEchoesDataTimestamp) {
+            path.lastTimestamp = decoded.probe().transmitTimestamp();
+        }
         path.lastEntropy = srcPort;
         out.sendAck(connection, path, rateHint.currentMbps(nowNs));
     }

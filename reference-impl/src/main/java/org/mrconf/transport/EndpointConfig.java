@@ -1,5 +1,7 @@
 package org.mrconf.transport;
 
+import org.mrconf.defect.Defects;
+
 /**
  * The parameters of one reference endpoint (spec clause 12.1.3: what a device declares). Build with
  * {@link #defaults()} and the {@code with*} methods.
@@ -29,6 +31,8 @@ package org.mrconf.transport;
  * @param receiveStateBudgetBytes most bytes of receive-side state (streams, message rings, segment trackers)
  *                              that packets may make the endpoint allocate; a packet needing more is dropped,
  *                              counted in {@link Counter#RX_DROPPED_NO_STATE} and not recorded
+ * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
+ *                              only {@code metaroce selftest} and defect-hunting runs set any
  */
 public record EndpointConfig(
         long lineRateBitsPerSecond,
@@ -51,7 +55,12 @@ public record EndpointConfig(
         int maxPostedReceives,
         long receiverNotReadyRetryNs,
         long entropySeed,
-        long receiveStateBudgetBytes) {
+        long receiveStateBudgetBytes,
+        Defects defects) {
+
+    public EndpointConfig {
+        java.util.Objects.requireNonNull(defects, "defects");
+    }
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
     public static EndpointConfig defaults() {
@@ -86,6 +95,7 @@ public record EndpointConfig(
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
         b.entropySeed = entropySeed;
         b.receiveStateBudgetBytes = receiveStateBudgetBytes;
+        b.defects = defects;
         return b;
     }
 
@@ -112,6 +122,7 @@ public record EndpointConfig(
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
         private long receiveStateBudgetBytes = 64L << 20;
+        private Defects defects = Defects.NONE;
 
         private Builder() {}
 
@@ -196,6 +207,12 @@ public record EndpointConfig(
             return this;
         }
 
+        /** Deliberate non-conformances to commit (self-validation only). */
+        public Builder defects(final Defects active) {
+            this.defects = active;
+            return this;
+        }
+
         public EndpointConfig build() {
             if (receiveStateBudgetBytes < 1) {
                 throw new IllegalArgumentException("receive state budget must be positive");
@@ -233,7 +250,8 @@ public record EndpointConfig(
                     maxPostedReceives,
                     receiverNotReadyRetryNs,
                     entropySeed,
-                    receiveStateBudgetBytes);
+                    receiveStateBudgetBytes,
+                    defects);
         }
     }
 

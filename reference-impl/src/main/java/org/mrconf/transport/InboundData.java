@@ -1,5 +1,7 @@
 package org.mrconf.transport;
 
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
@@ -27,8 +29,65 @@ final class InboundData {
     private final OutboundPackets out;
     private final CompletionDispatcher completions;
     private final RateHint rateHint;
+    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean unknownKeyNackedAsBounds;
+
+    private final boolean ignoreRemoteWriteFlag;
+    private final boolean ignoreRemoteWriteFlagForImmediate;
+    private final boolean ignoreRemoteReadFlag;
+    private final boolean boundsCheckedPerPacket;
+    private final boolean invalidationMissesPostedReceives;
+    private final boolean sendOverrunsReceiveBuffer;
+    private final boolean outOfWindowNotNacked;
+    private final boolean outOfWindowPlaced;
+    private final boolean finalNackPsnNotRecorded;
+    private final boolean receiverNotReadyPsnRecorded;
+    private final boolean nackRateLimitMissing;
+    private final boolean noImmediateAckOnGap;
+    private final boolean duplicateNotAcknowledged;
+    private final boolean ackRequestIgnored;
+    private final long ackDelayNs;
+    private final boolean ackCoalescingCountIgnored;
+    private final boolean timestampEchoStuck;
+    private final boolean timestampEchoSkipsRetransmissions;
+    private final boolean ceCountedPerConnection;
+    private final boolean rateHintMissingFromDuplicateAcks;
+    private final boolean readClaimedButMissing;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean lastPathRejected;
+    private final boolean fourPathsOnly;
+    private final boolean sharedReceiveState;
+    private final boolean streamBoundToPath;
+    private final boolean dropOnEntropyChange;
+    private final boolean dropCeMarked;
+    private final boolean dropOutOfOrder;
+    private final boolean lastStreamRejected;
+    private final boolean eightStreamsOnly;
+
+    // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
+    private final boolean unsignedPsnCompare;
+    private final boolean receiveWindowOffByOne;
+    private final boolean duplicateSackedPlaced;
+    private final boolean outOfOrderDroppedWithAck;
+    private final boolean reorderBuffer;
+    private final boolean cumulativeOverGap;
+    private final boolean writeIgnoresMessageOffset;
+    private final boolean immediateTruncated;
+    private final boolean sendMatchedByMsn;
+    private final boolean rnrRecordsPsn;
+    private final boolean sendLengthCheckedPerPacket;
+    private final boolean readResponseShort;
+    private final boolean readCompletesOnLastSegment;
+    private final boolean readRequestReexecuted;
+    private final boolean zeroLengthNotCompleted;
+    private final boolean stalePlaced;
+    private final boolean staleNotAcked;
+    /** REORDER_BUFFER only: the packets each path holds back until its gap is filled. */
+    private final java.util.Map<PathReceiver, java.util.List<byte[]>> held = new java.util.IdentityHashMap<>();
+
+    private final org.mrconf.wire.PacketDecoder heldDecoder = new org.mrconf.wire.PacketDecoder();
 
     InboundData(
             final EndpointState state,
@@ -39,6 +98,55 @@ final class InboundData {
         this.out = out;
         this.completions = completions;
         this.rateHint = rateHint;
+        final Defects defects = state.config.defects();
+        this.lastPathRejected = defects.has(Defect.LAST_PATH_REJECTED);
+        this.fourPathsOnly = defects.has(Defect.FOUR_PATHS_ONLY);
+        this.sharedReceiveState = defects.has(Defect.SHARED_RECEIVE_STATE);
+        this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
+        this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
+        this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
+        this.dropOutOfOrder = defects.has(Defect.DROP_OUT_OF_ORDER);
+        this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
+        this.eightStreamsOnly = defects.has(Defect.EIGHT_STREAMS_ONLY);
+        this.unsignedPsnCompare = defects.has(org.mrconf.defect.Defect.UNSIGNED_PSN_COMPARE);
+        this.receiveWindowOffByOne = defects.has(org.mrconf.defect.Defect.RECEIVE_WINDOW_OFF_BY_ONE);
+        this.duplicateSackedPlaced = defects.has(org.mrconf.defect.Defect.DUPLICATE_SACKED_PLACED);
+        this.outOfOrderDroppedWithAck = defects.has(Defect.OUT_OF_ORDER_DROPPED_WITH_ACK);
+        this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
+        this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
+        this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
+        this.immediateTruncated = defects.has(org.mrconf.defect.Defect.IMMEDIATE_TRUNCATED);
+        this.sendMatchedByMsn = defects.has(org.mrconf.defect.Defect.SEND_MATCHED_BY_MSN);
+        this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
+        this.sendLengthCheckedPerPacket = defects.has(org.mrconf.defect.Defect.SEND_LENGTH_CHECKED_PER_PACKET);
+        this.readResponseShort = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_SHORT);
+        this.readCompletesOnLastSegment = defects.has(org.mrconf.defect.Defect.READ_COMPLETES_ON_LAST_SEGMENT);
+        this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
+        this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
+        this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
+        this.staleNotAcked = defects.has(org.mrconf.defect.Defect.STALE_NOT_ACKED);
+        this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
+        this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
+        this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
+        this.ignoreRemoteReadFlag = defects.has(Defect.IGNORE_REMOTE_READ_FLAG);
+        this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
+        this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
+        this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
+        this.outOfWindowNotNacked = defects.has(Defect.OUT_OF_WINDOW_NOT_NACKED);
+        this.outOfWindowPlaced = defects.has(Defect.OUT_OF_WINDOW_PLACED);
+        this.finalNackPsnNotRecorded = defects.has(Defect.FINAL_NACK_PSN_NOT_RECORDED);
+        this.receiverNotReadyPsnRecorded = defects.has(Defect.RECEIVER_NOT_READY_PSN_RECORDED);
+        this.nackRateLimitMissing = defects.has(Defect.NACK_RATE_LIMIT_MISSING);
+        this.noImmediateAckOnGap = defects.has(Defect.NO_IMMEDIATE_ACK_ON_GAP);
+        this.duplicateNotAcknowledged = defects.has(Defect.DUPLICATE_NOT_ACKNOWLEDGED);
+        this.ackRequestIgnored = defects.has(Defect.ACK_REQUEST_IGNORED);
+        this.ackDelayNs = state.config.ackDelayNs() * (defects.has(Defect.ACK_DELAY_IN_MILLISECONDS) ? 1000 : 1);
+        this.ackCoalescingCountIgnored = defects.has(Defect.ACK_COALESCING_COUNT_IGNORED);
+        this.timestampEchoStuck = defects.has(Defect.TIMESTAMP_ECHO_STUCK);
+        this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
+        this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
+        this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
+        this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
     }
 
     void onData(
@@ -50,23 +158,53 @@ final class InboundData {
         lastNowNs = nowNs;
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
-        if (pathId >= connection.receivePaths.length) {
+        final int paths = connection.receivePaths.length;
+        if (pathId >= paths
+                || lastPathRejected && pathId == paths - 1
+                || fourPathsOnly && pathId >= 4
+                || streamBoundToPath && header.streamId() % paths != pathId) {
             state.counters.increment(Counter.RX_INVALID_PATH);
             return;
         }
-        final PathReceiver path = connection.receivePaths[pathId];
+        final PathReceiver path = connection.receivePaths[sharedReceiveState ? 0 : pathId];
+        if (dropOnEntropyChange && path.lastEntropy != 0 && path.lastEntropy != srcPort) {
+            path.lastEntropy = srcPort;
+            return;
+        }
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
         if (ecn == Ecn.CE) {
-            path.ceSinceAck++;
+            if (ceCountedPerConnection) {
+                for (final PathReceiver any : connection.receivePaths) {
+                    any.ceSinceAck++;
+                }
+            } else {
+                path.ceSinceAck++;
+            }
             state.counters.increment(Counter.RX_CE_MARKED);
+            if (dropCeMarked) {
+                return;
+            }
         }
-        path.lastTimestamp = header.transmitTimestamp();
+        if (!(timestampEchoStuck && path.hasTimestamp)
+                && !(timestampEchoSkipsRetransmissions && header.hasFlags(PacketFlags.RETRANSMISSION))) {
+            path.lastTimestamp = header.transmitTimestamp();
+            path.hasTimestamp = true;
+        }
         path.lastEntropy = srcPort;
         final long psn = header.psn();
-        switch (path.window.classify(psn)) {
+        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+            return;
+        }
+        switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
+                if (outOfWindowPlaced) {
+                    placeBeyondWindow(packet, header);
+                }
+                if (outOfWindowNotNacked) {
+                    return;
+                }
                 out.sendNack(
                         connection,
                         pathId,
@@ -79,25 +217,117 @@ final class InboundData {
             }
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
-                out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+                if (readRequestReexecuted && packet.opcode() == Opcode.READ_REQUEST) {
+                    reexecuteRead(connection, pathId, header);
+                }
+                if (!duplicateNotAcknowledged) {
+                    out.sendAck(connection, path, rateHintMissingFromDuplicateAcks ? 0 : rateHint.currentMbps(nowNs));
+                }
                 return;
             }
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
+        if (outOfOrderDroppedWithAck && psn != path.window.cumulativePsn()) {
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            return;
+        }
+        if (reorderBuffer && psn != path.window.cumulativePsn()) {
+            hold(path, packet);
+            path.window.record(psn);
+            out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+            return;
+        }
+        final boolean refusedBefore = nackRateLimitMissing
+                && path.lastFinalNackCode > 0
+                && path.lastFinalNackStream == header.streamId()
+                && path.lastFinalNackMsn == header.messageSequenceNumber();
         final Outcome outcome = deliver(connection, pathId, packet, header);
-        if (outcome == Outcome.NOT_READY || outcome == Outcome.DROPPED) {
+        if (refusedBefore && outcome == Outcome.STALE) {
+            // Defect NACK_RATE_LIMIT_MISSING: every later packet of a refused message is NACKed again.
+            out.sendNack(
+                    connection,
+                    pathId,
+                    psn,
+                    NackCode.fromValue(path.lastFinalNackCode),
+                    header.streamId(),
+                    header.messageSequenceNumber(),
+                    0);
+        }
+        if (outcome == Outcome.DROPPED
+                || outcome == Outcome.NOT_READY && !rnrRecordsPsn && !receiverNotReadyPsnRecorded) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
+        if (outcome == Outcome.REJECTED && finalNackPsnNotRecorded) {
+            return;
+        }
+        if (outcome == Outcome.STALE && staleNotAcked) {
+            return;
+        }
         path.window.record(psn);
-        if (!inOrder
+        if (cumulativeOverGap && Serial.before(path.window.cumulativePsn(), psn)) {
+            path.window.skipTo(Serial.add(psn, 1));
+        }
+        if (reorderBuffer) {
+            releaseHeld(connection, pathId, path);
+        }
+        if ((!inOrder && !noImmediateAckOnGap)
                 || outcome == Outcome.STALE
-                || header.hasFlags(PacketFlags.ACK_REQUEST)
-                || ++path.unacknowledged >= state.config.ackCoalescingCount()) {
+                || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
+                || (++path.unacknowledged >= state.config.ackCoalescingCount() && !ackCoalescingCountIgnored)) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
         } else if (path.unacknowledged == 1) {
-            path.ackDeadlineNs = nowNs + state.config.ackDelayNs();
+            path.ackDeadlineNs = nowNs + ackDelayNs;
         }
+    }
+
+    /** Where a PSN lies in the path's window, as the (possibly defective) receiver judges it. */
+    private ReceiveWindow.Position position(final PathReceiver path, final long psn) {
+        final ReceiveWindow.Position position = path.window.classify(psn);
+        final long cumulative = path.window.cumulativePsn();
+        if (unsignedPsnCompare && psn < cumulative) {
+            return ReceiveWindow.Position.DUPLICATE;
+        }
+        if (receiveWindowOffByOne
+                && position == ReceiveWindow.Position.NEW
+                && Serial.distance(cumulative, psn) == ReceiveWindow.SIZE - 1) {
+            return ReceiveWindow.Position.BEYOND_WINDOW;
+        }
+        if (duplicateSackedPlaced
+                && position == ReceiveWindow.Position.DUPLICATE
+                && Serial.distance(cumulative, psn) < ReceiveWindow.SIZE) {
+            return ReceiveWindow.Position.NEW;
+        }
+        return position;
+    }
+
+    /** REORDER_BUFFER: keeps a copy of a packet that arrived after a gap of its path. */
+    private void hold(final PathReceiver path, final DecodedPacket packet) {
+        final byte[] copy = new byte[packet.packetLength()];
+        packet.buffer().get(packet.packetOffset(), copy);
+        held.computeIfAbsent(path, p -> new java.util.ArrayList<>()).add(copy);
+    }
+
+    /** REORDER_BUFFER: places, in PSN order, the held packets that the cumulative PSN has now passed. */
+    private void releaseHeld(final Connection connection, final int pathId, final PathReceiver path) {
+        final java.util.List<byte[]> packets = held.get(path);
+        if (packets == null || packets.isEmpty()) {
+            return;
+        }
+        final DecodedPacket replay = new DecodedPacket();
+        packets.sort(java.util.Comparator.comparingLong(b -> Serial.distance(path.window.cumulativePsn(), psnOf(b))));
+        for (final java.util.Iterator<byte[]> it = packets.iterator(); it.hasNext(); ) {
+            final byte[] bytes = it.next();
+            if (Serial.before(psnOf(bytes), path.window.cumulativePsn())) {
+                heldDecoder.decode(java.nio.ByteBuffer.wrap(bytes), 0, bytes.length, replay);
+                deliver(connection, pathId, replay, replay.dataHeader());
+                it.remove();
+            }
+        }
+    }
+
+    private static long psnOf(final byte[] packet) {
+        return java.nio.ByteBuffer.wrap(packet).getInt(12) & Serial.MASK;
     }
 
     private Outcome deliver(
@@ -111,14 +341,16 @@ final class InboundData {
         }
         final int streamId = header.streamId();
         final long msn = header.messageSequenceNumber();
-        if (!connection.hasStream(streamId)) {
+        if (!connection.hasStream(streamId)
+                || lastStreamRejected && streamId == connection.streamCount() - 1
+                || eightStreamsOnly && streamId >= 8) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         final StreamReceiveState stream = connection.receiveStreamForPacket(streamId);
         if (stream == null) {
             return dropped();
         }
-        if (stream.isDelivered(msn)) {
+        if (stream.isDelivered(msn) && !stalePlaced) {
             return stale();
         }
         if (stream.isBeyondTracking(msn)) {
@@ -143,7 +375,10 @@ final class InboundData {
         return switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
             case SEND -> placeSend(connection, pathId, packet, header, stream, index);
-            case READ_REQUEST -> acceptReadRequest(connection, pathId, header, stream, index);
+            case READ_REQUEST ->
+                readClaimedButMissing
+                        ? reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
+                        : acceptReadRequest(connection, pathId, header, stream, index);
             default -> throw new IllegalStateException("not a data opcode: " + opcode);
         };
     }
@@ -156,19 +391,27 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)) {
+        if (region == null) {
+            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (!region.isValid() || !mayWrite(region, packet.opcode())) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
-        if (!region.contains(header.remoteAddress(), header.messageLength())) {
+        final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
+        final boolean inBounds = boundsCheckedPerPacket
+                ? region.contains(start, packet.payloadLength())
+                : region.contains(header.remoteAddress(), header.messageLength());
+        if (!inBounds) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
-        final long start = header.remoteAddress() + header.messageOffset();
         if (!begin(
                 stream,
                 index,
                 packet.opcode(),
                 header,
-                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE ? header.immediate() : 0,
+                packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE
+                        ? (immediateTruncated ? header.immediate() & 0xFFFF : header.immediate())
+                        : 0,
                 isMultiPacket(packet, header))) {
             return dropped();
         }
@@ -183,7 +426,7 @@ final class InboundData {
             final DataHeaderFlyweight header,
             final StreamReceiveState stream,
             final int index) {
-        final long rsn = header.receiveSequenceNumber();
+        final long rsn = sendMatchedByMsn ? header.messageSequenceNumber() : header.receiveSequenceNumber();
         final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
         if (continuing && stream.messageRsn[index] != rsn) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
@@ -206,13 +449,15 @@ final class InboundData {
             return Outcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
-        if (header.messageLength() > stream.receiveLength[receive]) {
+        final long checkedLength =
+                sendLengthCheckedPerPacket ? header.messageOffset() + packet.payloadLength() : header.messageLength();
+        if (checkedLength > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             consume(stream, index, header, rsn);
             return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         final MemoryRegion region = stream.receiveRegion[receive];
-        if (!region.isValid()) {
+        if (!region.isValid() && !invalidationMissesPostedReceives) {
             consume(stream, index, header, rsn);
             return reject(
                     connection,
@@ -223,6 +468,11 @@ final class InboundData {
                     index,
                     CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
         }
+        final long target = stream.receiveAddress[receive] + header.messageOffset();
+        if (!region.contains(target, packet.payloadLength())) {
+            // Only reachable with SEND_OVERRUNS_RECEIVE_BUFFER: even that device stays inside the region's memory.
+            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+        }
         if (!continuing) {
             if (!begin(stream, index, Opcode.SEND, header, 0, isMultiPacket(packet, header))) {
                 return dropped();
@@ -230,7 +480,7 @@ final class InboundData {
             stream.messageRsn[index] = rsn;
             stream.holdReceive(rsn);
         }
-        place(packet, region, region.indexOf(stream.receiveAddress[receive] + header.messageOffset()));
+        place(packet, region, region.indexOf(target));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
@@ -244,6 +494,30 @@ final class InboundData {
         }
     }
 
+    /** Defect OUT_OF_WINDOW_PLACED: a WRITE's bytes go to memory before the window check refuses it. */
+    private void placeBeyondWindow(final DecodedPacket packet, final DataHeaderFlyweight header) {
+        if (packet.opcode() != Opcode.WRITE) {
+            return;
+        }
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        final long start = header.remoteAddress() + header.messageOffset();
+        if (region != null && region.isValid() && region.contains(start, packet.payloadLength())) {
+            place(packet, region, region.indexOf(start));
+        }
+    }
+
+    /** The code for a key that names no region: REMOTE_ACCESS (clause 11.1.1). */
+    private NackCode unknownKeyCode() {
+        return unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS;
+    }
+
+    /** Whether the region lets the network write into it (clause 11.1.2). */
+    private boolean mayWrite(final MemoryRegion region, final Opcode opcode) {
+        return AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)
+                || ignoreRemoteWriteFlag
+                || (ignoreRemoteWriteFlagForImmediate && opcode == Opcode.WRITE_WITH_IMMEDIATE);
+    }
+
     private Outcome acceptReadRequest(
             final Connection connection,
             final int pathId,
@@ -251,7 +525,11 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ)) {
+        if (region == null) {
+            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (!region.isValid()
+                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
         if (!region.contains(header.remoteAddress(), header.messageLength())) {
@@ -260,6 +538,18 @@ final class InboundData {
         if (connection.sendQueue.size() >= state.config.maxOutstandingMessages()) {
             return dropped(); // a peer asking faster than we can answer must not grow the queue without bound
         }
+        queueReadResponse(connection, pathId, header, region);
+        begin(stream, index, Opcode.READ_REQUEST, header, 0, false);
+        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
+        return Outcome.PLACED;
+    }
+
+    private void queueReadResponse(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final MemoryRegion region) {
+        final long length = header.messageLength() - (readResponseShort && header.messageLength() > 0 ? 1 : 0);
         final SendMessage response = new SendMessage(
                 0,
                 Opcode.READ_RESPONSE,
@@ -268,7 +558,7 @@ final class InboundData {
                 header.sinkHandle(),
                 region,
                 header.remoteAddress(),
-                header.messageLength(),
+                length,
                 0,
                 0,
                 0,
@@ -276,9 +566,14 @@ final class InboundData {
         response.requestPathId = pathId;
         response.requestPsn = header.psn();
         connection.sendQueue.addLast(response);
-        begin(stream, index, Opcode.READ_REQUEST, header, 0, false);
-        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
-        return Outcome.PLACED;
+    }
+
+    /** READ_REQUEST_REEXECUTED: answers a duplicate READ_REQUEST as if it were new. */
+    private void reexecuteRead(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region != null && region.isValid() && region.contains(header.remoteAddress(), header.messageLength())) {
+            queueReadResponse(connection, pathId, header, region);
+        }
     }
 
     private Outcome placeReadResponse(
@@ -307,7 +602,8 @@ final class InboundData {
         if (!read.placed.mark(header.messageOffset(), packet.payloadLength())) {
             return dropped();
         }
-        if (read.placed.isComplete()) {
+        if (read.placed.isComplete()
+                || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
             completions.finishSend(connection, read, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
@@ -351,13 +647,15 @@ final class InboundData {
         final SegmentTracker segments = stream.messageSegments[index];
         if (segments == null) {
             // A message carried whole by one packet needs no tracker: it is complete.
-            finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+            if (!(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
+                finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+            }
             return Outcome.PLACED;
         }
         if (!segments.mark(offset, bytes)) {
             return dropped(); // more disjoint pieces than one message may hold; the sender retries
         }
-        if (segments.isComplete()) {
+        if (segments.isComplete() && !(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
             finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;

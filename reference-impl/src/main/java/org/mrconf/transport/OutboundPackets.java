@@ -1,6 +1,8 @@
 package org.mrconf.transport;
 
 import java.nio.ByteBuffer;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.AckFlyweight;
@@ -19,17 +21,75 @@ final class OutboundPackets {
     private final ByteBuffer buffer;
     private final PacketTransmitter transmitter;
     private final Counters counters;
+    // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean notEctOnData;
+    private final boolean nonzeroReservedOnSend;
+    private final boolean sendMinorVersion;
+    private final boolean messageLengthPerPacket;
+    private final boolean perPacketRemoteAddress;
+    private final boolean rsnFromMsn;
+    private final boolean readResponseMsnZero;
+    private final boolean crcLittleEndian;
+    private final boolean shimBeforeHeader;
+    private final boolean ackLastReceivedPsn;
+    private final boolean sackMsbFirst;
+    private final boolean nackOnPathZero;
+
+    private final boolean retransmitWithoutFlag;
+    private final boolean retransmitOnOtherPath;
+    private final boolean retransmitStaleTimestamp;
+    private final boolean sackFirstWordOnly;
+
+    /** Self-validation defects (see {@link org.mrconf.defect.Defect}): a wrong entry in the code table each. */
+    private final boolean receiverNotReadyWrongCode;
+
+    private final boolean messageTooLongWrongCode;
+    private final boolean invalidRequestWrongCode;
+    private final boolean outOfWindowWrongCode;
+    private final boolean boundsWrongCode;
+    private final boolean ackReportsAnotherPath;
+    private final boolean ceCountNeverSet;
 
     OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
+        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
+    }
+
+    OutboundPackets(
+            final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
+        this.retransmitWithoutFlag = defects.has(Defect.RETRANSMIT_WITHOUT_FLAG);
+        this.retransmitOnOtherPath = defects.has(Defect.RETRANSMIT_ON_OTHER_PATH);
+        this.retransmitStaleTimestamp = defects.has(Defect.RETRANSMIT_STALE_TIMESTAMP);
+        this.sackFirstWordOnly = defects.has(Defect.SACK_FIRST_WORD_ONLY);
         this.transmitter = transmitter;
         this.counters = counters;
-        this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256));
+        this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256) + SHIM_BYTES);
+        this.notEctOnData = defects.has(Defect.NOT_ECT_ON_DATA);
+        this.nonzeroReservedOnSend = defects.has(Defect.NONZERO_RESERVED_ON_SEND);
+        this.sendMinorVersion = defects.has(Defect.SEND_MINOR_VERSION);
+        this.messageLengthPerPacket = defects.has(Defect.MESSAGE_LENGTH_PER_PACKET);
+        this.perPacketRemoteAddress = defects.has(Defect.PER_PACKET_REMOTE_ADDRESS);
+        this.rsnFromMsn = defects.has(Defect.RSN_FROM_MSN);
+        this.readResponseMsnZero = defects.has(Defect.READ_RESPONSE_MSN_ZERO);
+        this.crcLittleEndian = defects.has(Defect.CRC_LITTLE_ENDIAN);
+        this.shimBeforeHeader = defects.has(Defect.SHIM_BEFORE_HEADER);
+        this.ackLastReceivedPsn = defects.has(Defect.ACK_LAST_RECEIVED_PSN);
+        this.sackMsbFirst = defects.has(Defect.SACK_MSB_FIRST);
+        this.nackOnPathZero = defects.has(Defect.NACK_ON_PATH_ZERO);
+        this.receiverNotReadyWrongCode = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_WRONG_CODE);
+        this.messageTooLongWrongCode = defects.has(org.mrconf.defect.Defect.MESSAGE_TOO_LONG_WRONG_CODE);
+        this.invalidRequestWrongCode = defects.has(org.mrconf.defect.Defect.INVALID_REQUEST_WRONG_CODE);
+        this.outOfWindowWrongCode = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_WRONG_CODE);
+        this.boundsWrongCode = defects.has(org.mrconf.defect.Defect.BOUNDS_WRONG_CODE);
+        this.ackReportsAnotherPath = defects.has(org.mrconf.defect.Defect.ACK_REPORTS_ANOTHER_PATH);
+        this.ceCountNeverSet = defects.has(org.mrconf.defect.Defect.CE_COUNT_NEVER_SET);
     }
 
     /** The UDP source port that packets with this entropy leave from (the transmitter may map entropy). */
     int sourcePortOf(final int entropy) {
         return transmitter.sourcePortOf(entropy);
     }
+    /** Room for the shim of {@link Defect#SHIM_BEFORE_HEADER}. */
+    private static final int SHIM_BYTES = 4;
 
     /** Sends (or resends) the packet recorded for {@code psn} on {@code path} (spec clause 6.4.2). */
     void sendData(
@@ -42,41 +102,78 @@ final class OutboundPackets {
         final SendMessage message = path.slotMessage[slot];
         final long offset = path.slotOffset[slot];
         final int length = path.slotLength[slot];
-        int flags = retransmission ? PacketFlags.RETRANSMISSION : PacketFlags.NONE;
+        int flags = retransmission && !retransmitWithoutFlag ? PacketFlags.RETRANSMISSION : PacketFlags.NONE;
         if (offset + length == message.length || message.opcode == Opcode.READ_REQUEST) {
             flags |= PacketFlags.ACK_REQUEST; // the last packet of a message: its completion should not wait
         }
         final DataHeaderFlyweight header = encoder.data(buffer, 0, message.opcode)
                 .flags(flags)
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
-                .pathId(path.pathId)
+                .pathId(
+                        retransmission && retransmitOnOtherPath
+                                ? (path.pathId + 1) % connection.sendPaths.length
+                                : path.pathId)
                 .psn(psn)
                 .streamId(message.streamId)
                 .payloadLength(length)
                 .messageSequenceNumber(message.msn)
-                .messageLength(message.length)
+                .messageLength(messageLengthPerPacket ? length : message.length)
                 .messageOffset(offset)
-                .transmitTimestamp(nowNs & Serial.MASK);
+                .transmitTimestamp(
+                        (retransmission && retransmitStaleTimestamp ? path.slotSentNs[slot] : nowNs) & Serial.MASK);
+        if (nonzeroReservedOnSend) {
+            header.reserved1(0x5A).flags(flags | 0x8000);
+        }
+        if (sendMinorVersion) {
+            header.version(0x11);
+        }
         switch (message.opcode) {
-            case WRITE -> header.remoteAddress(message.remoteAddress).remoteKey(message.remoteKey & Serial.MASK);
+            case WRITE ->
+                header.remoteAddress(message.remoteAddress + (perPacketRemoteAddress ? offset : 0))
+                        .remoteKey(message.remoteKey & Serial.MASK);
             case WRITE_WITH_IMMEDIATE ->
                 header.remoteAddress(message.remoteAddress)
                         .remoteKey(message.remoteKey & Serial.MASK)
                         .immediate(message.immediate);
-            case SEND -> header.receiveSequenceNumber(message.matchValue);
+            case SEND -> header.receiveSequenceNumber(rsnFromMsn ? message.msn : message.matchValue);
             case READ_REQUEST ->
                 header.remoteAddress(message.remoteAddress)
                         .remoteKey(message.remoteKey & Serial.MASK)
                         .sinkHandle(message.matchValue);
-            case READ_RESPONSE -> header.sinkHandle(message.matchValue);
+            case READ_RESPONSE -> {
+                header.sinkHandle(message.matchValue);
+                if (readResponseMsnZero) {
+                    header.messageSequenceNumber(0);
+                }
+            }
             default -> throw new IllegalStateException("not a data opcode: " + message.opcode);
         }
         if (length > 0) {
             final MemoryRegion source = message.localRegion;
             buffer.put(header.payloadIndex(), source.memory(), source.indexOf(message.localAddress + offset), length);
         }
-        final int packetLength = encoder.finish(buffer, 0, message.opcode.packetLength(length));
-        transmitter.transmit(connection.config.peerNode(), path.entropy, Ecn.ECT_0, buffer, 0, packetLength);
+        int packetLength = encoder.finish(buffer, 0, message.opcode.packetLength(length));
+        if (crcLittleEndian) {
+            final int trailer = packetLength - 4;
+            for (int i = 0; i < 2; i++) {
+                final byte b = buffer.get(trailer + i);
+                buffer.put(trailer + i, buffer.get(trailer + 3 - i));
+                buffer.put(trailer + 3 - i, b);
+            }
+        }
+        if (shimBeforeHeader) {
+            final byte[] packet = new byte[packetLength];
+            buffer.get(0, packet);
+            buffer.putInt(0, 0).put(SHIM_BYTES, packet);
+            packetLength += SHIM_BYTES;
+        }
+        transmitter.transmit(
+                connection.config.peerNode(),
+                path.entropy,
+                notEctOnData ? Ecn.NOT_ECT : Ecn.ECT_0,
+                buffer,
+                0,
+                packetLength);
         counters.increment(retransmission ? Counter.TX_RETRANSMISSIONS : Counter.TX_DATA_PACKETS);
     }
 
@@ -86,9 +183,24 @@ final class OutboundPackets {
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(path.pathId)
                 .echoedTimestamp(path.lastTimestamp)
-                .ceCount(Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
+                .ceCount(ceCountNeverSet ? 0 : Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
                 .rateHint(rateHintMbps);
-        path.window.writeTo(ack);
+        final PathReceiver[] paths = connection.receivePaths;
+        (ackReportsAnotherPath ? paths[(path.pathId + 1) % paths.length] : path).window.writeTo(ack);
+        if (sackFirstWordOnly) {
+            for (int word = 1; word < AckFlyweight.SACK_WORDS; word++) {
+                ack.sackWord(word, 0);
+            }
+        }
+        if (ackLastReceivedPsn) {
+            ack.psn((ack.psn() - 1) & Serial.MASK);
+        }
+        if (sackMsbFirst) {
+            for (int i = 0; i < 32; i++) {
+                final int index = AckFlyweight.SACK_BITMAP_OFFSET + i;
+                buffer.put(index, (byte) (Integer.reverse(buffer.get(index) & 0xFF) >>> 24));
+            }
+        }
         final int packetLength = encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
         transmitter.transmit(
                 connection.config.peerNode(),
@@ -113,9 +225,9 @@ final class OutboundPackets {
             final long retryAfterMicros) {
         encoder.nack(buffer, 0)
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
-                .pathId(pathId)
+                .pathId(nackOnPathZero ? 0 : pathId)
                 .psn(psn)
-                .code(code)
+                .code(onTheWire(code))
                 .streamId(streamId)
                 .messageSequenceNumber(msn)
                 .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
@@ -124,6 +236,18 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
+    }
+
+    /** The code a NACK carries: the one its reason names, unless a defect swaps it. */
+    private NackCode onTheWire(final NackCode code) {
+        return switch (code) {
+            case RECEIVER_NOT_READY -> receiverNotReadyWrongCode ? NackCode.INVALID_REQUEST : code;
+            case MESSAGE_TOO_LONG -> messageTooLongWrongCode ? NackCode.BOUNDS : code;
+            case INVALID_REQUEST -> invalidRequestWrongCode ? NackCode.REMOTE_ACCESS : code;
+            case PSN_OUT_OF_WINDOW -> outOfWindowWrongCode ? NackCode.INVALID_REQUEST : code;
+            case BOUNDS -> boundsWrongCode ? NackCode.REMOTE_ACCESS : code;
+            default -> code;
+        };
     }
 
     /**

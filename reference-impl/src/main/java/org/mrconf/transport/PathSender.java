@@ -50,13 +50,21 @@ final class PathSender {
     /** When an unhealthy path with nothing outstanding is probed next (clause 6.7.2). */
     long probeDeadlineNs;
 
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean sendWindowOffByOne;
+    private final boolean unhealthyPathStillUsed;
+
     PathSender(final int pathId, final long initialPsn, final int entropy, final EndpointConfig config) {
         this.pathId = pathId;
-        this.nextPsn = initialPsn & Serial.MASK;
+        this.nextPsn =
+                config.defects().has(org.mrconf.defect.Defect.INITIAL_PSN_IGNORED) ? 0 : initialPsn & Serial.MASK;
+        this.sendWindowOffByOne = config.defects().has(org.mrconf.defect.Defect.SEND_WINDOW_OFF_BY_ONE);
+        this.unhealthyPathStillUsed = config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_STILL_USED);
         this.oldestUnackedPsn = this.nextPsn;
         this.entropy = entropy;
-        this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs());
-        this.congestionWindow = new AimdWindow(config.initialPathWindow(), WINDOW, config.decreaseFactor());
+        this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), config.defects());
+        this.congestionWindow =
+                new AimdWindow(config.initialPathWindow(), WINDOW, config.decreaseFactor(), config.defects());
     }
 
     static int slot(final long psn) {
@@ -70,10 +78,11 @@ final class PathSender {
 
     /** How many new PSNs this path may take now: window space and congestion window both. */
     int freeWindow() {
-        if (!healthy) {
+        if (!healthy && !unhealthyPathStillUsed) {
             return 0;
         }
-        return Math.min(WINDOW - outstandingSpan(), congestionWindow.packets() - unacknowledged);
+        final int window = sendWindowOffByOne ? WINDOW + 1 : WINDOW;
+        return Math.min(window - outstandingSpan(), congestionWindow.packets() - unacknowledged);
     }
 
     /** Whether {@code psn} has been sent and is not yet behind the oldest unacknowledged PSN. */

@@ -51,6 +51,18 @@ final class ReceiveWindow {
         }
     }
 
+    /** Moves the cumulative PSN to {@code psn} whatever is missing before it (defect CUMULATIVE_OVER_GAP only). */
+    void skipTo(final long psn) {
+        while (cumulativePsn != psn) {
+            clear(cumulativePsn);
+            cumulativePsn = Serial.add(cumulativePsn, 1);
+        }
+        while (isSet(cumulativePsn)) {
+            clear(cumulativePsn);
+            cumulativePsn = Serial.add(cumulativePsn, 1);
+        }
+    }
+
     /** Whether any PSN after the cumulative PSN has arrived, i.e. there is a gap. */
     boolean hasGap() {
         for (final long word : ring) {

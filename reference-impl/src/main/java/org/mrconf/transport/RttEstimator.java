@@ -14,7 +14,23 @@ final class RttEstimator {
     private int backoffShift;
     private long minRttNs = Long.MAX_VALUE;
 
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean noBackoff;
+    private final boolean notClampedToMax;
+    private final boolean backoffNotRestored;
+
     RttEstimator(final long minRtoNs, final long initialRtoNs, final long maxRtoNs) {
+        this(minRtoNs, initialRtoNs, maxRtoNs, org.mrconf.defect.Defects.NONE);
+    }
+
+    RttEstimator(
+            final long minRtoNs,
+            final long initialRtoNs,
+            final long maxRtoNs,
+            final org.mrconf.defect.Defects defects) {
+        this.noBackoff = defects.has(org.mrconf.defect.Defect.NO_RTO_BACKOFF);
+        this.notClampedToMax = defects.has(org.mrconf.defect.Defect.RTO_NOT_CLAMPED_TO_MAX);
+        this.backoffNotRestored = defects.has(org.mrconf.defect.Defect.BACKOFF_NOT_RESTORED);
         this.minRtoNs = minRtoNs;
         this.initialRtoNs = initialRtoNs;
         this.maxRtoNs = maxRtoNs;
@@ -31,12 +47,14 @@ final class RttEstimator {
             rttVarNs += (Math.abs(srttNs - rttNs) - rttVarNs) / 4;
             srttNs += (rttNs - srttNs) / 8;
         }
-        backoffShift = 0;
+        if (!backoffNotRestored) {
+            backoffShift = 0;
+        }
     }
 
     /** Doubles the timeout after an expiry with no answer, up to the maximum. */
     void backOff() {
-        if (backoffShift < 30) {
+        if (backoffShift < 30 && !noBackoff) {
             backoffShift++;
         }
     }
@@ -68,8 +86,8 @@ final class RttEstimator {
     long rtoNs() {
         final long base = hasSample ? srttNs + Math.max(1_000, 4 * rttVarNs) : initialRtoNs;
         long rto = Math.max(minRtoNs, Math.min(maxRtoNs, base));
-        for (int i = 0; i < backoffShift && rto < maxRtoNs; i++) {
-            rto = Math.min(maxRtoNs, rto * 2);
+        for (int i = 0; i < backoffShift && (rto < maxRtoNs || notClampedToMax); i++) {
+            rto = notClampedToMax ? rto * 2 : Math.min(maxRtoNs, rto * 2);
         }
         return rto;
     }

@@ -19,6 +19,10 @@ final class SendScheduler {
     private final CompletionDispatcher completions;
     private final AckHandler ackHandler;
     private final SplittableRandom entropyRandom;
+    /** Self-validation defect (see {@link org.mrconf.defect.Defect}); false when clean. */
+    private final boolean invalidationMissesQueuedSends;
+
+    private final boolean sprayFirstPathOnly;
 
     SendScheduler(
             final EndpointState state,
@@ -30,7 +34,21 @@ final class SendScheduler {
         this.completions = completions;
         this.ackHandler = ackHandler;
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
+        this.invalidationMissesQueuedSends =
+                state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
+        this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
+        final org.mrconf.defect.Defects defects = state.config.defects();
+        this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
+        this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
+        this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
+        this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
     }
+
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean goBackN;
+    private final boolean noRepathAfterRto;
+    private final boolean noConnectionTimeout;
+    private final boolean completesBeforeAck;
 
     /** Sends everything the windows and the pacer allow now. */
     void pump(final Connection connection, final long nowNs) {
@@ -49,7 +67,9 @@ final class SendScheduler {
             if (connection.unacknowledged >= connection.congestionWindow.packets()) {
                 return;
             }
-            if (message.opcode != Opcode.READ_REQUEST && !message.localRegion.isValid()) {
+            if (message.opcode != Opcode.READ_REQUEST
+                    && !message.localRegion.isValid()
+                    && !invalidationMissesQueuedSends) {
                 // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
                 if (message.opcode == Opcode.READ_RESPONSE) {
                     abandonReadResponse(connection, message);
@@ -59,7 +79,9 @@ final class SendScheduler {
                 }
                 continue;
             }
-            final PathSender path = choosePath(connection);
+            final PathSender path = sprayFirstPathOnly
+                    ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
+                    : choosePath(connection);
             if (path == null) {
                 return;
             }
@@ -80,6 +102,11 @@ final class SendScheduler {
             message.packetsSent++;
             if (message.isFullySegmented()) {
                 connection.sendQueue.pollFirst();
+                if (completesBeforeAck
+                        && message.opcode != Opcode.READ_REQUEST
+                        && message.opcode != Opcode.READ_RESPONSE) {
+                    completions.finishSend(connection, message, CompletionStatus.SUCCESS);
+                }
             }
             out.sendData(connection, path, psn, false, nowNs);
             connection.pacer.onSent(wireBytes, nowNs);
@@ -113,9 +140,16 @@ final class SendScheduler {
                 path.slotState[slot] = PathSender.IN_FLIGHT;
                 path.awaitingResend--;
                 path.slotRetransmitted[slot] = true;
-                path.slotSentNs[slot] = nowNs;
                 out.sendData(connection, path, psn, true, nowNs);
+                path.slotSentNs[slot] = nowNs; // after sending: RETRANSMIT_STALE_TIMESTAMP reads the previous time
                 connection.pacer.onSent(wireBytes, nowNs);
+                if (goBackN) {
+                    for (long later = Serial.add(psn, 1); later != path.nextPsn; later = Serial.add(later, 1)) {
+                        if (path.slotState[PathSender.slot(later)] == PathSender.ACKED) {
+                            out.sendData(connection, path, later, true, nowNs);
+                        }
+                    }
+                }
                 if (path.awaitingResend == 0) {
                     break;
                 }
@@ -163,7 +197,9 @@ final class SendScheduler {
         if (connection.failed) {
             return;
         }
-        if (connection.hasOutstanding() && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
+        if (!noConnectionTimeout
+                && connection.hasOutstanding()
+                && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
             ackHandler.failConnection(connection, CompletionStatus.TRANSPORT_TIMEOUT);
             return;
         }
@@ -196,7 +232,9 @@ final class SendScheduler {
             path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
             state.counters.increment(Counter.PATHS_MARKED_UNHEALTHY);
         }
-        repath(connection, path);
+        if (!noRepathAfterRto) {
+            repath(connection, path);
+        }
         path.congestionWindow.onTimeout();
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
             path.markLost(psn);

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.NanoClock;
 import org.mrconf.transport.Endpoint;
 import org.mrconf.transport.EndpointConfig;
@@ -109,6 +111,24 @@ class ControlAgentTest {
         assertError(call("hello", args("versions", List.of(2, 3))), "unsupported_version");
         assertThat(call("hello", args("versions", List.of(1, 2))).get("ok").asBoolean())
                 .isTrue();
+    }
+
+    @Test
+    void shouldReportNoDefectsOnTheCleanReferenceAndEveryActiveOneOtherwise() {
+        assertThat(call("hello", args()).at("/result/defects").size()).isZero();
+
+        agent = new ControlAgent(
+                new Endpoint(
+                        EndpointConfig.builder()
+                                .defects(Defects.of(Defect.ACCEPT_BAD_CRC, Defect.STRICT_MINOR_VERSION))
+                                .build(),
+                        (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
+                        NanoClock.system()),
+                peers,
+                AgentConfig.builder().build());
+
+        assertThat(call("hello", args()).at("/result/defects").toString())
+                .isEqualTo("[\"accept-bad-crc\",\"strict-minor-version\"]");
     }
 
     @Test

@@ -154,6 +154,28 @@ class AdversarialPeerTest {
     }
 
     @Test
+    void shouldFailASinglePacketWriteThatTheReceiverNacks() {
+        final MemoryRegion source = endpoint.registerRegion(0x5000, 64, 0);
+        endpoint.postWrite(LOCAL, 0, source.key(), 0x5000, 16, 0xABC000, 0x55, 44); // its only PSN is 0
+        endpoint.onWakeup(now);
+
+        encoder.nack(scratch, 0)
+                .destinationConnectionId(LOCAL)
+                .pathId(0)
+                .psn(0)
+                .code(NackCode.REMOTE_ACCESS)
+                .streamId(0)
+                .messageSequenceNumber(0)
+                .cumulativePsn(0);
+        deliver(encoder.finish(scratch, 0, Opcode.NACK.packetLength(0)));
+
+        assertThat(endpoint.pollCompletion())
+                .as("7.5.8: the NACK's reason, although the NACK also settles the message's last PSN")
+                .extracting(Completion::workRequestId, Completion::status)
+                .containsExactly(44L, CompletionStatus.REMOTE_ACCESS_ERROR);
+    }
+
+    @Test
     void shouldRefuseAMessageWhosePacketsNameDifferentReceives() {
         final MemoryRegion region = endpoint.registerRegion(0x1000, 128, AccessFlags.LOCAL_WRITE);
         endpoint.postReceive(LOCAL, 0, region.key(), 0x1000, 32, 100);

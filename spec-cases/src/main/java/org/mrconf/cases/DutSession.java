@@ -1,27 +1,90 @@
 package org.mrconf.cases;
 
 import java.util.Optional;
+import org.mrconf.peer.TesterPeer;
 
 /**
  * The device the current run tests. The runner installs it before it launches the cases and removes it
- * afterwards; {@link DutExtension} hands it to the cases. One run at a time per JVM.
+ * afterwards; {@link DutExtension} hands it to the cases.
+ *
+ * <p>A session belongs to the thread that installs it (and threads it starts): the launcher runs the cases on the
+ * thread that calls it, so several runs may go on at once in one JVM, each against its own device, as the self-test
+ * does. One run at a time per thread.
+ *
+ * <p>The session also holds two facts the runner needs between cases: whether the device was lost (its control
+ * channel or link died; every later case is then ERROR without touching it, see {@link Applicability}), and the
+ * tester peer of the case that runs now, whose recording is the evidence of a failure.
  */
 public final class DutSession {
-    private static volatile DeviceUnderTest current;
+    /** The reason a case is skipped once the device is lost starts with this; the runner reports such a case ERROR. */
+    public static final String LOST_PREFIX = "device under test lost: ";
+
+    /** One run's state. */
+    private static final class State {
+        final DeviceUnderTest device;
+        volatile String lostReason;
+        volatile TesterPeer currentPeer;
+
+        State(final DeviceUnderTest device) {
+            this.device = device;
+        }
+    }
+
+    private static final InheritableThreadLocal<State> CURRENT = new InheritableThreadLocal<>();
 
     private DutSession() {}
 
-    /** Makes {@code dut} the device the cases run against; returns a handle that removes it. */
+    /** Makes {@code dut} the device the cases of this thread's run run against; returns a handle that removes it. */
     public static AutoCloseable install(final DeviceUnderTest dut) {
-        if (current != null) {
-            throw new IllegalStateException("a device is already installed: " + current.name());
+        final State existing = CURRENT.get();
+        if (existing != null) {
+            throw new IllegalStateException("a device is already installed: " + existing.device.name());
         }
-        current = dut;
-        return () -> current = null;
+        final State state = new State(dut);
+        CURRENT.set(state);
+        return () -> {
+            if (CURRENT.get() == state) {
+                CURRENT.remove();
+            }
+        };
     }
 
     /** The installed device, if any. */
     public static Optional<DeviceUnderTest> current() {
-        return Optional.ofNullable(current);
+        return Optional.ofNullable(CURRENT.get()).map(s -> s.device);
+    }
+
+    /** Marks the device lost (first reason wins): every case not yet run is skipped as ERROR. */
+    public static void markLost(final String reason) {
+        final State state = CURRENT.get();
+        if (state != null && state.lostReason == null) {
+            state.lostReason = reason;
+        }
+    }
+
+    /** Why the device was lost, if it was. */
+    public static Optional<String> lost() {
+        return Optional.ofNullable(CURRENT.get()).map(s -> s.lostReason);
+    }
+
+    /** Called by {@link Testbed#open}: the peer whose recording is the evidence of the case now running. */
+    static void peerOpened(final TesterPeer peer) {
+        final State state = CURRENT.get();
+        if (state != null) {
+            state.currentPeer = peer;
+        }
+    }
+
+    /** The tester peer of the case now running (or the last one that ran), if it opened one. */
+    public static Optional<TesterPeer> currentPeer() {
+        return Optional.ofNullable(CURRENT.get()).map(s -> s.currentPeer);
+    }
+
+    /** The runner calls this before each case, so that evidence never comes from an earlier case. */
+    public static void caseStarting() {
+        final State state = CURRENT.get();
+        if (state != null) {
+            state.currentPeer = null;
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
@@ -31,7 +32,10 @@ public final class Testbed implements AutoCloseable {
     public static final int REGION = 1 << 20;
     /** How long a case waits for something the spec says must happen; generous, since timing is not judged here. */
     public static final Duration WAIT = Duration.ofSeconds(5);
-    /** How long a case watches for something that must not happen. */
+    /**
+     * How long a case watches for something that must not happen, at the least; {@link #quiet()} lengthens it to
+     * cover the device's declared ACK delay.
+     */
     public static final Duration QUIET = Duration.ofMillis(300);
 
     private final DutProfile profile;
@@ -56,22 +60,48 @@ public final class Testbed implements AutoCloseable {
     /** Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams. */
     public static Testbed open(final DeviceUnderTest dut, final int paths, final int streams)
             throws DutControlException {
+        return open(dut, paths, streams, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #open(DeviceUnderTest, int, int)}, with the initial PSNs of the DUT's send paths and of the tester's,
+     * e.g. just below the wrap (clause 6.1.2).
+     */
+    public static Testbed open(
+            final DeviceUnderTest dut,
+            final int paths,
+            final int streams,
+            final long initialSendPsn,
+            final long initialReceivePsn)
+            throws DutControlException {
+        return open(dut, paths, streams, spec -> spec.withInitialPsns(initialSendPsn, initialReceivePsn));
+    }
+
+    /**
+     * Resets the DUT and sets up a connection of {@code paths} paths and {@code streams} streams, with what
+     * {@code adjust} changes in its set-up (e.g. initial PSNs, clause 4.2.1).
+     */
+    public static Testbed open(
+            final DeviceUnderTest dut, final int paths, final int streams, final UnaryOperator<ConnectionSpec> adjust)
+            throws DutControlException {
         final DutControl control = dut.control();
         control.reset();
-        final int mtu = control.hello().limits().mtu();
-        final ConnectionSpec spec = ConnectionSpec.of(
+        // The declared MTU (clause 12.1.3), not a guess from hello: the vendor states what the test may use.
+        final int mtu = dut.profile().parameters().mtu();
+        final ConnectionSpec spec = adjust.apply(ConnectionSpec.of(
                 DUT_CONNECTION,
                 TESTER_CONNECTION,
                 dut.link().testerAddress(),
                 dut.link().testerPort(),
                 paths,
-                streams);
+                streams));
         control.createConnection(spec);
         final long key = control.registerRegion(
                 BASE,
                 REGION,
                 EnumSet.of(RegionAccess.LOCAL_WRITE, RegionAccess.REMOTE_WRITE, RegionAccess.REMOTE_READ));
         final TesterPeer peer = TesterPeer.start(dut.link());
+        DutSession.peerOpened(peer);
         return new Testbed(control, peer, peer.connection(spec, mtu), key, dut.profile());
     }
 
@@ -97,10 +127,14 @@ public final class Testbed implements AutoCloseable {
         return key;
     }
 
-    /** A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN. */
+    /**
+     * A one-packet WRITE of {@code payload} to {@code address} on {@code path}, with that path's next PSN (not
+     * consumed: send it with {@code connection().sendNew}) and a new MSN of stream 0 (taken, so that every WRITE
+     * built here is a new message, never a stale copy of an earlier one).
+     */
     public PacketBuilder write(final int path, final long address, final long remoteKey, final byte[] payload) {
         return connection.packet(Opcode.WRITE, path).stream(0)
-                .msn(connection.nextMsn(0))
+                .msn(connection.takeMsn(0))
                 .messageLength(payload.length)
                 .messageOffset(0)
                 .remoteAddress(address)
@@ -121,6 +155,32 @@ public final class Testbed implements AutoCloseable {
             }
         }
         throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
+    }
+
+    /**
+     * How long to watch for a packet that must not come: {@link #QUIET}, or twice the declared ACK deadline (ACK
+     * delay plus tolerance) when that is longer, so that a late but legal ACK is never missed.
+     */
+    public Duration quiet() {
+        final Duration twiceAckDeadline =
+                profile.parameters().timers().ackDeadline().multipliedBy(2);
+        return twiceAckDeadline.compareTo(QUIET) > 0 ? twiceAckDeadline : QUIET;
+    }
+
+    /**
+     * Waits up to {@link #WAIT} until {@code counter} grew by at least {@code by} since {@code before} and returns
+     * the growth, so a case never judges a counter before the device had the time to process the packet. Returns
+     * the growth seen at the deadline when it did not reach {@code by} (the case's assertion then fails).
+     */
+    public long awaitGrowth(final Map<String, Long> before, final String counter, final long by)
+            throws DutControlException, InterruptedException {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        long grew = grew(before, counter);
+        while (grew < by && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+            grew = grew(before, counter);
+        }
+        return grew;
     }
 
     /** The DUT's counters now. */

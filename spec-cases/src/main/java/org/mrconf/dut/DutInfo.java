@@ -19,6 +19,9 @@ import org.mrconf.catalogue.Profile;
  * @param limits         the device's limits
  * @param optionalClauses the SHOULD and MAY clauses the device declares it implements (spec clause 12.1.5);
  *                        empty when {@code hello} gives none
+ * @param defects        the deliberate non-conformances the device says it commits ({@code hello}'s optional
+ *                       {@code defects}; empty for a clean device): a report names them, so that a defect DUT
+ *                       never passes as clean
  */
 public record DutInfo(
         int protocol,
@@ -28,14 +31,33 @@ public record DutInfo(
         int udpPort,
         List<InetAddress> addresses,
         DutLimits limits,
-        List<String> optionalClauses) {
+        List<String> optionalClauses,
+        List<String> defects) {
     public DutInfo {
+        defects = List.copyOf(defects);
         Objects.requireNonNull(implementation, "implementation");
         profiles = Set.copyOf(profiles);
         Objects.requireNonNull(wireVersion, "wireVersion");
         addresses = List.copyOf(addresses);
         Objects.requireNonNull(limits, "limits");
         optionalClauses = List.copyOf(optionalClauses);
+    }
+
+    /** The same without optional clauses or defects: for agents and tests that build one by hand. */
+    public DutInfo(
+            int protocol,
+            DutIdentity implementation,
+            Set<Profile> profiles,
+            String wireVersion,
+            int udpPort,
+            List<InetAddress> addresses,
+            DutLimits limits) {
+        this(protocol, implementation, profiles, wireVersion, udpPort, addresses, limits, List.of(), List.of());
+    }
+
+    /** Whether the device says it commits deliberate non-conformances. */
+    public boolean hasDefects() {
+        return !defects.isEmpty();
     }
 
     public boolean claims(Profile profile) {

@@ -50,6 +50,9 @@ public final class DutProfileLoader {
     /** Largest profile file read (1 MiB): a profile is a few KB; anything bigger is a wrong file. */
     public static final long MAX_FILE_BYTES = 1 << 20;
 
+    /** The field name of a comment, allowed in every object of a profile and ignored. */
+    public static final String COMMENT_KEY = "//";
+
     /** Largest timer value accepted, in microseconds: one hour. */
     private static final long MAX_TIMER_US = 3_600_000_000L;
 
@@ -102,10 +105,24 @@ public final class DutProfileLoader {
         if (tree == null || tree.isMissingNode()) {
             throw new DutProfileException(source, "(file)", "is empty");
         }
+        stripComments(tree);
         try {
             return read(JsonFields.asObject(tree, "(root)"));
         } catch (FieldException e) {
             throw new DutProfileException(source, e.field(), e.problem(), e);
+        }
+    }
+
+    /**
+     * JSON has no comments, so a profile may carry them as {@value #COMMENT_KEY} fields in any object (the template of
+     * {@code metaroce profile new} does); they are removed before the fields are checked.
+     */
+    private static void stripComments(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.remove(COMMENT_KEY);
+            object.forEach(DutProfileLoader::stripComments);
+        } else if (node != null && node.isArray()) {
+            node.forEach(DutProfileLoader::stripComments);
         }
     }
 

@@ -8,7 +8,9 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,7 +21,9 @@ import org.mrconf.wire.WireConstants;
  * What the user named as the device under test on the command line ({@code --dut}), before any profile is read:
  *
  * <ul>
- *   <li>absent: the {@link Embedded} reference in the suite's own process (blank is an error);</li>
+ *   <li>absent or {@code reference}: the {@link Embedded} reference in the suite's own process (blank is an error);
+ *       {@code reference?defect=NAME[,NAME]} runs it with deliberate non-conformances from the reference's defect
+ *       catalogue (for self-validation; the names are checked where the reference is started);</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
  *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
  *   <li>{@code iface:NAME}: a DUT on the Ethernet interface NAME, through {@link RawInterface}; for a quick run
@@ -58,6 +62,9 @@ public sealed interface DutTarget {
                             + " or a profile file");
         }
         String trimmed = text.strip();
+        if (trimmed.equals(Embedded.NAME) || trimmed.startsWith(Embedded.NAME + "?")) {
+            return Embedded.parse(trimmed);
+        }
         if (trimmed.startsWith("udp:")) {
             return Udp.parse(trimmed);
         }
@@ -86,8 +93,46 @@ public sealed interface DutTarget {
      */
     DutProfile applyTo(DutProfile base);
 
-    /** The reference DUT in the suite's own process. */
-    record Embedded() implements DutTarget {
+    /**
+     * The reference DUT in the suite's own process.
+     *
+     * @param defects the names of the deliberate non-conformances it should commit, as given (none for the clean
+     *     reference)
+     */
+    record Embedded(List<String> defects) implements DutTarget {
+        /** How the embedded reference is named on the command line. */
+        public static final String NAME = "reference";
+
+        public Embedded {
+            defects = List.copyOf(defects);
+        }
+
+        /** The clean reference. */
+        public Embedded() {
+            this(List.of());
+        }
+
+        static Embedded parse(String text) throws DutProfileException {
+            int question = text.indexOf('?');
+            Map<String, String> query = Udp.query(question < 0 ? null : text.substring(question + 1));
+            String names = query.remove("defect");
+            if (!query.isEmpty()) {
+                throw new DutProfileException(
+                        SOURCE, query.keySet().iterator().next(), "unknown parameter, expected defect");
+            }
+            if (names == null) {
+                return new Embedded();
+            }
+            List<String> defects = Arrays.stream(names.split(","))
+                    .map(String::strip)
+                    .filter(name -> !name.isEmpty())
+                    .toList();
+            if (defects.isEmpty()) {
+                throw new DutProfileException(SOURCE, "defect", "give one or more defect names, comma separated");
+            }
+            return new Embedded(defects);
+        }
+
         @Override
         public DutProfile applyTo(DutProfile base) {
             return base.withControl(Optional.empty()).withLink(Link.embedded());

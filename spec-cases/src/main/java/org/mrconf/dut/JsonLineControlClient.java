@@ -118,6 +118,7 @@ public final class JsonLineControlClient implements DutControl {
             for (int i = 0; i < addressNodes.size(); i++) {
                 addresses.add(JsonFields.asAddress(addressNodes.get(i), "result.wire.addresses[" + i + "]"));
             }
+            List<String> defects = result.has("defects") ? JsonFields.strings(result, "result", "defects") : List.of();
             ObjectNode limits = JsonFields.object(result, "result", "limits");
             String at = "result.limits";
             DutLimits dutLimits = new DutLimits(
@@ -136,7 +137,8 @@ public final class JsonLineControlClient implements DutControl {
                     dutLimits,
                     JsonFields.has(result, "optionalClauses")
                             ? JsonFields.strings(result, "result", "optionalClauses")
-                            : List.of());
+                            : List.of(),
+                    defects);
         });
     }
 

@@ -29,6 +29,24 @@ class DutTargetTest {
     }
 
     @Test
+    void shouldNameTheReferenceWithDefects() throws Exception {
+        assertThat(DutTarget.parse("reference")).isEqualTo(new DutTarget.Embedded());
+        assertThat(DutTarget.parse("reference?defect=accept-bad-crc, strict-minor-version"))
+                .isEqualTo(new DutTarget.Embedded(java.util.List.of("accept-bad-crc", "strict-minor-version")));
+    }
+
+    @Test
+    void shouldRejectAReferenceQueryWithoutDefects() {
+        DutProfileException empty =
+                catchThrowableOfType(() -> DutTarget.parse("reference?defect="), DutProfileException.class);
+        DutProfileException unknown =
+                catchThrowableOfType(() -> DutTarget.parse("reference?bug=x"), DutProfileException.class);
+
+        assertThat(empty).hasMessageContaining("defect");
+        assertThat(unknown).hasMessageContaining("bug").hasMessageContaining("expected defect");
+    }
+
+    @Test
     void shouldPutTheControlAgentOnTheNextPort() throws Exception {
         DutTarget target = DutTarget.parse("udp://192.0.2.7:5000");
 

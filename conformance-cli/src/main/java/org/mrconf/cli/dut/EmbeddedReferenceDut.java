@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.defect.Defects;
 import org.mrconf.dut.Datagram;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
@@ -24,6 +25,11 @@ import org.mrconf.wire.WireConstants;
 public final class EmbeddedReferenceDut implements AutoCloseable {
     private static final InetAddress DUT_ADDRESS = loopback(1);
     private static final InetAddress TESTER_ADDRESS = loopback(2);
+    /**
+     * The tester's MetaRoCE port: deliberately not the default 4796, so that a DUT that ignores the configured
+     * destination port (spec clause 4.1.3) is seen doing so.
+     */
+    private static final int TESTER_PORT = 54796;
 
     private final SoftDut dut;
     private final QueueWireLink link;
@@ -31,7 +37,7 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
 
     private EmbeddedReferenceDut(final SoftDutOptions options) {
         final InetSocketAddress dutPort = new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
-        final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
+        final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT);
         final SoftDut[] device = new SoftDut[1];
         this.link = new QueueWireLink(
                 testerPort,
@@ -53,17 +59,43 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         this.control = new JsonLineControlClient(dut::control);
     }
 
-    /** Starts the embedded reference with its default options. */
+    /** Starts the clean embedded reference with its default options. */
     public static EmbeddedReferenceDut start() {
+        return start(Defects.NONE);
+    }
+
+    /** Starts the embedded reference committing {@code defects} (self-validation), with its default options. */
+    public static EmbeddedReferenceDut start(final Defects defects) {
+        final SoftDutOptions defaults = SoftDutOptions.builder().build();
         return new EmbeddedReferenceDut(SoftDutOptions.builder()
                 .udpPort(WireConstants.DEFAULT_UDP_PORT)
                 .controlPort(-1)
+                .endpoint(defaults.endpoint().toBuilder().defects(defects).build())
                 .build());
     }
 
     /** The device as the conformance cases see it, with the reference's bundled declarations. */
     public DeviceUnderTest device() {
-        return new DeviceUnderTest("embedded reference", control, link, profile());
+        final Defects defects = dut.options().endpoint().defects();
+        final String name = defects.isEmpty() ? "embedded reference" : "embedded reference with defects " + defects;
+        return new DeviceUnderTest(name, control, link, profile());
+    }
+
+    /**
+     * The device judged by {@code declared} instead (claims, optional clauses, timers), with the in-memory link and
+     * its addresses: e.g. a profile that claims only core makes the READ cases not applicable.
+     */
+    public DeviceUnderTest device(final DutProfile declared) {
+        final DutProfile embedded = profile();
+        return new DeviceUnderTest(
+                "embedded reference",
+                control,
+                link,
+                declared.withLink(DutProfile.Link.embedded())
+                        .withControl(Optional.empty())
+                        .withParameters(declared.parameters()
+                                .withDut(embedded.parameters().dut())
+                                .withTester(embedded.parameters().tester())));
     }
 
     /**
@@ -77,7 +109,7 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                     .withControl(Optional.empty())
                     .withParameters(bundled.parameters()
                             .withDut(new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT))
-                            .withTester(new InetSocketAddress(TESTER_ADDRESS, WireConstants.DEFAULT_UDP_PORT)));
+                            .withTester(new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT)));
         } catch (final DutProfileException e) {
             throw new IllegalStateException("the bundled reference profile is broken: " + e.getMessage(), e);
         }

@@ -16,9 +16,9 @@ import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.UdpWireLink;
-import org.mrconf.runner.CaseResult;
 import org.mrconf.runner.CaseRunner;
-import org.mrconf.runner.Verdict;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * The issue-4 acceptance: the same conformance cases (connection, region, out-of-order WRITE with SACK
@@ -118,9 +118,14 @@ class CasesAcrossDevicesTest {
         assertThat(results).as("cases run against %s", device.name()).hasSizeGreaterThanOrEqualTo(CASE_COUNT);
         assertThat(results)
                 .as("verdicts against %s", device.name())
-                .allSatisfy(result -> assertThat(result.verdict())
-                        .as("%s: %s", result.caseId(), result.message())
-                        .isEqualTo(Verdict.PASS));
+                .allSatisfy(result -> assertThat(result.verdict() == Verdict.PASS || notApplicable(result))
+                        .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
+                        .isTrue());
+    }
+
+    /** A case of a profile the reference does not claim (ipv6), or that this link cannot carry out. */
+    private static boolean notApplicable(final CaseResult result) {
+        return result.verdict() == Verdict.NOT_APPLICABLE;
     }
 
     private static boolean commandWorks(final String... command) {

@@ -1,0 +1,96 @@
+package org.mrconf.selftest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.mrconf.cli.dut.EmbeddedReferenceDut;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
+import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.RunOptions;
+import org.mrconf.runner.Selection;
+import org.mrconf.verdict.CaseResult;
+
+/**
+ * Runs the conformance cases against the clean embedded reference and against the reference committing each defect,
+ * one defect at a time. Runs go on in parallel in this JVM, each on its own thread against its own embedded reference (its
+ * own event loop and in-memory link; {@code DutSession} keeps one device per thread), so no child JVM is needed.
+ */
+public final class SelfTest {
+    /** Which cases run against a defect. */
+    public enum Scope {
+        /** Every case: the matrix shows every clause a defect breaks, collateral included. */
+        ALL_CASES,
+        /** Only the cases of the clauses the defect declares: enough to prove it is caught, much faster. */
+        DECLARED_CLAUSES
+    }
+
+    private final Scope scope;
+    private final int jobs;
+
+    public SelfTest(final Scope scope, final int jobs) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs must be at least 1, was " + jobs);
+        }
+        this.scope = scope;
+        this.jobs = jobs;
+    }
+
+    /**
+     * Runs the clean reference (every case) and then each of {@code defects}; {@code onOutcome} hears each outcome
+     * as it finishes (any thread, one at a time).
+     */
+    public SelfTestReport run(final List<Defect> defects, final Consumer<DefectOutcome> onOutcome) throws Exception {
+        final long started = System.nanoTime();
+        final DefectOutcome clean = runOne(null, Selection.ALL);
+        onOutcome.accept(clean);
+        final ExecutorService pool = Executors.newFixedThreadPool(jobs, runnable -> {
+            final Thread thread = new Thread(runnable, "mrconf-selftest");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            final List<Future<DefectOutcome>> futures = new ArrayList<>();
+            for (final Defect defect : defects) {
+                futures.add(pool.submit(() -> {
+                    final DefectOutcome outcome = runOne(defect, selection(defect));
+                    synchronized (onOutcome) {
+                        onOutcome.accept(outcome);
+                    }
+                    return outcome;
+                }));
+            }
+            final List<DefectOutcome> outcomes = new ArrayList<>();
+            for (final Future<DefectOutcome> future : futures) {
+                outcomes.add(future.get());
+            }
+            return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started);
+        } catch (final ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private Selection selection(final Defect defect) {
+        if (scope == Scope.ALL_CASES) {
+            return Selection.ALL;
+        }
+        return new Selection(defect.clauses(), Set.of(), Set.of(), Set.of(), List.of());
+    }
+
+    private static DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
+        final long started = System.nanoTime();
+        try (EmbeddedReferenceDut reference =
+                EmbeddedReferenceDut.start(defect == null ? Defects.NONE : Defects.of(defect))) {
+            final List<CaseResult> results =
+                    CaseRunner.run(reference.device(), RunOptions.defaults().withSelection(selection), result -> {});
+            return DefectOutcome.of(defect, results, System.nanoTime() - started);
+        }
+    }
+}

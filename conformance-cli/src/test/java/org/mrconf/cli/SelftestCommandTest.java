@@ -1,0 +1,49 @@
+package org.mrconf.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command's surface; {@code SelfValidationTest} runs the whole catalogue. */
+class SelftestCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void shouldListTheCatalogueWithTheClausesEachDefectBreaks() {
+        assertThat(run("selftest", "--list")).isZero();
+        assertThat(out.toString()).containsPattern("(?m)^accept-bad-crc +breaks 5\\.6\\.2$");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownDefectWithExitCodeTwo() {
+        assertThat(run("selftest", "--defect", "no-such-bug", "--out", dir.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("unknown defect \"no-such-bug\"").doesNotContain("\tat ");
+    }
+
+    @Test
+    void shouldWriteTheMatrixForTheChosenDefects() throws Exception {
+        final int exit = run("selftest", "--defect", "accept-bad-crc,crc-checked-first", "--out", dir.toString());
+
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString()).contains("CAUGHT   accept-bad-crc").contains("2 of 2 defects caught");
+        assertThat(Files.readString(dir.resolve("self-validation.md")))
+                .contains("| `accept-bad-crc` | 5.6.2 |")
+                .contains("| `crc-checked-first` | 5.6.4 | 5.6.4 | - | 0 | caught |");
+        assertThat(Files.readString(dir.resolve("self-validation.json"))).contains("\"caught\" : true");
+    }
+
+    private int run(final String... args) {
+        return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute(args);
+    }
+}

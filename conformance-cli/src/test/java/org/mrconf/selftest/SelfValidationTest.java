@@ -1,0 +1,174 @@
+package org.mrconf.selftest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.commons.support.ReflectionSupport;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.catalogue.Clause;
+import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.catalogue.Level;
+import org.mrconf.defect.Defect;
+
+/**
+ * The build's proof that the suite catches what it claims to. Every defect of the reference's catalogue runs, in
+ * process, against the cases of the clauses it declares, and must make each of those clauses FAIL without any ERROR;
+ * the clean reference must pass everything. Every MUST clause of the enforced sections must have a case and a defect
+ * that its cases catch, unless it is listed in {@link #UNPROVABLE} with the reason.
+ *
+ * <p>The per-clause proof is compared with the committed {@code proven-coverage.txt} (regenerate with
+ * {@code -Dgolden.update=true}), which {@code CaseCatalogueTest} reads to count a clause as covered only when proven.
+ */
+class SelfValidationTest {
+    /** The spec sections whose every MUST clause must be proven. */
+    static final Set<String> ENFORCED_SECTIONS = Set.of("3", "4", "5", "6", "7");
+
+    /**
+     * MUST clauses of the enforced sections that the embedded reference cannot prove, and why. Each is still tested
+     * against every device that claims it.
+     */
+    static final Map<String, String> UNPROVABLE = Map.of(
+            "4.1.2",
+            "ipv6 profile: the embedded reference runs over an in-memory IPv4 link",
+            "4.1.6",
+            "UDP checksums: the in-memory link carries no UDP header; EncapsulationCase.udpChecksumRules"
+                    + " runs over raw Ethernet, where the reference's checksums are its kernel's",
+            "6.6.5",
+            "long-haul profile: the reference does not claim it, so its cases report not applicable");
+
+    static final Path GOLDEN = Path.of("src", "test", "resources", "proven-coverage.txt");
+
+    private static ClauseCatalogue catalogue;
+    private static SelfTestReport report;
+
+    @BeforeAll
+    static void runEveryDefect() throws Exception {
+        catalogue = new CatalogueLoader().loadBundled();
+        report = new SelfTest(SelfTest.Scope.DECLARED_CLAUSES, 2).run(Arrays.asList(Defect.values()), o -> {});
+    }
+
+    @Test
+    void shouldPassEveryCaseAgainstTheCleanReference() {
+        assertThat(report.clean().results().stream()
+                        .filter(r -> r.verdict() == org.mrconf.verdict.Verdict.FAIL)
+                        .map(r -> r.caseId() + ": " + r.message())
+                        .toList())
+                .as("cases failing against the clean reference")
+                .isEmpty();
+    }
+
+    @Test
+    void shouldCatchEveryDefectOnEveryClauseItDeclaresWithoutAnyError() {
+        final List<String> problems = new ArrayList<>();
+        for (final DefectOutcome outcome : report.outcomes()) {
+            if (!outcome.missed().isEmpty()) {
+                problems.add(outcome.name() + " escapes the cases of " + outcome.missed());
+            }
+            outcome.errors()
+                    .forEach(e -> problems.add(outcome.name() + " makes " + e.caseId() + " ERROR: " + e.message()));
+        }
+        assertThat(problems).as("defects not caught").isEmpty();
+    }
+
+    @Test
+    void shouldDeclareOnlyClausesOfTheCatalogue() {
+        for (final Defect defect : Defect.values()) {
+            for (final String clause : defect.clauses()) {
+                assertThat(catalogue.find(clause))
+                        .as("clause %s of defect %s", clause, defect.flagName())
+                        .isPresent();
+            }
+        }
+    }
+
+    @Test
+    void shouldHaveACaseForEveryMustClauseOfTheEnforcedSections() {
+        final Set<String> withCase = clausesWithCases();
+        assertThat(enforcedMustClauses().stream()
+                        .filter(id -> !withCase.contains(id))
+                        .toList())
+                .as("MUST clauses of sections %s without a case", new TreeSet<>(ENFORCED_SECTIONS))
+                .isEmpty();
+    }
+
+    @Test
+    void shouldProveEveryMustClauseOfTheEnforcedSectionsWithADefect() {
+        final SortedMap<String, SortedSet<String>> proven = report.provenBy();
+        assertThat(enforcedMustClauses().stream()
+                        .filter(id -> !proven.containsKey(id) && !UNPROVABLE.containsKey(id))
+                        .toList())
+                .as("MUST clauses of sections %s that no caught defect proves", new TreeSet<>(ENFORCED_SECTIONS))
+                .isEmpty();
+    }
+
+    @Test
+    void shouldMatchTheCommittedProvenCoverage() throws Exception {
+        final String listing = listing();
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(GOLDEN, listing, StandardCharsets.UTF_8);
+        }
+        assertThat(listing)
+                .as("regenerate %s with -Dgolden.update=true and review the diff", GOLDEN)
+                .isEqualTo(Files.readString(GOLDEN, StandardCharsets.UTF_8));
+    }
+
+    /** One line per clause: id, level, and the defects that prove its cases ({@code -} for none). */
+    private static String listing() {
+        final SortedMap<String, SortedSet<String>> proven = report.provenBy();
+        final StringBuilder text = new StringBuilder(
+                "# Clauses proven by a defect of the reference's catalogue (generated; see SelfValidationTest)\n");
+        long count = 0;
+        for (final Clause clause : catalogue.clauses()) {
+            final SortedSet<String> by = proven.get(clause.id());
+            count += by == null ? 0 : 1;
+            text.append(clause.id())
+                    .append(' ')
+                    .append(clause.level())
+                    .append(' ')
+                    .append(by == null ? "-" : String.join(", ", by))
+                    .append('\n');
+        }
+        text.append("# ")
+                .append(count)
+                .append(" of ")
+                .append(catalogue.clauses().size())
+                .append(" clauses proven\n");
+        return text.toString();
+    }
+
+    private static List<String> enforcedMustClauses() {
+        return catalogue.clauses().stream()
+                .filter(c -> c.level() == Level.MUST)
+                .filter(c -> ENFORCED_SECTIONS.contains(c.id().substring(0, c.id().indexOf('.'))))
+                .map(Clause::id)
+                .toList();
+    }
+
+    private static Set<String> clausesWithCases() {
+        final Map<String, Integer> clauses = new TreeMap<>();
+        for (final Class<?> type : ReflectionSupport.findAllClassesInPackage(
+                "org.mrconf.cases", c -> c.getSimpleName().endsWith("Case"), n -> true)) {
+            for (final Method method : type.getDeclaredMethods()) {
+                for (final Verifies verifies : method.getAnnotationsByType(Verifies.class)) {
+                    clauses.merge(verifies.value(), 1, Integer::sum);
+                }
+            }
+        }
+        return clauses.keySet();
+    }
+}

@@ -1,0 +1,487 @@
+package org.mrconf.defect;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The catalogue of deliberate non-conformances the reference can be told to commit, so that {@code metaroce selftest}
+ * can prove each conformance case catches what its clause forbids. Each constant says in one sentence what it does
+ * wrong, names the clauses it breaks and the case that catches it, and is consulted at exactly one decision point of
+ * the reference (read once into a final boolean field, so a defect that is off costs nothing measurable).
+ *
+ * <p>Every constant is off unless selected with {@code metaroce dut serve --defect NAME} or
+ * {@code --dut 'reference?defect=NAME'}; a device running any of them says so in {@code hello}.
+ *
+ * <p>Constants are grouped by spec section, one block per section range, so that additions merge cleanly.
+ */
+public enum Defect {
+    // ------------------------------------------------------------------ sections 3 to 5
+
+    /** Treats the last agreed path (id n-1) as unknown and drops its packets (off by one); caught by PathsAndStreamsCase. */
+    LAST_PATH_REJECTED(breaks("3.1.1")),
+
+    /** Keeps one receive state (PSN window, ACK state) for all paths, that of path 0; caught by PathsAndStreamsCase. */
+    SHARED_RECEIVE_STATE(breaks("3.1.2")),
+
+    /** Drops packets on path ids 4 and above, so a connection has at most 4 working paths; caught by PathsAndStreamsCase. */
+    FOUR_PATHS_ONLY(breaks("3.1.3")),
+
+    /** Rejects packets of the last agreed stream (off by one on the stream count); caught by PathsAndStreamsCase. */
+    LAST_STREAM_REJECTED(breaks("3.1.4")),
+
+    /** Rejects packets of stream ids 8 and above, so a connection has at most 8 working streams; caught by PathsAndStreamsCase. */
+    EIGHT_STREAMS_ONLY(breaks("3.1.5")),
+
+    /** Drops a packet of stream s that arrives on a path other than s mod paths; caught by PathsAndStreamsCase. */
+    STREAM_BOUND_TO_PATH(breaks("3.1.6")),
+
+    /** Puts a 4-byte shim before the MetaRoCE header of every data packet it sends; caught by EncapsulationCase. */
+    SHIM_BEFORE_HEADER(breaks("4.1.1")),
+
+    /** Sends to port 4796 whatever destination port the connection was set up with; caught by EncapsulationCase. */
+    SEND_TO_DEFAULT_PORT(breaks("4.1.3")),
+
+    /** Drops a data packet whose UDP source port differs from the last one seen on its path; caught by EncapsulationCase. */
+    DROP_ON_ENTROPY_CHANGE(breaks("4.1.4")),
+
+    /** Gives every path of a connection the same entropy (UDP source port); caught by EncapsulationCase. */
+    SAME_ENTROPY_ALL_PATHS(breaks("4.1.5")),
+
+    /** Sends data packets and READ_REQUESTs Not-ECT instead of ECN-capable; caught by EncapsulationCase. */
+    NOT_ECT_ON_DATA(breaks("4.1.7")),
+
+    /** Counts a CE-marked data packet and then drops it instead of processing it; caught by EncapsulationCase. */
+    DROP_CE_MARKED(breaks("4.1.7")),
+
+    /** Discards every packet that is not the next in order on its path (a go-back-N receiver that needs PFC); caught by EncapsulationCase. */
+    DROP_OUT_OF_ORDER(breaks("4.1.8")),
+
+    /** Fills data packets one byte short of the largest payload the MTU allows; caught by EncapsulationCase. */
+    UNDERFILLED_SEGMENTS(breaks("4.1.9")),
+
+    /** Sizes data packets to the MTU without counting the IP header, so its datagrams exceed the MTU; caught by EncapsulationCase. */
+    MTU_WITHOUT_IP_HEADER(breaks("4.1.9")),
+
+    /** Starts every path's receive PSN space at 0 whatever initial PSN was agreed at setup; caught by ConnectionsCase. */
+    IGNORE_INITIAL_PSN(breaks("4.2.1")),
+
+    /** Destroys a connection without completing its outstanding work requests and receives; caught by ConnectionsCase. */
+    NO_FLUSH_ON_DESTROY(breaks("4.2.2")),
+
+    /** Sends data packets with a non-zero reserved byte and a reserved flag set; caught by HeaderFieldsCase. */
+    NONZERO_RESERVED_ON_SEND(breaks("5.1.1")),
+
+    /** Drops packets whose reserved fields or flags are not zero instead of ignoring them; caught by HeaderFieldsCase. */
+    REJECT_NONZERO_RESERVED(breaks("5.1.1")),
+
+    /** Decodes a packet of an opcode it does not know as a WRITE; caught by ReceiveChecksCase. */
+    UNKNOWN_OPCODE_AS_WRITE(breaks("5.1.2")),
+
+    /** Takes the payload length from the datagram, ignoring a payload length field that disagrees; caught by ReceiveChecksCase. */
+    LENGTH_FROM_DATAGRAM(breaks("5.1.3")),
+
+    /** Sends each packet's own payload length as the message length; caught by HeaderFieldsCase. */
+    MESSAGE_LENGTH_PER_PACKET(breaks("5.2.1")),
+
+    /** Accepts and places a segment that runs past the end of its message; caught by ReceiveChecksCase. */
+    SEGMENT_BOUNDS_UNCHECKED(breaks("5.2.2")),
+
+    /** Sends each WRITE packet with the address of its own first byte instead of the message's; caught by HeaderFieldsCase. */
+    PER_PACKET_REMOTE_ADDRESS(breaks("5.2.3")),
+
+    /** Sends a SEND's MSN as its RSN; caught by HeaderFieldsCase. */
+    RSN_FROM_MSN(breaks("5.2.4")),
+
+    /** Answers a READ_REQUEST with a non-zero message offset or payload length instead of dropping it; caught by ReceiveChecksCase. */
+    READ_REQUEST_FIELDS_UNCHECKED(breaks("5.2.5")),
+
+    /** Sends READ_RESPONSEs with MSN 0 instead of the MSN of the READ_REQUEST they answer; caught by HeaderFieldsCase. */
+    READ_RESPONSE_MSN_ZERO(breaks("5.2.6")),
+
+    /** Sends an ACK's psn field as the last PSN received instead of the lowest not yet received; caught by AckNackProbeCase. */
+    ACK_LAST_RECEIVED_PSN(breaks("5.3.1")),
+
+    /** Writes each byte of the SACK bitmap most significant bit first; caught by AckNackProbeCase. */
+    SACK_MSB_FIRST(breaks("5.3.1")),
+
+    /** Takes SACK bit 0 of an ACK as acknowledging the cumulative PSN instead of dropping the ACK; caught by AckNackProbeCase. */
+    ACCEPT_SACK_BIT0(breaks("5.3.2")),
+
+    /** Sends every NACK with path id 0 whatever path the rejected packet came on; caught by AckNackProbeCase. */
+    NACK_ON_PATH_ZERO(breaks("5.4.1")),
+
+    /** Answers a PROBE with an ACK echoing the path's last data timestamp instead of the PROBE's; caught by AckNackProbeCase. */
+    PROBE_ECHOES_DATA_TIMESTAMP(breaks("5.5.1")),
+
+    /** Stores the CRC32C trailer of data packets little-endian; caught by HeaderFieldsCase. */
+    CRC_LITTLE_ENDIAN(breaks("5.6.1")),
+
+    /** Places and acknowledges a packet whose CRC32C trailer does not match instead of dropping it; caught by IntegrityCase and ReceiveChecksCase. */
+    ACCEPT_BAD_CRC(breaks("5.6.2")),
+
+    /** Drops packets whose minor version is not 0 instead of accepting any minor version of major 1; caught by IntegrityCase and ReceiveChecksCase. */
+    STRICT_MINOR_VERSION(breaks("5.6.3")),
+
+    /** Accepts packets of any major version as version 1; caught by ReceiveChecksCase. */
+    ACCEPT_ANY_MAJOR_VERSION(breaks("5.6.3")),
+
+    /** Sends version 1.1 instead of 1.0; caught by HeaderFieldsCase. */
+    SEND_MINOR_VERSION(breaks("5.6.3")),
+
+    /** Checks the CRC before the version and the opcode, so such packets land in the bad-CRC counter; caught by ReceiveChecksCase. */
+    CRC_CHECKED_FIRST(breaks("5.6.4")),
+
+    // ------------------------------------------------------------------ sections 6 and 7
+
+    /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */
+    INITIAL_PSN_IGNORED(breaks("6.1.1")),
+    /** Compares a received PSN with the cumulative PSN as unsigned numbers, so PSNs after the wrap look like duplicates (caught by ReceiveStateCase). */
+    UNSIGNED_PSN_COMPARE(breaks("6.1.2")),
+    /** Lets 257 PSNs be outstanding on a path, sending cumulative + 256 (caught by SendWindowCase). */
+    SEND_WINDOW_OFF_BY_ONE(breaks("6.1.3")),
+    /** Rejects cumulative + 255 as beyond the receive window (caught by ReceiveStateCase.receiveWindowEdges). */
+    RECEIVE_WINDOW_OFF_BY_ONE(breaks("6.1.4")),
+    /** Reports only the first 64 bits of the SACK bitmap in ACKs (caught by ReceiveStateCase). */
+    SACK_FIRST_WORD_ONLY(breaks("6.2.1")),
+    /** Advances the cumulative PSN past the newest PSN received, over any gap before it (caught by ReceiveStateCase). */
+    CUMULATIVE_OVER_GAP(breaks("6.2.2")),
+    /** Drops every packet that is not the path's cumulative PSN but acknowledges it, as a go-back-N receiver with NAKs does (caught by ReceiveStateCase and PlacementOrderCase). */
+    OUT_OF_ORDER_DROPPED_WITH_ACK(breaks("6.3.2")),
+    /** Deems only the first hole of an ACK lost, leaving later holes to the timer (caught by LossRecoveryCase). */
+    ONLY_FIRST_HOLE_LOST(breaks("6.3.1")),
+    /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase). */
+    GO_BACK_N(breaks("6.4.1")),
+    /** Resends a packet without the RETRANSMISSION flag (caught by LossRecoveryCase). */
+    RETRANSMIT_WITHOUT_FLAG(breaks("6.4.2")),
+    /** Resends a packet under the next path's id (caught by LossRecoveryCase). */
+    RETRANSMIT_ON_OTHER_PATH(breaks("6.4.2")),
+    /** Resends a packet with the transmit timestamp of its previous transmission instead of a fresh one (caught by LossRecoveryCase). */
+    RETRANSMIT_STALE_TIMESTAMP(breaks("6.4.2")),
+    /** Places a duplicate of a PSN already marked in the SACK bitmap again (caught by DuplicateCase). */
+    DUPLICATE_SACKED_PLACED(breaks("6.5.1")),
+    /** Takes RTT samples from its own send time of the acknowledged PSN, ignoring the ACK's echoed timestamp (caught by TimerCase.rttEstimatePerPathFromEchoedTimestamps). */
+    ECHO_IGNORED(breaks("6.6.1")),
+    /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
+    RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
+    /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */
+    NO_RTO_BACKOFF(breaks("6.6.3")),
+    /** Keeps the backed-off RTO after an ACK that advances the cumulative PSN (caught by TimerCase.ackRestoresTheComputedRto). */
+    BACKOFF_NOT_RESTORED(breaks("6.6.3")),
+    /** Keeps a path's entropy when its timer expires (caught by TimerCase). */
+    NO_REPATH_AFTER_RTO(breaks("6.6.4")),
+    /** Keeps putting new PSNs on a path after the unhealthy threshold of expiries (caught by PathHealthCase). */
+    UNHEALTHY_PATH_STILL_USED(breaks("6.7.1")),
+    /** Never marks an unhealthy path healthy again, whatever ACKs arrive on it (caught by PathHealthCase). */
+    UNHEALTHY_PATH_NOT_RECOVERED(breaks("6.7.2")),
+    /** Never fails a connection whose peer has gone silent (caught by PathHealthCase.silentPeerFailsTheConnection). */
+    NO_CONNECTION_TIMEOUT(breaks("6.7.3")),
+    /** Holds a packet that arrives after a gap of its path in a reorder buffer and places it only once the gap is filled (caught by PlacementOrderCase). */
+    REORDER_BUFFER(breaks("7.1.1", "7.1.2")),
+    /** Places every WRITE packet at the remote address, ignoring its message offset (caught by PlacementOrderCase). */
+    WRITE_IGNORES_MESSAGE_OFFSET(breaks("7.2.1")),
+    /** Delivers only the low 16 bits of a WRITE_WITH_IMMEDIATE's immediate (caught by ImmediateCase). */
+    IMMEDIATE_TRUNCATED(breaks("7.2.2")),
+    /** Matches a SEND to the receive indexed by its MSN instead of its RSN (caught by ReceiveMatchingCase). */
+    SEND_MATCHED_BY_MSN(breaks("7.3.1")),
+    /** Records the PSN of a SEND it refused with RECEIVER_NOT_READY as received, so the retry is a duplicate (caught by ReceiveMatchingCase). */
+    RNR_RECORDS_PSN(breaks("7.3.2")),
+    /** Checks a SEND's packet, not its message length, against the receive buffer (caught by ReceiveMatchingCase). */
+    SEND_LENGTH_CHECKED_PER_PACKET(breaks("7.3.3")),
+    /** Answers a READ with one byte fewer than requested (caught by ReadCase). */
+    READ_RESPONSE_SHORT(breaks("7.4.1")),
+    /** Completes a READ when the response with the last offset arrives, not when every byte has (caught by ReadCase). */
+    READ_COMPLETES_ON_LAST_SEGMENT(breaks("7.4.2")),
+    /** Executes a duplicate READ_REQUEST again (caught by DuplicateCase). */
+    READ_REQUEST_REEXECUTED(breaks("7.4.3")),
+    /** Never completes a received zero-length message (caught by CompletionCase and ImmediateCase). */
+    ZERO_LENGTH_NOT_COMPLETED(breaks("7.5.1")),
+    /** Completes the sender's work requests as they are acknowledged, not in MSN order (caught by CompletionCase). */
+    COMPLETIONS_OUT_OF_MSN_ORDER(breaks("7.5.2")),
+    /** Holds back the sender's completions of a stream while any other stream has an incomplete message (caught by CompletionCase). */
+    HOL_BLOCKING_ACROSS_STREAMS(breaks("7.5.3")),
+    /** Completes a WRITE or SEND once its last packet is sent, before its PSNs are acknowledged (caught by LossRecoveryCase). */
+    SENDER_COMPLETES_BEFORE_ACK(breaks("7.5.4")),
+    /** Treats a packet of an already delivered message as a new message and places it (caught by DuplicateCase). */
+    STALE_PLACED(breaks("7.5.6", "7.5.5")),
+    /** Drops a stale packet without recording or acknowledging it (caught by DuplicateCase). */
+    STALE_NOT_ACKED(breaks("7.5.6")),
+    /** Numbers the messages it sends from one counter for all streams instead of one per stream (caught by CompletionCase). */
+    MSN_PER_CONNECTION(breaks("7.5.7")),
+    /** Delivers an error completion at once, ahead of earlier messages of its stream (caught by CompletionCase). */
+    ERROR_COMPLETION_OUT_OF_ORDER(breaks("7.5.8")),
+
+    // ------------------------------------------------------------------ sections 8 to 12
+
+    /**
+     * Claims the read profile in {@code hello} but refuses every READ_REQUEST with NACK INVALID_REQUEST: a claim whose
+     * behaviour is missing. Caught by {@code DeclarationsCase.claimedProfilesAreImplemented}.
+     */
+    READ_CLAIMED_BUT_MISSING(breaks("12.1.1")),
+
+    /** Leaves the firmware version out of {@code hello}'s implementation statement. Caught by {@code DeclarationsCase.conformanceStatementIsComplete}. */
+    HELLO_OMITS_FIRMWARE(breaks("12.1.2")),
+
+    /**
+     * Reports in {@code hello} an MTU 512 bytes below the one it works with and declares. Caught by
+     * {@code DeclarationsCase.testParametersAreConsistent}.
+     */
+    HELLO_UNDERSTATES_MTU(breaks("12.1.3")),
+
+    /** Leaves the rx_unexpected_source counter out of {@code read_counters}. Caught by {@code DeclarationsCase.everyCounterIsObservable}. */
+    COUNTER_MISSING(breaks("12.1.4")),
+
+    /** Always reports a CE count of 0. Caught by {@code CongestionCase.ceCountPerPath}. */
+    CE_COUNT_NEVER_SET(breaks("8.2.2")),
+
+    /**
+     * Counts CE marks per connection instead of per path: a mark on one path shows in the next ACK of every path.
+     * Caught by {@code CongestionCase.ceCountPerPath}.
+     */
+    CE_COUNTED_PER_CONNECTION(breaks("8.2.2")),
+
+    /** Sends the ACK of a duplicate with rate hint 0. Caught by {@code CongestionCase.rateHintInEveryAck}. */
+    RATE_HINT_MISSING_FROM_DUPLICATE_ACKS(breaks("8.2.3")),
+
+    /** Ignores the rate hint of ACKs: paces at line rate only. Caught by {@code CongestionCase.sendingRateKeepsToTheHint}. */
+    RATE_HINT_IGNORED(breaks("10.1.4")),
+
+    /**
+     * Reads the rate hint as Mbyte/s instead of Mbit/s, sending eight times faster than hinted. Caught by
+     * {@code CongestionCase.sendingRateKeepsToTheHint}.
+     */
+    RATE_HINT_READ_AS_BYTES(breaks("10.1.4")),
+
+    /** Never decreases a congestion window on CE reports. Caught by {@code CongestionCase.perPathAimd}. */
+    NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1", "10.1.2")),
+
+    /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
+    WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1", "10.1.2")),
+
+    /** Decreases a window on every ACK with CE, not at most once per smoothed RTT. Caught by {@code CongestionCase.perPathAimd}. */
+    DECREASE_ON_EVERY_CE_ACK(breaks("10.1.1", "10.1.2")),
+
+    /**
+     * Applies a CE report on one path to the windows of every path. Caught by {@code CongestionCase.perPathAimd}.
+     */
+    DECREASE_APPLIED_TO_ALL_PATHS(breaks("10.1.1")),
+
+    /** Puts every new PSN on path 0 while it has window, leaving the other paths idle. Caught by {@code CongestionCase.spraysOverEveryHealthyPath}. */
+    SPRAY_FIRST_PATH_ONLY(breaks("10.2.1")),
+
+    /**
+     * Coalesces the ACK of a packet that opens or extends a gap like an in-order one, instead of acknowledging it at
+     * once. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}.
+     */
+    NO_IMMEDIATE_ACK_ON_GAP(breaks("8.1.2")),
+
+    /** Counts a duplicate but sends no ACK for it. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}. */
+    DUPLICATE_NOT_ACKNOWLEDGED(breaks("8.1.2")),
+
+    /** Ignores ACK_REQUEST: such packets are coalesced like any other. Caught by {@code AcknowledgementCase.ackRequestIsAnsweredAtOnce}. */
+    ACK_REQUEST_IGNORED(breaks("8.1.3")),
+
+    /**
+     * Reads the declared ACK delay as milliseconds instead of microseconds: a coalesced ACK waits 1000 times too
+     * long. Caught by {@code AcknowledgementCase.ackDelayIsBounded}.
+     */
+    ACK_DELAY_IN_MILLISECONDS(breaks("8.1.4")),
+
+    /**
+     * Ignores the ACK coalescing count: in-order packets are acknowledged only when the ACK delay expires. Caught by
+     * {@code AcknowledgementCase.ackCoalescingIsBounded}.
+     */
+    ACK_COALESCING_COUNT_IGNORED(breaks("8.1.4")),
+
+    /**
+     * Fills an ACK of path p with the cumulative PSN and SACK bitmap of path p + 1. Caught by
+     * {@code AcknowledgementCase.ackDescribesItsOwnPath}.
+     */
+    ACK_REPORTS_ANOTHER_PATH(breaks("8.1.5")),
+
+    /** Echoes the timestamp of a path's first packet in every later ACK. Caught by {@code AcknowledgementCase.ackEchoesTheLatestTimestamp}. */
+    TIMESTAMP_ECHO_STUCK(breaks("8.2.1")),
+
+    /**
+     * Keeps echoing the previous timestamp when the latest packet is a retransmission. Caught by
+     * {@code AcknowledgementCase.ackEchoesTheLatestTimestamp}.
+     */
+    TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS(breaks("8.2.1")),
+
+    /**
+     * Answers a SEND with no receive posted with NACK INVALID_REQUEST instead of RECEIVER_NOT_READY. Caught by
+     * {@code NackCase.receiverNotReady}.
+     */
+    RECEIVER_NOT_READY_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a SEND longer than its receive with NACK BOUNDS instead of MESSAGE_TOO_LONG. Caught by {@code NackCase.messageTooLong}. */
+    MESSAGE_TOO_LONG_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a packet for a stream the connection lacks with NACK REMOTE_ACCESS instead of INVALID_REQUEST. Caught by {@code NackCase.invalidStream}. */
+    INVALID_REQUEST_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a packet beyond the receive window with NACK INVALID_REQUEST instead of PSN_OUT_OF_WINDOW. Caught by {@code NackCase.psnOutOfWindow}. */
+    OUT_OF_WINDOW_WRONG_CODE(breaks("9.1.1")),
+
+    /** Answers a WRITE whose range leaves its region with NACK REMOTE_ACCESS instead of BOUNDS. Caught by {@code MemoryProtectionCase.writeOutOfBounds}. */
+    BOUNDS_WRONG_CODE(breaks("9.1.1", "11.1.3")),
+
+    /** Drops a packet beyond the receive window silently instead of NACKing it. Caught by {@code NackCase.psnOutOfWindow}. */
+    OUT_OF_WINDOW_NOT_NACKED(breaks("9.1.1")),
+
+    /**
+     * NACKs a packet from a foreign source address (with REMOTE_ACCESS, to the connection's peer) where a silent drop
+     * is due. Caught by {@code ConnectionProtectionCase.foreignSourceIsDroppedForEveryOpcode}.
+     */
+    FOREIGN_SOURCE_NACKED(breaks("11.2.2", "9.1.1")),
+
+    /**
+     * Handles NACK RECEIVER_NOT_READY as fatal: fails the work request instead of retrying. Caught by
+     * {@code NackCase.receiverNotReadyIsRetried}.
+     */
+    RECEIVER_NOT_READY_FATAL(breaks("9.1.2")),
+
+    /** Retries a RECEIVER_NOT_READY packet at once, ignoring the retry-after. Caught by {@code NackCase.receiverNotReadyIsRetried}. */
+    RETRY_AFTER_IGNORED(breaks("9.1.2")),
+
+    /**
+     * Treats the final codes as retryable: retransmits the packet instead of failing the work request. Caught by
+     * {@code NackCase.finalCodesFailTheWorkRequest}.
+     */
+    FINAL_NACK_RETRANSMITTED(breaks("9.1.2")),
+
+    /** Completes a work request NACKed BOUNDS with REMOTE_ACCESS_ERROR. Caught by {@code NackCase.finalCodesFailTheWorkRequest}. */
+    BOUNDS_ERROR_MISREPORTED(breaks("9.1.2", "7.5.8")),
+
+    /**
+     * Fails only the NACKed work request on UNKNOWN_CONNECTION, leaving the connection up. Caught by
+     * {@code NackCase.unknownConnectionFailsTheConnection}.
+     */
+    UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE(breaks("9.1.2")),
+
+    /**
+     * Places a WRITE that is beyond the receive window before NACKing it PSN_OUT_OF_WINDOW. Caught by
+     * {@code NackCase.psnOutOfWindow}.
+     */
+    OUT_OF_WINDOW_PLACED(breaks("9.1.3")),
+
+    /**
+     * Does not record the PSN of a packet NACKed with a final code, so the path's cumulative PSN stalls on it. Caught by
+     * {@code NackCase.finalAccessCodesRecordThePsn}.
+     */
+    FINAL_NACK_PSN_NOT_RECORDED(breaks("9.1.4")),
+
+    /**
+     * Records the PSN of a SEND NACKed RECEIVER_NOT_READY as received, so its retry is a duplicate. Caught by
+     * {@code NackCase.receiverNotReady}.
+     */
+    RECEIVER_NOT_READY_PSN_RECORDED(breaks("9.1.4", "7.3.2", "8.1.1")),
+
+    /**
+     * NACKs every later packet of a message it refused with a final code again, with no rate limit (a SHOULD: WARN).
+     * Caught by {@code NackCase.nackRateLimit}.
+     */
+    NACK_RATE_LIMIT_MISSING(breaks("9.1.5")),
+
+    /**
+     * Answers a WRITE, WRITE_WITH_IMMEDIATE or READ_REQUEST whose key names no region with NACK BOUNDS instead of
+     * REMOTE_ACCESS. Caught by {@code MemoryProtectionCase.writeWithUnknownKey}.
+     */
+    UNKNOWN_KEY_NACKED_AS_BOUNDS(breaks("11.1.1", "9.1.1")),
+
+    /** Places a WRITE into a region without REMOTE_WRITE. Caught by {@code MemoryProtectionCase.writeNeedsRemoteWrite}. */
+    IGNORE_REMOTE_WRITE_FLAG(breaks("11.1.2")),
+
+    /**
+     * Checks REMOTE_WRITE for WRITE but not for WRITE_WITH_IMMEDIATE, as a second code path that forgot it. Caught by
+     * {@code MemoryProtectionCase.writeNeedsRemoteWrite}.
+     */
+    IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE(breaks("11.1.2")),
+
+    /** Serves a READ_REQUEST from a region without REMOTE_READ. Caught by {@code MemoryProtectionCase.readNeedsRemoteRead}. */
+    IGNORE_REMOTE_READ_FLAG(breaks("11.1.2")),
+
+    /**
+     * Bounds-checks each WRITE packet's own bytes instead of the whole message range, so the in-bounds packets of an
+     * out-of-bounds message are placed. Caught by {@code MemoryProtectionCase.writeBoundsCoverTheWholeMessage}.
+     */
+    BOUNDS_CHECKED_PER_PACKET(breaks("11.1.3")),
+
+    /**
+     * Keeps an invalidated region's key in the key table, so remote WRITEs and READs still reach the old memory.
+     * Caught by {@code MemoryProtectionCase.invalidatedKeyIsRefused}.
+     */
+    INVALIDATED_KEY_STILL_VALID(breaks("11.1.4")),
+
+    /**
+     * Fills and completes a posted receive whose buffer's region was invalidated. Caught by
+     * {@code MemoryProtectionCase.invalidatedReceiveBufferIsNotFilled}.
+     */
+    INVALIDATION_MISSES_POSTED_RECEIVES(breaks("11.1.4")),
+
+    /**
+     * Keeps sending the queued packets of a WRITE whose source region was invalidated. Caught by
+     * {@code MemoryProtectionCase.invalidatedSourceIsNotSent}.
+     */
+    INVALIDATION_MISSES_QUEUED_SENDS(breaks("11.1.4")),
+
+    /**
+     * Places a SEND longer than its receive buffer at the buffer's address + offset, past the buffer's end, instead of
+     * refusing it. Caught by {@code MemoryProtectionCase.sendStaysInsideItsBuffer}.
+     */
+    SEND_OVERRUNS_RECEIVE_BUFFER(breaks("11.1.5", "7.3.3")),
+
+    /**
+     * Answers every packet for an unknown connection from a connection's peer with NACK UNKNOWN_CONNECTION, with no
+     * rate limit: a reflector. Caught by {@code ConnectionProtectionCase.unknownConnectionNacksAreRateLimited}.
+     */
+    UNKNOWN_CONNECTION_NACK_FLOOD(breaks("11.2.1")),
+
+    /**
+     * Accepts packets for a known connection from any source address. Caught by
+     * {@code ConnectionProtectionCase.foreignSourceIsDroppedForEveryOpcode}.
+     */
+    FOREIGN_SOURCE_ACCEPTED(breaks("11.2.2")),
+    ;
+
+    private final List<String> clauses;
+
+    Defect(final List<String> clauses) {
+        this.clauses = clauses;
+    }
+
+    private static List<String> breaks(final String... clauseIds) {
+        return List.of(clauseIds);
+    }
+
+    /** The ids of the spec clauses this defect breaks: the cases of these clauses must FAIL against it. */
+    public List<String> clauses() {
+        return clauses;
+    }
+
+    /** The name used on the command line and in {@code hello}: lower case with dashes, e.g. {@code accept-bad-crc}. */
+    public String flagName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * The defect named {@code name}, in {@link #flagName()} form or as the constant's name.
+     *
+     * @throws IllegalArgumentException naming the unknown name and listing every known one
+     */
+    public static Defect fromName(final String name) {
+        final String normalised = name.strip().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (final Defect defect : values()) {
+            if (defect.name().equals(normalised)) {
+                return defect;
+            }
+        }
+        throw new IllegalArgumentException("unknown defect \"" + name.strip() + "\"; known defects: " + allNames());
+    }
+
+    /** Every flag name, comma separated, in catalogue order. */
+    public static String allNames() {
+        return Arrays.stream(values()).map(Defect::flagName).collect(Collectors.joining(", "));
+    }
+}

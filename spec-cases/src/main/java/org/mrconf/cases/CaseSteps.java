@@ -1,0 +1,179 @@
+package org.mrconf.cases;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PeerConnection;
+import org.mrconf.peer.Psn;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Steps the reliability and placement cases share: one segment of a message built by the tester with any PSN,
+ * an ACK with any SACK bits, waiting for bytes to be placed, and a completion log that keeps every completion the
+ * DUT delivered (polling consumes them, so a case that looks twice needs the log).
+ */
+public final class CaseSteps {
+    /** How often a case polls the DUT's memory while it waits for a placement. */
+    private static final Duration POLL = Duration.ofMillis(2);
+
+    private CaseSteps() {}
+
+    /**
+     * Segment {@code index} of a message of {@code data} cut at {@code segment} bytes: connection, path, stream, MSN,
+     * lengths, offset and payload filled in; the caller adds the PSN and the opcode's extension.
+     */
+    public static PacketBuilder segment(
+            final PeerConnection connection,
+            final Opcode opcode,
+            final int path,
+            final int stream,
+            final long msn,
+            final byte[] data,
+            final int segment,
+            final int index) {
+        final int from = index * segment;
+        final int to = Math.min(data.length, from + segment);
+        return connection.packet(opcode, path).stream(stream)
+                .msn(msn)
+                .messageLength(data.length)
+                .messageOffset(from)
+                .payload(Arrays.copyOfRange(data, from, to))
+                .transmitTimestamp(1_000 + index);
+    }
+
+    /** How many segments of {@code segment} bytes a message of {@code length} bytes has (one when empty). */
+    public static int segments(final int length, final int segment) {
+        return Math.max(1, (length + segment - 1) / segment);
+    }
+
+    /** An ACK of {@code path} to the DUT with this cumulative PSN and SACK bits for {@code received} PSNs. */
+    public static PacketBuilder ack(
+            final int path, final long cumulativePsn, final long echoedTimestamp, final long... received) {
+        final PacketBuilder ack = PacketBuilder.ack()
+                .connection(Testbed.DUT_CONNECTION)
+                .path(path)
+                .cumulativePsn(cumulativePsn)
+                .echoedTimestamp(echoedTimestamp);
+        for (final long psn : received) {
+            if (Psn.precedes(cumulativePsn, psn)) {
+                ack.sackPsns(psn);
+            }
+        }
+        return ack;
+    }
+
+    /**
+     * Polls the DUT's memory until {@code expected} is at {@code address}, for up to {@link Testbed#WAIT}.
+     *
+     * @throws AssertionError naming {@code what} and showing the first differing byte
+     */
+    public static void awaitBytes(
+            final Testbed testbed, final long key, final long address, final byte[] expected, final String what)
+            throws DutControlException, InterruptedException {
+        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
+        byte[] actual;
+        do {
+            actual = testbed.control().readRegion(key, address, expected.length);
+            if (Arrays.equals(actual, expected)) {
+                return;
+            }
+            Thread.sleep(POLL.toMillis());
+        } while (System.nanoTime() - deadline < 0);
+        throw new AssertionError(what + ": the " + expected.length + " bytes at 0x" + Long.toHexString(address)
+                + " were not placed within " + Testbed.WAIT.toMillis() + " ms; " + firstDifference(expected, actual));
+    }
+
+    /** Asserts that the DUT's memory holds {@code expected} at {@code address} now. */
+    public static void assertBytes(
+            final Testbed testbed, final long key, final long address, final byte[] expected, final String what)
+            throws DutControlException {
+        final byte[] actual = testbed.control().readRegion(key, address, expected.length);
+        if (!Arrays.equals(actual, expected)) {
+            throw new AssertionError(what + ": " + firstDifference(expected, actual));
+        }
+    }
+
+    private static String firstDifference(final byte[] expected, final byte[] actual) {
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i] != actual[i]) {
+                return "first difference at byte " + i + ": expected " + expected[i] + ", was " + actual[i];
+            }
+        }
+        return "equal";
+    }
+
+    /** {@code length} zero bytes. */
+    public static byte[] zeros(final int length) {
+        return new byte[length];
+    }
+
+    /** Writes seeded bytes into the DUT's region at {@code address} and returns them, for the DUT to send. */
+    public static byte[] stage(final Testbed testbed, final long address, final int length, final long seed)
+            throws DutControlException {
+        final byte[] data = Testbed.randomBytes(length, seed);
+        testbed.control().writeRegion(testbed.key(), address, data);
+        return data;
+    }
+
+    /** A work request on the testbed's connection and region. */
+    public static WorkRequest request(
+            final Testbed testbed, final int stream, final long wrId, final long address, final long length) {
+        return new WorkRequest(Testbed.DUT_CONNECTION, stream, wrId, testbed.key(), address, length);
+    }
+
+    /**
+     * Every completion the DUT delivered during a case, in delivery order. Polling consumes completions, so a case
+     * that waits for one and later checks that no other came must keep them here.
+     */
+    public static final class CompletionLog {
+        private final DutControl control;
+        private final List<DutCompletion> seen = new ArrayList<>();
+
+        public CompletionLog(final DutControl control) {
+            this.control = control;
+        }
+
+        /** Waits up to {@link Testbed#WAIT} until {@code count} completions match; returns them in order. */
+        public List<DutCompletion> await(final Predicate<DutCompletion> matching, final int count, final String what)
+                throws DutControlException {
+            final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
+            while (true) {
+                final List<DutCompletion> found = seen.stream().filter(matching).toList();
+                if (found.size() >= count) {
+                    return found.subList(0, count);
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new AssertionError(what + ": expected " + count + " completion(s), got " + found.size()
+                            + " within " + Testbed.WAIT.toMillis() + " ms; all completions: " + seen);
+                }
+                seen.addAll(control.pollCompletions(64, Duration.ofMillis(50)));
+            }
+        }
+
+        /** Waits for the completion of work request {@code wrId}. */
+        public DutCompletion awaitWrId(final long wrId, final String what) throws DutControlException {
+            return await(c -> c.wrId() == wrId, 1, what).get(0);
+        }
+
+        /** Collects what arrives during {@code during} and returns everything seen so far. */
+        public List<DutCompletion> drain(final Duration during) throws DutControlException {
+            final long deadline = System.nanoTime() + during.toNanos();
+            do {
+                seen.addAll(control.pollCompletions(64, Duration.ofMillis(20)));
+            } while (System.nanoTime() - deadline < 0);
+            return List.copyOf(seen);
+        }
+
+        /** Everything seen so far, without polling. */
+        public List<DutCompletion> all() {
+            return List.copyOf(seen);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package org.mrconf.cases;
+
+import java.util.List;
+import java.util.OptionalLong;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Makes the DUT send: posts work requests on the testbed's connection from the DUT's region and collects the
+ * packets it puts on the wire, for cases that judge the DUT as a sender. The tester acknowledges every data packet
+ * (auto-ACK), as a correct receiver would.
+ */
+public final class DutTraffic {
+    /** Where the DUT's messages land at the tester (the tester has no memory: the address is only carried). */
+    public static final long REMOTE_ADDRESS = 0x00C0_0000L;
+    /** The tester's key the DUT's WRITEs carry. */
+    public static final long REMOTE_KEY = 0x5151;
+
+    private DutTraffic() {}
+
+    /** Every data packet or READ_REQUEST the DUT sends on the testbed's connection, first transmissions only. */
+    public static PacketMatcher dataFromDut() {
+        return PacketMatcher.expect()
+                .data()
+                .connection(Testbed.TESTER_CONNECTION)
+                .firstTransmission();
+    }
+
+    /**
+     * Posts a WRITE (or WRITE_WITH_IMMEDIATE when {@code immediate} is present) of {@code length} seeded bytes on
+     * {@code stream} and returns its first transmissions, in arrival order.
+     */
+    public static List<ReceivedPacket> write(
+            final Testbed testbed, final int stream, final long wrId, final int length, final OptionalLong immediate)
+            throws Exception {
+        final Opcode opcode = immediate.isPresent() ? Opcode.WRITE_WITH_IMMEDIATE : Opcode.WRITE;
+        final long source = sourceAddress(wrId);
+        testbed.control().writeRegion(testbed.key(), source, Testbed.randomBytes(length, wrId));
+        testbed.connection().autoAck(true);
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, stream, wrId, testbed.key(), source, length),
+                        REMOTE_ADDRESS,
+                        REMOTE_KEY,
+                        immediate);
+        return await(testbed, mark, opcode, packets(testbed, opcode, length));
+    }
+
+    /** Posts a SEND of {@code length} seeded bytes on {@code stream}; returns its first transmissions. */
+    public static List<ReceivedPacket> send(final Testbed testbed, final int stream, final long wrId, final int length)
+            throws Exception {
+        final long source = sourceAddress(wrId);
+        testbed.control().writeRegion(testbed.key(), source, Testbed.randomBytes(length, wrId));
+        testbed.connection().autoAck(true);
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postSend(new WorkRequest(Testbed.DUT_CONNECTION, stream, wrId, testbed.key(), source, length));
+        return await(testbed, mark, Opcode.SEND, packets(testbed, Opcode.SEND, length));
+    }
+
+    /** Posts a READ of {@code length} bytes into the DUT's region; returns its READ_REQUEST. */
+    public static ReceivedPacket read(final Testbed testbed, final int stream, final long wrId, final int length)
+            throws Exception {
+        testbed.connection().autoAck(true);
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postRead(
+                        new WorkRequest(
+                                Testbed.DUT_CONNECTION, stream, wrId, testbed.key(), sourceAddress(wrId), length),
+                        REMOTE_ADDRESS,
+                        REMOTE_KEY);
+        return await(testbed, mark, Opcode.READ_REQUEST, 1).get(0);
+    }
+
+    /** The seeded bytes a work request of this id sends. */
+    public static byte[] bytesOf(final long wrId, final int length) {
+        return Testbed.randomBytes(length, wrId);
+    }
+
+    /** The DUT-side address the bytes of work request {@code wrId} are taken from: 64 KiB apart. */
+    public static long sourceAddress(final long wrId) {
+        return Testbed.BASE + 0x1_0000L * (wrId % 15);
+    }
+
+    /** How many packets a message of {@code length} bytes takes at full segments. */
+    public static int packets(final Testbed testbed, final Opcode opcode, final int length) {
+        final int payload = testbed.connection().maxPayload(opcode);
+        return Math.max(1, (length + payload - 1) / payload);
+    }
+
+    private static List<ReceivedPacket> await(
+            final Testbed testbed, final int mark, final Opcode opcode, final int count) {
+        return testbed.peer().recorder().awaitCount(mark, dataFromDut().opcode(opcode), count, Testbed.WAIT);
+    }
+}

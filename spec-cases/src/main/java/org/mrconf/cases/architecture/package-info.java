@@ -1,0 +1,2 @@
+/** Cases for spec section 3: connections, paths and streams. */
+package org.mrconf.cases.architecture;

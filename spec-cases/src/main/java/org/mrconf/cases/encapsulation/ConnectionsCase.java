@@ -1,0 +1,134 @@
+package org.mrconf.cases.encapsulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
+import org.mrconf.cases.Kind;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.PeerConnection;
+import org.mrconf.peer.ReceivedPacket;
+
+/**
+ * Section 4.2: a connection exists only by out-of-band set-up, with the initial PSNs agreed there, and after it is
+ * destroyed its work completes flushed and its id is unknown.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Connections")
+class ConnectionsCase {
+    /** Near the top of the PSN space, so the tester's packets wrap around to 0 within the case. */
+    private static final long RECEIVE_PSN = 0xFFFF_FFFEL;
+
+    private static final long SEND_PSN = 1000;
+
+    @Test
+    @DisplayName("the initial PSNs agreed at set-up hold in both directions, across the PSN wrap-around")
+    @Verifies("4.2.1")
+    void initialPsnsAgreedAtSetupHold(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 2, 1, spec -> spec.withInitialPsns(SEND_PSN, RECEIVE_PSN))) {
+            final PeerConnection connection = testbed.connection();
+            final int mark = testbed.peer().mark();
+            for (int i = 0; i < 4; i++) {
+                connection.sendNew(
+                        testbed.write(1, Testbed.BASE + 64L * i, testbed.key(), Testbed.randomBytes(64, i)), 1);
+            }
+            testbed.peer().await(mark, PacketMatcher.expect().ack().path(1).cumulativePsn(2), Testbed.WAIT);
+            for (int i = 0; i < 4; i++) {
+                assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + 64L * i, 64))
+                        .as("4.2.1: packet %d from the agreed receive PSN 0x%x placed", i, RECEIVE_PSN)
+                        .isEqualTo(Testbed.randomBytes(64, i));
+            }
+            final List<ReceivedPacket> sent = new ArrayList<>(DutTraffic.write(
+                    testbed, 0, 1, 3 * connection.maxPayload(org.mrconf.wire.Opcode.WRITE), OptionalLong.empty()));
+            for (final ReceivedPacket packet : sent) {
+                assertThat(packet.data().orElseThrow().header().psn())
+                        .as("4.2.1: the DUT's PSNs start at the agreed %d on every path", SEND_PSN)
+                        .isBetween(SEND_PSN, SEND_PSN + 2);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a packet naming a connection id that was never set up creates nothing: dropped and counted each" + " time")
+    @Verifies("4.2.1")
+    @Kind(Kind.Purpose.INVALID)
+    void noPacketCreatesAConnection(final Testbed testbed) throws Exception {
+        final var before = testbed.counters();
+        final int mark = testbed.peer().mark();
+        for (int i = 0; i < 2; i++) {
+            testbed.peer()
+                    .send(testbed.write(0, Testbed.BASE, testbed.key(), Testbed.randomBytes(64, 9))
+                            .connection(Testbed.DUT_CONNECTION + 7));
+        }
+        testbed.peer().assertNone(mark, PacketMatcher.of("anything", p -> true), Testbed.QUIET);
+        assertThat(testbed.grew(before, DutCounters.RX_UNKNOWN_CONNECTION))
+                .as("4.2.1: both packets for the unknown connection counted")
+                .isEqualTo(2);
+        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64))
+                .containsOnly(0);
+    }
+
+    @Test
+    @DisplayName("destroying a connection completes its outstanding WRITE and posted receives with a flush error,"
+            + " and its id is unknown from then on")
+    @Verifies("4.2.2")
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    void teardownFlushesAndForgets(final Testbed testbed) throws Exception {
+        final PeerConnection connection = testbed.connection();
+        final int mark = testbed.peer().mark();
+        testbed.control().postReceive(new WorkRequest(Testbed.DUT_CONNECTION, 0, 21, testbed.key(), Testbed.BASE, 256));
+        testbed.control()
+                .postReceive(new WorkRequest(Testbed.DUT_CONNECTION, 0, 22, testbed.key(), Testbed.BASE + 256, 256));
+        testbed.control().writeRegion(testbed.key(), Testbed.BASE + 4096, Testbed.randomBytes(128, 3));
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 23, testbed.key(), Testbed.BASE + 4096, 128),
+                        DutTraffic.REMOTE_ADDRESS,
+                        DutTraffic.REMOTE_KEY);
+        // Not acknowledged: the WRITE stays outstanding.
+        testbed.peer().await(mark, DutTraffic.dataFromDut(), Testbed.WAIT);
+
+        testbed.control().destroyConnection(Testbed.DUT_CONNECTION);
+        try {
+            final List<DutCompletion> flushed = new ArrayList<>();
+            final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
+            while (flushed.size() < 3 && System.nanoTime() < deadline) {
+                flushed.addAll(testbed.control().pollCompletions(8, Duration.ofMillis(200)));
+            }
+            assertThat(flushed)
+                    .as("4.2.2: the two receives and the WRITE complete")
+                    .extracting(DutCompletion::wrId)
+                    .containsExactlyInAnyOrder(21L, 22L, 23L);
+            assertThat(flushed)
+                    .as("4.2.2: with a flush error")
+                    .extracting(DutCompletion::status)
+                    .containsOnly(CompletionStatus.FLUSHED);
+
+            final var before = testbed.counters();
+            final int after = testbed.peer().mark();
+            testbed.peer().send(testbed.write(0, Testbed.BASE + 8192, testbed.key(), Testbed.randomBytes(64, 4)));
+            testbed.peer().assertNone(after, PacketMatcher.expect().ack(), Testbed.QUIET);
+            assertThat(testbed.grew(before, DutCounters.RX_UNKNOWN_CONNECTION))
+                    .as("4.2.2: a packet for the destroyed connection counts as unknown connection")
+                    .isEqualTo(1);
+        } finally {
+            // The testbed destroys its connection when the case ends: give it one to destroy.
+            testbed.control().createConnection(connection.spec());
+        }
+    }
+}

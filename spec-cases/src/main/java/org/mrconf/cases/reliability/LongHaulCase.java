@@ -1,0 +1,71 @@
+package org.mrconf.cases.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Long-haul timers (clause 6.6.5), for a device that claims the long-haul profile: its declared timers reach a
+ * maximum RTO of at least 1 s with a minimum RTO the clause allows, and a path whose ACKs come back 10 ms late carries
+ * a multi-packet message without a spurious retransmission. Full throughput at 10 ms is not measured here.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Long-haul timers")
+class LongHaulCase {
+    private static final Duration RTT = Duration.ofMillis(10);
+
+    @Test
+    @DisplayName("the declared timers suit a 10 ms RTT, and a 10 ms RTT causes no spurious retransmission")
+    @Verifies("6.6.5")
+    void tenMillisecondRttNeedsNoRetransmission(final DeviceUnderTest dut) throws Exception {
+        Assumptions.assumeTrue(dut.profile().claims(Profile.LONG_HAUL), "the device does not claim long-haul");
+        final DutProfile.Timers timers = dut.profile().parameters().timers();
+        assertThat(timers.maxRto())
+                .as("6.6.5: a maximum RTO of at least 1 s")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(timers.minRto())
+                .as("6.6.5: a minimum RTO of at most 20 ms")
+                .isLessThanOrEqualTo(Duration.ofMillis(20));
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            CaseSteps.stage(testbed, Testbed.BASE, 8 * payload, 6);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1400, Testbed.BASE, 8L * payload), 0x0200_0000L, 1);
+            final List<ReceivedPacket> sent = testbed.peer()
+                    .recorder()
+                    .awaitCount(mark, PacketMatcher.expect().data().firstTransmission(), 8, Testbed.WAIT);
+            Thread.sleep(RTT.toMillis());
+            for (final ReceivedPacket packet : sent) {
+                testbed.connection().onReceived(packet);
+            }
+            final long echo = sent.get(sent.size() - 1).data().orElseThrow().transmitTimestamp();
+            testbed.peer().send(testbed.connection().ackFor(0, echo));
+            assertThat(new CaseSteps.CompletionLog(testbed.control())
+                            .awaitWrId(1400, "6.6.5")
+                            .status())
+                    .isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(testbed.peer()
+                            .recorder()
+                            .matching(mark, PacketMatcher.expect().data().retransmission()))
+                    .as("6.6.5: no retransmission with a 10 ms RTT")
+                    .isEmpty();
+        }
+    }
+}

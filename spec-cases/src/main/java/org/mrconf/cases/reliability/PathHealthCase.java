@@ -1,0 +1,199 @@
+package org.mrconf.cases.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.Psn;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Path health at the DUT as sender (clauses 6.7.1 to 6.7.3): a path whose timer expires the declared number of times
+ * gets no new PSNs while the others carry the traffic, its outstanding PSN stays on it, it is tested at least once per
+ * maximum RTO with new entropy, and the first ACK of it makes it usable again; a peer that answers nothing on any path
+ * fails the connection after the declared connection timeout.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Path health")
+class PathHealthCase {
+    private static final long REMOTE_ADDRESS = 0x00F0_0000L;
+    private static final long REMOTE_KEY = 0x44;
+
+    @Test
+    @DisplayName(
+            "an unhealthy path gets no new PSNs, keeps its own, is probed with new entropy, and recovers on an ACK")
+    @Verifies("6.7.1")
+    @Verifies("6.7.2")
+    void unhealthyPathIsAvoidedProbedAndRecovered(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 2, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            CaseSteps.stage(testbed, Testbed.BASE, 4096, 3);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1100, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            final DataPacket lost =
+                    testbed.peer().await(mark, ours(0), Testbed.WAIT).data().orElseThrow();
+            final int sick = lost.header().pathId();
+            // The original and one resend per expiry: after the threshold-th resend the path is unhealthy.
+            final int threshold = timers.unhealthyThreshold();
+            final Duration enough = timers.maxRto().multipliedBy(threshold + 1).plus(Testbed.WAIT);
+            final List<ReceivedPacket> resends =
+                    testbed.peer().recorder().awaitCount(mark, ours(0), threshold + 1, enough);
+            for (final ReceivedPacket resend : resends) {
+                assertThat(resend.data().orElseThrow().header().pathId())
+                        .as("6.7.1: the outstanding PSN stays on its path id")
+                        .isEqualTo(sick);
+            }
+
+            // New data now goes around the unhealthy path, which the tester keeps silent; the others are answered.
+            final java.util.function.Consumer<ReceivedPacket> answerHealthy = received -> {
+                final DataPacket data = received.data().orElse(null);
+                if (data != null && data.header().pathId() != sick) {
+                    testbed.connection().onReceived(received);
+                    try {
+                        testbed.peer()
+                                .send(testbed.connection().ackFor(data.header().pathId(), data.transmitTimestamp()));
+                    } catch (final java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            };
+            testbed.peer().recorder().addListener(answerHealthy);
+            final int newMark = testbed.peer().mark();
+            for (int i = 1; i <= 4; i++) {
+                testbed.control()
+                        .postWrite(
+                                CaseSteps.request(testbed, 0, 1100 + i, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            }
+            final List<DataPacket> fresh = testbed
+                    .peer()
+                    .recorder()
+                    .awaitCount(
+                            newMark,
+                            writes().firstTransmission()
+                                    .where("a later message", DataPacket.class, p -> p.messageSequenceNumber() > 0),
+                            4,
+                            Testbed.WAIT)
+                    .stream()
+                    .map(p -> p.data().orElseThrow())
+                    .toList();
+            for (final DataPacket p : fresh) {
+                assertThat(p.header().pathId())
+                        .as("6.7.1: no new PSN on unhealthy path %d (MSN %d)", sick, p.messageSequenceNumber())
+                        .isNotEqualTo(sick);
+            }
+
+            // 6.7.2: tested again within one maximum RTO, with an entropy other than the last one.
+            final ReceivedPacket before = testbed.peer().recorder().since(mark).stream()
+                    .filter(sickPath(sick))
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
+            final int probeMark = testbed.peer().mark();
+            final ReceivedPacket test = testbed.peer()
+                    .await(
+                            probeMark,
+                            sickPath(sick),
+                            timers.maxRto().plus(timers.tolerance()).plus(timers.maxRto()));
+            assertThat(test.receivedNs() - before.receivedNs())
+                    .as("6.7.2: the unhealthy path is tested at least once per maximum RTO")
+                    .isLessThanOrEqualTo(
+                            timers.maxRto().plus(timers.tolerance()).toNanos() * 3 / 2);
+            assertThat(test.captured().sourcePort())
+                    .as("6.7.2: with new entropy")
+                    .isNotEqualTo(before.captured().sourcePort());
+
+            // The first ACK of the path makes it healthy. A message longer than the other path's 256-PSN window
+            // (6.1.3), with nothing acknowledged, must then put new PSNs on it too.
+            testbed.peer().recorder().removeListener(answerHealthy);
+            testbed.peer().send(CaseSteps.ack(sick, Psn.add(lost.header().psn(), 1), lost.transmitTimestamp()));
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            final long bigLength = 260L * payload;
+            final long big = testbed.control()
+                    .registerRegion(
+                            Testbed.BASE + 8L * Testbed.REGION,
+                            bigLength,
+                            java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
+            final int healedMark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(
+                            new org.mrconf.dut.WorkRequest(
+                                    Testbed.DUT_CONNECTION,
+                                    0,
+                                    1199,
+                                    big,
+                                    Testbed.BASE + 8L * Testbed.REGION,
+                                    bigLength),
+                            REMOTE_ADDRESS,
+                            REMOTE_KEY);
+            testbed.peer().await(healedMark, writes().firstTransmission().path(sick), Testbed.WAIT);
+        }
+    }
+
+    @Test
+    @DisplayName("a peer silent on every path fails the connection after the declared timeout, every request with it")
+    @Verifies("6.7.3")
+    void silentPeerFailsTheConnection(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+            CaseSteps.stage(testbed, Testbed.BASE, 4096, 4);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1200, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1201, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            final ReceivedPacket first = testbed.peer().await(mark, writes(), Testbed.WAIT);
+            final long timeoutNs = timers.connectionTimeout().toNanos();
+            final long toleranceNs = timers.tolerance().toNanos();
+            final long deadline = System.nanoTime() + timeoutNs * 2 + Testbed.WAIT.toNanos();
+            List<DutCompletion> failed = List.of();
+            while (failed.size() < 2 && System.nanoTime() - deadline < 0) {
+                failed = completions.drain(Duration.ofMillis(100)).stream()
+                        .filter(c -> c.wrId() == 1200 || c.wrId() == 1201)
+                        .toList();
+            }
+            final long elapsedNs = testbed.peer().link().nowNs() - first.receivedNs();
+            assertThat(failed)
+                    .as("6.7.3: every outstanding work request completes")
+                    .hasSize(2);
+            assertThat(failed)
+                    .extracting(DutCompletion::status)
+                    .as("6.7.3: with a transport error")
+                    .containsOnly(CompletionStatus.TRANSPORT_TIMEOUT);
+            assertThat(elapsedNs)
+                    .as("6.7.3: not before the declared connection timeout of %d ms", timeoutNs / 1_000_000)
+                    .isGreaterThanOrEqualTo(timeoutNs - toleranceNs);
+        }
+    }
+
+    private static PacketMatcher writes() {
+        return PacketMatcher.expect()
+                .data()
+                .opcode(Opcode.WRITE)
+                .connection(Testbed.TESTER_CONNECTION)
+                .remoteAddress(REMOTE_ADDRESS);
+    }
+
+    private static PacketMatcher ours(final long msn) {
+        return writes().msn(msn);
+    }
+
+    /** A resend of the first WRITE or a PROBE on the unhealthy path. */
+    private static PacketMatcher sickPath(final int path) {
+        return ours(0).path(path).or(PacketMatcher.expect().probe().path(path));
+    }
+}

@@ -1,0 +1,284 @@
+package org.mrconf.cases.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.Psn;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * The retransmission timer of the DUT as sender (clauses 6.6.1 to 6.6.4), judged only against the declared minimum,
+ * initial and maximum RTO and the declared tolerance. The tester stays silent (a lost tail), so every resend is the
+ * timer's; each interval is measured twice, by the DUT's own transmit timestamps and by the tester's clock, and the
+ * case fails only when both say the same thing: too early by more than the tolerance, or too late by more than the
+ * tolerance and the expected value. When only one of the two clocks is out of bounds the link's timing cannot
+ * decide, and the case says so.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Retransmission timer")
+class TimerCase {
+    private static final long REMOTE_ADDRESS = 0x00E0_0000L;
+    private static final long REMOTE_KEY = 0x66;
+    /** Expiries watched at most; enough to reach a maximum RTO of up to 2^7 times the initial one. */
+    private static final int MAX_EXPIRIES = 9;
+
+    @Test
+    @DisplayName("the timer starts at the initial RTO, doubles on each silent expiry up to the maximum, and re-paths")
+    @Verifies("6.6.2")
+    @Verifies("6.6.3")
+    @Verifies("6.6.4")
+    void backsOffFromTheInitialRtoToTheMaximum(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            if (timers.maxRto().compareTo(Duration.ofSeconds(2)) > 0) {
+                throw Inconclusive.because("a declared maximum RTO of " + timers.maxRto()
+                        + " would make this case take minutes; it watches at most 2 s intervals");
+            }
+            CaseSteps.stage(testbed, Testbed.BASE, 64, 1);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1000, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            final long initialNs = timers.initialRto().toNanos();
+            final long maxNs = timers.maxRto().toNanos();
+            long expectedNs = initialNs;
+            int atMax = 0;
+            ReceivedPacket previous = testbed.peer().await(mark, ours(), Testbed.WAIT);
+            for (int expiry = 1; expiry <= MAX_EXPIRIES && atMax < 2; expiry++) {
+                final ReceivedPacket next = testbed.peer()
+                        .recorder()
+                        .awaitCount(
+                                mark,
+                                ours(),
+                                expiry + 1,
+                                Duration.ofNanos(3 * expectedNs).plus(Testbed.WAIT))
+                        .get(expiry);
+                judge(timers, previous, next, expectedNs, "6.6.3: interval before resend " + expiry);
+                if (testbed.profile().claims(Profile.MULTIPATH)) {
+                    assertThat(next.captured().sourcePort())
+                            .as("6.6.4: resend %d after an expiry carries a new entropy", expiry)
+                            .isNotEqualTo(previous.captured().sourcePort());
+                }
+                previous = next;
+                if (expectedNs == maxNs) {
+                    atMax++;
+                }
+                expectedNs = Math.min(maxNs, 2 * expectedNs);
+            }
+            testbed.peer().send(ackAll(previous));
+        }
+    }
+
+    @Test
+    @DisplayName("an ACK that advances the cumulative PSN restores the computed RTO after a backoff")
+    @Verifies("6.6.3")
+    @Verifies("6.6.2")
+    void ackRestoresTheComputedRto(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            CaseSteps.stage(testbed, Testbed.BASE, 64, 2);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1001, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            // Four silent expiries: the timer is now sixteen times the computed RTO (or the maximum).
+            final List<ReceivedPacket> sent = testbed.peer()
+                    .recorder()
+                    .awaitCount(
+                            mark,
+                            ours(),
+                            5,
+                            timers.initialRto().multipliedBy(16).plus(Testbed.WAIT));
+            final ReceivedPacket last = sent.get(4);
+            final long sentAckNs = testbed.peer().link().nowNs();
+            testbed.peer().send(ackAll(last));
+            // RFC 6298 after one sample S: SRTT = S, RTTVAR = S/2, RTO = 3 S, clamped. The tester measures S as the
+            // time from the resend's arrival to its ACK; the DUT's own sample adds the link's delays.
+            final long sampleNs = sentAckNs - last.receivedNs();
+            final long computedNs = clamp(timers, 3 * sampleNs);
+            final long backedOffNs = Math.min(timers.maxRto().toNanos(), 32 * computedNs);
+            final long allowedNs = 2 * computedNs + timers.tolerance().toNanos();
+            if (allowedNs >= backedOffNs - timers.tolerance().toNanos()) {
+                throw Inconclusive.because("the computed RTO (about " + computedNs / 1000
+                        + " us) and the backed-off one (" + backedOffNs / 1000
+                        + " us) are not apart by twice the tolerance; the link's timing cannot decide");
+            }
+            // A new tail loss: its first resend must come on the computed RTO, not the backed-off one.
+            final int again = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 1002, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            final List<ReceivedPacket> tail = testbed.peer()
+                    .recorder()
+                    .awaitCount(
+                            again,
+                            ours().msn(1),
+                            2,
+                            Duration.ofNanos(2 * backedOffNs).plus(Testbed.WAIT));
+            final long byTester = tail.get(1).receivedNs() - tail.get(0).receivedNs();
+            final long byDut = Psn.distance(
+                    tail.get(0).data().orElseThrow().transmitTimestamp(),
+                    tail.get(1).data().orElseThrow().transmitTimestamp());
+            assertThat(Math.min(byTester, byDut))
+                    .as(
+                            "6.6.3: after the ACK the RTO is the computed one (about %d us, allowed %d us), not the"
+                                    + " backed-off %d us",
+                            computedNs / 1000, allowedNs / 1000, backedOffNs / 1000)
+                    .isLessThanOrEqualTo(allowedNs);
+            assertThat(Math.max(byTester, byDut))
+                    .as("6.6.2: not below the declared minimum RTO less the tolerance")
+                    .isGreaterThanOrEqualTo(
+                            timers.minRto().minus(timers.tolerance()).toNanos());
+            testbed.peer().send(ackAll(tail.get(1)));
+        }
+    }
+
+    @Test
+    @DisplayName("each path keeps its own RTT estimate, from the echoed timestamps of its own ACKs")
+    @Verifies("6.6.1")
+    void rttEstimatePerPathFromEchoedTimestamps(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 2, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final long inflatedNs = 60_000_000L;
+            final long toleranceNs = timers.tolerance().toNanos();
+            if (3 * inflatedNs - toleranceNs > timers.maxRto().toNanos()
+                    || 3 * inflatedNs - toleranceNs <= 2 * timers.minRto().toNanos() + 2 * toleranceNs) {
+                throw Inconclusive.because("the declared RTO bounds leave no room between a 60 ms and a short RTT");
+            }
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            CaseSteps.stage(testbed, Testbed.BASE, 2 * payload, 5);
+            // First message: one packet per path; path 0's ACK echoes a timestamp 60 ms older than its packet's.
+            final List<DataPacket> first = onePerPath(testbed, 1003, 0, 2 * payload);
+            final long sentAckNs = testbed.peer().link().nowNs();
+            final DataPacket slow = first.get(0);
+            final DataPacket fast = first.get(1);
+            testbed.peer()
+                    .send(CaseSteps.ack(
+                            0, Psn.add(slow.header().psn(), 1), Psn.add(slow.transmitTimestamp(), -inflatedNs)));
+            testbed.peer().send(CaseSteps.ack(1, Psn.add(fast.header().psn(), 1), fast.transmitTimestamp()));
+            new CaseSteps.CompletionLog(testbed.control()).awaitWrId(1003, "6.6.1: the first message");
+            final long fastSampleNs = testbed.peer().link().nowNs() - sentAckNs + 1_000_000;
+
+            // Second message, a lost tail on both paths: each path's timer follows its own estimate.
+            final int mark = testbed.peer().mark();
+            final List<DataPacket> second = onePerPath(testbed, 1004, 1, 2 * payload);
+            final ReceivedPacket[] resends = new ReceivedPacket[2];
+            final ReceivedPacket[] originals = new ReceivedPacket[2];
+            for (int path = 0; path < 2; path++) {
+                final List<ReceivedPacket> sent = testbed.peer()
+                        .recorder()
+                        .awaitCount(
+                                mark,
+                                ours().msn(1).path(path),
+                                2,
+                                timers.maxRto().plus(Testbed.WAIT));
+                originals[path] = sent.get(0);
+                resends[path] = sent.get(1);
+            }
+            final long slowLowest = 3 * inflatedNs - toleranceNs;
+            final long slowByTester = resends[0].receivedNs() - originals[0].receivedNs();
+            assertThat(Math.max(slowByTester, interval(originals[0], resends[0])))
+                    .as(
+                            "6.6.1: path 0's RTO follows its 60 ms RTT samples (RTO = 3 x 60 ms), not before %d us",
+                            slowLowest / 1000)
+                    .isGreaterThanOrEqualTo(slowLowest);
+            final long fastHighest = 2 * clamp(timers, 3 * fastSampleNs) + toleranceNs;
+            final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
+            assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
+                    .as(
+                            "6.6.1: path 1's RTO follows its own short RTT, not path 0's: at most %d us",
+                            fastHighest / 1000)
+                    .isLessThanOrEqualTo(fastHighest);
+            assertThat(second).hasSize(2);
+        }
+    }
+
+    /** Posts a two-packet WRITE and returns its first transmissions, path 0's first; inconclusive unless one per path. */
+    private static List<DataPacket> onePerPath(final Testbed testbed, final long wrId, final long msn, final int length)
+            throws Exception {
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(CaseSteps.request(testbed, 0, wrId, Testbed.BASE, length), REMOTE_ADDRESS, REMOTE_KEY);
+        final List<DataPacket> sent =
+                testbed
+                        .peer()
+                        .recorder()
+                        .awaitCount(mark, ours().msn(msn).firstTransmission(), 2, Testbed.WAIT)
+                        .stream()
+                        .map(p -> p.data().orElseThrow())
+                        .sorted(java.util.Comparator.comparingInt(
+                                p -> p.header().pathId()))
+                        .toList();
+        if (sent.get(0).header().pathId() != 0 || sent.get(1).header().pathId() != 1) {
+            throw Inconclusive.because("the DUT put both packets of a two-packet message on one path: " + sent);
+        }
+        return sent;
+    }
+
+    private static long interval(final ReceivedPacket a, final ReceivedPacket b) {
+        return Psn.distance(
+                a.data().orElseThrow().transmitTimestamp(),
+                b.data().orElseThrow().transmitTimestamp());
+    }
+
+    private static long clamp(final DutProfile.Timers timers, final long rtoNs) {
+        return Math.max(timers.minRto().toNanos(), Math.min(timers.maxRto().toNanos(), rtoNs));
+    }
+
+    /**
+     * Fails when both clocks put the interval between two transmissions outside what the declared timer allows, and
+     * gives up when they disagree.
+     */
+    static void judge(
+            final DutProfile.Timers timers,
+            final ReceivedPacket previous,
+            final ReceivedPacket next,
+            final long expectedNs,
+            final String what) {
+        final long toleranceNs = timers.tolerance().toNanos();
+        final long byTester = next.receivedNs() - previous.receivedNs();
+        final long byDut = Psn.distance(
+                previous.data().orElseThrow().transmitTimestamp(),
+                next.data().orElseThrow().transmitTimestamp());
+        final long lowest = expectedNs - toleranceNs;
+        // Lateness is judged coarsely: the tester's own scheduling delays cannot be told from the DUT's, and what a
+        // wrong timer does (no clamp, a doubling too many) is late by at least the expected value.
+        final long highest = 2 * expectedNs + toleranceNs;
+        final boolean testerOk = byTester >= lowest && byTester <= highest;
+        final boolean dutOk = byDut >= lowest && byDut <= highest;
+        if (testerOk != dutOk) {
+            throw Inconclusive.because(what + ": the DUT's timestamps say " + byDut / 1000 + " us, the tester's clock "
+                    + byTester / 1000 + " us; only one is within " + lowest / 1000 + " to " + highest / 1000 + " us");
+        }
+        assertThat(byTester)
+                .as(
+                        "%s: between %d and %d us (declared %d us, tolerance %d us); the DUT's timestamps say %d us",
+                        what, lowest / 1000, highest / 1000, expectedNs / 1000, toleranceNs / 1000, byDut / 1000)
+                .isBetween(lowest, highest);
+    }
+
+    private static PacketMatcher ours() {
+        return PacketMatcher.expect()
+                .data()
+                .opcode(Opcode.WRITE)
+                .connection(Testbed.TESTER_CONNECTION)
+                .remoteAddress(REMOTE_ADDRESS);
+    }
+
+    private static org.mrconf.peer.PacketBuilder ackAll(final ReceivedPacket packet) {
+        final DataPacket data = packet.data().orElseThrow();
+        return CaseSteps.ack(data.header().pathId(), Psn.add(data.header().psn(), 1), data.transmitTimestamp());
+    }
+}
