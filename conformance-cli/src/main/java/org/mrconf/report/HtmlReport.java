@@ -26,6 +26,9 @@ public final class HtmlReport {
     private static final List<Verdict> ORDER = List.of(
             Verdict.FAIL, Verdict.ERROR, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.PASS, Verdict.NOT_APPLICABLE);
 
+    /** How many bytes of each packet the page shows. */
+    private static final int HEX_PREVIEW_BYTES = 64;
+
     private HtmlReport() {}
 
     /** The page, ending in a newline. */
@@ -90,7 +93,9 @@ public final class HtmlReport {
     }
 
     private static void summary(final StringBuilder h, final RunRecord record) {
-        h.append("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"tiles\">\n");
+        h.append("<section id=\"summary\">\n<h2>Summary</h2>\n"
+                + "<p class=\"caption\">Clauses by verdict, with the cases that got each verdict "
+                + "(click a verdict to filter the clause table).</p>\n<div class=\"tiles\">\n");
         final VerdictCounts clauses = VerdictCounts.of(record.clauses(), ClauseResult::verdict);
         final VerdictCounts cases = VerdictCounts.of(record.cases(), CaseResult::verdict);
         for (final Verdict v : ORDER) {
@@ -252,8 +257,9 @@ public final class HtmlReport {
         }
         if (!e.packets().isEmpty()) {
             h.append(LadderDiagram.svg(e.packets())).append('\n');
-            h.append("<table class=\"packets\"><thead><tr><th>Time</th><th>Direction</th><th>Decoded</th><th>Bytes</th>"
-                    + "</tr></thead><tbody>\n");
+            h.append(
+                    "<table class=\"packets\"><thead><tr><th>Time</th><th>Direction</th><th>Decoded</th><th>First bytes</th>"
+                            + "</tr></thead><tbody>\n");
             for (final Evidence.PacketRecord p : e.packets()) {
                 h.append("<tr><td>")
                         .append(String.format(Locale.ROOT, "%.3f ms", p.timeNs() / 1e6))
@@ -262,7 +268,7 @@ public final class HtmlReport {
                         .append("</td><td>")
                         .append(Markup.text(p.summary()))
                         .append("</td><td><code class=\"hex\">")
-                        .append(Markup.text(p.hex()))
+                        .append(Markup.text(hexPreview(p.hex())))
                         .append("</code></td></tr>\n");
             }
             h.append("</tbody></table>\n");
@@ -335,6 +341,17 @@ public final class HtmlReport {
         return dot < 0 ? clauseId : clauseId.substring(0, dot);
     }
 
+    /**
+     * The first bytes of a packet: enough to read its headers. A page repeats a case's evidence under each clause
+     * it verifies, so full payloads would make it megabytes; report.json and the pcap slice hold every byte.
+     */
+    static String hexPreview(final String hex) {
+        if (hex.length() <= HEX_PREVIEW_BYTES * 2) {
+            return hex;
+        }
+        return hex.substring(0, HEX_PREVIEW_BYTES * 2) + "\u2026 (" + hex.length() / 2 + " bytes)";
+    }
+
     private static String firstLine(final String s) {
         return s.lines().findFirst().orElse("");
     }
@@ -350,6 +367,7 @@ public final class HtmlReport {
             h3 { font-size: 15px; margin: 16px 0 6px; }
             h4 { font-size: 14px; margin: 4px 0; font-family: ui-monospace, Menlo, Consolas, monospace; }
             .disclaimer { color: #555; margin: 0 0 8px; }
+            .caption { color: #555; margin: 0 0 8px; }
             .banner { padding: 8px 12px; border-radius: 4px; font-weight: 600; color: #fff; }
             .banner.interrupted { background: var(--fail); }
             .banner.running { background: var(--inconclusive); }
