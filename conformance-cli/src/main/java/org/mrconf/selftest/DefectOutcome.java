@@ -6,7 +6,8 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.defect.Defect;
-import org.mrconf.runner.CaseResult;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * What the suite did against one defect.
@@ -28,7 +29,7 @@ public record DefectOutcome(
     static DefectOutcome of(final Defect defect, final List<CaseResult> results, final long durationNs) {
         final SortedSet<String> failing = new TreeSet<>(Clause::compareIds);
         for (final CaseResult result : results) {
-            if (result.verdict() == org.mrconf.runner.Verdict.FAIL && !isError(result)) {
+            if (result.verdict() == Verdict.FAIL) {
                 failing.addAll(result.clauses());
             }
         }
@@ -41,19 +42,11 @@ public record DefectOutcome(
     }
 
     /**
-     * Whether a result is the harness's fault: the control channel or the link failed, the testbed could not be set
-     * up, or the suite itself threw something no assertion throws. A defect must make cases FAIL, never this.
+     * Whether a result is the harness's fault (the runner's ERROR: the control channel or the link failed, the
+     * testbed could not be set up, the suite itself threw). A defect must make cases FAIL, never this.
      */
     static boolean isError(final CaseResult result) {
-        final String message = result.message();
-        return result.verdict() == org.mrconf.runner.Verdict.FAIL
-                && (message.startsWith("org.mrconf.dut.DutControlException")
-                        || message.startsWith("org.junit.jupiter.api.extension.ParameterResolutionException")
-                        || message.startsWith("java.lang.NullPointerException")
-                        || message.startsWith("java.lang.IllegalStateException")
-                        || message.startsWith("java.lang.ClassCastException")
-                        || message.startsWith("java.lang.IndexOutOfBoundsException")
-                        || message.startsWith("java.lang.ArrayIndexOutOfBoundsException"));
+        return result.verdict() == Verdict.ERROR;
     }
 
     /** The declared clauses that no case failed: the defect escaped them. */

@@ -1,7 +1,6 @@
 package org.mrconf.selftest;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -9,17 +8,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import org.mrconf.cli.dut.EmbeddedReferenceDut;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
-import org.mrconf.runner.CaseResult;
 import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.RunOptions;
+import org.mrconf.runner.Selection;
+import org.mrconf.verdict.CaseResult;
 
 /**
  * Runs the conformance cases against the clean embedded reference and against the reference committing each defect,
- * one defect at a time. Runs go on in parallel in this JVM, each against its own embedded reference (its own event
- * loop and in-memory link; {@code DutSession} keeps one device per run), so no child JVM is needed.
+ * one defect at a time. Runs go on in parallel in this JVM, each on its own thread against its own embedded reference (its
+ * own event loop and in-memory link; {@code DutSession} keeps one device per thread), so no child JVM is needed.
  */
 public final class SelfTest {
     /** Which cases run against a defect. */
@@ -47,7 +47,7 @@ public final class SelfTest {
      */
     public SelfTestReport run(final List<Defect> defects, final Consumer<DefectOutcome> onOutcome) throws Exception {
         final long started = System.nanoTime();
-        final DefectOutcome clean = runOne(null, clauses -> true);
+        final DefectOutcome clean = runOne(null, Selection.ALL);
         onOutcome.accept(clean);
         final ExecutorService pool = Executors.newFixedThreadPool(jobs, runnable -> {
             final Thread thread = new Thread(runnable, "mrconf-selftest");
@@ -77,19 +77,19 @@ public final class SelfTest {
         }
     }
 
-    private Predicate<List<String>> selection(final Defect defect) {
+    private Selection selection(final Defect defect) {
         if (scope == Scope.ALL_CASES) {
-            return clauses -> true;
+            return Selection.ALL;
         }
-        final Set<String> declared = new HashSet<>(defect.clauses());
-        return clauses -> clauses.stream().anyMatch(declared::contains);
+        return new Selection(defect.clauses(), Set.of(), Set.of(), Set.of(), List.of());
     }
 
-    private static DefectOutcome runOne(final Defect defect, final Predicate<List<String>> selection) throws Exception {
+    private static DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
         final long started = System.nanoTime();
         try (EmbeddedReferenceDut reference =
                 EmbeddedReferenceDut.start(defect == null ? Defects.NONE : Defects.of(defect))) {
-            final List<CaseResult> results = CaseRunner.run(reference.device(), selection, result -> {});
+            final List<CaseResult> results =
+                    CaseRunner.run(reference.device(), RunOptions.defaults().withSelection(selection), result -> {});
             return DefectOutcome.of(defect, results, System.nanoTime() - started);
         }
     }

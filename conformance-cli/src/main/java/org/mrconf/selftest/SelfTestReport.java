@@ -13,8 +13,8 @@ import java.util.TreeSet;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
-import org.mrconf.runner.CaseResult;
-import org.mrconf.runner.Verdict;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * The outcome of a self-test: the clean run, one outcome per defect, and the views the report shows (the defect x
@@ -78,10 +78,12 @@ public record SelfTestReport(
                 .append(" passed, ")
                 .append(count(clean.results(), Verdict.FAIL))
                 .append(" failed, ")
-                .append(count(clean.results(), Verdict.SKIP))
-                .append(" skipped, ")
-                .append(count(clean.results(), Verdict.ABORTED))
-                .append(" inconclusive (of ")
+                .append(count(clean.results(), Verdict.NOT_APPLICABLE))
+                .append(" not applicable, ")
+                .append(count(clean.results(), Verdict.INCONCLUSIVE))
+                .append(" inconclusive, ")
+                .append(count(clean.results(), Verdict.ERROR))
+                .append(" error (of ")
                 .append(clean.results().size())
                 .append(" cases)")
                 .append(clean.proven() ? "" : " **NOT CLEAN**")
@@ -183,7 +185,9 @@ public record SelfTestReport(
         cleanNode.put("cases", clean.results().size());
         cleanNode.put("passed", count(clean.results(), Verdict.PASS));
         cleanNode.put("failed", count(clean.results(), Verdict.FAIL));
-        cleanNode.put("skipped", count(clean.results(), Verdict.SKIP));
+        cleanNode.put("notApplicable", count(clean.results(), Verdict.NOT_APPLICABLE));
+        cleanNode.put("inconclusive", count(clean.results(), Verdict.INCONCLUSIVE));
+        cleanNode.put("error", count(clean.results(), Verdict.ERROR));
         final ArrayNode defects = root.putArray("defects");
         for (final DefectOutcome outcome : outcomes) {
             final ObjectNode node = defects.addObject();

@@ -65,7 +65,7 @@ class SelfValidationTest {
     @Test
     void shouldPassEveryCaseAgainstTheCleanReference() {
         assertThat(report.clean().results().stream()
-                        .filter(r -> r.verdict() == org.mrconf.runner.Verdict.FAIL)
+                        .filter(r -> r.verdict() == org.mrconf.verdict.Verdict.FAIL)
                         .map(r -> r.caseId() + ": " + r.message())
                         .toList())
                 .as("cases failing against the clean reference")

@@ -367,7 +367,8 @@ public final class ControlAgent {
         final ObjectNode implementation = result.putObject("implementation");
         implementation.put("vendor", config.vendor());
         implementation.put("model", config.model());
-        implementation.put("firmware", config.firmware());
+        implementation.put(
+                "firmware", ec.defects().has(org.mrconf.defect.Defect.HELLO_OMITS_FIRMWARE) ? "" : config.firmware());
         implementation.put("driver", config.driver());
         final ArrayNode profiles = result.putArray("profiles");
         config.profiles().forEach(profiles::add);
@@ -385,7 +386,7 @@ public final class ControlAgent {
         limits.put("maxMessageLength", Math.min(MAX_MESSAGE_LENGTH, config.memoryBudgetBytes()));
         limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
         limits.put("maxPostedReceives", ec.maxPostedReceives());
-        limits.put("mtu", ec.mtuBytes());
+        limits.put("mtu", ec.mtuBytes() - (ec.defects().has(org.mrconf.defect.Defect.HELLO_UNDERSTATES_MTU) ? 512 : 0));
         final ObjectNode parameters = result.putObject("parameters");
         parameters.put("minRtoNs", ec.minRtoNs());
         parameters.put("initialRtoNs", ec.initialRtoNs());
@@ -655,7 +656,11 @@ public final class ControlAgent {
         final Map<String, Long> raw = rawCounters();
         final ObjectNode result = JSON.objectNode();
         final ObjectNode counters = result.putObject("counters");
+        final boolean counterMissing = endpoint.config().defects().has(org.mrconf.defect.Defect.COUNTER_MISSING);
         for (final Map.Entry<String, Long> counter : raw.entrySet()) {
+            if (counterMissing && counter.getKey().equals("rx_unexpected_source")) {
+                continue;
+            }
             counters.put(counter.getKey(), counter.getValue() - baseline.getOrDefault(counter.getKey(), 0L));
         }
         return result;

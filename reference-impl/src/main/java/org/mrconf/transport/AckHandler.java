@@ -15,6 +15,16 @@ final class AckHandler {
     private final EndpointState state;
     private final CompletionDispatcher completions;
 
+    /** Self-validation defects (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean receiverNotReadyFatal;
+
+    private final boolean retryAfterIgnored;
+    private final boolean finalNackRetransmitted;
+    private final boolean boundsErrorMisreported;
+    private final boolean unknownConnectionFailsOnlyMessage;
+    private final boolean rateHintIgnored;
+    private final boolean rateHintReadAsBytes;
+    private final boolean decreaseAppliedToAllPaths;
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
     private final boolean unhealthyPathNotRecovered;
@@ -23,10 +33,42 @@ final class AckHandler {
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
         this.completions = completions;
+        final org.mrconf.defect.Defects defects = state.config.defects();
+        this.receiverNotReadyFatal = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_FATAL);
+        this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
+        this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
+        this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
+        this.unknownConnectionFailsOnlyMessage =
+                defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
+        this.rateHintIgnored = defects.has(org.mrconf.defect.Defect.RATE_HINT_IGNORED);
+        this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
+        this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
+    }
+
+    /** Table 9-1's action for a code, unless a defect changes it. */
+    private NackCode.SenderAction actionFor(final NackCode code) {
+        final NackCode.SenderAction action = code.senderAction();
+        if (action == NackCode.SenderAction.RETRY_LATER && receiverNotReadyFatal) {
+            return NackCode.SenderAction.FAIL_MESSAGE;
+        }
+        if (action == NackCode.SenderAction.FAIL_MESSAGE && finalNackRetransmitted) {
+            return NackCode.SenderAction.RETRANSMIT;
+        }
+        if (action == NackCode.SenderAction.FAIL_CONNECTION && unknownConnectionFailsOnlyMessage) {
+            return NackCode.SenderAction.FAIL_MESSAGE;
+        }
+        return action;
+    }
+
+    /** The error status a failed work request carries for a code (clause 7.5.8). */
+    private CompletionStatus statusFor(final NackCode code) {
+        return code == NackCode.BOUNDS && boundsErrorMisreported
+                ? CompletionStatus.REMOTE_ACCESS_ERROR
+                : CompletionStatus.fromNack(code);
     }
 
     void onAck(final Connection connection, final AckFlyweight ack, final long nowNs) {
@@ -77,6 +119,13 @@ final class AckHandler {
         final double connectionFloor = hintedWindowPackets(connection, srttNs);
         path.congestionWindow.onAck(
                 newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor / healthyPaths(connection));
+        if (decreaseAppliedToAllPaths && ack.ceCount() > 0) {
+            for (final PathSender other : connection.sendPaths) {
+                if (other != path) {
+                    other.congestionWindow.onAck(0, ack.ceCount(), nowNs, srttNs, 0);
+                }
+            }
+        }
         connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor);
     }
 
@@ -117,7 +166,7 @@ final class AckHandler {
         final NackCode code = nack.code();
         onPathAnswered(path);
         final boolean outstanding = path.isOutstanding(psn);
-        switch (code.senderAction()) {
+        switch (actionFor(code)) {
             case RETRANSMIT -> {
                 if (outstanding) {
                     path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
@@ -125,7 +174,7 @@ final class AckHandler {
             }
             case RETRY_LATER -> {
                 if (outstanding) {
-                    path.markWaiting(psn, nowNs + nack.retryAfter() * 1000);
+                    path.markWaiting(psn, retryAfterIgnored ? nowNs : nowNs + nack.retryAfter() * 1000);
                 }
             }
             case FAIL_MESSAGE -> {
@@ -133,18 +182,17 @@ final class AckHandler {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
                     connection.sendQueue.remove(message);
-                    // Failed first: acknowledging the PSN below must not complete the message with success when it
-                    // was its last unacknowledged one (clause 7.5.8).
+                    // Fail the message before its PSN counts as acknowledged, or acknowledging the last packet of a
+                    // message would complete it successfully first (clause 9.1.2).
                     if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
-                        message.status = CompletionStatus.fromNack(code);
+                        message.status = statusFor(code);
                     } else {
-                        completions.finishSend(connection, message, CompletionStatus.fromNack(code));
+                        completions.finishSend(connection, message, statusFor(code));
                     }
                     acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
                     path.advanceOldestUnacked();
                 } else {
-                    failMessage(
-                            connection, nack.streamId(), nack.messageSequenceNumber(), CompletionStatus.fromNack(code));
+                    failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code));
                 }
             }
             case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
@@ -211,9 +259,9 @@ final class AckHandler {
 
     private void applyRateHint(final Connection connection, final long hintMbps, final long nowNs) {
         final long lineRate = state.config.lineRateBitsPerSecond();
-        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT
+        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT || rateHintIgnored
                 ? lineRate
-                : Math.min(lineRate, Math.max(1, hintMbps) * 1_000_000L);
+                : Math.min(lineRate, Math.max(1, hintMbps) * (rateHintReadAsBytes ? 8_000_000L : 1_000_000L));
         if (rate != connection.pacer.rateBitsPerSecond()) {
             connection.pacer.rate(rate, nowNs);
         }

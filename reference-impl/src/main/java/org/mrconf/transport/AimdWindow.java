@@ -13,7 +13,24 @@ final class AimdWindow {
     private long lastDecreaseNs;
     private boolean hasDecreased;
 
+    /** Self-validation defects (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean noMultiplicativeDecrease;
+
+    private final boolean growthExponential;
+    private final boolean decreaseOnEveryCeAck;
+
     AimdWindow(final double initial, final double maximum, final double decreaseFactor) {
+        this(initial, maximum, decreaseFactor, org.mrconf.defect.Defects.NONE);
+    }
+
+    AimdWindow(
+            final double initial,
+            final double maximum,
+            final double decreaseFactor,
+            final org.mrconf.defect.Defects defects) {
+        this.noMultiplicativeDecrease = defects.has(org.mrconf.defect.Defect.NO_MULTIPLICATIVE_DECREASE);
+        this.growthExponential = defects.has(org.mrconf.defect.Defect.WINDOW_GROWTH_EXPONENTIAL);
+        this.decreaseOnEveryCeAck = defects.has(org.mrconf.defect.Defect.DECREASE_ON_EVERY_CE_ACK);
         this.minimum = 1;
         this.maximum = maximum;
         this.decreaseFactor = decreaseFactor;
@@ -38,13 +55,14 @@ final class AimdWindow {
      */
     void onAck(final int newlyAcked, final int ceCount, final long nowNs, final long srttNs, final double floor) {
         if (ceCount > 0) {
-            if (!hasDecreased || nowNs - lastDecreaseNs >= srttNs) {
+            if ((!hasDecreased || nowNs - lastDecreaseNs >= srttNs || decreaseOnEveryCeAck)
+                    && !noMultiplicativeDecrease) {
                 window = Math.max(minimum, window * decreaseFactor);
                 lastDecreaseNs = nowNs;
                 hasDecreased = true;
             }
         } else if (newlyAcked > 0) {
-            window = Math.min(maximum, window + (double) newlyAcked / window);
+            window = Math.min(maximum, window + (growthExponential ? newlyAcked : (double) newlyAcked / window));
         }
         // The rate hint's window is the least the window may be, whatever the marks (clause 10.1.5).
         window = Math.max(window, Math.min(floor, maximum));

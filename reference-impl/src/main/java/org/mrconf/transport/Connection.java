@@ -54,7 +54,8 @@ final class Connection {
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
                 endpointConfig.maxConnectionWindow(),
-                endpointConfig.decreaseFactor());
+                endpointConfig.decreaseFactor(),
+                endpointConfig.defects());
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.
         this.pacer = new Pacer(endpointConfig.lineRateBitsPerSecond(), 4L * endpointConfig.mtuBytes(), nowNs);
         this.lastHeardNs = nowNs;

@@ -11,6 +11,7 @@ import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.DecodeStatus;
 import org.mrconf.wire.DecodedPacket;
+import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
 
 /**
@@ -23,6 +24,12 @@ public final class Endpoint implements PacketReceiver {
     private final EndpointState state;
     private final NanoClock clock;
     private final ReceiveDefects receiveChecks;
+    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean invalidatedKeyStillValid;
+
+    private final boolean unknownConnectionNackFlood;
+    private final boolean foreignSourceAccepted;
+    private final boolean foreignSourceNacked;
     private final DecodedPacket decoded = new DecodedPacket();
     private final CompletionDispatcher completions;
     private final OutboundPackets out;
@@ -51,6 +58,10 @@ public final class Endpoint implements PacketReceiver {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.receiveChecks = new ReceiveDefects(config.defects());
+        this.invalidatedKeyStillValid = config.defects().has(org.mrconf.defect.Defect.INVALIDATED_KEY_STILL_VALID);
+        this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
+        this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
+        this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
         this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
@@ -119,6 +130,10 @@ public final class Endpoint implements PacketReceiver {
             throw new IllegalArgumentException("no region with key 0x" + Integer.toHexString(key));
         }
         region.invalidate();
+        if (invalidatedKeyStillValid) {
+            // The remote key table keeps mapping the key to the old memory.
+            state.regions.put(key, new MemoryRegion(key, region.address(), region.memory(), region.access()));
+        }
     }
 
     /** The region with this key, or null. */
@@ -379,10 +394,16 @@ public final class Endpoint implements PacketReceiver {
                 state.connections.get((int) decoded.commonHeader().destinationConnectionId());
         if (connection == null || connection.failed) {
             state.counters.increment(Counter.RX_UNKNOWN_CONNECTION);
+            if (unknownConnectionNackFlood) {
+                answerUnknownConnection(srcNode);
+            }
             return;
         }
-        if (srcNode != connection.config.peerNode()) {
+        if (srcNode != connection.config.peerNode() && !foreignSourceAccepted) {
             state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);
+            if (foreignSourceNacked) {
+                out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.REMOTE_ACCESS, 0, 0, 0);
+            }
             return;
         }
         connection.lastHeardNs = nowNs; // any valid packet from the peer proves it is alive (clause 6.7.3)
@@ -398,6 +419,16 @@ public final class Endpoint implements PacketReceiver {
             }
         }
         scheduler.pump(connection, nowNs);
+    }
+
+    /** The reflector of defect UNKNOWN_CONNECTION_NACK_FLOOD: a NACK for every packet, through any connection to the source. */
+    private void answerUnknownConnection(final int srcNode) {
+        for (final Connection connection : state.connectionList) {
+            if (connection.config.peerNode() == srcNode) {
+                out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.UNKNOWN_CONNECTION, 0, 0, 0);
+                return;
+            }
+        }
     }
 
     private void onProbe(final Connection connection, final int srcPort, final long nowNs) {

@@ -27,6 +27,30 @@ final class InboundData {
     private final OutboundPackets out;
     private final CompletionDispatcher completions;
     private final RateHint rateHint;
+    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
+    private final boolean unknownKeyNackedAsBounds;
+
+    private final boolean ignoreRemoteWriteFlag;
+    private final boolean ignoreRemoteWriteFlagForImmediate;
+    private final boolean ignoreRemoteReadFlag;
+    private final boolean boundsCheckedPerPacket;
+    private final boolean invalidationMissesPostedReceives;
+    private final boolean sendOverrunsReceiveBuffer;
+    private final boolean outOfWindowNotNacked;
+    private final boolean outOfWindowPlaced;
+    private final boolean finalNackPsnNotRecorded;
+    private final boolean receiverNotReadyPsnRecorded;
+    private final boolean nackRateLimitMissing;
+    private final boolean noImmediateAckOnGap;
+    private final boolean duplicateNotAcknowledged;
+    private final boolean ackRequestIgnored;
+    private final long ackDelayNs;
+    private final boolean ackCoalescingCountIgnored;
+    private final boolean timestampEchoStuck;
+    private final boolean timestampEchoSkipsRetransmissions;
+    private final boolean ceCountedPerConnection;
+    private final boolean rateHintMissingFromDuplicateAcks;
+    private final boolean readClaimedButMissing;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
     // Self-validation defects (org.mrconf.defect.Defect), read once.
@@ -99,6 +123,28 @@ final class InboundData {
         this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
         this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
         this.staleNotAcked = defects.has(org.mrconf.defect.Defect.STALE_NOT_ACKED);
+        this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
+        this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
+        this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
+        this.ignoreRemoteReadFlag = defects.has(Defect.IGNORE_REMOTE_READ_FLAG);
+        this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
+        this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
+        this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
+        this.outOfWindowNotNacked = defects.has(Defect.OUT_OF_WINDOW_NOT_NACKED);
+        this.outOfWindowPlaced = defects.has(Defect.OUT_OF_WINDOW_PLACED);
+        this.finalNackPsnNotRecorded = defects.has(Defect.FINAL_NACK_PSN_NOT_RECORDED);
+        this.receiverNotReadyPsnRecorded = defects.has(Defect.RECEIVER_NOT_READY_PSN_RECORDED);
+        this.nackRateLimitMissing = defects.has(Defect.NACK_RATE_LIMIT_MISSING);
+        this.noImmediateAckOnGap = defects.has(Defect.NO_IMMEDIATE_ACK_ON_GAP);
+        this.duplicateNotAcknowledged = defects.has(Defect.DUPLICATE_NOT_ACKNOWLEDGED);
+        this.ackRequestIgnored = defects.has(Defect.ACK_REQUEST_IGNORED);
+        this.ackDelayNs = state.config.ackDelayNs() * (defects.has(Defect.ACK_DELAY_IN_MILLISECONDS) ? 1000 : 1);
+        this.ackCoalescingCountIgnored = defects.has(Defect.ACK_COALESCING_COUNT_IGNORED);
+        this.timestampEchoStuck = defects.has(Defect.TIMESTAMP_ECHO_STUCK);
+        this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
+        this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
+        this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
+        this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
     }
 
     void onData(
@@ -126,13 +172,23 @@ final class InboundData {
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
         if (ecn == Ecn.CE) {
-            path.ceSinceAck++;
+            if (ceCountedPerConnection) {
+                for (final PathReceiver any : connection.receivePaths) {
+                    any.ceSinceAck++;
+                }
+            } else {
+                path.ceSinceAck++;
+            }
             state.counters.increment(Counter.RX_CE_MARKED);
             if (dropCeMarked) {
                 return;
             }
         }
-        path.lastTimestamp = header.transmitTimestamp();
+        if (!(timestampEchoStuck && path.hasTimestamp)
+                && !(timestampEchoSkipsRetransmissions && header.hasFlags(PacketFlags.RETRANSMISSION))) {
+            path.lastTimestamp = header.transmitTimestamp();
+            path.hasTimestamp = true;
+        }
         path.lastEntropy = srcPort;
         final long psn = header.psn();
         if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
@@ -141,6 +197,12 @@ final class InboundData {
         switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
+                if (outOfWindowPlaced) {
+                    placeBeyondWindow(packet, header);
+                }
+                if (outOfWindowNotNacked) {
+                    return;
+                }
                 out.sendNack(
                         connection,
                         pathId,
@@ -156,7 +218,9 @@ final class InboundData {
                 if (readRequestReexecuted && packet.opcode() == Opcode.READ_REQUEST) {
                     reexecuteRead(connection, pathId, header);
                 }
-                out.sendAck(connection, path, rateHint.currentMbps(nowNs));
+                if (!duplicateNotAcknowledged) {
+                    out.sendAck(connection, path, rateHintMissingFromDuplicateAcks ? 0 : rateHint.currentMbps(nowNs));
+                }
                 return;
             }
             default -> {}
@@ -172,9 +236,27 @@ final class InboundData {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
             return;
         }
+        final boolean refusedBefore = nackRateLimitMissing
+                && path.lastFinalNackCode > 0
+                && path.lastFinalNackStream == header.streamId()
+                && path.lastFinalNackMsn == header.messageSequenceNumber();
         final Outcome outcome = deliver(connection, pathId, packet, header);
-        if (outcome == Outcome.NOT_READY && !rnrRecordsPsn) {
+        if (refusedBefore && outcome == Outcome.STALE) {
+            // Defect NACK_RATE_LIMIT_MISSING: every later packet of a refused message is NACKed again.
+            out.sendNack(
+                    connection,
+                    pathId,
+                    psn,
+                    NackCode.fromValue(path.lastFinalNackCode),
+                    header.streamId(),
+                    header.messageSequenceNumber(),
+                    0);
+        }
+        if (outcome == Outcome.NOT_READY && !rnrRecordsPsn && !receiverNotReadyPsnRecorded) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
+        }
+        if (outcome == Outcome.REJECTED && finalNackPsnNotRecorded) {
+            return;
         }
         if (outcome == Outcome.STALE && staleNotAcked) {
             return;
@@ -186,13 +268,13 @@ final class InboundData {
         if (reorderBuffer) {
             releaseHeld(connection, pathId, path);
         }
-        if (!inOrder
+        if ((!inOrder && !noImmediateAckOnGap)
                 || outcome == Outcome.STALE
-                || header.hasFlags(PacketFlags.ACK_REQUEST)
-                || ++path.unacknowledged >= state.config.ackCoalescingCount()) {
+                || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
+                || (++path.unacknowledged >= state.config.ackCoalescingCount() && !ackCoalescingCountIgnored)) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
         } else if (path.unacknowledged == 1) {
-            path.ackDeadlineNs = nowNs + state.config.ackDelayNs();
+            path.ackDeadlineNs = nowNs + ackDelayNs;
         }
     }
 
@@ -280,7 +362,10 @@ final class InboundData {
         return switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
             case SEND -> placeSend(connection, pathId, packet, header, stream, index);
-            case READ_REQUEST -> acceptReadRequest(connection, pathId, header, stream, index);
+            case READ_REQUEST ->
+                readClaimedButMissing
+                        ? reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
+                        : acceptReadRequest(connection, pathId, header, stream, index);
             default -> throw new IllegalStateException("not a data opcode: " + opcode);
         };
     }
@@ -293,13 +378,19 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)) {
+        if (region == null) {
+            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (!region.isValid() || !mayWrite(region, packet.opcode())) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
-        if (!region.contains(header.remoteAddress(), header.messageLength())) {
+        final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
+        final boolean inBounds = boundsCheckedPerPacket
+                ? region.contains(start, packet.payloadLength())
+                : region.contains(header.remoteAddress(), header.messageLength());
+        if (!inBounds) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
-        final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
         begin(
                 stream,
                 index,
@@ -342,14 +433,14 @@ final class InboundData {
         final int receive = stream.receiveIndex(rsn);
         final long checkedLength =
                 sendLengthCheckedPerPacket ? header.messageOffset() + packet.payloadLength() : header.messageLength();
-        if (checkedLength > stream.receiveLength[receive]) {
+        if (checkedLength > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
             return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         final MemoryRegion region = stream.receiveRegion[receive];
-        if (!region.isValid()) {
+        if (!region.isValid() && !invalidationMissesPostedReceives) {
             begin(stream, index, Opcode.SEND, header, 0);
             stream.messageRsn[index] = rsn;
             return reject(
@@ -361,10 +452,39 @@ final class InboundData {
                     index,
                     CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
         }
+        final long target = stream.receiveAddress[receive] + header.messageOffset();
+        if (!region.contains(target, packet.payloadLength())) {
+            // Only reachable with SEND_OVERRUNS_RECEIVE_BUFFER: even that device stays inside the region's memory.
+            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+        }
         begin(stream, index, Opcode.SEND, header, 0);
         stream.messageRsn[index] = rsn;
-        place(packet, region, region.indexOf(stream.receiveAddress[receive] + header.messageOffset()));
+        place(packet, region, region.indexOf(target));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
+    }
+
+    /** Defect OUT_OF_WINDOW_PLACED: a WRITE's bytes go to memory before the window check refuses it. */
+    private void placeBeyondWindow(final DecodedPacket packet, final DataHeaderFlyweight header) {
+        if (packet.opcode() != Opcode.WRITE) {
+            return;
+        }
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        final long start = header.remoteAddress() + header.messageOffset();
+        if (region != null && region.isValid() && region.contains(start, packet.payloadLength())) {
+            place(packet, region, region.indexOf(start));
+        }
+    }
+
+    /** The code for a key that names no region: REMOTE_ACCESS (clause 11.1.1). */
+    private NackCode unknownKeyCode() {
+        return unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS;
+    }
+
+    /** Whether the region lets the network write into it (clause 11.1.2). */
+    private boolean mayWrite(final MemoryRegion region, final Opcode opcode) {
+        return AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)
+                || ignoreRemoteWriteFlag
+                || (ignoreRemoteWriteFlagForImmediate && opcode == Opcode.WRITE_WITH_IMMEDIATE);
     }
 
     private Outcome acceptReadRequest(
@@ -374,7 +494,11 @@ final class InboundData {
             final StreamReceiveState stream,
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null || !region.isValid() || !AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ)) {
+        if (region == null) {
+            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (!region.isValid()
+                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
         if (!region.contains(header.remoteAddress(), header.messageLength())) {

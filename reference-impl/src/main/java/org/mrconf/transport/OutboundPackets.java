@@ -41,6 +41,20 @@ final class OutboundPackets {
     private final boolean retransmitStaleTimestamp;
     private final boolean sackFirstWordOnly;
 
+    /** Self-validation defects (see {@link org.mrconf.defect.Defect}): a wrong entry in the code table each. */
+    private final boolean receiverNotReadyWrongCode;
+
+    private final boolean messageTooLongWrongCode;
+    private final boolean invalidRequestWrongCode;
+    private final boolean outOfWindowWrongCode;
+    private final boolean boundsWrongCode;
+    private final boolean ackReportsAnotherPath;
+    private final boolean ceCountNeverSet;
+
+    OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
+        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
+    }
+
     OutboundPackets(
             final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
         this.retransmitWithoutFlag = defects.has(Defect.RETRANSMIT_WITHOUT_FLAG);
@@ -63,6 +77,13 @@ final class OutboundPackets {
         this.ackLastReceivedPsn = defects.has(Defect.ACK_LAST_RECEIVED_PSN);
         this.sackMsbFirst = defects.has(Defect.SACK_MSB_FIRST);
         this.nackOnPathZero = defects.has(Defect.NACK_ON_PATH_ZERO);
+        this.receiverNotReadyWrongCode = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_WRONG_CODE);
+        this.messageTooLongWrongCode = defects.has(org.mrconf.defect.Defect.MESSAGE_TOO_LONG_WRONG_CODE);
+        this.invalidRequestWrongCode = defects.has(org.mrconf.defect.Defect.INVALID_REQUEST_WRONG_CODE);
+        this.outOfWindowWrongCode = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_WRONG_CODE);
+        this.boundsWrongCode = defects.has(org.mrconf.defect.Defect.BOUNDS_WRONG_CODE);
+        this.ackReportsAnotherPath = defects.has(org.mrconf.defect.Defect.ACK_REPORTS_ANOTHER_PATH);
+        this.ceCountNeverSet = defects.has(org.mrconf.defect.Defect.CE_COUNT_NEVER_SET);
     }
 
     /** Room for the shim of {@link Defect#SHIM_BEFORE_HEADER}. */
@@ -160,9 +181,10 @@ final class OutboundPackets {
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(path.pathId)
                 .echoedTimestamp(path.lastTimestamp)
-                .ceCount(Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
+                .ceCount(ceCountNeverSet ? 0 : Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
                 .rateHint(rateHintMbps);
-        path.window.writeTo(ack);
+        final PathReceiver[] paths = connection.receivePaths;
+        (ackReportsAnotherPath ? paths[(path.pathId + 1) % paths.length] : path).window.writeTo(ack);
         if (sackFirstWordOnly) {
             for (int word = 1; word < AckFlyweight.SACK_WORDS; word++) {
                 ack.sackWord(word, 0);
@@ -203,7 +225,7 @@ final class OutboundPackets {
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(nackOnPathZero ? 0 : pathId)
                 .psn(psn)
-                .code(code)
+                .code(onTheWire(code))
                 .streamId(streamId)
                 .messageSequenceNumber(msn)
                 .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
@@ -212,6 +234,18 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
+    }
+
+    /** The code a NACK carries: the one its reason names, unless a defect swaps it. */
+    private NackCode onTheWire(final NackCode code) {
+        return switch (code) {
+            case RECEIVER_NOT_READY -> receiverNotReadyWrongCode ? NackCode.INVALID_REQUEST : code;
+            case MESSAGE_TOO_LONG -> messageTooLongWrongCode ? NackCode.BOUNDS : code;
+            case INVALID_REQUEST -> invalidRequestWrongCode ? NackCode.REMOTE_ACCESS : code;
+            case PSN_OUT_OF_WINDOW -> outOfWindowWrongCode ? NackCode.INVALID_REQUEST : code;
+            case BOUNDS -> boundsWrongCode ? NackCode.REMOTE_ACCESS : code;
+            default -> code;
+        };
     }
 
     /**

@@ -16,6 +16,8 @@ final class PathReceiver {
     int lastEntropy;
     /** The last final NACK of the path, for the rate limit of clause 9.1.5. */
     int lastFinalNackCode = -1;
+    /** Whether {@code lastTimestamp} holds a packet's timestamp yet (for defect TIMESTAMP_ECHO_STUCK). */
+    boolean hasTimestamp;
 
     int lastFinalNackStream;
     long lastFinalNackMsn;

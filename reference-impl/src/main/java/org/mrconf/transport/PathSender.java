@@ -56,7 +56,8 @@ final class PathSender {
         this.oldestUnackedPsn = this.nextPsn;
         this.entropy = entropy;
         this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), config.defects());
-        this.congestionWindow = new AimdWindow(config.initialPathWindow(), WINDOW, config.decreaseFactor());
+        this.congestionWindow =
+                new AimdWindow(config.initialPathWindow(), WINDOW, config.decreaseFactor(), config.defects());
     }
 
     static int slot(final long psn) {

@@ -17,6 +17,10 @@ final class SendScheduler {
     private final CompletionDispatcher completions;
     private final AckHandler ackHandler;
     private final SplittableRandom entropyRandom;
+    /** Self-validation defect (see {@link org.mrconf.defect.Defect}); false when clean. */
+    private final boolean invalidationMissesQueuedSends;
+
+    private final boolean sprayFirstPathOnly;
 
     SendScheduler(
             final EndpointState state,
@@ -28,6 +32,9 @@ final class SendScheduler {
         this.completions = completions;
         this.ackHandler = ackHandler;
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
+        this.invalidationMissesQueuedSends =
+                state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
+        this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
         this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
@@ -58,7 +65,9 @@ final class SendScheduler {
             if (connection.unacknowledged >= connection.congestionWindow.packets()) {
                 return;
             }
-            if (message.opcode != Opcode.READ_REQUEST && !message.localRegion.isValid()) {
+            if (message.opcode != Opcode.READ_REQUEST
+                    && !message.localRegion.isValid()
+                    && !invalidationMissesQueuedSends) {
                 // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
                 if (message.opcode == Opcode.READ_RESPONSE) {
                     abandonReadResponse(connection, message);
@@ -68,7 +77,9 @@ final class SendScheduler {
                 }
                 continue;
             }
-            final PathSender path = choosePath(connection);
+            final PathSender path = sprayFirstPathOnly
+                    ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
+                    : choosePath(connection);
             if (path == null) {
                 return;
             }

@@ -1,54 +1,90 @@
 package org.mrconf.cases;
 
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import org.mrconf.peer.TesterPeer;
 
 /**
- * The devices the current runs test, one per run. The runner installs a device before it launches the cases, passes
- * the session id to the launch as the configuration parameter {@value #PARAMETER}, and removes the device afterwards;
- * {@link DutExtension} hands each case the device of its own run. Several runs may go on at once in one JVM (the
- * self-test runs defects in parallel), each with its own device.
+ * The device the current run tests. The runner installs it before it launches the cases and removes it
+ * afterwards; {@link DutExtension} hands it to the cases.
+ *
+ * <p>A session belongs to the thread that installs it (and threads it starts): the launcher runs the cases on the
+ * thread that calls it, so several runs may go on at once in one JVM, each against its own device, as the self-test
+ * does. One run at a time per thread.
+ *
+ * <p>The session also holds two facts the runner needs between cases: whether the device was lost (its control
+ * channel or link died; every later case is then ERROR without touching it, see {@link Applicability}), and the
+ * tester peer of the case that runs now, whose recording is the evidence of a failure.
  */
 public final class DutSession {
-    /** The launcher configuration parameter that names the run's session. */
-    public static final String PARAMETER = "mrconf.dut.session";
+    /** The reason a case is skipped once the device is lost starts with this; the runner reports such a case ERROR. */
+    public static final String LOST_PREFIX = "device under test lost: ";
 
-    private static final Map<String, DeviceUnderTest> INSTALLED = new ConcurrentHashMap<>();
-    private static final AtomicLong NEXT = new AtomicLong(1);
+    /** One run's state. */
+    private static final class State {
+        final DeviceUnderTest device;
+        volatile String lostReason;
+        volatile TesterPeer currentPeer;
+
+        State(final DeviceUnderTest device) {
+            this.device = device;
+        }
+    }
+
+    private static final InheritableThreadLocal<State> CURRENT = new InheritableThreadLocal<>();
 
     private DutSession() {}
 
-    /** A device installed for one run; closing it removes the device. */
-    public static final class Installed implements AutoCloseable {
-        private final String id;
-
-        private Installed(final String id) {
-            this.id = id;
+    /** Makes {@code dut} the device the cases of this thread's run run against; returns a handle that removes it. */
+    public static AutoCloseable install(final DeviceUnderTest dut) {
+        final State existing = CURRENT.get();
+        if (existing != null) {
+            throw new IllegalStateException("a device is already installed: " + existing.device.name());
         }
+        final State state = new State(dut);
+        CURRENT.set(state);
+        return () -> {
+            if (CURRENT.get() == state) {
+                CURRENT.remove();
+            }
+        };
+    }
 
-        /** The session id to pass to the launch as {@value #PARAMETER}. */
-        public String id() {
-            return id;
-        }
+    /** The installed device, if any. */
+    public static Optional<DeviceUnderTest> current() {
+        return Optional.ofNullable(CURRENT.get()).map(s -> s.device);
+    }
 
-        @Override
-        public void close() {
-            INSTALLED.remove(id);
+    /** Marks the device lost (first reason wins): every case not yet run is skipped as ERROR. */
+    public static void markLost(final String reason) {
+        final State state = CURRENT.get();
+        if (state != null && state.lostReason == null) {
+            state.lostReason = reason;
         }
     }
 
-    /** Makes {@code dut} the device of a new run; returns the handle that names and removes it. */
-    public static Installed install(final DeviceUnderTest dut) {
-        final String id = "session-" + NEXT.getAndIncrement();
-        INSTALLED.put(id, dut);
-        return new Installed(id);
+    /** Why the device was lost, if it was. */
+    public static Optional<String> lost() {
+        return Optional.ofNullable(CURRENT.get()).map(s -> s.lostReason);
     }
 
-    /** The device of the run {@code context} belongs to: the one its session parameter names. */
-    public static Optional<DeviceUnderTest> of(final ExtensionContext context) {
-        return context.getConfigurationParameter(PARAMETER).map(INSTALLED::get);
+    /** Called by {@link Testbed#open}: the peer whose recording is the evidence of the case now running. */
+    static void peerOpened(final TesterPeer peer) {
+        final State state = CURRENT.get();
+        if (state != null) {
+            state.currentPeer = peer;
+        }
+    }
+
+    /** The tester peer of the case now running (or the last one that ran), if it opened one. */
+    public static Optional<TesterPeer> currentPeer() {
+        return Optional.ofNullable(CURRENT.get()).map(s -> s.currentPeer);
+    }
+
+    /** The runner calls this before each case, so that evidence never comes from an earlier case. */
+    public static void caseStarting() {
+        final State state = CURRENT.get();
+        if (state != null) {
+            state.currentPeer = null;
+        }
     }
 }

@@ -51,6 +51,7 @@ public final class PeerConnection {
     private final Map<Long, Segment> sentByPathPsn = new HashMap<>();
     private Consumer<ReceivedPacket> autoAck;
     private int ackSourcePort;
+    private long ackRateHint = -1;
 
     /**
      * @param spec the connection as the DUT was told to create it
@@ -162,6 +163,13 @@ public final class PeerConnection {
                 b -> b.remoteAddress(remoteAddress).remoteKey(remoteKey).immediate(immediate));
     }
 
+    /** Consumes the stream's next RSN, for a SEND the test builds itself. */
+    public synchronized long takeRsn(int stream) {
+        long rsn = nextRsn.getOrDefault(stream, 0L);
+        nextRsn.put(stream, Psn.add(rsn, 1));
+        return rsn;
+    }
+
     /** A SEND of {@code data}, with the stream's next RSN. */
     public List<Segment> sendMessage(int stream, byte[] data, int... paths) throws IOException {
         long rsn;
@@ -235,7 +243,7 @@ public final class PeerConnection {
         return Optional.ofNullable(sentByPathPsn.get(key(path, psn)));
     }
 
-    /** Takes the next MSN of {@code stream} for a message the test builds itself. */
+    /** Consumes the stream's next MSN, for a message the test builds itself (e.g. to send its packets out of order). */
     public synchronized long takeMsn(int stream) {
         long msn = nextMsn.getOrDefault(stream, 0L);
         nextMsn.put(stream, Psn.add(msn, 1));
@@ -297,6 +305,11 @@ public final class PeerConnection {
         }
     }
 
+    /** The rate hint, in Mbit/s, that auto-ACKs carry (clause 8.2.3); by default none (0xFFFFFFFF, no limit). */
+    public synchronized void ackRateHint(long mbps) {
+        this.ackRateHint = mbps;
+    }
+
     /** The UDP source port of auto-ACKs, by default the tester's MetaRoCE port. */
     public synchronized void ackSourcePort(int port) {
         this.ackSourcePort = port;
@@ -308,7 +321,11 @@ public final class PeerConnection {
             return;
         }
         DataPacket data = received.data().orElseThrow();
-        byte[] ack = ackFor(data.header().pathId(), data.transmitTimestamp()).build();
+        PacketBuilder builder = ackFor(data.header().pathId(), data.transmitTimestamp());
+        if (ackRateHint >= 0) {
+            builder.rateHint(ackRateHint);
+        }
+        byte[] ack = builder.build();
         try {
             sender.sendUnimpaired(ack, ackSourcePort, Ecn.NOT_ECT);
         } catch (IOException e) {

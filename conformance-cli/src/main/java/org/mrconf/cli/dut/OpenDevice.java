@@ -6,8 +6,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.defect.Defects;
+import org.mrconf.dut.ControlEndpoint;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
@@ -34,8 +36,16 @@ public final class OpenDevice implements AutoCloseable {
         this.resources = resources;
     }
 
+    /** The device, carrying the profile it was opened with (the cases judge by it). */
     public DeviceUnderTest device() {
         return device;
+    }
+
+    /** Where its control agent listens; empty for the embedded reference. */
+    public Optional<ControlEndpoint> controlEndpoint() {
+        return device.profile().link().kind() == DutProfile.LinkKind.EMBEDDED
+                ? Optional.empty()
+                : device.profile().control();
     }
 
     /**
@@ -57,10 +67,7 @@ public final class OpenDevice implements AutoCloseable {
                     "a raw Ethernet run needs the DUT's and the "
                             + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
         }
-        final DutProfile profile = parsed instanceof DutTarget.ProfileFile file
-                ? new DutProfileLoader().load(file.path())
-                : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
-        return open(profile, target);
+        return open(profileOf(parsed), target);
     }
 
     /** The defects the {@code reference?defect=} target names, checked against the reference's catalogue. */
@@ -72,11 +79,25 @@ public final class OpenDevice implements AutoCloseable {
         }
     }
 
-    private static OpenDevice open(final DutProfile profile, final String name)
+    /** The declarations a parsed target stands for: its profile file, or the reference's with the shortcut applied. */
+    public static DutProfile profileOf(final DutTarget parsed) throws DutProfileException {
+        return parsed instanceof DutTarget.ProfileFile file
+                ? new DutProfileLoader().load(file.path())
+                : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
+    }
+
+    /** Opens the device a profile describes (a profile file's or a shortcut's); {@code name} names it in errors. */
+    public static OpenDevice open(final DutProfile profile, final String name)
+            throws DutProfileException, DutControlException, IOException {
+        return openProfile(profile, name);
+    }
+
+    private static OpenDevice openProfile(final DutProfile profile, final String name)
             throws DutProfileException, DutControlException, IOException {
         if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
+            // The embedded reference judged by the file's declarations (e.g. a core-only profile).
             final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
-            return new OpenDevice(embedded.device(), List.of(embedded));
+            return new OpenDevice(embedded.device(profile), List.of(embedded));
         }
         final InetSocketAddress dut = profile.parameters().dut();
         final InetSocketAddress tester = testerAddress(profile);
@@ -100,7 +121,7 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The profile's tester address, or, when it leaves the address open, the local one that routes to the DUT. */
-    private static InetSocketAddress testerAddress(final DutProfile profile) throws IOException {
+    public static InetSocketAddress testerAddress(final DutProfile profile) throws IOException {
         final InetSocketAddress declared = profile.parameters().tester();
         if (!declared.getAddress().isAnyLocalAddress()) {
             return declared;

@@ -15,9 +15,9 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.dut.CapturedPacket;
 import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.Ecn;
-import org.mrconf.runner.CaseResult;
 import org.mrconf.runner.CaseRunner;
-import org.mrconf.runner.Verdict;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * A guard against cases that pass vacuously: against a device whose answers never reach the tester,
@@ -34,10 +34,18 @@ class CasesCanFailTest {
 
             final List<CaseResult> results = CaseRunner.run(mute, result -> {});
 
+            assertThat(results).isNotEmpty().allSatisfy(result -> {
+                assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL);
+                // A pcap slice is named exactly when there are packets for it.
+                assertThat(result.evidence().pcapFile().isPresent())
+                        .as(result.caseId())
+                        .isEqualTo(!result.evidence().packets().isEmpty());
+            });
+            // The evidence a reviewer reads: the packets the tester sent before the case failed.
             assertThat(results)
-                    .isNotEmpty()
-                    .allSatisfy(result ->
-                            assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL));
+                    .filteredOn(r -> !r.evidence().packets().isEmpty())
+                    .hasSizeGreaterThan(results.size() / 2)
+                    .allSatisfy(r -> assertThat(r.evidence().pcapFile()).contains("evidence/" + r.caseId() + ".pcap"));
         }
     }
 

@@ -1,0 +1,384 @@
+package org.mrconf.cases.congestion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TesterMessages;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.WireLink;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.PathReceiveState;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Congestion signals and the reaction to them (spec sections 8.2.2, 8.2.3, 10.1 and 10.2), observed from the tester.
+ * As receiver the DUT counts the CE marks the tester puts on its packets per path and carries a rate hint in every
+ * ACK; as sender it reacts to the CE counts and rate hints in the tester's ACKs: its per-path windows, measured as
+ * the packets it puts in flight while the tester withholds ACKs, shrink by the declared factor at most once per
+ * smoothed RTT and grow by about one packet per RTT; its rate keeps to the hint; and new data is sprayed over every
+ * healthy path. The tester first acknowledges one packet late, so that the DUT's smoothed RTT (and with it its
+ * retransmission timeout) is far longer than a measuring round, and no timer the case does not control fires.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Congestion control")
+class CongestionCase {
+    /** How late the tester acknowledges the warm-up packet: the DUT's smoothed RTT starts there. */
+    private static final Duration WARM_UP_RTT = Duration.ofMillis(100);
+
+    @Test
+    @DisplayName("each ACK counts the CE-marked packets of its own path since the previous ACK of that path")
+    @Verifies("8.2.2")
+    void ceCountPerPath(final Testbed testbed) throws Exception {
+        TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+        final WireLink link = testbed.peer().link();
+        if (!link.can(WireLink.Capability.SEND_ECN)) {
+            throw Inconclusive.because("the wire link cannot set the ECN field, so no CE mark can reach the DUT");
+        }
+        final var before = testbed.counters();
+        final int mark = testbed.peer().mark();
+        final boolean[] marked = {true, false, true, true, false, true};
+        int ce = 0;
+        for (int i = 0; i < marked.length; i++) {
+            // Path 0 carries the marks; path 1's packets, interleaved, carry none.
+            send(testbed, 0, i, marked[i] ? Ecn.CE : Ecn.ECT_0);
+            send(testbed, 1, i, Ecn.ECT_0);
+            ce += marked[i] ? 1 : 0;
+        }
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .path(0)
+                                .covers(testbed.connection().nextPsn(0) - 1),
+                        Testbed.WAIT);
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .path(1)
+                                .covers(testbed.connection().nextPsn(1) - 1),
+                        Testbed.WAIT);
+        testbed.peer().recorder().awaitQuiet(Duration.ofMillis(50), Testbed.WAIT);
+        final int path0 = ceSum(testbed, mark, 0);
+        final int path1 = ceSum(testbed, mark, 1);
+        final long counted = testbed.grew(before, DutCounters.RX_CE_MARKED);
+        if (path0 == 0 && path1 == 0 && counted == 0) {
+            throw Inconclusive.because(
+                    "the DUT neither counted (" + DutCounters.RX_CE_MARKED + ") nor reported any of the " + ce
+                            + " CE marks the tester sent: the marks did not reach it through this link, or it ignores them");
+        }
+        assertThat(path0)
+                .as("8.2.2: the CE counts of path 0's ACKs add up to the marked packets of path 0")
+                .isEqualTo(ce);
+        assertThat(path1)
+                .as("8.2.2: path 1 received no CE-marked packet, so its ACKs report none")
+                .isZero();
+    }
+
+    @Test
+    @DisplayName("every kind of ACK carries a rate hint: requested, for a gap, for a duplicate, coalesced, for a PROBE")
+    @Verifies("8.2.3")
+    void rateHintInEveryAck(final Testbed testbed) throws Exception {
+        TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+        final int mark = testbed.peer().mark();
+        final long first = testbed.connection().nextPsn(0);
+        send(testbed, 0, 0, Ecn.ECT_0); // in order, coalesced
+        testbed.peer().await(mark, PacketMatcher.expect().ack().path(0).covers(first), Testbed.WAIT);
+        final PacketBuilder gap = testbed.connection().packet(Opcode.WRITE, 0).psn(first + 2).stream(0)
+                .msn(testbed.connection().takeMsn(0))
+                .messageLength(16)
+                .remoteAddress(Testbed.BASE)
+                .remoteKey(testbed.key())
+                .payloadPattern(16, 3)
+                .transmitTimestamp(9);
+        testbed.peer().send(gap); // a gap
+        testbed.peer().send(gap.retransmission()); // a duplicate
+        testbed.connection().setNextPsn(0, first + 1);
+        send(testbed, 0, 1, Ecn.ECT_0); // fills the gap
+        testbed.connection().setNextPsn(0, first + 3);
+        testbed.connection().write(0, Testbed.BASE + 4096, testbed.key(), new byte[32], 1); // requested
+        if (testbed.profile().claims(Profile.MULTIPATH)) {
+            testbed.peer()
+                    .send(PacketBuilder.probe()
+                            .connection(Testbed.DUT_CONNECTION)
+                            .path(1)
+                            .psn(testbed.connection().nextPsn(1))
+                            .transmitTimestamp(11)
+                            .ackRequest());
+        }
+        testbed.peer().recorder().awaitQuiet(Duration.ofMillis(50), Testbed.WAIT);
+        final List<ReceivedPacket> acks = testbed.peer()
+                .recorder()
+                .matching(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION));
+        assertThat(acks.size()).as("the DUT acknowledged the packets").isGreaterThanOrEqualTo(4);
+        for (final ReceivedPacket received : acks) {
+            assertThat(received.ack().orElseThrow().rateHint())
+                    .as("8.2.3: the rate hint of %s: a fair share of the receiver's link, never 0 Mbit/s", received)
+                    .isNotZero();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "a path's window halves (by the declared factor) on a CE report, at most once per RTT, and another grows by one")
+    @Verifies("10.1.1")
+    void perPathAimd(final Testbed testbed) throws Exception {
+        TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+        warmUp(testbed);
+        final double factor = testbed.profile().parameters().decreaseFactor();
+        final int mark = testbed.peer().mark();
+        postBigWrite(testbed, 301);
+        final int[] w0 = round(testbed, mark);
+        // Round 1: path 0 reports CE, path 1 does not.
+        int next = testbed.peer().mark();
+        acknowledgeAll(testbed, mark, new int[] {1, 0}, false);
+        final int[] w1 = round(testbed, next);
+        assertThat(w1[0])
+                .as("10.1.1: path 0's window after a CE report: %d x %.2f", w0[0], factor)
+                .isBetween(
+                        (int) Math.max(1, Math.floor(w0[0] * factor)) - 1,
+                        (int) Math.max(1, Math.ceil(w0[0] * factor)) + 1);
+        assertThat(w1[1])
+                .as("10.1.1: path 1's window after a round without CE: %d plus about one packet", w0[1])
+                .isBetween(w0[1], w0[1] + 2);
+        // Round 2, well within one smoothed RTT of the decrease: two more CE reports on path 0 decrease nothing.
+        next = testbed.peer().mark();
+        acknowledgeAll(testbed, mark, new int[] {1, 0}, true);
+        final int[] w2 = round(testbed, next);
+        assertThat(w2[0])
+                .as(
+                        "10.1.1: path 0's window after more CE reports within one smoothed RTT of its decrease (was %d)",
+                        w1[0])
+                .isBetween(w1[0] - 1, w1[0] + 1);
+        assertThat(w2[1])
+                .as("10.1.1: path 1's window keeps growing by about one packet")
+                .isBetween(w1[1], w1[1] + 2);
+        testbed.connection().autoAck(true);
+        acknowledgeAll(testbed, mark, new int[] {0, 0}, false);
+    }
+
+    @Test
+    @DisplayName("the DUT's sending rate keeps to the most recent rate hint")
+    @Verifies("10.1.4")
+    void sendingRateKeepsToTheHint(final Testbed testbed) throws Exception {
+        TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+        final long hintMbps = 10;
+        testbed.connection().ackRateHint(hintMbps);
+        testbed.connection().autoAck(true);
+        // A message that takes far longer than the measuring window at the hinted rate.
+        final int length = 4 << 20;
+        final long source = Testbed.BASE + 8L * Testbed.REGION;
+        final long key = testbed.control()
+                .registerRegion(source, length, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
+        final int mark = testbed.peer().mark();
+        testbed.control().postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, 311, key, source, length), 0x1000, 0x77);
+        // The hint applies from the first ACK; measure a window that starts well after it.
+        final ReceivedPacket firstData = testbed.peer()
+                .await(mark, PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT);
+        final long fromNs = firstData.receivedNs() + Duration.ofMillis(5).toNanos();
+        final long toNs = fromNs + Duration.ofMillis(100).toNanos();
+        Thread.sleep(Duration.ofNanos(toNs - testbed.peer().link().nowNs()).toMillis() + 5);
+        long bytes = 0;
+        for (final ReceivedPacket packet :
+                testbed.peer().recorder().matching(mark, PacketMatcher.expect().data())) {
+            if (packet.receivedNs() - fromNs >= 0 && packet.receivedNs() - toNs < 0) {
+                bytes += packet.captured().length();
+            }
+        }
+        if (bytes == 0) {
+            throw Inconclusive.because("the DUT sent nothing in the measuring window, so its rate cannot be judged");
+        }
+        final double seconds = (toNs - fromNs) / 1e9;
+        final long tolerance =
+                testbed.profile().parameters().timers().tolerance().toNanos();
+        // Allowed: the hint over the window and the link's timing tolerance, plus four full packets of burst at the
+        // window's edges (a paced sender may hold one small burst; at 10 Mbit/s four packets are 13 ms of sending).
+        final double allowedBytes = hintMbps * 1e6 / 8 * (seconds + tolerance / 1e9)
+                + 4 * testbed.profile().parameters().mtu();
+        assertThat((double) bytes)
+                .as("10.1.4: bytes the DUT sent in %.0f ms under a %d Mbit/s hint", seconds * 1000, hintMbps)
+                .isLessThanOrEqualTo(allowedBytes);
+        testbed.connection().ackRateHint(-1);
+    }
+
+    @Test
+    @DisplayName("new data held back for lack of window on some paths goes out on every other healthy path")
+    @Verifies("10.2.1")
+    void spraysOverEveryHealthyPath(final DeviceUnderTest dut) throws Exception {
+        final int paths = Math.min(4, dut.profile().parameters().paths());
+        try (Testbed testbed = Testbed.open(dut, paths, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.MULTIPATH);
+            final int mark = testbed.peer().mark();
+            postBigWrite(testbed, 321);
+            final int[] used = round(testbed, mark, false);
+            final int total = java.util.Arrays.stream(used).sum();
+            if ((long) total * testbed.connection().maxPayload(Opcode.WRITE) >= Testbed.REGION) {
+                throw Inconclusive.because("the DUT sent the whole message before any ACK, so no data was held back");
+            }
+            for (int path = 0; path < paths; path++) {
+                assertThat(used[path])
+                        .as(
+                                "10.2.1: new PSNs on healthy path %d while data was held back (per path: %s)",
+                                path, java.util.Arrays.toString(used))
+                        .isPositive();
+            }
+            testbed.connection().autoAck(true);
+            acknowledgeAll(testbed, mark, new int[paths], false);
+        }
+    }
+
+    // helpers --------------------------------------------------------------------------------------------
+
+    /** One new WRITE packet from the tester on {@code path} with the ECN codepoint {@code ecn}, asking for an ACK. */
+    private static void send(final Testbed testbed, final int path, final int i, final Ecn ecn) throws Exception {
+        final PacketBuilder packet = testbed.connection().packet(Opcode.WRITE, path).stream(0)
+                .msn(testbed.connection().takeMsn(0))
+                .messageLength(16)
+                .remoteAddress(Testbed.BASE + 1024L * path + 32L * i)
+                .remoteKey(testbed.key())
+                .payloadPattern(16, i)
+                .transmitTimestamp(0x6000 + i)
+                .ackRequest();
+        final long psn = testbed.connection().nextPsn(path);
+        testbed.peer().sender().send(packet.build(), ecn);
+        testbed.connection().setNextPsn(path, psn + 1);
+    }
+
+    private static int ceSum(final Testbed testbed, final int mark, final int path) {
+        return testbed
+                .peer()
+                .recorder()
+                .matching(mark, PacketMatcher.expect().ack().path(path))
+                .stream()
+                .mapToInt(p -> p.ack().orElseThrow().ceCount())
+                .sum();
+    }
+
+    /** Posts a WRITE of the whole testbed region to the tester. */
+    private static void postBigWrite(final Testbed testbed, final long wrId) throws Exception {
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE, Testbed.REGION),
+                        0x1000,
+                        0x77);
+    }
+
+    /**
+     * Gives the DUT a smoothed RTT of about {@link #WARM_UP_RTT} on every path without waiting that long: one WRITE per
+     * path is acknowledged at once, but echoing a timestamp {@link #WARM_UP_RTT} older than its own, so its RTT sample
+     * (clause 6.6.1) and with it its retransmission timeout are far longer than a measuring round.
+     */
+    private static void warmUp(final Testbed testbed) throws Exception {
+        final int mark = testbed.peer().mark();
+        final int paths = testbed.connection().spec().paths();
+        for (int i = 0; i < 2 * paths; i++) {
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 290 + i, testbed.key(), Testbed.BASE, 64),
+                            0x1000,
+                            0x77);
+        }
+        final List<ReceivedPacket> packets = testbed.peer()
+                .recorder()
+                .awaitCount(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .firstTransmission(),
+                        2 * paths,
+                        Testbed.WAIT);
+        for (final ReceivedPacket packet : packets) {
+            testbed.connection().onReceived(packet);
+        }
+        for (final ReceivedPacket packet : packets) {
+            final DataPacket data = packet.data().orElseThrow();
+            final long older = (data.transmitTimestamp() - WARM_UP_RTT.toNanos()) & 0xFFFF_FFFFL;
+            testbed.peer().send(testbed.connection().ackFor(data.header().pathId(), older));
+        }
+        TesterMessages.awaitCompletions(
+                testbed, java.util.stream.LongStream.range(290, 290 + 2 * paths).toArray());
+    }
+
+    /** Waits until the DUT stops putting new PSNs on the wire; returns how many it put on each path since {@code mark}. */
+    private static int[] round(final Testbed testbed, final int mark) throws Exception {
+        return round(testbed, mark, true);
+    }
+
+    private static int[] round(final Testbed testbed, final int mark, final boolean timersMustNotFire)
+            throws Exception {
+        final PacketMatcher fresh = PacketMatcher.expect()
+                .data()
+                .connection(Testbed.TESTER_CONNECTION)
+                .firstTransmission();
+        final List<ReceivedPacket> sent = TesterMessages.awaitStalled(testbed, mark, fresh);
+        if (timersMustNotFire
+                && !testbed.peer()
+                        .recorder()
+                        .matching(mark, PacketMatcher.expect().data().retransmission())
+                        .isEmpty()) {
+            throw Inconclusive.because(
+                    "the DUT retransmitted during a measuring round (a timer fired that the case does"
+                            + " not control), so the windows it shows are not its congestion windows");
+        }
+        final int[] perPath = new int[testbed.connection().spec().paths()];
+        for (final ReceivedPacket packet : sent) {
+            perPath[packet.data().orElseThrow().header().pathId()]++;
+        }
+        return perPath;
+    }
+
+    /**
+     * Records every data packet since {@code mark} and acknowledges each path with one ACK echoing its latest
+     * timestamp and reporting {@code ce[path]} CE marks; with {@code split}, path 0 gets two ACKs back to back, each
+     * reporting the CE count.
+     */
+    private static void acknowledgeAll(final Testbed testbed, final int mark, final int[] ce, final boolean split)
+            throws Exception {
+        final int paths = ce.length;
+        final long[] echo = new long[paths];
+        final long[] half = new long[paths];
+        int[] count = new int[paths];
+        for (final ReceivedPacket packet : testbed.peer()
+                .recorder()
+                .matching(mark, PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION))) {
+            final PathReceiveState.Arrival arrival = testbed.connection().onReceived(packet);
+            final DataPacket data = packet.data().orElseThrow();
+            final int path = data.header().pathId();
+            echo[path] = data.transmitTimestamp();
+            if (arrival == PathReceiveState.Arrival.NEW && ++count[path] == 1) {
+                half[path] = data.header().psn();
+            }
+        }
+        for (int path = 0; path < paths; path++) {
+            if (split && path == 0 && ce[path] > 0) {
+                // A first ACK of part of the path, then the full one: two CE reports within microseconds.
+                final PacketBuilder partial = PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(path)
+                        .cumulativePsn(half[path] + Math.max(1, count[path] / 2))
+                        .echoedTimestamp(echo[path])
+                        .ceCount(ce[path]);
+                testbed.peer().send(partial);
+            }
+            testbed.peer().send(testbed.connection().ackFor(path, echo[path]).ceCount(ce[path]));
+        }
+    }
+}
