@@ -144,12 +144,14 @@ public record SelfTestReport(
                 .append(mustTotal)
                 .append(" MUST clauses are proven by a defect.\n");
         final List<DefectOutcome> bad =
-                outcomes.stream().filter(o -> !o.errors().isEmpty()).toList();
+                outcomes.stream().filter(o -> !o.proven()).toList();
         if (!bad.isEmpty() || !clean.proven()) {
             md.append("\n## Problems\n\n");
             for (final CaseResult result : clean.results()) {
-                if (result.verdict() == Verdict.FAIL) {
+                if (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR) {
                     md.append("- clean reference: ")
+                            .append(result.verdict())
+                            .append(" in ")
                             .append(result.caseId())
                             .append(": ")
                             .append(firstLine(result.message()))
@@ -157,6 +159,13 @@ public record SelfTestReport(
                 }
             }
             for (final DefectOutcome outcome : bad) {
+                if (!outcome.missed().isEmpty()) {
+                    md.append("- `")
+                            .append(outcome.name())
+                            .append("`: no case of ")
+                            .append(String.join(" ", outcome.missed()))
+                            .append(" failed\n");
+                }
                 for (final CaseResult error : outcome.errors()) {
                     md.append("- `")
                             .append(outcome.name())
