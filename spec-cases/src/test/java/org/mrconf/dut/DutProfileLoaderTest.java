@@ -41,7 +41,7 @@ class DutProfileLoaderTest {
                 .isEqualTo(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 4796));
         assertThat(profile.parameters().tester().getPort()).isZero();
         assertThat(profile.parameters().timers().ackDelay()).isEqualTo(Duration.ofNanos(50_000));
-        assertThat(profile.parameters().timers().ackDeadline()).isEqualTo(Duration.ofNanos(5_050_000));
+        assertThat(profile.parameters().timers().ackDeadline()).isEqualTo(Duration.ofNanos(20_050_000));
         assertThat(profile.parameters().timers().ackCoalescing()).isEqualTo(16);
         assertThat(profile.parameters().decreaseFactor()).isEqualTo(0.5);
         assertThat(profile.conformance().limits().mtu()).isEqualTo(4176);
