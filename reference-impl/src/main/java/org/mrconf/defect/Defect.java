@@ -171,8 +171,8 @@ public enum Defect {
     BACKOFF_NOT_RESTORED(breaks("6.6.3")),
     /** Keeps a path's entropy when its timer expires (caught by TimerCase). */
     NO_REPATH_AFTER_RTO(breaks("6.6.4")),
-    /** Keeps putting new PSNs on a path after the unhealthy threshold of expiries (caught by PathHealthCase). */
-    UNHEALTHY_PATH_STILL_USED(breaks("6.7.1")),
+    /** Resends the outstanding PSNs of an unhealthy path under another path's id instead of keeping them on their own (caught by PathHealthCase). */
+    UNHEALTHY_PATH_RESENDS_ELSEWHERE(breaks("6.7.1")),
     /** Never marks an unhealthy path healthy again, whatever ACKs arrive on it (caught by PathHealthCase). */
     UNHEALTHY_PATH_NOT_RECOVERED(breaks("6.7.2")),
     /** Never fails a connection whose peer has gone silent (caught by PathHealthCase.silentPeerFailsTheConnection). */

@@ -37,6 +37,7 @@ final class OutboundPackets {
 
     private final boolean retransmitWithoutFlag;
     private final boolean retransmitOnOtherPath;
+    private final boolean unhealthyResendsElsewhere;
     private final boolean retransmitStaleTimestamp;
     private final boolean sackFirstWordOnly;
 
@@ -58,6 +59,7 @@ final class OutboundPackets {
             final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
         this.retransmitWithoutFlag = defects.has(Defect.RETRANSMIT_WITHOUT_FLAG);
         this.retransmitOnOtherPath = defects.has(Defect.RETRANSMIT_ON_OTHER_PATH);
+        this.unhealthyResendsElsewhere = defects.has(Defect.UNHEALTHY_PATH_RESENDS_ELSEWHERE);
         this.retransmitStaleTimestamp = defects.has(Defect.RETRANSMIT_STALE_TIMESTAMP);
         this.sackFirstWordOnly = defects.has(Defect.SACK_FIRST_WORD_ONLY);
         this.transmitter = transmitter;
@@ -110,7 +112,7 @@ final class OutboundPackets {
                 .flags(flags)
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(
-                        retransmission && retransmitOnOtherPath
+                        retransmission && (retransmitOnOtherPath || unhealthyResendsElsewhere && !path.healthy)
                                 ? (path.pathId + 1) % connection.sendPaths.length
                                 : path.pathId)
                 .psn(psn)

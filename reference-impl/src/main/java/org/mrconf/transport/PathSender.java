@@ -52,14 +52,12 @@ final class PathSender {
 
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean sendWindowOffByOne;
-    private final boolean unhealthyPathStillUsed;
 
     PathSender(final int pathId, final long initialPsn, final int entropy, final EndpointConfig config) {
         this.pathId = pathId;
         this.nextPsn =
                 config.defects().has(org.mrconf.defect.Defect.INITIAL_PSN_IGNORED) ? 0 : initialPsn & Serial.MASK;
         this.sendWindowOffByOne = config.defects().has(org.mrconf.defect.Defect.SEND_WINDOW_OFF_BY_ONE);
-        this.unhealthyPathStillUsed = config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_STILL_USED);
         this.oldestUnackedPsn = this.nextPsn;
         this.entropy = entropy;
         this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), config.defects());
@@ -78,7 +76,7 @@ final class PathSender {
 
     /** How many new PSNs this path may take now: window space and congestion window both. */
     int freeWindow() {
-        if (!healthy && !unhealthyPathStillUsed) {
+        if (!healthy) {
             return 0;
         }
         final int window = sendWindowOffByOne ? WINDOW + 1 : WINDOW;

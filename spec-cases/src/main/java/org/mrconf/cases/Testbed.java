@@ -43,6 +43,8 @@ public final class Testbed implements AutoCloseable {
     private final TesterPeer peer;
     private final PeerConnection connection;
     private final long key;
+    /** Completions {@link #awaitCompletion} polled for other work requests than the one it waited for. */
+    private final java.util.List<DutCompletion> unclaimed = new java.util.ArrayList<>();
 
     private Testbed(
             final DutControl control,
@@ -147,14 +149,20 @@ public final class Testbed implements AutoCloseable {
     /** Polls the DUT until the completion of work request {@code wrId} arrives, or fails after {@link #WAIT}. */
     public DutCompletion awaitCompletion(final long wrId) throws DutControlException {
         final long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (final DutCompletion completion : control.pollCompletions(16, Duration.ofMillis(200))) {
+        while (true) {
+            // Completions polled while waiting for another work request are kept for the next call, never dropped.
+            for (final java.util.Iterator<DutCompletion> it = unclaimed.iterator(); it.hasNext(); ) {
+                final DutCompletion completion = it.next();
                 if (completion.wrId() == wrId) {
+                    it.remove();
                     return completion;
                 }
             }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
+            }
+            unclaimed.addAll(control.pollCompletions(16, Duration.ofMillis(200)));
         }
-        throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
     }
 
     /**

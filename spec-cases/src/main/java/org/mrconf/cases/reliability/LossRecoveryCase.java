@@ -38,8 +38,8 @@ import org.mrconf.wire.PacketFlags;
  * one caused by the ACK, so it reads the DUT's {@code rto_expirations} counter before the ACK and after the resends.
  * Unchanged, every resend was the ACK's doing and the attempt decides. Changed, the attempt decides nothing, unless
  * it shows a hole first resent only after another packet had been sent twice (what a device that resends only the
- * first hole and leaves the rest to the timer does); the case tries up to three times and fails only when that
- * pattern repeats.
+ * first hole and leaves the rest to the timer does); the case tries again and fails only when that
+ * pattern repeats (in two of up to six attempts).
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Loss detection and selective retransmission")
@@ -47,7 +47,7 @@ class LossRecoveryCase {
     private static final long NEAR_WRAP = 0xFFFF_FFFDL;
     private static final long REMOTE_ADDRESS = 0x00C0_0000L;
     private static final long REMOTE_KEY = 0x99;
-    private static final int ATTEMPTS = 3;
+    private static final int ATTEMPTS = 6;
 
     @Test
     @DisplayName("one ACK with several holes makes the DUT resend every hole, and only the holes, on their path")
@@ -75,13 +75,16 @@ class LossRecoveryCase {
                 if (result.violation != null) {
                     violations++;
                     undecided.add(result.violation);
+                    if (violations >= 2) {
+                        break;
+                    }
                 } else {
                     undecided.add("a retransmission timeout fired during the attempt");
                 }
             }
         }
         if (violations >= 2) {
-            throw new AssertionError("6.3.1: " + opcode + ": in " + violations + " of " + ATTEMPTS
+            throw new AssertionError("6.3.1: " + opcode + ": in " + violations + " of " + undecided.size()
                     + " attempts a hole of the ACK was resent only after a timeout: " + undecided);
         }
         throw Inconclusive.because(
@@ -149,6 +152,9 @@ class LossRecoveryCase {
             final DataPacket highest = reported.get(reported.size() - 1);
 
             final long timeoutsBefore = rtoExpirations();
+            if (timeoutsBefore > 0) {
+                return this; // a timeout before the ACK: every hole is resent anyway, so the attempt decides nothing
+            }
             final int mark = testbed.peer().mark();
             testbed.peer().send(CaseSteps.ack(path, cumulative, highest.transmitTimestamp(), received));
 
@@ -195,7 +201,8 @@ class LossRecoveryCase {
             try {
                 return testbed.peer().recorder().awaitCount(start, ours().firstTransmission(), count, Testbed.WAIT);
             } catch (final AssertionError e) {
-                if (rtoExpirations() > 0) {
+                if (rtoExpirations() > 0
+                        && !testbed.peer().recorder().since(start).isEmpty()) {
                     throw Inconclusive.because("the DUT's retransmission timer fired before it had sent the "
                             + count + " packets of the message, so the case could not shape the loss it needs: "
                             + e.getMessage().lines().findFirst().orElse(""));
