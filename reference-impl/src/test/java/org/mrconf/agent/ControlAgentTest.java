@@ -128,7 +128,7 @@ class ControlAgentTest {
                 AgentConfig.builder().build());
 
         assertThat(call("hello", args()).at("/result/defects").toString())
-                .isEqualTo("[\"strict-minor-version\",\"accept-bad-crc\"]");
+                .isEqualTo("[\"accept-bad-crc\",\"strict-minor-version\"]");
     }
 
     @Test

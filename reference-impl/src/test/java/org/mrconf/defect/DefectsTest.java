@@ -12,8 +12,8 @@ class DefectsTest {
     void shouldParseFlagNamesAndConstantNames() {
         final Defects defects = Defects.parse("accept-bad-crc, STRICT_MINOR_VERSION");
 
-        assertThat(defects.active()).containsExactly(Defect.STRICT_MINOR_VERSION, Defect.ACCEPT_BAD_CRC);
-        assertThat(defects.names()).containsExactly("strict-minor-version", "accept-bad-crc");
+        assertThat(defects.active()).containsExactly(Defect.ACCEPT_BAD_CRC, Defect.STRICT_MINOR_VERSION);
+        assertThat(defects.names()).containsExactly("accept-bad-crc", "strict-minor-version");
         assertThat(defects.has(Defect.ACCEPT_BAD_CRC)).isTrue();
     }
 
