@@ -35,8 +35,17 @@ import org.mrconf.defect.Defect;
  * {@code -Dgolden.update=true}), which {@code CaseCatalogueTest} reads to count a clause as covered only when proven.
  */
 class SelfValidationTest {
-    /** The spec sections whose every MUST clause must be proven. */
-    static final Set<String> ENFORCED_SECTIONS = Set.of("3", "4", "5", "6", "7");
+    /** The spec sections whose every MUST clause must be proven: all of them (sections 1 and 2 hold no clause). */
+    static final Set<String> ENFORCED_SECTIONS = Set.of("3", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+
+    /**
+     * MUST clauses that have no case yet, and why. The build fails for any other MUST clause without a case, so this
+     * list only shrinks.
+     */
+    static final Map<String, String> NO_CASE_YET = Map.of(
+            "10.1.2",
+            "the connection window binds only when it falls below the sum of the path windows (4096 packets initially"
+                    + " in the reference, and undeclared in the DUT profile), which takes many CE rounds to provoke");
 
     /**
      * MUST clauses of the enforced sections that the embedded reference cannot prove, and why. Each is still tested
@@ -49,7 +58,9 @@ class SelfValidationTest {
             "UDP checksums: the in-memory link carries no UDP header; EncapsulationCase.udpChecksumRules"
                     + " runs over raw Ethernet, where the reference's checksums are its kernel's",
             "6.6.5",
-            "long-haul profile: the reference does not claim it, so its cases report not applicable");
+            "long-haul profile: the reference does not claim it, so its cases report not applicable",
+            "10.1.2",
+            "no case yet (see NO_CASE_YET)");
 
     static final Path GOLDEN = Path.of("src", "test", "resources", "proven-coverage.txt");
 
@@ -100,7 +111,7 @@ class SelfValidationTest {
     void shouldHaveACaseForEveryMustClauseOfTheEnforcedSections() {
         final Set<String> withCase = clausesWithCases();
         assertThat(enforcedMustClauses().stream()
-                        .filter(id -> !withCase.contains(id))
+                        .filter(id -> !withCase.contains(id) && !NO_CASE_YET.containsKey(id))
                         .toList())
                 .as("MUST clauses of sections %s without a case", new TreeSet<>(ENFORCED_SECTIONS))
                 .isEmpty();

@@ -254,13 +254,13 @@ public enum Defect {
     RATE_HINT_READ_AS_BYTES(breaks("10.1.4")),
 
     /** Never decreases a congestion window on CE reports. Caught by {@code CongestionCase.perPathAimd}. */
-    NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1", "10.1.2")),
+    NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1")),
 
     /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
-    WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1", "10.1.2")),
+    WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1")),
 
     /** Decreases a window on every ACK with CE, not at most once per smoothed RTT. Caught by {@code CongestionCase.perPathAimd}. */
-    DECREASE_ON_EVERY_CE_ACK(breaks("10.1.1", "10.1.2")),
+    DECREASE_ON_EVERY_CE_ACK(breaks("10.1.1")),
 
     /**
      * Applies a CE report on one path to the windows of every path. Caught by {@code CongestionCase.perPathAimd}.
@@ -334,7 +334,7 @@ public enum Defect {
      * NACKs a packet from a foreign source address (with REMOTE_ACCESS, to the connection's peer) where a silent drop
      * is due. Caught by {@code ConnectionProtectionCase.foreignSourceIsDroppedForEveryOpcode}.
      */
-    FOREIGN_SOURCE_NACKED(breaks("11.2.2", "9.1.1")),
+    FOREIGN_SOURCE_NACKED(breaks("11.2.2")),
 
     /**
      * Handles NACK RECEIVER_NOT_READY as fatal: fails the work request instead of retrying. Caught by

@@ -118,9 +118,21 @@ class CasesAcrossDevicesTest {
         assertThat(results).as("cases run against %s", device.name()).hasSizeGreaterThanOrEqualTo(CASE_COUNT);
         assertThat(results)
                 .as("verdicts against %s", device.name())
-                .allSatisfy(result -> assertThat(result.verdict() == Verdict.PASS || notApplicable(result))
+                .allSatisfy(result -> assertThat(result.verdict() == Verdict.PASS
+                                || notApplicable(result)
+                                || ceInvisible(device, result))
                         .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
                         .isTrue());
+    }
+
+    /**
+     * The CE-count case is INCONCLUSIVE, never FAIL, when no mark reaches the DUT: the soft DUT on UDP sockets (also
+     * behind the raw-Ethernet namespace) cannot read the ECN field yet (fixed on branch spec02). In memory it must pass.
+     */
+    private static boolean ceInvisible(final DeviceUnderTest device, final CaseResult result) {
+        return device.profile().link().kind() != DutProfile.LinkKind.EMBEDDED
+                && result.caseId().equals("CongestionCase.ceCountPerPath")
+                && result.verdict() == Verdict.INCONCLUSIVE;
     }
 
     /** A case of a profile the reference does not claim (ipv6), or that this link cannot carry out. */

@@ -182,14 +182,18 @@ class AcknowledgementCase {
             baselineNs = Math.max(baselineNs, roundTrip(testbed, true));
         }
         long worstNs = 0;
+        long bestNs = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
-            worstNs = Math.max(worstNs, roundTrip(testbed, false));
+            final long sample = roundTrip(testbed, false);
+            worstNs = Math.max(worstNs, sample);
+            bestNs = Math.min(bestNs, sample);
         }
         final long deadlineNs = timers.ackDeadline().toNanos();
         if (worstNs <= deadlineNs) {
             return;
         }
-        if (worstNs - baselineNs <= deadlineNs) {
+        // FAIL only when every sample is late beyond the link's own latency: one slow sample on a busy host is noise.
+        if (bestNs - baselineNs <= deadlineNs) {
             throw Inconclusive.because(
                     "an unrequested ACK took " + worstNs / 1000 + " us, beyond the declared ACK delay "
                             + timers.ackDelay().toNanos() / 1000 + " us + tolerance "
@@ -292,7 +296,13 @@ class AcknowledgementCase {
                             PacketMatcher.expect()
                                     .ack()
                                     .connection(Testbed.TESTER_CONNECTION)
-                                    .where("received after the case began", p -> p.receivedNs() - startNs >= 0))) {
+                                    .where("received after the case began", p -> p.receivedNs() - startNs >= 0)
+                                    // An ACK queued by an earlier case (same connection ids) echoes none of ours.
+                                    .where(
+                                            "echoing a timestamp of this case",
+                                            AckPacket.class,
+                                            a -> a.echoedTimestamp() >= 0x4000
+                                                    && a.echoedTimestamp() < 0x4000 + paths + 3))) {
                 final AckPacket ack = received.ack().orElseThrow();
                 final int path = ack.header().pathId();
                 assertThat(path)

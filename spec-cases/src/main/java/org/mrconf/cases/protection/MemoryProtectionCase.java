@@ -442,8 +442,9 @@ class MemoryProtectionCase {
         awaitNack(testbed, mark, NackCode.MESSAGE_TOO_LONG, second);
         final byte[] third = Testbed.randomBytes(size, 14);
         send(testbed, sendPackets(connection, third, segment));
-        assertThat(testbed.awaitCompletion(80).status()).isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
-        assertThat(testbed.awaitCompletion(82).status()).isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
+        final var completions = TesterMessages.awaitCompletions(testbed, 80, 82);
+        assertThat(completions.get(80L).status()).isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
+        assertThat(completions.get(82L).status()).isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
         assertMemory(testbed, "11.1.5: the fitting SEND in its buffer", key, buffers[0], fits);
         assertMemory(testbed, "11.1.5: the SEND after an overrun in its own buffer", key, buffers[2], third);
         for (final long buffer : buffers) {
