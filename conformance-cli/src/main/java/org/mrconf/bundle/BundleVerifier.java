@@ -18,7 +18,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
  */
 public final class BundleVerifier {
     private final RunFolder.Reader reader;
-    private final ReportSchemas schemas;
+    private final ReportValidator schemas;
     private final ClauseCatalogue catalogue;
     private final SuiteCases suite;
     private final SuiteIdentity identity;
@@ -32,7 +32,7 @@ public final class BundleVerifier {
      */
     public BundleVerifier(
             final RunFolder.Reader reader,
-            final ReportSchemas schemas,
+            final ReportValidator schemas,
             final ClauseCatalogue catalogue,
             final SuiteCases suite,
             final SuiteIdentity identity) {
@@ -45,7 +45,7 @@ public final class BundleVerifier {
 
     /** Validates the reports of a run folder against their schemas, one message per problem naming the file. */
     @FunctionalInterface
-    public interface ReportSchemas {
+    public interface ReportValidator {
         List<String> validate(Path runDir) throws IOException;
     }
 

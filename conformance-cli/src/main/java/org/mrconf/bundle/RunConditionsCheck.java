@@ -47,7 +47,9 @@ final class RunConditionsCheck {
                             + " but this verifier checks against " + catalogue.specVersion()
                             + "; verify with the suite release the run used"));
         }
-        if (!record.suiteVersion().equals(verifier.version())) {
+        if (SuiteIdentity.UNKNOWN.equals(record.suiteVersion())) {
+            problems.add(new Problem("version", "the run does not record which suite version it used"));
+        } else if (!record.suiteVersion().equals(verifier.version())) {
             problems.add(new Problem(
                     "version",
                     "the run used suite " + record.suiteVersion() + " but this verifier is " + verifier.version()

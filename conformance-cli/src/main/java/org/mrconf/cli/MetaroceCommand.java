@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
             ClausesCommand.class,
             DutCommand.class,
             BenchCommand.class,
+            BundleCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
