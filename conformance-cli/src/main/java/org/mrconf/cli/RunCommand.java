@@ -1,84 +1,372 @@
 package org.mrconf.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.catalogue.Level;
+import org.mrconf.catalogue.Profile;
 import org.mrconf.cli.dut.OpenDevice;
+import org.mrconf.dut.ControlEndpoint;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutInfo;
-import org.mrconf.runner.CaseResult;
+import org.mrconf.dut.JsonLineControlClient;
+import org.mrconf.runner.BuildInfo;
 import org.mrconf.runner.CaseRunner;
-import org.mrconf.runner.Verdict;
+import org.mrconf.runner.LivenessProbe;
+import org.mrconf.runner.NoCasesSelected;
+import org.mrconf.runner.ReportSink;
+import org.mrconf.runner.RunJournal;
+import org.mrconf.runner.RunListener;
+import org.mrconf.runner.RunOptions;
+import org.mrconf.runner.Selection;
+import org.mrconf.verdict.CaseKind;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.ClauseResult;
+import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.Verdict;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code metaroce run}: runs the conformance cases against a device and prints one verdict per case with
- * the clauses it verifies. Exit code 1 when any case fails.
+ * {@code metaroce run}: runs the selected conformance cases against a device, prints one verdict per case with the
+ * clauses it verifies (and the whole reason of any that did not pass), and writes the reports into the run folder
+ * after every case, so that an interrupted run still leaves them. Exit codes: 0 every applicable MUST clause passed,
+ * 1 a clause failed (or a MUST clause is inconclusive), 2 bad usage or input, 3 a harness error or the device lost.
  */
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the conformance cases against a device under test.",
+            "Run the conformance cases against a device under test and write the reports into a run folder.",
             "Without --dut the embedded reference is tested (in memory, nothing on the network)."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every applicable MUST clause passed",
+            "1:a clause failed, or a MUST clause is inconclusive",
+            "2:bad usage or input (including a selection that matches no case)",
+            "3:a harness error, or the device was lost"
         })
 final class RunCommand implements Callable<Integer> {
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_HARNESS = 3;
+    private static final Duration CLEANUP_WAIT = Duration.ofSeconds(3);
+
     @Option(
             names = "--dut",
             paramLabel = "TARGET",
             description = {
                 "The device: udp://HOST:PORT[?control=P&token=T] for a soft DUT or NIC agent over UDP,",
-                "or a DUT profile JSON file (see spec-cases/src/main/resources/profiles/reference-udp.json).",
+                "or a DUT profile JSON file (./metaroce profile new writes a template).",
                 "Default: the embedded reference."
             })
     String target;
 
+    @Option(
+            names = "--clause",
+            split = ",",
+            paramLabel = "PATTERN",
+            description = "Only cases verifying a matching clause: 6.4.2, 6.4.* or a section such as 6.4.")
+    List<String> clauses = new ArrayList<>();
+
+    @Option(
+            names = "--profile",
+            split = ",",
+            paramLabel = "PROFILE",
+            description = "Only cases verifying a clause of these profiles: ${COMPLETION-CANDIDATES}.",
+            converter = ProfileConverter.class)
+    List<Profile> profiles = new ArrayList<>();
+
+    @Option(
+            names = "--level",
+            split = ",",
+            paramLabel = "LEVEL",
+            description = "Only cases verifying a clause of these levels: ${COMPLETION-CANDIDATES}.")
+    List<Level> levels = new ArrayList<>();
+
+    @Option(
+            names = "--kind",
+            split = ",",
+            paramLabel = "KIND",
+            description = "Only cases of these kinds: valid, invalid, inopportune.",
+            converter = KindConverter.class)
+    List<CaseKind> kinds = new ArrayList<>();
+
+    @Option(
+            names = "--case",
+            split = ",",
+            paramLabel = "PATTERN",
+            description = "Only cases whose id (Class.method) matches, e.g. 'Integrity*' or '*.badCrc*'.")
+    List<String> cases = new ArrayList<>();
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "The run folder for the reports (default: reports/runs/<UTC time>-<dut>/).")
+    Path out;
+
+    @Option(
+            names = "--quiet",
+            description = "Print only the verdicts that are not PASS or NOT_APPLICABLE, and the summary (for CI).")
+    boolean quiet;
+
     @Spec
     CommandSpec spec;
 
+    /** The report writers; tests and the stability benchmark replace them. */
+    ReportSink reports = RunReports::write;
+
     @Override
     public Integer call() throws Exception {
-        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter console = spec.commandLine().getOut();
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
+        final Selection selection =
+                new Selection(clauses, Set.copyOf(profiles), Set.copyOf(levels), Set.copyOf(kinds), cases);
         try (OpenDevice opened = OpenDevice.open(target)) {
             final DutInfo info = opened.device().control().hello();
-            out.printf(
-                    "Device: %s: %s %s, firmware %s, claims %s%n",
+            final Optional<String> disagreement =
+                    RunJournal.claimsDisagreement(opened.device().profile(), info);
+            console.printf(
+                    "Device: %s: %s %s, firmware %s, declares %s%n",
                     opened.device().name(),
                     info.implementation().vendor(),
                     info.implementation().model(),
                     info.implementation().firmware(),
-                    new TreeSet<>(info.profiles().stream().map(Object::toString).toList()));
-            out.printf("Spec: %s %s (not Meta's specification)%n%n", catalogue.spec(), catalogue.specVersion());
-            out.flush();
-            final List<CaseResult> results = CaseRunner.run(opened.device(), result -> {
-                out.printf("%-7s %-24s %s%n", result.verdict(), String.join(" ", result.clauses()), result.caseId());
-                if (result.verdict() != Verdict.PASS && !result.message().isBlank()) {
-                    out.printf(
-                            "        %s%n", result.message().lines().findFirst().orElse(""));
+                    opened.device().profile().conformance().profiles().stream()
+                            .map(Profile::specName)
+                            .sorted()
+                            .toList());
+            disagreement.ifPresent(d -> console.println("Warning: " + d));
+            console.printf("Spec: %s %s (not Meta's specification)%n", catalogue.spec(), catalogue.specVersion());
+            final String dutName = target == null ? "embedded reference" : target;
+            final Path runDir = out != null ? out : defaultRunDir(target);
+            Files.createDirectories(runDir);
+            console.printf("Reports: %s%n%n", runDir);
+            console.flush();
+            final RunJournal journal = new RunJournal(
+                    BuildInfo.current(),
+                    catalogue,
+                    commandLine(),
+                    RunJournal.describe(dutName, opened.device().profile(), Optional.of(info)),
+                    selection.describe());
+            final AtomicBoolean finished = new AtomicBoolean();
+            final Thread hook = interruptHook(journal, runDir, opened.controlEndpoint(), finished, console);
+            Runtime.getRuntime().addShutdownHook(hook);
+            final ConsoleListener printer = new ConsoleListener(console, quiet, System.console() != null);
+            final List<CaseResult> results;
+            try {
+                results =
+                        CaseRunner.run(opened.device(), new RunOptions(selection, liveness(opened)), new RunListener() {
+                            @Override
+                            public void planned(final int count) {
+                                printer.planned(count);
+                            }
+
+                            @Override
+                            public void started(
+                                    final String caseId, final List<String> ids, final int index, final int total) {
+                                printer.started(caseId, ids, index, total);
+                            }
+
+                            @Override
+                            public void finished(final CaseResult result) {
+                                journal.add(result);
+                                printer.finished(result);
+                                writeQuietly(journal.snapshot(false, false), runDir, console);
+                            }
+                        });
+            } catch (final NoCasesSelected e) {
+                finished.set(true);
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            } finally {
+                if (finished.compareAndSet(false, true)) {
+                    removeHook(hook);
                 }
-                out.flush();
-            });
-            final Set<String> exercised = new TreeSet<>();
-            results.forEach(r -> exercised.addAll(r.clauses()));
-            final long passed = count(results, Verdict.PASS);
-            final long failed = count(results, Verdict.FAIL) + count(results, Verdict.ABORTED);
-            out.printf(
-                    "%n%d of %d clauses exercised by %d cases%n",
-                    exercised.size(), catalogue.clauses().size(), results.size());
-            out.printf("%d passed, %d failed, %d skipped%n", passed, failed, count(results, Verdict.SKIP));
-            out.flush();
-            return failed > 0 ? 1 : 0;
+            }
+            final RunRecord record = journal.snapshot(true, false);
+            writeQuietly(record, runDir, console);
+            return summarize(console, catalogue, record, results, runDir);
         }
     }
 
-    private static long count(final List<CaseResult> results, final Verdict verdict) {
-        return results.stream().filter(r -> r.verdict() == verdict).count();
+    private int summarize(
+            final PrintWriter console,
+            final ClauseCatalogue catalogue,
+            final RunRecord record,
+            final List<CaseResult> results,
+            final Path runDir) {
+        final List<ClauseResult> clauseResults = record.clauses();
+        console.printf(
+                "%n%d of %d clauses exercised by %d cases%n",
+                clauseResults.stream()
+                        .filter(c -> c.verdict() != Verdict.NOT_APPLICABLE)
+                        .count(),
+                catalogue.clauses().size(),
+                results.size());
+        console.printf(
+                "Clauses: %d passed, %d failed, %d warned, %d inconclusive, %d not applicable, %d error%n",
+                count(clauseResults, Verdict.PASS),
+                count(clauseResults, Verdict.FAIL),
+                count(clauseResults, Verdict.WARN),
+                count(clauseResults, Verdict.INCONCLUSIVE),
+                count(clauseResults, Verdict.NOT_APPLICABLE),
+                count(clauseResults, Verdict.ERROR));
+        console.printf("Reports written to %s%n", runDir);
+        console.printf(
+                "%d passed, %d failed%n",
+                results.stream().filter(r -> r.verdict() == Verdict.PASS).count(),
+                results.stream().filter(r -> r.verdict() == Verdict.FAIL).count());
+        console.flush();
+        return exitCode(clauseResults);
+    }
+
+    /** 3 when the harness erred or lost the device, else 1 when a clause failed or a MUST clause is undecided. */
+    static int exitCode(final List<ClauseResult> clauses) {
+        if (clauses.stream().anyMatch(c -> c.verdict() == Verdict.ERROR)) {
+            return EXIT_HARNESS;
+        }
+        if (clauses.stream()
+                .anyMatch(c -> c.verdict() == Verdict.FAIL
+                        || (c.verdict() == Verdict.INCONCLUSIVE && "MUST".equals(c.level())))) {
+            return EXIT_FAILED;
+        }
+        return 0;
+    }
+
+    private static long count(final List<ClauseResult> clauses, final Verdict verdict) {
+        return clauses.stream().filter(c -> c.verdict() == verdict).count();
+    }
+
+    private static LivenessProbe liveness(final OpenDevice opened) {
+        return opened.controlEndpoint()
+                .map(endpoint -> LivenessProbe.helloOn(endpoint, LivenessProbe.DEFAULT_TIMEOUT))
+                .orElse(LivenessProbe.alwaysAlive());
+    }
+
+    /**
+     * On SIGINT (or SIGTERM) during the run: write the reports marked interrupted, then leave the device clean
+     * ({@code reset} on a fresh control connection), waiting at most {@link #CLEANUP_WAIT} for it.
+     */
+    private Thread interruptHook(
+            final RunJournal journal,
+            final Path runDir,
+            final Optional<ControlEndpoint> endpoint,
+            final AtomicBoolean finished,
+            final PrintWriter console) {
+        return new Thread(
+                () -> {
+                    if (!finished.compareAndSet(false, true)) {
+                        return;
+                    }
+                    writeQuietly(journal.snapshot(false, true), runDir, console);
+                    console.printf(
+                            "%nInterrupted: %d cases recorded; reports (marked interrupted) in %s%n",
+                            journal.cases().size(), runDir);
+                    endpoint.ifPresent(e -> console.println(cleanUp(e)));
+                    console.flush();
+                },
+                "metaroce-interrupted");
+    }
+
+    /** Resets the device on a fresh connection, within {@link #CLEANUP_WAIT}; says what happened. */
+    static String cleanUp(final ControlEndpoint endpoint) {
+        final String[] outcome = {"the device did not answer reset within " + CLEANUP_WAIT.toMillis() + " ms"};
+        final Thread reset = new Thread(
+                () -> {
+                    try (DutControl control = JsonLineControlClient.connect(endpoint, CLEANUP_WAIT, CLEANUP_WAIT)) {
+                        control.reset();
+                        outcome[0] = "the device was reset: no connection or region of the run is left on it";
+                    } catch (final DutControlException e) {
+                        outcome[0] = "could not reset the device: " + e.getMessage();
+                    }
+                },
+                "metaroce-cleanup");
+        reset.setDaemon(true);
+        reset.start();
+        try {
+            reset.join(CLEANUP_WAIT.toMillis() + 500);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (outcome) {
+            return outcome[0];
+        }
+    }
+
+    private void writeQuietly(final RunRecord record, final Path runDir, final PrintWriter console) {
+        try {
+            reports.write(runDir, record);
+        } catch (final IOException | RuntimeException e) {
+            console.println("metaroce: cannot write the reports in " + runDir + ": " + e.getMessage());
+        }
+    }
+
+    private static void removeHook(final Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (final IllegalStateException shuttingDown) {
+            // the JVM is already exiting: the hook runs and finds the run finished
+        }
+    }
+
+    /** {@code reports/runs/<UTC time>-<dut>/} under the working directory. */
+    static Path defaultRunDir(final String target) {
+        final String time =
+                DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").format(ZonedDateTime.now(ZoneOffset.UTC));
+        String dut = target == null
+                ? "embedded"
+                : target.replaceAll("^.*[/\\\\]", "").replaceAll("\\.json$", "");
+        dut = dut.replaceAll("[^A-Za-z0-9._-]+", "_").replaceAll("^_+|_+$", "");
+        return Path.of("reports", "runs", time + "-" + (dut.isEmpty() ? "dut" : dut));
+    }
+
+    private String commandLine() {
+        final List<String> args = spec.commandLine().getParseResult() == null
+                ? List.of()
+                : spec.commandLine().getParseResult().originalArgs();
+        return "metaroce run" + (args.isEmpty() ? "" : " " + String.join(" ", args));
+    }
+
+    /** Profiles by their spec names (long-haul, not LONG_HAUL). */
+    static final class ProfileConverter implements picocli.CommandLine.ITypeConverter<Profile> {
+        @Override
+        public Profile convert(final String value) {
+            try {
+                return Profile.fromSpecName(value.strip().toLowerCase(Locale.ROOT));
+            } catch (final IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Kinds in lower case, as the reports print them. */
+    static final class KindConverter implements picocli.CommandLine.ITypeConverter<CaseKind> {
+        @Override
+        public CaseKind convert(final String value) {
+            try {
+                return CaseKind.valueOf(value.strip().toUpperCase(Locale.ROOT));
+            } catch (final IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(
+                        "unknown kind '" + value + "', expected one of valid, invalid, inopportune");
+            }
+        }
     }
 }

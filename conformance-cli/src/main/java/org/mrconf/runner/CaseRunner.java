@@ -5,108 +5,275 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
 import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request;
 
 import java.lang.reflect.Method;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.Optional;
+import org.junit.platform.engine.FilterResult;
+import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherFactory;
+import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutSession;
-import org.mrconf.cases.Verifies;
+import org.mrconf.cases.Kind;
+import org.mrconf.verdict.CaseKind;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Evidence;
+import org.mrconf.verdict.Verdict;
 
 /**
- * Runs the conformance cases (every {@code *Case} class under {@code org.mrconf.cases}) against one
- * device through the JUnit Platform Launcher, exactly as any JUnit test runs, and turns the events into
- * {@link CaseResult}s, handing each to a listener as soon as it is known.
+ * Runs the conformance cases (every {@code *Case} class under {@code org.mrconf.cases}) against one device through
+ * the JUnit Platform Launcher, exactly as any JUnit test runs, and turns every event into a {@link CaseResult} with
+ * its verdict (see {@link Outcomes}), handing each to a listener as soon as it is known.
+ *
+ * <p>This is the runner's public entry point; the CLI's {@code run}, the stability benchmark and the self-test use
+ * it:
+ *
+ * <pre>{@code
+ * List<CaseResult> results = CaseRunner.run(device, RunOptions.defaults(), result -> print(result));
+ * }</pre>
+ *
+ * <p>No result vanishes: a case that JUnit never starts because its class failed ({@code @BeforeAll}, a class that
+ * cannot be set up) or was skipped as a whole still gets a result (ERROR, or NOT_APPLICABLE with the reason). After a
+ * case that did not pass the runner asks the {@link LivenessProbe} whether the device is still there; if it is not,
+ * that case is ERROR and every later case ends at once as ERROR, without waiting for a timeout of its own.
  */
 public final class CaseRunner {
     static final String CASES_PACKAGE = "org.mrconf.cases";
 
     private CaseRunner() {}
 
-    /** Runs every case; returns the results in the order they finished. */
-    public static List<CaseResult> run(final DeviceUnderTest device, final Consumer<CaseResult> onResult)
-            throws Exception {
-        final Collector collector = new Collector(onResult);
-        try (AutoCloseable installed = DutSession.install(device)) {
-            LauncherFactory.create()
-                    .execute(
-                            request()
-                                    .selectors(selectPackage(CASES_PACKAGE))
-                                    .filters(includeClassNamePatterns(".*Case"))
-                                    .build(),
-                            collector);
-        }
-        return Collections.unmodifiableList(collector.results);
+    /** Runs every case with the default options; see {@link #run(DeviceUnderTest, RunOptions, RunListener)}. */
+    public static List<CaseResult> run(final DeviceUnderTest device, final RunListener listener)
+            throws NoCasesSelected {
+        return run(device, RunOptions.defaults(), listener);
     }
 
-    /** The one listener: records start times and turns finished and skipped tests into results. */
-    private static final class Collector implements TestExecutionListener {
-        private final Consumer<CaseResult> onResult;
-        private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
-        private final Map<String, Long> started = new ConcurrentHashMap<>();
+    /**
+     * Runs the selected cases against {@code device}.
+     *
+     * @return the results in the order the cases ended, one per selected case
+     * @throws NoCasesSelected when the selection matches no case
+     */
+    public static List<CaseResult> run(
+            final DeviceUnderTest device, final RunOptions options, final RunListener listener) throws NoCasesSelected {
+        final LauncherDiscoveryRequest request = request()
+                .selectors(selectPackage(CASES_PACKAGE))
+                .filters(includeClassNamePatterns(".*Case"), selectionFilter(options.selection()))
+                .build();
+        final Launcher launcher = LauncherFactory.create();
+        final TestPlan plan = launcher.discover(request);
+        final long cases = plan.countTestIdentifiers(TestIdentifier::isTest);
+        if (cases == 0) {
+            throw new NoCasesSelected("no conformance case matches the selection "
+                    + (options.selection().describe().isEmpty()
+                            ? "(none found)"
+                            : options.selection().describe()));
+        }
+        final Collector collector = new Collector(device, options.liveness(), listener);
+        try (AutoCloseable installed = DutSession.install(device)) {
+            launcher.execute(plan, collector);
+        } catch (final RuntimeException e) {
+            throw e;
+        } catch (final Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return Collections.unmodifiableList(new ArrayList<>(collector.results));
+    }
 
-        Collector(final Consumer<CaseResult> onResult) {
-            this.onResult = onResult;
+    private static PostDiscoveryFilter selectionFilter(final Selection selection) {
+        return descriptor -> {
+            if (!descriptor.isTest()) {
+                return FilterResult.included("a container");
+            }
+            final Optional<Method> method = method(descriptor);
+            if (method.isEmpty()) {
+                return FilterResult.included("not a method");
+            }
+            return selection.includes(method.get(), caseId(method.get()), kindOf(method.get()))
+                    ? FilterResult.included("selected")
+                    : FilterResult.excluded("not selected");
+        };
+    }
+
+    private static Optional<Method> method(final TestDescriptor descriptor) {
+        return descriptor
+                .getSource()
+                .filter(MethodSource.class::isInstance)
+                .map(s -> ((MethodSource) s).getJavaMethod());
+    }
+
+    static String caseId(final Method method) {
+        return method.getDeclaringClass().getSimpleName() + "." + method.getName();
+    }
+
+    static CaseKind kindOf(final Method method) {
+        Kind kind = method.getAnnotation(Kind.class);
+        if (kind == null) {
+            kind = method.getDeclaringClass().getAnnotation(Kind.class);
+        }
+        return kind == null ? CaseKind.VALID : CaseKind.valueOf(kind.value().name());
+    }
+
+    /** The one listener: turns the launcher's events into results, and detects a lost device. */
+    private static final class Collector implements TestExecutionListener {
+        private final DeviceUnderTest device;
+        private final LivenessProbe liveness;
+        private final RunListener listener;
+        private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
+        private final Map<String, Long> startedNs = new HashMap<>();
+        private final Map<String, Instant> startedAt = new HashMap<>();
+        private final Map<String, Boolean> done = new HashMap<>();
+        private TestPlan plan;
+        private int total;
+        private int index;
+
+        Collector(final DeviceUnderTest device, final LivenessProbe liveness, final RunListener listener) {
+            this.device = device;
+            this.liveness = liveness;
+            this.listener = listener;
+        }
+
+        @Override
+        public void testPlanExecutionStarted(final TestPlan testPlan) {
+            plan = testPlan;
+            total = (int) testPlan.countTestIdentifiers(TestIdentifier::isTest);
+            listener.planned(total);
         }
 
         @Override
         public void executionStarted(final TestIdentifier test) {
-            started.put(test.getUniqueId(), System.nanoTime());
+            startedNs.put(test.getUniqueId(), device.link().nowNs());
+            startedAt.put(test.getUniqueId(), Instant.now());
+            if (test.isTest()) {
+                DutSession.caseStarting();
+                final Info info = info(test);
+                listener.started(info.caseId, info.clauses, ++index, total);
+            }
         }
 
         @Override
         public void executionSkipped(final TestIdentifier test, final String reason) {
             if (test.isTest()) {
-                add(result(test, Verdict.SKIP, reason, 0));
+                add(skipped(test, reason));
+            } else {
+                // A skipped class: JUnit reports none of its cases, so each gets the class's reason.
+                for (final TestIdentifier child : plan.getDescendants(test)) {
+                    if (child.isTest() && !done.containsKey(child.getUniqueId())) {
+                        add(skipped(child, reason));
+                    }
+                }
             }
         }
 
         @Override
         public void executionFinished(final TestIdentifier test, final TestExecutionResult outcome) {
-            if (!test.isTest()) {
+            if (test.isTest()) {
+                add(finished(test, outcome));
                 return;
             }
-            final long duration = System.nanoTime() - started.getOrDefault(test.getUniqueId(), System.nanoTime());
-            final Verdict verdict = switch (outcome.getStatus()) {
-                case SUCCESSFUL -> Verdict.PASS;
-                case FAILED -> Verdict.FAIL;
-                case ABORTED -> Verdict.ABORTED;
-            };
-            add(result(
-                    test,
-                    verdict,
-                    outcome.getThrowable().map(Throwable::toString).orElse(""),
-                    duration));
+            if (outcome.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+                // A class that failed as a whole (@BeforeAll, its set-up): its cases that never ran are ERROR.
+                final String why = "the case's class failed before the case ran: "
+                        + outcome.getThrowable()
+                                .map(Outcomes::message)
+                                .orElse(outcome.getStatus().toString());
+                for (final TestIdentifier child : plan.getDescendants(test)) {
+                    if (child.isTest() && !done.containsKey(child.getUniqueId())) {
+                        final Info info = info(child);
+                        add(new CaseResult(
+                                info.caseId,
+                                child.getDisplayName(),
+                                info.clauses,
+                                info.kind,
+                                Verdict.ERROR,
+                                why,
+                                startedAt.getOrDefault(test.getUniqueId(), Instant.now()),
+                                0,
+                                Evidence.NONE));
+                    }
+                }
+            }
+        }
+
+        private CaseResult skipped(final TestIdentifier test, final String reason) {
+            final Info info = info(test);
+            final boolean lost = reason != null && reason.startsWith(DutSession.LOST_PREFIX);
+            return new CaseResult(
+                    info.caseId,
+                    test.getDisplayName(),
+                    info.clauses,
+                    info.kind,
+                    lost ? Verdict.ERROR : Verdict.NOT_APPLICABLE,
+                    reason == null ? "" : reason,
+                    Instant.now(),
+                    0,
+                    Evidence.NONE);
+        }
+
+        private CaseResult finished(final TestIdentifier test, final TestExecutionResult outcome) {
+            final Info info = info(test);
+            final long startNs =
+                    startedNs.getOrDefault(test.getUniqueId(), device.link().nowNs());
+            final long durationNs = device.link().nowNs() - startNs;
+            Outcomes.Judged judged = Outcomes.judge(outcome, info.clauses, device.profile());
+            final Optional<Throwable> recordingFailure =
+                    DutSession.currentPeer().flatMap(p -> p.recorder().failure());
+            if (judged.verdict() != Verdict.PASS && recordingFailure.isPresent()) {
+                judged = new Outcomes.Judged(
+                        Verdict.ERROR,
+                        "the wire link failed while the case ran: " + recordingFailure.get() + "\n" + judged.message());
+            }
+            if (judged.verdict() != Verdict.PASS) {
+                final Optional<String> gone = DutSession.lost().or(liveness::lostReason);
+                if (gone.isPresent()) {
+                    DutSession.markLost(gone.get());
+                    judged = new Outcomes.Judged(
+                            Verdict.ERROR,
+                            "the device was lost during the case: " + gone.get() + "\nthe case saw: "
+                                    + judged.message());
+                }
+            }
+            final Evidence evidence = judged.verdict() == Verdict.PASS
+                    ? Evidence.NONE
+                    : EvidenceCollector.collect(info.caseId, outcome.getThrowable(), DutSession.currentPeer(), startNs);
+            return new CaseResult(
+                    info.caseId,
+                    test.getDisplayName(),
+                    info.clauses,
+                    info.kind,
+                    judged.verdict(),
+                    judged.message(),
+                    startedAt.getOrDefault(test.getUniqueId(), Instant.now()),
+                    durationNs,
+                    evidence);
         }
 
         private void add(final CaseResult result) {
             results.add(result);
-            onResult.accept(result);
+            listener.finished(result);
         }
 
-        private static CaseResult result(
-                final TestIdentifier test, final Verdict verdict, final String message, final long durationNs) {
-            String caseId = test.getDisplayName();
-            List<String> clauses = List.of();
+        private Info info(final TestIdentifier test) {
+            done.put(test.getUniqueId(), Boolean.TRUE);
             if (test.getSource().orElse(null) instanceof MethodSource source) {
-                caseId = source.getJavaClass().getSimpleName() + "." + source.getMethodName();
-                clauses = clausesOf(source.getJavaMethod());
+                final Method method = source.getJavaMethod();
+                return new Info(caseId(method), Applicability.clausesOf(method), kindOf(method));
             }
-            return new CaseResult(caseId, test.getDisplayName(), clauses, verdict, message, durationNs);
+            return new Info(test.getDisplayName(), List.of(), CaseKind.VALID);
         }
 
-        private static List<String> clausesOf(final Method method) {
-            return Arrays.stream(method.getAnnotationsByType(Verifies.class))
-                    .map(Verifies::value)
-                    .toList();
-        }
+        private record Info(String caseId, List<String> clauses, CaseKind kind) {}
     }
 }

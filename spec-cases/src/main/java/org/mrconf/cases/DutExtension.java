@@ -10,15 +10,15 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Gives conformance cases the installed {@link DeviceUnderTest}, or a ready {@link Testbed} on it (2
  * paths, 1 stream, closed after the test), and disables them, with the reason, when no device is
- * installed (as when an IDE runs them outside the runner).
+ * installed (as when an IDE runs them outside the runner), when the device's declarations make them not
+ * applicable, or when the device was lost earlier in the run ({@link Applicability}).
  */
 public final class DutExtension implements ParameterResolver, ExecutionCondition {
+    private final Applicability applicability = new Applicability();
+
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(final ExtensionContext context) {
-        return DutSession.current().isPresent()
-                ? ConditionEvaluationResult.enabled("device installed")
-                : ConditionEvaluationResult.disabled(
-                        "no device under test installed: run the cases through the metaroce runner");
+        return applicability.evaluateExecutionCondition(context);
     }
 
     @Override

@@ -31,7 +31,10 @@ public final class Testbed implements AutoCloseable {
     public static final int REGION = 1 << 20;
     /** How long a case waits for something the spec says must happen; generous, since timing is not judged here. */
     public static final Duration WAIT = Duration.ofSeconds(5);
-    /** How long a case watches for something that must not happen. */
+    /**
+     * How long a case watches for something that must not happen, at the least; {@link #quiet()} lengthens it to
+     * cover the device's declared ACK delay.
+     */
     public static final Duration QUIET = Duration.ofMillis(300);
 
     private final DutProfile profile;
@@ -58,7 +61,8 @@ public final class Testbed implements AutoCloseable {
             throws DutControlException {
         final DutControl control = dut.control();
         control.reset();
-        final int mtu = control.hello().limits().mtu();
+        // The declared MTU (clause 12.1.3), not a guess from hello: the vendor states what the test may use.
+        final int mtu = dut.profile().parameters().mtu();
         final ConnectionSpec spec = ConnectionSpec.of(
                 DUT_CONNECTION,
                 TESTER_CONNECTION,
@@ -72,6 +76,7 @@ public final class Testbed implements AutoCloseable {
                 REGION,
                 EnumSet.of(RegionAccess.LOCAL_WRITE, RegionAccess.REMOTE_WRITE, RegionAccess.REMOTE_READ));
         final TesterPeer peer = TesterPeer.start(dut.link());
+        DutSession.peerOpened(peer);
         return new Testbed(control, peer, peer.connection(spec, mtu), key, dut.profile());
     }
 
@@ -121,6 +126,32 @@ public final class Testbed implements AutoCloseable {
             }
         }
         throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
+    }
+
+    /**
+     * How long to watch for a packet that must not come: {@link #QUIET}, or twice the declared ACK deadline (ACK
+     * delay plus tolerance) when that is longer, so that a late but legal ACK is never missed.
+     */
+    public Duration quiet() {
+        final Duration twiceAckDeadline =
+                profile.parameters().timers().ackDeadline().multipliedBy(2);
+        return twiceAckDeadline.compareTo(QUIET) > 0 ? twiceAckDeadline : QUIET;
+    }
+
+    /**
+     * Waits up to {@link #WAIT} until {@code counter} grew by at least {@code by} since {@code before} and returns
+     * the growth, so a case never judges a counter before the device had the time to process the packet. Returns
+     * the growth seen at the deadline when it did not reach {@code by} (the case's assertion then fails).
+     */
+    public long awaitGrowth(final Map<String, Long> before, final String counter, final long by)
+            throws DutControlException, InterruptedException {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        long grew = grew(before, counter);
+        while (grew < by && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+            grew = grew(before, counter);
+        }
+        return grew;
     }
 
     /** The DUT's counters now. */

@@ -67,6 +67,23 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
     }
 
     /**
+     * The device judged by {@code declared} instead (claims, optional clauses, timers), with the in-memory link and
+     * its addresses: e.g. a profile that claims only core makes the READ cases not applicable.
+     */
+    public DeviceUnderTest device(final DutProfile declared) {
+        final DutProfile embedded = profile();
+        return new DeviceUnderTest(
+                "embedded reference",
+                control,
+                link,
+                declared.withLink(DutProfile.Link.embedded())
+                        .withControl(Optional.empty())
+                        .withParameters(declared.parameters()
+                                .withDut(embedded.parameters().dut())
+                                .withTester(embedded.parameters().tester())));
+    }
+
+    /**
      * The reference's declarations (the bundled {@code reference-udp} profile: the embedded reference runs the same
      * soft DUT with the same timers) with the in-memory link and its addresses.
      */

@@ -6,7 +6,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.dut.ControlEndpoint;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
@@ -33,8 +35,16 @@ public final class OpenDevice implements AutoCloseable {
         this.resources = resources;
     }
 
+    /** The device, carrying the profile it was opened with (the cases judge by it). */
     public DeviceUnderTest device() {
         return device;
+    }
+
+    /** Where its control agent listens; empty for the embedded reference. */
+    public Optional<ControlEndpoint> controlEndpoint() {
+        return device.profile().link().kind() == DutProfile.LinkKind.EMBEDDED
+                ? Optional.empty()
+                : device.profile().control();
     }
 
     /**
@@ -65,8 +75,9 @@ public final class OpenDevice implements AutoCloseable {
     private static OpenDevice open(final DutProfile profile, final String name)
             throws DutProfileException, DutControlException, IOException {
         if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
+            // The embedded reference judged by the file's declarations (e.g. a core-only profile).
             final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
-            return new OpenDevice(embedded.device(), List.of(embedded));
+            return new OpenDevice(embedded.device(profile), List.of(embedded));
         }
         final InetSocketAddress dut = profile.parameters().dut();
         final InetSocketAddress tester = testerAddress(profile);

@@ -16,9 +16,9 @@ import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.UdpWireLink;
-import org.mrconf.runner.CaseResult;
 import org.mrconf.runner.CaseRunner;
-import org.mrconf.runner.Verdict;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * The issue-4 acceptance: the same conformance cases (connection, region, out-of-order WRITE with SACK

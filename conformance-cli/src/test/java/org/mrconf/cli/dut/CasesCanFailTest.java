@@ -15,9 +15,9 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.dut.CapturedPacket;
 import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.Ecn;
-import org.mrconf.runner.CaseResult;
 import org.mrconf.runner.CaseRunner;
-import org.mrconf.runner.Verdict;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * A guard against cases that pass vacuously: against a device whose answers never reach the tester,

@@ -72,11 +72,12 @@ class ProtectionCase {
         testbed.peer()
                 .send(testbed.write(0, Testbed.BASE, testbed.key(), bytes()).connection(0x0BAD_0BADL));
 
+        testbed.awaitGrowth(before, DutCounters.RX_UNKNOWN_CONNECTION, 1);
         testbed.peer()
                 .assertNone(
                         mark,
                         PacketMatcher.expect().ack().or(PacketMatcher.expect().nack(NackCode.REMOTE_ACCESS)),
-                        Testbed.QUIET);
+                        testbed.quiet());
         assertThat(testbed.grew(before, DutCounters.RX_UNKNOWN_CONNECTION)).isEqualTo(1);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 256))
                 .containsOnly(0);
@@ -118,6 +119,9 @@ class ProtectionCase {
                                 .path(0)
                                 .covers(original.psn()),
                         Testbed.WAIT);
+        // The ACK seen may be a late one for the original (ACK delay, coalescing): judge placement and the counter
+        // only once the device has counted the duplicate, never on the first ACK that happens to come.
+        testbed.awaitGrowth(before, DutCounters.RX_DUPLICATE, 1);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, later.length))
                 .as("the duplicate must not overwrite what the application wrote since")
                 .isEqualTo(later);

@@ -1,0 +1,43 @@
+package org.mrconf.runner;
+
+import java.time.Duration;
+import java.util.Optional;
+import org.mrconf.dut.ControlEndpoint;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.JsonLineControlClient;
+
+/**
+ * Asks whether the device is still there, quickly: the runner calls it after a case that did not pass, so that a
+ * dead or hung device is detected once and the rest of the run ends in ERROR at once instead of in one timeout per
+ * case.
+ */
+@FunctionalInterface
+public interface LivenessProbe {
+    /** How long a probe of a control agent may take before the device counts as gone. */
+    Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+    /** Why the device is gone, or empty when it answered. */
+    Optional<String> lostReason();
+
+    /** A device that is never lost (the embedded reference runs in this process). */
+    static LivenessProbe alwaysAlive() {
+        return Optional::empty;
+    }
+
+    /**
+     * {@code hello} on a fresh connection to {@code endpoint} with short timeouts: a fresh connection, because the
+     * run's own may be stuck in a request the hung device never answers.
+     */
+    static LivenessProbe helloOn(final ControlEndpoint endpoint, final Duration timeout) {
+        return () -> {
+            try (DutControl probe = JsonLineControlClient.connect(endpoint, timeout, timeout)) {
+                probe.hello();
+                return Optional.empty();
+            } catch (final DutControlException e) {
+                return Optional.of("the control agent at " + endpoint.host() + ":" + endpoint.port()
+                        + " did not answer hello within " + timeout.toMillis() + " ms (" + e.getMessage() + ")");
+            }
+        };
+    }
+}

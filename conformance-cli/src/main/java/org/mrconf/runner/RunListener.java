@@ -1,0 +1,16 @@
+package org.mrconf.runner;
+
+import java.util.List;
+import org.mrconf.verdict.CaseResult;
+
+/** What a run tells its caller as it goes (the console, the report writers); every call is on the run's thread. */
+public interface RunListener {
+    /** The run will execute {@code cases} cases. */
+    default void planned(final int cases) {}
+
+    /** Case number {@code index} (from 1) of {@code total} starts. */
+    default void started(final String caseId, final List<String> clauses, final int index, final int total) {}
+
+    /** A case has its verdict; called exactly once per case, in the order they end. */
+    void finished(CaseResult result);
+}
