@@ -16,6 +16,7 @@ import org.mrconf.bundle.SigningKeys;
 import org.mrconf.bundle.SuiteCases;
 import org.mrconf.bundle.SuiteIdentity;
 import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.runner.BuildInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -61,9 +62,10 @@ final class BundleCommand implements Runnable {
                 suiteIdentity());
     }
 
+    /** The version and commit this build stamps on its runs ({@link BuildInfo}), so a bundle compares alike. */
     static SuiteIdentity suiteIdentity() {
-        final String version = BundleCommand.class.getPackage().getImplementationVersion();
-        return new SuiteIdentity(version == null ? SuiteIdentity.UNKNOWN : version, SuiteIdentity.UNKNOWN);
+        final BuildInfo build = BuildInfo.current();
+        return new SuiteIdentity(build.version(), build.commit());
     }
 
     /** Runs a step, turning input errors into one line and exit 2. */

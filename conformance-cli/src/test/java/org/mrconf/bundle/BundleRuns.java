@@ -46,6 +46,23 @@ final class BundleRuns {
         return run(List.of(), false, Optional.of(START.plusSeconds(30)), Map.of(), c -> true);
     }
 
+    /** The clean run as a given suite build would record it. */
+    static RunRecord cleanBy(final SuiteIdentity suite) {
+        final RunRecord r = clean();
+        return new RunRecord(
+                suite.version(),
+                suite.commit(),
+                r.specVersion(),
+                r.commandLine(),
+                r.dut(),
+                r.startedAt(),
+                r.finishedAt(),
+                r.interrupted(),
+                r.selection(),
+                r.cases(),
+                r.clauses());
+    }
+
     /** The clean run against a device with a defect profile switched on. */
     static RunRecord withDefect(final String defect) {
         return run(List.of(defect), false, Optional.of(START.plusSeconds(30)), Map.of(), c -> true);
