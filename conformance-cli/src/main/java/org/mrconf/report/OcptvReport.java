@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +44,14 @@ public final class OcptvReport {
 
         final Map<String, CaseResult> cases = new LinkedHashMap<>();
         record.cases().forEach(c -> cases.put(c.caseId(), c));
+        // Steps overlap in time (a case can verify several clauses), so their artifacts are merged into one
+        // timeline: timestamps never go backwards, and testStepId tells the steps apart.
+        final List<Event> timeline = new ArrayList<>();
         int stepId = 0;
         for (final ClauseResult clause : record.clauses()) {
             step(
-                    out,
-                    String.valueOf(stepId++),
+                    timeline,
+                    stepId++,
                     clause,
                     clause.caseIds().stream()
                             .map(cases::get)
@@ -54,6 +59,9 @@ public final class OcptvReport {
                             .toList(),
                     record.startedAt());
         }
+        timeline.sort(
+                Comparator.comparing(Event::at).thenComparingInt(Event::step).thenComparingInt(Event::order));
+        timeline.forEach(e -> out.add(e.artifact(), e.at()));
 
         final Instant end = record.finishedAt().orElse(lastCaseEnd(record));
         final RunStatus status = RunStatus.of(record);
@@ -99,11 +107,13 @@ public final class OcptvReport {
     }
 
     private static void step(
-            final Lines out,
-            final String id,
+            final List<Event> timeline,
+            final int step,
             final ClauseResult clause,
             final List<CaseResult> cases,
             final Instant runStart) {
+        final String id = String.valueOf(step);
+        final StepEvents out = (artifact, at) -> timeline.add(new Event(at, step, timeline.size(), artifact));
         final Instant start = cases.stream()
                 .map(CaseResult::startedAt)
                 .min(Instant::compareTo)
@@ -138,7 +148,13 @@ public final class OcptvReport {
             out.add(stepArtifact(id, "log", log), end);
         }
         final ObjectNode diagnosis = JsonReport.MAPPER.createObjectNode();
-        diagnosis.put("verdict", "metaroce-" + clause.verdict().name().toLowerCase(java.util.Locale.ROOT));
+        diagnosis.put(
+                "verdict",
+                "metaroce-"
+                        + clause.verdict()
+                                .name()
+                                .toLowerCase(java.util.Locale.ROOT)
+                                .replace('_', '-'));
         diagnosis.put("type", diagnosisType(clause.verdict()));
         diagnosis.put("message", diagnosisMessage(clause));
         diagnosis.put("hardwareInfoId", HARDWARE_ID);
@@ -259,6 +275,14 @@ public final class OcptvReport {
                 .map(c -> c.startedAt().plusNanos(c.durationNs()))
                 .max(Instant::compareTo)
                 .orElse(record.startedAt());
+    }
+
+    /** One artifact of a step, placed on the run's timeline. */
+    private record Event(Instant at, int step, int order, ObjectNode artifact) {}
+
+    @FunctionalInterface
+    private interface StepEvents {
+        void add(ObjectNode artifact, Instant at);
     }
 
     /** Numbers the lines and stamps them. */

@@ -54,6 +54,7 @@ public final class ReportWriters {
         step.run(REPORT_JSON, () -> AtomicFiles.writeString(runDir.resolve(REPORT_JSON), JsonReport.toJson(record)));
         step.run(JUNIT_XML, () -> AtomicFiles.writeString(runDir.resolve(JUNIT_XML), JunitXmlReport.toXml(record)));
         step.run(OCPTV_JSONL, () -> AtomicFiles.writeString(runDir.resolve(OCPTV_JSONL), OcptvReport.toJsonl(record)));
+        step.run(REPORT_HTML, () -> AtomicFiles.writeString(runDir.resolve(REPORT_HTML), HtmlReport.toHtml(record)));
         if (!problems.isEmpty()) {
             throw new ReportWriteException(problems, first[0]);
         }

@@ -1,0 +1,452 @@
+package org.mrconf.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.ClauseResult;
+import org.mrconf.verdict.Evidence;
+import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.Verdict;
+
+/**
+ * Turns a {@link RunRecord} into {@code report.html}: one self-contained page a reviewer reads offline (inline CSS
+ * and script, a Content-Security-Policy that forbids fetching anything). It shows the run's status and device, a
+ * summary by section and by profile, the per-clause table with filters (verdict, profile, level, text), and under
+ * each clause that did not pass the evidence of its cases (message, expected and actual, decoded packets, the pcap
+ * slice) with the packet exchange drawn as a ladder diagram. Every string from the record is escaped: device
+ * identity and messages are hostile input.
+ */
+public final class HtmlReport {
+    /** The verdicts in the order the page lists them, worst first. */
+    private static final List<Verdict> ORDER = List.of(
+            Verdict.FAIL, Verdict.ERROR, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.PASS, Verdict.NOT_APPLICABLE);
+
+    private HtmlReport() {}
+
+    /** The page, ending in a newline. */
+    public static String toHtml(final RunRecord record) {
+        final StringBuilder h = new StringBuilder(16_384);
+        final RunStatus status = RunStatus.of(record);
+        final RunRecord.DutDescription dut = record.dut();
+        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        h.append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                + "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n");
+        h.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+        h.append("<title>MetaRoCE conformance report: ")
+                .append(Markup.text(dut.vendor() + " " + dut.model()))
+                .append("</title>\n<style>\n")
+                .append(CSS)
+                .append("</style>\n</head>\n<body>\n");
+        h.append("<header>\n<h1>MetaRoCE conformance report</h1>\n");
+        h.append("<p class=\"disclaimer\">MetaRoCE Open Conformance Suite: an open, independent suite for the "
+                + "MetaRoCE Open Draft. Not Meta's specification or test suite, and not endorsed by Meta.</p>\n");
+        if (status != RunStatus.COMPLETE) {
+            h.append("<p class=\"banner ")
+                    .append(status.label())
+                    .append("\" id=\"status\">")
+                    .append(
+                            status == RunStatus.INTERRUPTED
+                                    ? "This run was interrupted: the cases that did not run have no verdict."
+                                    : "This run has not finished (or its process died): verdicts may be missing.")
+                    .append("</p>\n");
+        }
+        h.append("<dl class=\"facts\">\n");
+        fact(h, "Device", dut.vendor() + " " + dut.model() + " (" + dut.name() + ")");
+        fact(h, "Firmware / driver", dut.firmware() + " / " + dut.driver());
+        fact(h, "Link", dut.link());
+        fact(h, "Claimed profiles", String.join(", ", dut.profiles()));
+        fact(
+                h,
+                "Declared optional clauses",
+                dut.optionalClauses().isEmpty() ? "none" : String.join(", ", dut.optionalClauses()));
+        if (!dut.defects().isEmpty()) {
+            fact(h, "Defect profiles (self-test)", String.join(", ", dut.defects()));
+        }
+        final StringBuilder params = new StringBuilder();
+        new TreeMap<>(dut.parameters())
+                .forEach((k, v) -> params.append(params.length() == 0 ? "" : ", ")
+                        .append(k)
+                        .append('=')
+                        .append(v));
+        fact(h, "Test parameters", params.length() == 0 ? "none declared" : params.toString());
+        fact(h, "Spec", "MetaRoCE Open Draft " + record.specVersion());
+        fact(h, "Suite", record.suiteVersion() + " (commit " + record.suiteCommit() + ")");
+        fact(h, "Command", record.commandLine());
+        fact(h, "Started", record.startedAt().toString());
+        fact(h, "Finished", record.finishedAt().map(Object::toString).orElse("not finished"));
+        fact(h, "Status", status.label());
+        h.append("</dl>\n</header>\n<main>\n");
+
+        summary(h, record);
+        clauseTable(h, record);
+        caseTable(h, record);
+        h.append("</main>\n<script>\n").append(SCRIPT).append("</script>\n</body>\n</html>\n");
+        return h.toString();
+    }
+
+    private static void summary(final StringBuilder h, final RunRecord record) {
+        h.append("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"tiles\">\n");
+        final VerdictCounts clauses = VerdictCounts.of(record.clauses(), ClauseResult::verdict);
+        final VerdictCounts cases = VerdictCounts.of(record.cases(), CaseResult::verdict);
+        for (final Verdict v : ORDER) {
+            h.append("<button type=\"button\" class=\"tile v-")
+                    .append(v.name())
+                    .append("\" data-verdict=\"")
+                    .append(v.name())
+                    .append("\"><span class=\"n\">")
+                    .append(clauses.get(v))
+                    .append("</span><span class=\"k\">")
+                    .append(label(v))
+                    .append("</span><span class=\"c\">")
+                    .append(cases.get(v))
+                    .append(cases.get(v) == 1 ? " case" : " cases")
+                    .append("</span></button>\n");
+        }
+        h.append("</div>\n<p class=\"totals\">")
+                .append(clauses.total())
+                .append(" clauses verified by ")
+                .append(cases.total())
+                .append(" cases. A clause takes the worst verdict of its cases; NOT APPLICABLE is never a pass.</p>\n");
+        breakdown(h, "By section", "Section", record.clauses(), c -> "\u00a7" + section(c.clauseId()));
+        breakdown(h, "By profile", "Profile", record.clauses(), ClauseResult::profile);
+        h.append("</section>\n");
+    }
+
+    private static void breakdown(
+            final StringBuilder h,
+            final String title,
+            final String column,
+            final List<ClauseResult> clauses,
+            final java.util.function.Function<ClauseResult, String> key) {
+        final Map<String, List<ClauseResult>> groups = new LinkedHashMap<>();
+        final List<ClauseResult> sorted = new ArrayList<>(clauses);
+        if ("Profile".equals(column)) {
+            sorted.sort(java.util.Comparator.comparing(ClauseResult::profile));
+        }
+        for (final ClauseResult c : sorted) {
+            groups.computeIfAbsent(key.apply(c), k -> new ArrayList<>()).add(c);
+        }
+        h.append("<h3>")
+                .append(title)
+                .append("</h3>\n<table class=\"breakdown\">\n<thead><tr><th>")
+                .append(column)
+                .append("</th>");
+        for (final Verdict v : ORDER) {
+            h.append("<th>").append(label(v)).append("</th>");
+        }
+        h.append("<th>Total</th></tr></thead>\n<tbody>\n");
+        groups.forEach((name, group) -> {
+            final VerdictCounts counts = VerdictCounts.of(group, ClauseResult::verdict);
+            h.append("<tr><th>").append(Markup.text(name)).append("</th>");
+            for (final Verdict v : ORDER) {
+                final int n = counts.get(v);
+                h.append(n == 0 ? "<td class=\"zero\">0</td>" : "<td class=\"v-" + v.name() + "\">" + n + "</td>");
+            }
+            h.append("<td>").append(counts.total()).append("</td></tr>\n");
+        });
+        h.append("</tbody>\n</table>\n");
+    }
+
+    private static void clauseTable(final StringBuilder h, final RunRecord record) {
+        final Map<String, CaseResult> cases = new LinkedHashMap<>();
+        record.cases().forEach(c -> cases.put(c.caseId(), c));
+        h.append("<section id=\"clauses\">\n<h2>Clauses</h2>\n<form class=\"filters\" onsubmit=\"return false\">\n");
+        h.append("<label>Verdict <select id=\"f-verdict\"><option value=\"\">all</option>");
+        for (final Verdict v : ORDER) {
+            h.append("<option value=\"")
+                    .append(v.name())
+                    .append("\">")
+                    .append(label(v))
+                    .append("</option>");
+        }
+        h.append("</select></label>\n");
+        options(
+                h,
+                "f-profile",
+                "Profile",
+                record.clauses().stream().map(ClauseResult::profile).toList());
+        options(
+                h,
+                "f-level",
+                "Level",
+                record.clauses().stream().map(ClauseResult::level).toList());
+        h.append(
+                "<label>Text <input id=\"f-text\" type=\"search\" placeholder=\"clause, title, case, reason\"></label>\n");
+        h.append("<output id=\"f-count\"></output>\n</form>\n");
+        h.append("<table id=\"clause-table\">\n<thead><tr><th>Clause</th><th>Title</th><th>Level</th><th>Profile</th>"
+                + "<th>Verdict</th><th>Cases</th></tr></thead>\n<tbody>\n");
+        for (final ClauseResult c : record.clauses()) {
+            final String search = (c.clauseId() + " " + c.title() + " " + String.join(" ", c.caseIds()) + " "
+                            + c.reason())
+                    .toLowerCase(Locale.ROOT);
+            h.append("<tr class=\"clause\" id=\"clause-")
+                    .append(Markup.attr(c.clauseId()))
+                    .append("\" data-verdict=\"")
+                    .append(c.verdict().name())
+                    .append("\" data-profile=\"")
+                    .append(Markup.attr(c.profile()))
+                    .append("\" data-level=\"")
+                    .append(Markup.attr(c.level()))
+                    .append("\" data-text=\"")
+                    .append(Markup.attr(search))
+                    .append("\"><td>")
+                    .append(Markup.text(c.clauseId()))
+                    .append("</td><td>")
+                    .append(Markup.text(c.title()))
+                    .append("</td><td>")
+                    .append(Markup.text(c.level()))
+                    .append("</td><td>")
+                    .append(Markup.text(c.profile()))
+                    .append("</td><td>")
+                    .append(badge(c.verdict()))
+                    .append("</td><td>")
+                    .append(c.caseIds().size())
+                    .append("</td></tr>\n");
+            if (c.verdict() != Verdict.PASS) {
+                h.append("<tr class=\"detail\"><td colspan=\"6\"><details")
+                        .append(c.verdict() == Verdict.FAIL || c.verdict() == Verdict.ERROR ? " open" : "")
+                        .append("><summary>")
+                        .append(Markup.text(firstLine(c.reason()).isEmpty() ? "evidence" : firstLine(c.reason())))
+                        .append("</summary>\n");
+                for (final String id : c.caseIds()) {
+                    final CaseResult r = cases.get(id);
+                    if (r != null) {
+                        evidence(h, r);
+                    }
+                }
+                h.append("</details></td></tr>\n");
+            }
+        }
+        h.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static void evidence(final StringBuilder h, final CaseResult r) {
+        h.append("<div class=\"case\"><h4>")
+                .append(badge(r.verdict()))
+                .append(' ')
+                .append(Markup.text(r.caseId()))
+                .append("</h4>\n<p class=\"meta\">")
+                .append(Markup.text(r.title()))
+                .append(" \u00b7 ")
+                .append(r.kind().name().toLowerCase(Locale.ROOT))
+                .append(" \u00b7 ")
+                .append(String.format(Locale.ROOT, "%.3f s", r.durationNs() / 1e9))
+                .append(" \u00b7 clauses ")
+                .append(Markup.text(String.join(", ", r.clauses())))
+                .append("</p>\n");
+        if (!r.message().isEmpty()) {
+            h.append("<pre class=\"message\">").append(Markup.text(r.message())).append("</pre>\n");
+        }
+        final Evidence e = r.evidence();
+        if (!e.expected().isEmpty() || !e.actual().isEmpty()) {
+            h.append("<dl class=\"values\"><dt>expected</dt><dd><code>")
+                    .append(Markup.text(e.expected()))
+                    .append("</code></dd><dt>actual</dt><dd><code>")
+                    .append(Markup.text(e.actual()))
+                    .append("</code></dd></dl>\n");
+        }
+        if (!e.packets().isEmpty()) {
+            h.append(LadderDiagram.svg(e.packets())).append('\n');
+            h.append("<table class=\"packets\"><thead><tr><th>Time</th><th>Direction</th><th>Decoded</th><th>Bytes</th>"
+                    + "</tr></thead><tbody>\n");
+            for (final Evidence.PacketRecord p : e.packets()) {
+                h.append("<tr><td>")
+                        .append(String.format(Locale.ROOT, "%.3f ms", p.timeNs() / 1e6))
+                        .append("</td><td>")
+                        .append(Markup.text(p.direction()))
+                        .append("</td><td>")
+                        .append(Markup.text(p.summary()))
+                        .append("</td><td><code class=\"hex\">")
+                        .append(Markup.text(p.hex()))
+                        .append("</code></td></tr>\n");
+            }
+            h.append("</tbody></table>\n");
+        }
+        e.pcapFile()
+                .ifPresent(f -> h.append("<p class=\"pcap\">Capture: <a href=\"./")
+                        .append(Markup.attr(f))
+                        .append("\">")
+                        .append(Markup.text(f))
+                        .append("</a> (Ethernet/IPv4/UDP framing added for Wireshark)</p>\n"));
+        h.append("</div>\n");
+    }
+
+    private static void caseTable(final StringBuilder h, final RunRecord record) {
+        h.append(
+                "<section id=\"cases\">\n<h2>Cases</h2>\n<table>\n<thead><tr><th>Case</th><th>Kind</th><th>Clauses</th>"
+                        + "<th>Verdict</th><th>Duration</th></tr></thead>\n<tbody>\n");
+        for (final CaseResult c : record.cases()) {
+            h.append("<tr><td title=\"")
+                    .append(Markup.attr(c.title()))
+                    .append("\">")
+                    .append(Markup.text(c.caseId()))
+                    .append("</td><td>")
+                    .append(c.kind().name().toLowerCase(Locale.ROOT))
+                    .append("</td><td>")
+                    .append(Markup.text(String.join(", ", c.clauses())))
+                    .append("</td><td>")
+                    .append(badge(c.verdict()))
+                    .append("</td><td>")
+                    .append(String.format(Locale.ROOT, "%.3f s", c.durationNs() / 1e9))
+                    .append("</td></tr>\n");
+        }
+        h.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static void options(final StringBuilder h, final String id, final String label, final List<String> values) {
+        h.append("<label>")
+                .append(label)
+                .append(" <select id=\"")
+                .append(id)
+                .append("\"><option value=\"\">all</option>");
+        for (final String v : new TreeSet<>(values)) {
+            h.append("<option value=\"")
+                    .append(Markup.attr(v))
+                    .append("\">")
+                    .append(Markup.text(v))
+                    .append("</option>");
+        }
+        h.append("</select></label>\n");
+    }
+
+    private static void fact(final StringBuilder h, final String name, final String value) {
+        h.append("<dt>")
+                .append(name)
+                .append("</dt><dd>")
+                .append(Markup.text(value))
+                .append("</dd>\n");
+    }
+
+    private static String badge(final Verdict v) {
+        return "<span class=\"badge v-" + v.name() + "\">" + label(v) + "</span>";
+    }
+
+    private static String label(final Verdict v) {
+        return v.name().replace('_', ' ');
+    }
+
+    private static String section(final String clauseId) {
+        final int dot = clauseId.indexOf('.');
+        return dot < 0 ? clauseId : clauseId.substring(0, dot);
+    }
+
+    private static String firstLine(final String s) {
+        return s.lines().findFirst().orElse("");
+    }
+
+    private static final String CSS = """
+            :root { --fail:#b3261e; --error:#8e44ad; --inconclusive:#b26a00; --warn:#c49000; --pass:#1e7b34; --na:#6b6b6b; }
+            * { box-sizing: border-box; }
+            body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; color: #1b1b1b; background: #fafafa; }
+            header, main { max-width: 1180px; margin: 0 auto; padding: 0 20px; }
+            header { padding-top: 12px; }
+            h1 { font-size: 24px; margin: 8px 0 4px; }
+            h2 { font-size: 19px; margin: 26px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+            h3 { font-size: 15px; margin: 16px 0 6px; }
+            h4 { font-size: 14px; margin: 4px 0; font-family: ui-monospace, Menlo, Consolas, monospace; }
+            .disclaimer { color: #555; margin: 0 0 8px; }
+            .banner { padding: 8px 12px; border-radius: 4px; font-weight: 600; color: #fff; }
+            .banner.interrupted { background: var(--fail); }
+            .banner.running { background: var(--inconclusive); }
+            dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0; }
+            dl.facts dt { color: #555; }
+            dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+            .tiles { display: flex; flex-wrap: wrap; gap: 10px; }
+            .tile { border: 0; border-radius: 6px; color: #fff; min-width: 130px; padding: 8px 12px; text-align: left; cursor: pointer; font: inherit; }
+            .tile .n { display: block; font-size: 26px; font-weight: 700; }
+            .tile .k { display: block; font-weight: 600; }
+            .tile .c { display: block; opacity: .85; font-size: 12px; }
+            .tile.v-FAIL, .badge.v-FAIL { background: var(--fail); }
+            .tile.v-ERROR, .badge.v-ERROR { background: var(--error); }
+            .tile.v-INCONCLUSIVE, .badge.v-INCONCLUSIVE { background: var(--inconclusive); }
+            .tile.v-WARN, .badge.v-WARN { background: var(--warn); }
+            .tile.v-PASS, .badge.v-PASS { background: var(--pass); }
+            .tile.v-NOT_APPLICABLE, .badge.v-NOT_APPLICABLE { background: var(--na); }
+            td.v-FAIL { color: var(--fail); font-weight: 700; } td.v-ERROR { color: var(--error); font-weight: 700; }
+            td.v-INCONCLUSIVE { color: var(--inconclusive); font-weight: 700; } td.v-WARN { color: var(--warn); font-weight: 700; }
+            td.v-PASS { color: var(--pass); font-weight: 700; } td.v-NOT_APPLICABLE { color: var(--na); font-weight: 700; }
+            td.zero { color: #bbb; }
+            .badge { color: #fff; border-radius: 3px; padding: 1px 6px; font-size: 12px; font-weight: 600; white-space: nowrap; }
+            table { border-collapse: collapse; width: 100%; background: #fff; }
+            th, td { border: 1px solid #e2e2e2; padding: 4px 8px; text-align: left; vertical-align: top; }
+            thead th { background: #f0f0f0; }
+            table.breakdown { width: auto; }
+            table.breakdown td { text-align: right; min-width: 64px; }
+            .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 6px 0 10px; }
+            .filters input { min-width: 240px; }
+            tr.detail > td { background: #fcfcfc; }
+            details > summary { cursor: pointer; color: #333; overflow-wrap: anywhere; }
+            .case { border-left: 3px solid #ddd; margin: 10px 0 10px 6px; padding-left: 10px; }
+            .meta { color: #555; margin: 2px 0 6px; }
+            pre.message { background: #f4f4f4; padding: 8px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
+            dl.values { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; }
+            dl.values dd { margin: 0; overflow-wrap: anywhere; }
+            code.hex { overflow-wrap: anywhere; font-size: 12px; }
+            table.packets { margin: 6px 0; }
+            svg.ladder { display: block; margin: 8px 0; background: #fff; border: 1px solid #e2e2e2; max-width: 100%; height: auto; }
+            svg.ladder .life { stroke: #444; stroke-width: 2; }
+            svg.ladder .arrow { stroke-width: 1.5; }
+            svg.ladder .out { stroke: #1f5fa8; fill: #1f5fa8; }
+            svg.ladder .in { stroke: #a8431f; fill: #a8431f; }
+            svg.ladder text { font: 12px ui-monospace, Menlo, Consolas, monospace; fill: #222; stroke: none; }
+            svg.ladder text.end { font-weight: 700; font-family: system-ui, sans-serif; }
+            svg.ladder text.t { fill: #666; }
+            """;
+
+    private static final String SCRIPT = """
+            (function () {
+              'use strict';
+              var rows = Array.prototype.slice.call(document.querySelectorAll('#clause-table tr.clause'));
+              var verdict = document.getElementById('f-verdict');
+              var profile = document.getElementById('f-profile');
+              var level = document.getElementById('f-level');
+              var text = document.getElementById('f-text');
+              var count = document.getElementById('f-count');
+              function apply() {
+                var t = text.value.trim().toLowerCase();
+                var shown = 0;
+                rows.forEach(function (row) {
+                  var ok = (!verdict.value || row.dataset.verdict === verdict.value)
+                      && (!profile.value || row.dataset.profile === profile.value)
+                      && (!level.value || row.dataset.level === level.value)
+                      && (!t || row.dataset.text.indexOf(t) >= 0);
+                  row.hidden = !ok;
+                  var next = row.nextElementSibling;
+                  if (next && next.classList.contains('detail')) { next.hidden = !ok; }
+                  if (ok) { shown++; }
+                });
+                count.textContent = shown + ' of ' + rows.length + ' clauses shown';
+              }
+              [verdict, profile, level, text].forEach(function (c) {
+                c.addEventListener('input', apply);
+                c.addEventListener('change', apply);
+              });
+              Array.prototype.forEach.call(document.querySelectorAll('.tile'), function (tile) {
+                tile.addEventListener('click', function () {
+                  verdict.value = verdict.value === tile.dataset.verdict ? '' : tile.dataset.verdict;
+                  apply();
+                  document.getElementById('clauses').scrollIntoView();
+                });
+              });
+              // A link can carry a filter, e.g. report.html#verdict=FAIL&profile=core&level=MUST&text=6.4
+              var wanted = {};
+              location.hash.replace(/^#/, '').split('&').forEach(function (pair) {
+                var i = pair.indexOf('=');
+                if (i <= 0) { return; }
+                try {
+                  wanted[decodeURIComponent(pair.slice(0, i))] = decodeURIComponent(pair.slice(i + 1));
+                } catch (e) { /* a malformed link: ignore that pair */ }
+              });
+              if (wanted.verdict) { verdict.value = wanted.verdict; }
+              if (wanted.profile) { profile.value = wanted.profile; }
+              if (wanted.level) { level.value = wanted.level; }
+              if (wanted.text) { text.value = wanted.text; }
+              apply();
+            })();
+            """;
+}

@@ -1,0 +1,112 @@
+package org.mrconf.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** junit.xml maps verdicts as documented, carries the device's strings intact, and leaks nothing of the host. */
+class JunitXmlReportTest {
+    @Test
+    void shouldMapEachVerdictToWhatJunitCanSay() throws Exception {
+        final Document doc = parse(JunitXmlReport.toXml(SampleRuns.finished()));
+        final Element suite = doc.getDocumentElement();
+        assertThat(suite.getAttribute("tests")).isEqualTo("6");
+        assertThat(suite.getAttribute("failures")).isEqualTo("1");
+        assertThat(suite.getAttribute("errors")).isEqualTo("1");
+        assertThat(suite.getAttribute("skipped")).isEqualTo("2");
+
+        final Map<String, String> outcome = new LinkedHashMap<>();
+        final NodeList cases = doc.getElementsByTagName("testcase");
+        for (int i = 0; i < cases.getLength(); i++) {
+            final Element c = (Element) cases.item(i);
+            final Element child = firstElement(c);
+            outcome.put(c.getAttribute("name"), child == null ? "pass" : child.getTagName());
+        }
+        assertThat(outcome)
+                .containsExactly(
+                        Map.entry("outOfOrderWrite", "pass"),
+                        Map.entry("resendsExactlyTheMissingPacket", "failure"),
+                        Map.entry("ecnMarkSlowsTheSender", "system-out"),
+                        Map.entry("rtoBackoff", "skipped"),
+                        Map.entry("readReturnsRegionBytes", "skipped"),
+                        Map.entry("truncatedPacketIsDropped", "error"));
+        final Element inconclusive =
+                (Element) doc.getElementsByTagName("skipped").item(0);
+        assertThat(inconclusive.getAttribute("message")).startsWith("INCONCLUSIVE: ");
+        final Element na = (Element) doc.getElementsByTagName("skipped").item(1);
+        assertThat(na.getAttribute("message")).startsWith("NOT_APPLICABLE: ");
+    }
+
+    @Test
+    void shouldCarryClausesAndVerdictOfEachCaseAsProperties() throws Exception {
+        final Map<String, String> props = properties(parse(JunitXmlReport.toXml(SampleRuns.finished())));
+
+        assertThat(props)
+                .containsEntry(
+                        "metaroce.case.SelectiveRetransmissionCase.resendsExactlyTheMissingPacket.clauses",
+                        "4.1.9,6.4.2")
+                .containsEntry(
+                        "metaroce.case.SelectiveRetransmissionCase.resendsExactlyTheMissingPacket.verdict", "FAIL")
+                .containsEntry("metaroce.case.CongestionCase.ecnMarkSlowsTheSender.verdict", "WARN")
+                .containsEntry("metaroce.status", "complete");
+        assertThat(props.keySet()).as("no host system property").allMatch(k -> k.startsWith("metaroce."));
+    }
+
+    @Test
+    void shouldKeepHostileStringsIntactAndInert() throws Exception {
+        final Document doc = parse(JunitXmlReport.toXml(SampleRuns.finished()));
+        final String vendor = properties(doc).get("metaroce.dut.vendor");
+
+        // Everything survives except the controls XML cannot carry, which become visible escapes.
+        assertThat(vendor)
+                .isEqualTo(("Acme " + SampleRuns.HOSTILE)
+                        .replace("\u0007", "\\u0007")
+                        .replace("\u001b", "\\u001B"));
+        assertThat(doc.getElementsByTagName("script").getLength()).isZero();
+    }
+
+    @Test
+    void shouldMarkAnInterruptedRun() throws Exception {
+        final Document doc = parse(JunitXmlReport.toXml(SampleRuns.interrupted()));
+
+        assertThat(doc.getDocumentElement().getAttribute("name")).endsWith("[interrupted]");
+        assertThat(properties(doc))
+                .containsEntry("metaroce.status", "interrupted")
+                .containsEntry("metaroce.interrupted", "true");
+        assertThat(properties(parse(JunitXmlReport.toXml(SampleRuns.running()))))
+                .containsEntry("metaroce.status", "running");
+    }
+
+    private static Map<String, String> properties(final Document doc) {
+        final Map<String, String> out = new LinkedHashMap<>();
+        final NodeList props = doc.getElementsByTagName("property");
+        for (int i = 0; i < props.getLength(); i++) {
+            final Element p = (Element) props.item(i);
+            out.put(p.getAttribute("name"), p.getAttribute("value"));
+        }
+        return out;
+    }
+
+    private static Element firstElement(final Element parent) {
+        for (var n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static Document parse(final String xml) throws Exception {
+        final DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+}
