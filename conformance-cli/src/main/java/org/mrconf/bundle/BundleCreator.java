@@ -112,13 +112,17 @@ public final class BundleCreator {
         final Path partial = Files.createTempDirectory(directory.getParent(), directory.getFileName() + ".partial-");
         try {
             final List<String> skipped = copyRunFolder(runDir, partial.resolve(BundleLayout.RUN));
-            final boolean hasProfile = copyProfile(run.record(), partial.resolve(BundleLayout.DUT_PROFILE));
+            final Optional<JsonNode> profile = readProfile(run.record());
+            if (profile.isPresent()) {
+                write(partial, BundleLayout.DUT_PROFILE, BundleDocuments.text(profile.get()));
+            }
+            final boolean hasProfile = profile.isPresent();
             write(partial, BundleLayout.PRODUCT, BundleDocuments.text(BundleDocuments.product(run.record())));
             write(partial, BundleLayout.SUITE, BundleDocuments.text(BundleDocuments.suite(run.record())));
             write(
                     partial,
                     BundleLayout.ENVIRONMENT,
-                    BundleDocuments.text(BundleDocuments.environment(run.record(), system)));
+                    BundleDocuments.text(BundleDocuments.environment(run.record(), system, profile.orElse(null))));
             write(
                     partial,
                     BundleLayout.VECTORS,
@@ -196,29 +200,23 @@ public final class BundleCreator {
     }
 
     /**
-     * Copies the DUT profile file the run named, when it is still readable from here, with any control token
-     * replaced: a token is a secret of the vendor's lab, not evidence.
+     * The DUT profile file the run named, when it is still readable from here, with any control token replaced: a
+     * token is a secret of the vendor's lab, not evidence.
      */
-    private static boolean copyProfile(final RunRecord record, final Path target) throws IOException {
+    private static Optional<JsonNode> readProfile(final RunRecord record) {
         final String name = record.dut().name();
-        if (!name.endsWith(".json")) {
-            return false;
+        if (!name.endsWith(".json") || !Files.isRegularFile(Path.of(name))) {
+            return Optional.empty();
         }
-        final Path profile = Path.of(name);
-        if (!Files.isRegularFile(profile)) {
-            return false;
-        }
-        final JsonNode tree;
         try {
-            tree = BundleDocuments.MAPPER.readTree(profile.toFile());
+            final JsonNode tree = BundleDocuments.MAPPER.readTree(Path.of(name).toFile());
+            if (tree.path("control") instanceof ObjectNode control && control.has("token")) {
+                control.put("token", "<redacted>");
+            }
+            return tree.isObject() ? Optional.of(tree) : Optional.empty();
         } catch (IOException e) {
-            return false;
+            return Optional.empty();
         }
-        if (tree.path("control") instanceof ObjectNode control && control.has("token")) {
-            control.put("token", "<redacted>");
-        }
-        Files.writeString(target, BundleDocuments.text(tree), StandardCharsets.UTF_8);
-        return true;
     }
 
     private static void write(final Path root, final String relative, final String text) throws IOException {

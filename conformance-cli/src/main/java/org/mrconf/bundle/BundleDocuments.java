@@ -61,7 +61,7 @@ final class BundleDocuments {
      * Where the run happened. The run record does not carry the run host's operating system and JDK, so these are
      * the bundling host's, and the document says so: make the bundle on the machine that ran the suite.
      */
-    static ObjectNode environment(final RunRecord record, final Map<String, String> system) {
+    static ObjectNode environment(final RunRecord record, final Map<String, String> system, final JsonNode profile) {
         final ObjectNode n = header("environment");
         n.put("recordedBy", "metaroce bundle create, on the host that made the bundle");
         final ObjectNode os = n.putObject("os");
@@ -73,7 +73,7 @@ final class BundleDocuments {
         jdk.put("version", system.getOrDefault("java.runtime.version", system.getOrDefault("java.version", "unknown")));
         jdk.put("vm", system.getOrDefault("java.vm.name", "unknown"));
         n.put("link", record.dut().link());
-        n.put("testerInterface", testerInterface(record.dut()));
+        n.put("testerInterface", testerInterface(record.dut(), profile));
         return n;
     }
 
@@ -106,20 +106,27 @@ final class BundleDocuments {
     }
 
     /**
-     * The tester's interface as far as the record tells it: the raw-Ethernet interface name when the parameters
-     * carry one, otherwise the tester's address, otherwise what the link implies.
+     * The tester's interface as far as the run tells it: an interface the run recorded, else the raw-Ethernet
+     * interface of the DUT profile the run named, else what the link implies (with the tester's address for UDP).
      */
-    static String testerInterface(final RunRecord.DutDescription dut) {
-        for (final String key : List.of("testerInterface", "interface", "iface", "tester")) {
+    static String testerInterface(final RunRecord.DutDescription dut, final JsonNode profile) {
+        for (final String key : List.of("testerInterface", "interface")) {
             final String value = dut.parameters().get(key);
             if (value != null && !value.isBlank()) {
                 return value;
             }
         }
+        final String fromProfile =
+                profile == null ? "" : profile.path("link").path("interface").asText("");
+        if (!fromProfile.isBlank()) {
+            return fromProfile;
+        }
+        final String tester = dut.parameters().getOrDefault("tester", "address not recorded");
         return switch (dut.link()) {
-            case "embedded" -> "none (in-memory link to the embedded reference)";
-            case "udp" -> "kernel UDP socket (address not recorded)";
-            default -> "not recorded";
+            case "embedded" -> "none: an in-memory link to the embedded reference";
+            case "udp" -> "kernel UDP socket, tester at " + tester;
+            case "raw-ethernet" -> "raw Ethernet; the run did not record the interface";
+            default -> "not recorded (link " + dut.link() + ")";
         };
     }
 

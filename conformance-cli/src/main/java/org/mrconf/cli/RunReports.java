@@ -2,6 +2,7 @@ package org.mrconf.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.mrconf.report.ReportWriters;
 import org.mrconf.verdict.RunRecord;
 
 /** The run folder's report files, written from the run record after every case and at the end. */
@@ -9,6 +10,6 @@ final class RunReports {
     private RunReports() {}
 
     static void write(final Path runDir, final RunRecord record) throws IOException {
-        // Wired to the report writers (report.json, report.html, junit.xml, ocptv.jsonl) when they land.
+        ReportWriters.writeAll(runDir, record);
     }
 }

@@ -43,6 +43,31 @@ class BundleCommandTest {
     }
 
     @Test
+    void shouldVerifyTheBundleOfAFreshRunAgainstTheEmbeddedReference() throws Exception {
+        final Path run = dir.resolve("runs/fresh");
+        final Result ran = metaroce("run", "--quiet", "--out", run.toString());
+        assertThat(ran.code).as(ran.out + ran.err).isZero();
+        final Path key = dir.resolve("vendor.key");
+        assertThat(metaroce("bundle", "keygen", "--out", key.toString()).code).isZero();
+
+        final Result create = metaroce("bundle", "create", run.toString(), "--key", key.toString());
+        assertThat(create.code).as(create.err).isZero();
+        assertThat(create.out).contains("A reviewer's verify finds no problem.");
+
+        final Path archive = dir.resolve("runs/fresh-bundle.tar.gz");
+        assertThat(archive).isRegularFile();
+        assertThat(dir.resolve("runs/fresh-bundle")).isDirectory();
+        final Result verify = metaroce(
+                "bundle",
+                "verify",
+                archive.toString(),
+                "--pubkey",
+                SigningKeys.publicKeyFileOf(key).toString());
+        assertThat(verify.code).as(verify.out + verify.err).isZero();
+        assertThat(verify.err).contains("bundle " + archive + ": acceptable");
+    }
+
+    @Test
     void shouldExitOneWithOneLinePerProblem() throws Exception {
         final Path key = dir.resolve("vendor.key");
         final Path other = dir.resolve("other.key");

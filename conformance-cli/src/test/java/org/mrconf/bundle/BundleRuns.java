@@ -38,6 +38,8 @@ final class BundleRuns {
             List.of("4.1.5", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2");
 
     static final ClauseCatalogue CATALOGUE = loadCatalogue();
+    /** The suite's cases, scanned once. */
+    static final SuiteCases CASES = SuiteCases.discover();
 
     private BundleRuns() {}
 
@@ -70,10 +72,8 @@ final class BundleRuns {
 
     /** A run cut short by SIGINT after its first two cases. */
     static RunRecord interrupted() {
-        final List<String> firstTwo = SuiteCases.discover().all().stream()
-                .limit(2)
-                .map(SuiteCases.SuiteCase::id)
-                .toList();
+        final List<String> firstTwo =
+                CASES.all().stream().limit(2).map(SuiteCases.SuiteCase::id).toList();
         return run(List.of(), true, Optional.of(START.plusSeconds(5)), Map.of(), c -> firstTwo.contains(c.id()));
     }
 
@@ -156,7 +156,7 @@ final class BundleRuns {
             final Predicate<SuiteCases.SuiteCase> selected) {
         final List<CaseResult> cases = new ArrayList<>();
         long offsetMs = 0;
-        for (final SuiteCases.SuiteCase c : SuiteCases.discover().all()) {
+        for (final SuiteCases.SuiteCase c : CASES.all()) {
             if (!selected.test(c)) {
                 continue;
             }

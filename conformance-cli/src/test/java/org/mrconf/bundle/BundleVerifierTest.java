@@ -30,6 +30,9 @@ class BundleVerifierTest {
     private static final KeyPair VENDOR = SigningKeys.generate();
     private static final KeyPair STRANGER = SigningKeys.generate();
 
+    private static final BundleVerifier VERIFIER = new BundleVerifier(
+            ReportModule.reader(), ReportModule.validator(), BundleRuns.CATALOGUE, BundleRuns.CASES, BundleRuns.SUITE);
+
     private static Path cleanBundle;
 
     @TempDir
@@ -220,7 +223,7 @@ class BundleVerifierTest {
                 ReportModule.reader(),
                 ReportModule.validator(),
                 BundleRuns.CATALOGUE,
-                SuiteCases.discover(),
+                BundleRuns.CASES,
                 new SuiteIdentity("0.2.0", "fedcba9876543210fedcba9876543210fedcba98"));
 
         assertThat(lines(other.verify(cleanBundle, Optional.of(VENDOR.getPublic()))))
