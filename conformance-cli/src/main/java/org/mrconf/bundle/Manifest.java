@@ -81,7 +81,7 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
                 break;
             }
             final var match = LINE.matcher(lines[i]);
-            if (!match.matches() || !SAFE_PATH.matcher(match.group(2)).matches()) {
+            if (!match.matches() || !isSafe(match.group(2))) {
                 throw new BundleInputException(
                         source + ": line " + (i + 1) + " is not '<sha256 hex>  <path>' with a plain relative path");
             }
@@ -117,6 +117,12 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
     /** The path of {@code file} under {@code root} with forward slashes. */
     static String relativePath(final Path root, final Path file) {
         return root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+    }
+
+    /** Whether a relative path is plain: safe characters only, no {@code .} or {@code ..} segment. */
+    static boolean isSafe(final String path) {
+        return SAFE_PATH.matcher(path).matches()
+                && Stream.of(path.split("/")).noneMatch(s -> s.equals("..") || s.equals("."));
     }
 
     /** Refuses a path the manifest format cannot carry unambiguously; {@code source} names it. */
