@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
         subcommands = {
             RunCommand.class,
             ClausesCommand.class,
+            ReportCommand.class,
             DutCommand.class,
             BenchCommand.class,
             BundleCommand.class,

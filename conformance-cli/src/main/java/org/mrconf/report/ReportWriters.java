@@ -60,6 +60,11 @@ public final class ReportWriters {
         }
     }
 
+    /** Writes only report.html to {@code file}, atomically ({@code metaroce report html} rebuilds it). */
+    public static void writeHtml(final Path file, final RunRecord record) throws IOException {
+        AtomicFiles.writeString(file, HtmlReport.toHtml(record));
+    }
+
     /** Resolves a file the record names, refusing one outside the run folder. */
     static Path inside(final Path runDir, final String relative) {
         final Path base = runDir.toAbsolutePath().normalize();
