@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "dut",
         mixinStandardHelpOptions = true,
-        description = "Run a device under test: the reference soft DUT.",
-        subcommands = {DutCommand.Serve.class})
+        description = "Devices under test: serve the reference soft DUT, or check that a device is ready for a run.",
+        subcommands = {DutCommand.Serve.class, DutCommand.Check.class})
 public final class DutCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -33,6 +33,45 @@ public final class DutCommand implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code metaroce dut check}: is the device ready for a run? One actionable line per problem. */
+    @Command(
+            name = "check",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Check in seconds that a device is ready for a run: the control channel (reachable, hello,",
+                "protocol and wire version, token, claims) and the wire link (ARP on raw Ethernet, a PROBE",
+                "answered, a datagram of the declared MTU). Resets the device, as a run does.",
+                "Exit code 0 when ready, 1 when a problem was found, 2 for a bad --dut."
+            })
+    static final class Check implements java.util.concurrent.Callable<Integer> {
+        @Option(
+                names = "--dut",
+                required = true,
+                paramLabel = "TARGET",
+                description = "The device: udp://HOST:PORT[?control=P&token=T], iface:NAME?dut=IP&tester=IP, or a"
+                        + " profile file.")
+        String target;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            final PrintWriter out = spec.commandLine().getOut();
+            final org.mrconf.dut.DutTarget parsed = org.mrconf.dut.DutTarget.parse(target);
+            final org.mrconf.dut.DutProfile profile = org.mrconf.cli.dut.OpenDevice.profileOf(parsed);
+            out.println("Checking " + target + " ...");
+            final DutCheck check = new DutCheck(out, new org.mrconf.catalogue.CatalogueLoader().loadBundled());
+            check.check(profile, target);
+            out.println(
+                    check.problems().isEmpty()
+                            ? "Ready for ./metaroce run --dut " + target
+                            : check.problems().size() + " problem(s): fix them, then run dut check again");
+            out.flush();
+            return check.problems().isEmpty() ? 0 : 1;
+        }
     }
 
     /** {@code metaroce dut serve}: the soft DUT as a foreground process. */

@@ -66,13 +66,23 @@ public final class OpenDevice implements AutoCloseable {
                     "a raw Ethernet run needs the DUT's and the "
                             + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
         }
-        final DutProfile profile = parsed instanceof DutTarget.ProfileFile file
-                ? new DutProfileLoader().load(file.path())
-                : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
-        return open(profile, target);
+        return open(profileOf(parsed), target);
     }
 
-    private static OpenDevice open(final DutProfile profile, final String name)
+    /** The declarations a parsed target stands for: its profile file, or the reference's with the shortcut applied. */
+    public static DutProfile profileOf(final DutTarget parsed) throws DutProfileException {
+        return parsed instanceof DutTarget.ProfileFile file
+                ? new DutProfileLoader().load(file.path())
+                : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
+    }
+
+    /** Opens the device a profile describes (a profile file's or a shortcut's); {@code name} names it in errors. */
+    public static OpenDevice open(final DutProfile profile, final String name)
+            throws DutProfileException, DutControlException, IOException {
+        return openProfile(profile, name);
+    }
+
+    private static OpenDevice openProfile(final DutProfile profile, final String name)
             throws DutProfileException, DutControlException, IOException {
         if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
             // The embedded reference judged by the file's declarations (e.g. a core-only profile).
@@ -101,7 +111,7 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The profile's tester address, or, when it leaves the address open, the local one that routes to the DUT. */
-    private static InetSocketAddress testerAddress(final DutProfile profile) throws IOException {
+    public static InetSocketAddress testerAddress(final DutProfile profile) throws IOException {
         final InetSocketAddress declared = profile.parameters().tester();
         if (!declared.getAddress().isAnyLocalAddress()) {
             return declared;
