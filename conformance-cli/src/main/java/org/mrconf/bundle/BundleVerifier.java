@@ -85,7 +85,9 @@ public final class BundleVerifier {
         try {
             run = RunFolder.read(runDir, reader);
         } catch (BundleInputException e) {
-            problems.add(new Problem("report", e.getMessage() + "; the verdicts cannot be checked"));
+            final String where =
+                    e.getMessage().replace(root + root.getFileSystem().getSeparator(), "");
+            problems.add(new Problem("report", where + "; the verdicts cannot be checked"));
             return new Verification(problems, notes);
         }
         problems.addAll(VerdictConsistencyCheck.check(run.record(), run.report(), catalogue));

@@ -52,10 +52,8 @@ public record RunFolder(Path dir, RunRecord record, JsonNode report) {
                 throw bundle;
             }
             final String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new BundleInputException(
-                    (message.contains("report.json") ? "" : reportJson + ": ") + "cannot read the report: "
-                            + message.lines().findFirst().orElse(""),
-                    e);
+            final String line = message.lines().findFirst().orElse("");
+            throw new BundleInputException(line.contains(reportJson.toString()) ? line : reportJson + ": " + line, e);
         }
     }
 }

@@ -16,6 +16,7 @@ import org.mrconf.bundle.SigningKeys;
 import org.mrconf.bundle.SuiteCases;
 import org.mrconf.bundle.SuiteIdentity;
 import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.report.Terminal;
 import org.mrconf.runner.BuildInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -174,7 +175,7 @@ final class BundleCommand implements Runnable {
                     stdout.printf(
                             "A reviewer's verify will report %d problem(s):%n",
                             preview.problems().size());
-                    preview.problems().forEach(p -> stdout.println("  " + p));
+                    preview.problems().forEach(p -> stdout.println("  " + Terminal.safe(p.toString())));
                 }
                 stdout.flush();
                 err.flush();
@@ -215,10 +216,10 @@ final class BundleCommand implements Runnable {
                 final Optional<PublicKey> trusted = Optional.ofNullable(pubkey).map(SigningKeys::readPublic);
                 final BundleVerifier.Verification result = verifier().verify(bundle, trusted);
                 for (final Problem problem : result.problems()) {
-                    stdout.println(problem);
+                    stdout.println(Terminal.safe(problem.toString())); // reasons and titles come from the device
                 }
                 for (final String note : result.notes()) {
-                    err.println("note: " + note);
+                    err.println("note: " + Terminal.safe(note));
                 }
                 if (result.acceptable()) {
                     err.println("bundle " + bundle + ": acceptable");
