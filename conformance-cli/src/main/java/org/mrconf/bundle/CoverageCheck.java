@@ -60,14 +60,17 @@ final class CoverageCheck {
             if (result == null) {
                 problems.add(new Problem(
                         "coverage",
-                        name + " was not run: the device claims " + clause.profile() + " and the suite has "
-                                + cases.size() + " case(s) for it" + selection));
-            } else if (result.verdict() == Verdict.NOT_APPLICABLE) {
+                        name + " was not run although the device claims " + clause.profile()
+                                + "; the suite's case(s) for it: " + ids(cases) + selection));
+                continue;
+            }
+            if (result.verdict() == Verdict.NOT_APPLICABLE) {
                 problems.add(new Problem(
                         "coverage",
                         name + " was not run: NOT_APPLICABLE although the device claims " + clause.profile()
                                 + (result.reason().isBlank() ? "" : " (" + result.reason() + ")")));
             }
+            // The clause was run, but perhaps not by every case the suite has for it: a case taken out.
             for (final SuiteCases.SuiteCase c : cases) {
                 if (!ran.contains(c.id()) && appliesTo(c, catalogue, claimed, declared)) {
                     missingCases
@@ -78,7 +81,7 @@ final class CoverageCheck {
         }
         missingCases.forEach((id, ids) -> problems.add(new Problem(
                 "coverage",
-                "case " + id + " is missing from the" + " report: it verifies MUST clause(s) " + String.join(", ", ids)
+                "case " + id + " is missing from the report: it verifies MUST clause(s) " + String.join(", ", ids)
                         + " of the claimed profiles" + selection)));
         final Set<String> known = new HashSet<>();
         suite.all().forEach(c -> known.add(c.id()));
@@ -94,6 +97,10 @@ final class CoverageCheck {
                     + " the bundle cannot show them and is not asked to");
         }
         return problems;
+    }
+
+    private static String ids(final List<SuiteCases.SuiteCase> cases) {
+        return String.join(", ", cases.stream().map(SuiteCases.SuiteCase::id).toList());
     }
 
     /** Whether a case applies to the device: every clause it verifies is of a claimed profile, and no MAY clause
