@@ -53,7 +53,8 @@ public final class BundleVerifier {
      * Verifies a bundle directory or {@code .tar.gz}.
      *
      * @param trusted the signer's public key as the reviewer knows it; empty to use the bundle's own
-     * @throws BundleInputException when {@code bundle} is neither a directory nor a readable bundle archive
+     * @throws BundleInputException when {@code bundle} is neither a directory nor a file; an archive that cannot be
+     *     unpacked safely is an {@code archive} problem
      */
     public Verification verify(final Path bundle, final Optional<PublicKey> trusted) throws IOException {
         if (Files.isDirectory(bundle)) {
@@ -64,7 +65,14 @@ public final class BundleVerifier {
         }
         final Path scratch = Files.createTempDirectory("metaroce-verify-");
         try {
-            return verifyDirectory(BundleArchive.unpack(bundle, scratch), trusted);
+            final Path root;
+            try {
+                root = BundleArchive.unpack(bundle, scratch);
+            } catch (BundleInputException e) {
+                // A corrupt or hostile archive is a rejected submission, not a usage error.
+                return new Verification(List.of(new Problem("archive", e.getMessage())), List.of());
+            }
+            return verifyDirectory(root, trusted);
         } finally {
             BundleCreator.deleteTree(scratch);
         }

@@ -102,6 +102,15 @@ class BundleVerifierTest {
     }
 
     @Test
+    void shouldRejectAnArchiveWithAChangedByte() throws IOException {
+        final byte[] bytes = Files.readAllBytes(cleanBundle);
+        bytes[bytes.length / 2] ^= 0x01;
+        final Path damaged = Files.write(dir.resolve("damaged.tar.gz"), bytes);
+
+        assertThat(lines(verify(damaged, VENDOR))).singleElement().asString().startsWith("archive: " + damaged + ": ");
+    }
+
+    @Test
     void shouldNameAFileAddedOrRemovedAfterSigning() throws IOException {
         final Path copy = copyOf(BundleCreator.directoryOf(cleanBundle));
         Files.writeString(copy.resolve("run/evidence-extra.txt"), "slipped in");
