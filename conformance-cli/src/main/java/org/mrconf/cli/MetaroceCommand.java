@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
             DutCommand.class,
             BenchCommand.class,
             BundleCommand.class,
+            AnalyzeCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

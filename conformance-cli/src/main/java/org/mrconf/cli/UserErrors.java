@@ -3,6 +3,7 @@ package org.mrconf.cli;
 import org.mrconf.catalogue.CatalogueException;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfileException;
+import org.mrconf.pcap.CaptureFileException;
 
 /** Maps exceptions that escape a subcommand to one line for the user and an exit code. */
 final class UserErrors {
@@ -10,7 +11,9 @@ final class UserErrors {
 
     /** One line naming what went wrong; for input errors, the file and field. */
     static String describe(final Exception exception) {
-        if (exception instanceof CatalogueException || exception instanceof DutProfileException) {
+        if (exception instanceof CatalogueException
+                || exception instanceof DutProfileException
+                || exception instanceof CaptureFileException) {
             return exception.getMessage();
         }
         if (exception instanceof DutControlException) {
@@ -25,6 +28,7 @@ final class UserErrors {
         return exception instanceof CatalogueException
                         || exception instanceof DutProfileException
                         || exception instanceof DutControlException
+                        || exception instanceof CaptureFileException
                 ? MetaroceCommand.EXIT_BAD_INPUT
                 : 1;
     }

@@ -1,0 +1,73 @@
+package org.mrconf.analyze;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.pcap.CaptureFileException;
+import org.mrconf.pcap.CapturedFrame;
+import org.mrconf.pcap.FrameDecodeException;
+import org.mrconf.pcap.PcapReader;
+import org.mrconf.verdict.CaseResult;
+
+/**
+ * One passive analysis of a capture file: streams its frames through a {@link CaptureAnalyzer} (never holding the
+ * capture in memory) and gives the case verdicts per end and clause.
+ *
+ * @param frames         frames read
+ * @param metaroceFrames frames to the MetaRoCE port
+ * @param paths          paths rebuilt
+ * @param notes          what was not judged, counted by reason
+ * @param cases          one verdict per end and check
+ */
+public record CaptureAnalysis(
+        long frames, long metaroceFrames, int paths, Map<String, Long> notes, List<CaseResult> cases) {
+    public CaptureAnalysis {
+        notes = Map.copyOf(notes);
+        cases = List.copyOf(cases);
+    }
+
+    /**
+     * Analyses {@code capture}.
+     *
+     * @param port         the MetaRoCE destination UDP port
+     * @param resendMargin see {@link CaptureAnalyzer#CaptureAnalyzer(int, Duration)}
+     * @param declarations what each end (by IP address) declares
+     * @param everyEnd     what every other end declares, if given
+     * @throws CaptureFileException when the file is not a readable Ethernet pcap or pcapng capture
+     */
+    public static CaptureAnalysis of(
+            final Path capture,
+            final int port,
+            final Duration resendMargin,
+            final ClauseCatalogue catalogue,
+            final Map<String, DutProfile> declarations,
+            final Optional<DutProfile> everyEnd)
+            throws CaptureFileException {
+        final Instant startedAt = Instant.now();
+        final CaptureAnalyzer analyzer = new CaptureAnalyzer(port, resendMargin);
+        try (PcapReader reader = PcapReader.open(capture)) {
+            long number = 0;
+            for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
+                number++;
+                if (frame.isTruncated()) {
+                    analyzer.onUndecodableFrame("frames cut short by the capture's snap length");
+                    continue;
+                }
+                try {
+                    analyzer.onFrame(number, frame.decode());
+                } catch (final FrameDecodeException e) {
+                    analyzer.onUndecodableFrame("frames that are not Ethernet/IP/UDP");
+                }
+            }
+        }
+        final List<CaseResult> cases =
+                new AnalysisVerdicts(catalogue, declarations, everyEnd).cases(analyzer.findings(), startedAt);
+        return new CaptureAnalysis(
+                analyzer.frames(), analyzer.metaroceFrames(), analyzer.pathCount(), analyzer.notes(), cases);
+    }
+}

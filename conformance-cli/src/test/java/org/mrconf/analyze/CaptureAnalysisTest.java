@@ -1,0 +1,203 @@
+package org.mrconf.analyze;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
+import org.mrconf.wire.DataHeaderFlyweight;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketEncoder;
+import org.mrconf.wire.PacketFlags;
+
+/**
+ * The passive analyser on captures of the reference talking to itself: a clean capture passes every clause it can
+ * judge for both ends, and captures rewritten to play a defective end fail exactly the clause that end broke.
+ */
+class CaptureAnalysisTest {
+    private static final String A = ReferenceCapture.address(0);
+    private static final String B = ReferenceCapture.address(1);
+    private static final long SEED = 7;
+
+    @TempDir
+    static Path dir;
+
+    private static ClauseCatalogue catalogue;
+    private static DutProfile reference;
+    private static CaptureAnalysis clean;
+
+    @BeforeAll
+    static void analyseTheCleanCapture() throws Exception {
+        catalogue = new CatalogueLoader().loadBundled();
+        reference = new DutProfileLoader(catalogue).loadBundled("reference-udp");
+        clean = analyse("clean", ReferenceCapture.Mutation.NONE);
+    }
+
+    @Test
+    void shouldPassEveryJudgedClauseForBothEndsOfTheReference() {
+        assertThat(clean.metaroceFrames()).isGreaterThan(1_000);
+        assertThat(clean.cases()).noneMatch(c -> c.verdict() == Verdict.FAIL || c.verdict() == Verdict.ERROR);
+        for (final String end : List.of(A, B)) {
+            for (final String clause : List.of("5.1.1", "5.6.1", "6.1.1", "6.4.1", "6.4.2", "8.1.1", "8.2.1")) {
+                assertThat(verdict(clean, end, clause))
+                        .as("%s clause %s", end, clause)
+                        .isEqualTo(Verdict.PASS);
+            }
+        }
+        assertThat(verdict(clean, A, "6.6.4")).as("timeouts re-path").isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void shouldSayInconclusiveNotPassWhereTheCaptureHoldsNothingToJudge() {
+        // The reference sends no PROBE on this fabric: clause 5.5.1 cannot be judged, so it is not a pass.
+        assertThat(clean.cases())
+                .filteredOn(c -> c.clauses().contains("5.5.1"))
+                .allSatisfy(c -> assertThat(c.verdict()).isIn(Verdict.INCONCLUSIVE, Verdict.PASS));
+        assertThat(clean.cases())
+                .filteredOn(c -> c.verdict() == Verdict.INCONCLUSIVE)
+                .allSatisfy(c -> assertThat(c.message()).contains("holds nothing"));
+    }
+
+    @Test
+    void shouldFailARetransmissionWithoutItsFlag() throws Exception {
+        final CaptureAnalysis analysis = analyse("no-flag", sent -> {
+            if (isData(sent.bytes) && (flags(sent.bytes) & PacketFlags.RETRANSMISSION) != 0 && A.equals(sent.sender)) {
+                setFlags(sent.bytes, flags(sent.bytes) & ~PacketFlags.RETRANSMISSION);
+            }
+            return true;
+        });
+        assertThat(verdict(analysis, A, "6.4.2")).isEqualTo(Verdict.FAIL);
+        assertThat(message(analysis, A, "6.4.2"))
+                .contains("without the RETRANSMISSION flag")
+                .contains("frames");
+        assertThat(verdict(analysis, B, "6.4.2"))
+                .as("the other end is not blamed")
+                .isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void shouldFailARetransmissionThatReusesTheOriginalTimestamp() throws Exception {
+        final Map<String, Long> timestamps = new HashMap<>();
+        final CaptureAnalysis analysis = analyse("stale-timestamp", sent -> {
+            if (isData(sent.bytes) && A.equals(sent.sender)) {
+                final ByteBuffer buffer = ByteBuffer.wrap(sent.bytes);
+                final String key = buffer.getInt(4) + "/" + (buffer.get(8) & 0xFF) + "/" + buffer.getInt(12);
+                if ((flags(sent.bytes) & PacketFlags.RETRANSMISSION) == 0) {
+                    timestamps.put(key, (long) buffer.getInt(DataHeaderFlyweight.TRANSMIT_TIMESTAMP_OFFSET));
+                } else if (timestamps.containsKey(key)) {
+                    buffer.putInt(
+                            DataHeaderFlyweight.TRANSMIT_TIMESTAMP_OFFSET,
+                            timestamps.get(key).intValue());
+                    recomputeCrc(sent.bytes);
+                }
+            }
+            return true;
+        });
+        assertThat(verdict(analysis, A, "6.4.2")).isEqualTo(Verdict.FAIL);
+        assertThat(message(analysis, A, "6.4.2")).contains("previous transmission's timestamp");
+    }
+
+    @Test
+    void shouldFailATimeoutRetransmissionFromTheSameSourcePort() throws Exception {
+        final Map<String, Integer> ports = new HashMap<>();
+        final CaptureAnalysis analysis = analyse("no-repath", sent -> {
+            if (isData(sent.bytes) && A.equals(sent.sender)) {
+                final ByteBuffer buffer = ByteBuffer.wrap(sent.bytes);
+                final String path = buffer.getInt(4) + "/" + (buffer.get(8) & 0xFF);
+                // Play a sender that keeps one entropy per path for ever.
+                sent.sourcePort = ports.computeIfAbsent(path, k -> sent.sourcePort);
+            }
+            return true;
+        });
+        assertThat(verdict(analysis, A, "6.6.4")).isEqualTo(Verdict.FAIL);
+        assertThat(message(analysis, A, "6.6.4")).contains("same UDP source port");
+    }
+
+    @Test
+    void shouldFailAnAckThatReportsAPsnNeverSent() throws Exception {
+        final CaptureAnalysis analysis = analyse("ack-unsent", sent -> {
+            if (opcode(sent.bytes) == Opcode.ACK.value() && B.equals(sent.sender)) {
+                sent.bytes[28 + 31] |= (byte) 0x80; // SACK bit 255: cumulative + 255, beyond anything in flight
+                recomputeCrc(sent.bytes);
+            }
+            return true;
+        });
+        assertThat(verdict(analysis, B, "8.1.1")).isEqualTo(Verdict.FAIL);
+        assertThat(message(analysis, B, "8.1.1")).contains("never sent");
+    }
+
+    @Test
+    void shouldFailNotEctDataOnlyForAnEndThatClaimsCongestion() throws Exception {
+        final ReferenceCapture.Mutation notEct = sent -> {
+            if (isData(sent.bytes) && A.equals(sent.sender)) {
+                sent.ecn = 0;
+            }
+            return true;
+        };
+        final CaptureAnalysis declared = analyse("not-ect", notEct);
+        assertThat(verdict(declared, A, "4.1.7")).isEqualTo(Verdict.FAIL);
+        final CaptureAnalysis undeclared = CaptureAnalysis.of(
+                dir.resolve("not-ect.pcap"), 4796, Duration.ofMillis(5), catalogue, Map.of(), Optional.empty());
+        assertThat(verdict(undeclared, A, "4.1.7"))
+                .as("without declarations nobody knows whether the end claims congestion")
+                .isEqualTo(Verdict.INCONCLUSIVE);
+    }
+
+    private static CaptureAnalysis analyse(final String name, final ReferenceCapture.Mutation mutation)
+            throws Exception {
+        final Path file = dir.resolve(name + ".pcap");
+        ReferenceCapture.write(file, SEED, mutation);
+        return CaptureAnalysis.of(file, 4796, Duration.ofMillis(5), catalogue, Map.of(), Optional.of(reference));
+    }
+
+    private static Verdict verdict(final CaptureAnalysis analysis, final String end, final String clause) {
+        return result(analysis, end, clause).verdict();
+    }
+
+    private static String message(final CaptureAnalysis analysis, final String end, final String clause) {
+        return result(analysis, end, clause).message();
+    }
+
+    private static CaseResult result(final CaptureAnalysis analysis, final String end, final String clause) {
+        return analysis.cases().stream()
+                .filter(c -> c.caseId().startsWith("analyze[" + end + "]")
+                        && c.clauses().contains(clause))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no verdict for " + end + " clause " + clause));
+    }
+
+    private static int opcode(final byte[] bytes) {
+        return bytes[1] & 0xFF;
+    }
+
+    private static boolean isData(final byte[] bytes) {
+        final int opcode = opcode(bytes);
+        return opcode >= Opcode.WRITE.value() && opcode <= Opcode.READ_RESPONSE.value();
+    }
+
+    private static int flags(final byte[] bytes) {
+        return ByteBuffer.wrap(bytes).getShort(2) & 0xFFFF;
+    }
+
+    private static void setFlags(final byte[] bytes, final int flags) {
+        ByteBuffer.wrap(bytes).putShort(2, (short) flags);
+        recomputeCrc(bytes);
+    }
+
+    private static void recomputeCrc(final byte[] bytes) {
+        new PacketEncoder().finish(ByteBuffer.wrap(bytes), 0, bytes.length);
+    }
+}
