@@ -116,7 +116,9 @@ final class DutCheck {
                                 : "token refused: the agent requires a token; set control.token in the profile (or"
                                         + " ?token= in the udp:// target)");
             } else if (e.code() == DutErrorCode.UNSUPPORTED_VERSION
-                    || e.field().filter("result.protocol"::equals).isPresent()) {
+                    || e.field()
+                            .filter(f -> f.equals("v") || f.equals("result.protocol"))
+                            .isPresent()) {
                 problem("version skew: the agent does not speak DUT control protocol version "
                         + JsonLineControlClient.PROTOCOL_VERSION + " (" + e.detail() + "); update the agent");
             } else if (e.code() == DutErrorCode.TRANSPORT) {

@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
             ClausesCommand.class,
             ReportCommand.class,
             DutCommand.class,
+            ProfileCommand.class,
             BenchCommand.class,
             BundleCommand.class,
             AnalyzeCommand.class,
@@ -30,9 +31,10 @@ import picocli.CommandLine.Option;
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:success",
-            "1:a conformance run found failures",
-            "2:bad input: an option, file or field that cannot be used (the message names it)"
+            "0:success (run: every applicable MUST clause passed)",
+            "1:a conformance run found failures (or a MUST clause is inconclusive); dut check found a problem",
+            "2:bad input: an option, file or field that cannot be used (the message names it)",
+            "3:a harness error, or the device was lost during the run"
         })
 public final class MetaroceCommand implements Runnable {
     /** Exit code for input the user has to fix: options, files, fields. */

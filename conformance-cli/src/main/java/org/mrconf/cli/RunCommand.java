@@ -276,6 +276,9 @@ final class RunCommand implements Callable<Integer> {
                     if (!finished.compareAndSet(false, true)) {
                         return;
                     }
+                    // The cases' thread runs on while the JVM shuts down: let it start no further case.
+                    org.mrconf.cases.DutSession.markLost("the run was interrupted");
+                    journal.markInterrupted();
                     writeQuietly(journal.snapshot(false, true), runDir, console);
                     console.printf(
                             "%nInterrupted: %d cases recorded; reports (marked interrupted) in %s%n",

@@ -21,6 +21,9 @@ public final class ReportWriters {
     public static final String JUNIT_XML = "junit.xml";
     public static final String OCPTV_JSONL = "ocptv.jsonl";
 
+    /** A case's evidence never changes once recorded, so its slice is not rewritten on every call. */
+    private static final SliceCache WRITTEN_SLICES = new SliceCache();
+
     private ReportWriters() {}
 
     /**
@@ -48,7 +51,7 @@ public final class ReportWriters {
         for (final CaseResult result : record.cases()) {
             if (result.evidence().pcapFile().isPresent()) {
                 final String name = result.evidence().pcapFile().get();
-                step.run(name, () -> PcapSlices.write(inside(runDir, name), result));
+                step.run(name, () -> WRITTEN_SLICES.writeIfChanged(inside(runDir, name), result));
             }
         }
         step.run(REPORT_JSON, () -> AtomicFiles.writeString(runDir.resolve(REPORT_JSON), JsonReport.toJson(record)));

@@ -68,8 +68,18 @@ public final class CaseRunner {
      */
     public static List<CaseResult> run(
             final DeviceUnderTest device, final RunOptions options, final RunListener listener) throws NoCasesSelected {
+        return run(device, options, listener, CASES_PACKAGE);
+    }
+
+    /** As {@link #run(DeviceUnderTest, RunOptions, RunListener)}, over the cases of another package (tests). */
+    static List<CaseResult> run(
+            final DeviceUnderTest device,
+            final RunOptions options,
+            final RunListener listener,
+            final String casesPackage)
+            throws NoCasesSelected {
         final LauncherDiscoveryRequest request = request()
-                .selectors(selectPackage(CASES_PACKAGE))
+                .selectors(selectPackage(casesPackage))
                 .filters(includeClassNamePatterns(".*Case"), selectionFilter(options.selection()))
                 .build();
         final Launcher launcher = LauncherFactory.create();

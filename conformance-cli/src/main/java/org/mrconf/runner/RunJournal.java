@@ -31,6 +31,7 @@ public final class RunJournal {
     private final Map<String, String> selection;
     private final Instant startedAt = Instant.now();
     private final List<CaseResult> cases = new ArrayList<>();
+    private boolean interruptedRun;
 
     public RunJournal(
             final BuildInfo build,
@@ -53,8 +54,14 @@ public final class RunJournal {
         return List.copyOf(cases);
     }
 
+    /** Marks the run cut short (SIGINT): every snapshot from now on says so, whoever takes it. */
+    public synchronized void markInterrupted() {
+        interruptedRun = true;
+    }
+
     /** The record now; {@code finished} stamps the end time, {@code interrupted} marks it cut short. */
-    public synchronized RunRecord snapshot(final boolean finished, final boolean interrupted) {
+    public synchronized RunRecord snapshot(final boolean finished, final boolean interruptedNow) {
+        final boolean interrupted = interruptedNow || interruptedRun;
         return new RunRecord(
                 build.version(),
                 build.commit(),

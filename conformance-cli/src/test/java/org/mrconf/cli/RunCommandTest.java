@@ -17,15 +17,85 @@ class RunCommandTest {
     private final StringWriter err = new StringWriter();
 
     @Test
-    void shouldPassEveryCaseAgainstTheEmbeddedReference() {
-        final int exit = run("run");
+    void shouldPassEveryCaseAgainstTheEmbeddedReferenceAndWriteTheFourReports() throws Exception {
+        final Path runDir = dir.resolve("run");
+
+        final int exit = run("run", "--out", runDir.toString());
 
         assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
                 .contains("Device: embedded reference")
-                .contains("PASS    7.4.1 5.2.6")
+                .containsPattern("(?m)^PASS +7\\.4\\.1 5\\.2\\.6 +DataPathCase\\.readReturnsRegionBytes$")
                 .contains("not Meta's specification")
-                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed, 0 skipped$");
+                .contains("Reports written to " + runDir)
+                .containsPattern(
+                        "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, 0 inconclusive, 0 not applicable,"
+                                + " 0 error$")
+                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$");
+        assertThat(runDir.resolve("report.json")).isRegularFile();
+        assertThat(runDir.resolve("report.html")).isRegularFile();
+        assertThat(runDir.resolve("junit.xml")).isRegularFile();
+        assertThat(runDir.resolve("ocptv.jsonl")).isRegularFile();
+        assertThat(Files.readString(runDir.resolve("report.json")))
+                .contains("\"interrupted\"")
+                .doesNotContain("\"suiteCommit\" : \"\"");
+    }
+
+    @Test
+    void shouldMakeTheReadClausesNotApplicableForACoreOnlyProfile() throws Exception {
+        final Path profile = dir.resolve("core-only.json");
+        Files.writeString(
+                profile,
+                ProfileCommand.template()
+                        .replace("\"profiles\": [\"core\", \"multipath\"]", "\"profiles\": [\"core\"]")
+                        .replace("\"kind\": \"udp\"", "\"kind\": \"embedded\""));
+
+        final int exit = run(
+                "run", "--dut", profile.toString(), "--out", dir.resolve("run").toString());
+
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .containsPattern("(?m)^NOT_APPLICABLE +7\\.4\\.1 5\\.2\\.6 +DataPathCase\\.readReturnsRegionBytes$")
+                .contains("clause 7.4.1 belongs to profile 'read', which the device does not claim")
+                .containsPattern("(?m)^PASS +5\\.6\\.1 5\\.6\\.2 +IntegrityCase\\.badCrcIsDroppedSilently$")
+                .contains("Warning: hello claims")
+                .doesNotContain("FAIL ");
+    }
+
+    @Test
+    void shouldRunOnlyTheSelectedClausesAndQuietlyForCi() {
+        final int exit = run(
+                "run",
+                "--clause",
+                "6.4.*",
+                "--quiet",
+                "--out",
+                dir.resolve("run").toString());
+
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .doesNotContain("PASS ")
+                .contains("5 of 106 clauses exercised by 1 cases")
+                .containsPattern("(?m)^1 passed, 0 failed$");
+    }
+
+    @Test
+    void shouldRefuseASelectionThatMatchesNoCaseWithExitCodeTwo() {
+        final int exit =
+                run("run", "--case", "NoSuchCase*", "--out", dir.resolve("run").toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("no conformance case matches the selection")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownProfileOrKindWithExitCodeTwo() {
+        assertThat(run("run", "--profile", "warp")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown profile 'warp'");
+        assertThat(run("run", "--kind", "sideways")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown kind 'sideways'");
     }
 
     @Test

@@ -64,4 +64,52 @@ class ReportWritersTest {
 
         assertThat(dir.resolve("evidence")).doesNotExist();
     }
+
+    @Test
+    void shouldRewriteAPcapSliceOnlyWhenItsCaseOrTheFileChanged() throws Exception {
+        final RunRecord record = SampleRuns.finished();
+        ReportWriters.writeAll(dir, record);
+        final Path pcap =
+                dir.resolve(record.cases().get(1).evidence().pcapFile().orElseThrow());
+        final byte[] good = Files.readAllBytes(pcap);
+        final var written = Files.getLastModifiedTime(pcap);
+
+        // Same size and time as written: taken as the file this process wrote, so not rewritten.
+        Files.write(pcap, new byte[good.length]);
+        Files.setLastModifiedTime(pcap, written);
+        ReportWriters.writeAll(dir, record);
+        assertThat(Files.readAllBytes(pcap)).isEqualTo(new byte[good.length]);
+
+        // Changed behind the writer's back (another size): rewritten.
+        Files.write(pcap, new byte[3]);
+        ReportWriters.writeAll(dir, record);
+        assertThat(Files.readAllBytes(pcap)).isEqualTo(good);
+
+        // Removed: rewritten.
+        Files.delete(pcap);
+        ReportWriters.writeAll(dir, record);
+        assertThat(Files.readAllBytes(pcap)).isEqualTo(good);
+
+        // Another case result under the same name: rewritten.
+        final CaseResult other = SampleRuns.withPcap(
+                record.cases().get(1),
+                record.cases().get(1).evidence().pcapFile().orElseThrow());
+        ReportWriters.writeAll(dir, SampleRuns.withCases(record, List.of(other)));
+        assertThat(Files.readAllBytes(pcap)).isNotEqualTo(good);
+    }
+
+    @Test
+    void shouldWriteFilesOthersCanRead() throws Exception {
+        ReportWriters.writeAll(dir, SampleRuns.finished());
+        final Path pcap = dir.resolve(
+                SampleRuns.finished().cases().get(1).evidence().pcapFile().orElseThrow());
+        final Path reference = Files.writeString(dir.resolve("plain.txt"), "x"); // created with the umask
+
+        for (final Path f :
+                List.of(dir.resolve(ReportWriters.REPORT_JSON), dir.resolve(ReportWriters.REPORT_HTML), pcap)) {
+            assertThat(Files.getPosixFilePermissions(f))
+                    .as("%s has the permissions of any new file, not owner-only", f.getFileName())
+                    .isEqualTo(Files.getPosixFilePermissions(reference));
+        }
+    }
 }

@@ -50,6 +50,9 @@ public final class DutProfileLoader {
     /** The bundled profile of the reference soft DUT over loopback UDP. */
     public static final String REFERENCE_UDP = "reference-udp";
 
+    /** The field name of a comment, allowed in every object of a profile and ignored. */
+    public static final String COMMENT_KEY = "//";
+
     /** Largest timer value accepted, in microseconds: one hour. */
     private static final long MAX_TIMER_US = 3_600_000_000L;
 
@@ -110,10 +113,24 @@ public final class DutProfileLoader {
         if (tree == null || tree.isMissingNode()) {
             throw new DutProfileException(source, "(file)", "is empty");
         }
+        stripComments(tree);
         try {
             return read(JsonFields.asObject(tree, "(root)"));
         } catch (FieldException e) {
             throw new DutProfileException(source, e.field(), e.problem(), e);
+        }
+    }
+
+    /**
+     * JSON has no comments, so a profile may carry them as {@value #COMMENT_KEY} fields in any object (the template of
+     * {@code metaroce profile new} does); they are removed before the fields are checked.
+     */
+    private static void stripComments(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.remove(COMMENT_KEY);
+            object.forEach(DutProfileLoader::stripComments);
+        } else if (node != null && node.isArray()) {
+            node.forEach(DutProfileLoader::stripComments);
         }
     }
 
