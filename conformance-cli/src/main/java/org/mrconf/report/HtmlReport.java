@@ -90,7 +90,9 @@ public final class HtmlReport {
     }
 
     private static void summary(final StringBuilder h, final RunRecord record) {
-        h.append("<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"tiles\">\n");
+        h.append("<section id=\"summary\">\n<h2>Summary</h2>\n"
+                + "<p class=\"caption\">Clauses by verdict, with the cases that got each verdict "
+                + "(click a verdict to filter the clause table).</p>\n<div class=\"tiles\">\n");
         final VerdictCounts clauses = VerdictCounts.of(record.clauses(), ClauseResult::verdict);
         final VerdictCounts cases = VerdictCounts.of(record.cases(), CaseResult::verdict);
         for (final Verdict v : ORDER) {
@@ -350,6 +352,7 @@ public final class HtmlReport {
             h3 { font-size: 15px; margin: 16px 0 6px; }
             h4 { font-size: 14px; margin: 4px 0; font-family: ui-monospace, Menlo, Consolas, monospace; }
             .disclaimer { color: #555; margin: 0 0 8px; }
+            .caption { color: #555; margin: 0 0 8px; }
             .banner { padding: 8px 12px; border-radius: 4px; font-weight: 600; color: #fff; }
             .banner.interrupted { background: var(--fail); }
             .banner.running { background: var(--inconclusive); }
