@@ -36,114 +36,16 @@ class CasesCanFailTest {
 
             assertThat(results).isNotEmpty().allSatisfy(result -> {
                 assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL);
-                // The evidence a reviewer reads: the packets the tester sent, and where the slice goes.
-                assertThat(result.evidence().packets()).as(result.caseId()).isNotEmpty();
-                assertThat(result.evidence().pcapFile())
+                // A pcap slice is named exactly when there are packets for it.
+                assertThat(result.evidence().pcapFile().isPresent())
                         .as(result.caseId())
-                        .contains("evidence/" + result.caseId() + ".pcap");
+                        .isEqualTo(!result.evidence().packets().isEmpty());
             });
-        }
-    }
-
-    /** Passes the tester's packets on and swallows everything the device sends back. */
-    private record MuteLink(WireLink link) implements WireLink {
-        @Override
-        public Set<Capability> capabilities() {
-            return link.capabilities();
-        }
-
-        @Override
-        public void send(final byte[] packet, final int sourcePort, final Ecn ecn) throws IOException {
-            link.send(packet, sourcePort, ecn);
-        }
-
-        @Override
-        public Optional<CapturedPacket> receive(final Duration timeout) throws IOException {
-            link.receive(timeout); // drain, then drop
-            return Optional.empty();
-        }
-
-        @Override
-        public InetAddress testerAddress() {
-            return link.testerAddress();
-        }
-
-        @Override
-        public int testerPort() {
-            return link.testerPort();
-        }
-
-        @Override
-        public InetSocketAddress dutAddress() {
-            return link.dutAddress();
-        }
-
-        @Override
-        public long nowNs() {
-            return link.nowNs();
-        }
-
-        @Override
-        public void close() {
-            // the embedded device owns the real link
-        }
-    }
-}                    .allSatisfy(result -> {
-                        assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL);
-                        // A pcap slice is named exactly when there are packets for it.
-                        assertThat(result.evidence().pcapFile().isPresent())
-                                .as(result.caseId())
-                                .isEqualTo(!result.evidence().packets().isEmpty());
-                    });
             // The evidence a reviewer reads: the packets the tester sent before the case failed.
             assertThat(results)
                     .filteredOn(r -> !r.evidence().packets().isEmpty())
                     .hasSizeGreaterThan(results.size() / 2)
-                    .allSatisfy(r -> assertThat(r.evidence().pcapFile())
-                            .contains("evidence/" + r.caseId() + ".pcap"));.dut;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.mrconf.cases.DeviceUnderTest;
-import org.mrconf.dut.CapturedPacket;
-import org.mrconf.dut.WireLink;
-import org.mrconf.pcap.Ecn;
-import org.mrconf.runner.CaseRunner;
-import org.mrconf.verdict.CaseResult;
-import org.mrconf.verdict.Verdict;
-
-/**
- * A guard against cases that pass vacuously: against a device whose answers never reach the tester,
- * every case must fail, including those that check that something is NOT sent (each of them also checks
- * that the device still answers a correct packet afterwards).
- */
-class CasesCanFailTest {
-    @Test
-    @Timeout(300)
-    void shouldFailEveryCaseAgainstAMuteDevice() throws Exception {
-        try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
-            final DeviceUnderTest real = embedded.device();
-            final DeviceUnderTest mute = real.withLink(new MuteLink(real.link()));
-
-            final List<CaseResult> results = CaseRunner.run(mute, result -> {});
-
-            assertThat(results).isNotEmpty().allSatisfy(result -> {
-                assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL);
-                // The evidence a reviewer reads: the packets the tester sent, and where the slice goes.
-                assertThat(result.evidence().packets()).as(result.caseId()).isNotEmpty();
-                assertThat(result.evidence().pcapFile())
-                        .as(result.caseId())
-                        .contains("evidence/" + result.caseId() + ".pcap");
-            });
+                    .allSatisfy(r -> assertThat(r.evidence().pcapFile()).contains("evidence/" + r.caseId() + ".pcap"));
         }
     }
 
