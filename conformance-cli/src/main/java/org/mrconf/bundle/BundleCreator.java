@@ -142,7 +142,12 @@ public final class BundleCreator {
                         SigningKeys.sign(key.get().getPrivate(), manifest));
             }
             Files.move(partial, directory);
-            BundleArchive.pack(directory, archive, stamp(run.record()));
+            try {
+                BundleArchive.pack(directory, archive, stamp(run.record()));
+            } catch (IOException | RuntimeException e) {
+                deleteTree(directory); // half a bundle must not look like one
+                throw e;
+            }
             return new Created(
                     directory,
                     archive,

@@ -67,10 +67,7 @@ final class BundleReadme {
         }
 
         t.append("## Reproduce the run\n\n")
-                .append("1. Get the suite at the commit the run used and build it (JDK 17, Maven):\n\n")
-                .append("       git checkout ")
-                .append(line(record.suiteCommit()))
-                .append("\n       mvn -B -q -DskipTests package\n\n")
+                .append(checkout(record))
                 .append("2. Bring the device up as the run had it: the same firmware and driver (see `product.json`)")
                 .append(hasProfile ? ",\n   and the DUT profile `dut-profile.json` (put the control token back)" : "")
                 .append(".\n")
@@ -85,6 +82,16 @@ final class BundleReadme {
         t.append("4. Compare the new `report.json` with `run/report.json`: the clause verdicts must agree. A run\n")
                 .append("   that is not reproducible is a finding in itself.\n");
         return t.toString();
+    }
+
+    private static String checkout(final RunRecord record) {
+        if (SuiteIdentity.UNKNOWN.equals(record.suiteCommit())) {
+            return "1. Get suite version " + line(record.suiteVersion()) + " and build it (JDK 17, Maven). The run did"
+                    + " not record its git commit,\n   so the exact sources are not known:\n\n"
+                    + "       mvn -B -q -DskipTests package\n\n";
+        }
+        return "1. Get the suite at the commit the run used and build it (JDK 17, Maven):\n\n       git checkout "
+                + line(record.suiteCommit()) + "\n       mvn -B -q -DskipTests package\n\n";
     }
 
     private static String counts(final RunRecord record) {

@@ -37,6 +37,11 @@ final class CoverageCheck {
                 problems.add(new Problem("product", "the device claims " + e.getMessage()));
             }
         }
+        if (!claimed.contains(Profile.CORE)) {
+            problems.add(new Problem(
+                    "product",
+                    "the device does not claim core; every device claims it (clause" + " 12.1.1, Table 12-1)"));
+        }
         final Set<String> declared = new HashSet<>(record.dut().optionalClauses());
         final Map<String, ClauseResult> clauses = new HashMap<>();
         record.clauses().forEach(c -> clauses.put(c.clauseId(), c));

@@ -1,0 +1,83 @@
+package org.mrconf.bundle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.mrconf.verdict.RunRecord;
+
+/** Coverage on its own: claims decide which MUST clauses must have run. */
+class CoverageCheckTest {
+    @Test
+    void shouldFindNothingInACleanRun() {
+        assertThat(check(BundleRuns.clean())).isEmpty();
+    }
+
+    @Test
+    void shouldRequireTheCoreClaim() {
+        final RunRecord clean = BundleRuns.clean();
+        final RunRecord.DutDescription d = clean.dut();
+        final RunRecord noCore = withDut(
+                clean,
+                new RunRecord.DutDescription(
+                        d.name(),
+                        d.vendor(),
+                        d.model(),
+                        d.firmware(),
+                        d.driver(),
+                        List.of("read"),
+                        d.optionalClauses(),
+                        d.defects(),
+                        d.parameters(),
+                        d.link()));
+
+        assertThat(check(noCore))
+                .contains(
+                        "product: the device does not claim core; every device claims it (clause 12.1.1, Table 12-1)");
+    }
+
+    @Test
+    void shouldNameAnUnknownProfile() {
+        final RunRecord clean = BundleRuns.clean();
+        final RunRecord.DutDescription d = clean.dut();
+        final List<String> claims = new ArrayList<>(d.profiles());
+        claims.add("teleport");
+        final RunRecord odd = withDut(
+                clean,
+                new RunRecord.DutDescription(
+                        d.name(),
+                        d.vendor(),
+                        d.model(),
+                        d.firmware(),
+                        d.driver(),
+                        claims,
+                        d.optionalClauses(),
+                        d.defects(),
+                        d.parameters(),
+                        d.link()));
+
+        assertThat(check(odd)).anyMatch(p -> p.startsWith("product: the device claims unknown profile 'teleport'"));
+    }
+
+    private static List<String> check(final RunRecord record) {
+        return CoverageCheck.check(record, BundleRuns.CATALOGUE, BundleRuns.CASES, new ArrayList<>()).stream()
+                .map(Problem::toString)
+                .toList();
+    }
+
+    private static RunRecord withDut(final RunRecord r, final RunRecord.DutDescription dut) {
+        return new RunRecord(
+                r.suiteVersion(),
+                r.suiteCommit(),
+                r.specVersion(),
+                r.commandLine(),
+                dut,
+                r.startedAt(),
+                r.finishedAt(),
+                r.interrupted(),
+                r.selection(),
+                r.cases(),
+                r.clauses());
+    }
+}
