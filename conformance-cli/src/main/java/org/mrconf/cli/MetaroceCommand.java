@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
             BenchCommand.class,
             BundleCommand.class,
             AnalyzeCommand.class,
+            org.mrconf.cli.vectors.VectorsCommand.class,
             CommandLine.HelpCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -1,0 +1,79 @@
+package org.mrconf.cli.bench;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.cli.dut.EmbeddedReferenceDut;
+import org.mrconf.vectors.TestVector;
+import org.mrconf.vectors.VectorCorpus;
+import org.mrconf.vectors.VectorReplay;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code metaroce bench vectors}: how long replaying the whole vector corpus against the embedded reference takes. */
+@Command(
+        name = "vectors",
+        mixinStandardHelpOptions = true,
+        description = "Replay every vector under test-vectors/ against the embedded reference; writes vectors.md.")
+public final class VectorsBenchmark implements Callable<Integer> {
+    @Option(
+            names = "--out",
+            defaultValue = "reports/benchmarks",
+            paramLabel = "DIR",
+            description = "Folder for vectors.md.")
+    Path out;
+
+    @Option(names = "--root", defaultValue = "test-vectors", paramLabel = "DIR", description = "The vector root.")
+    Path root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        final PrintWriter console = spec.commandLine().getOut();
+        final VectorCorpus corpus = VectorCorpus.discover(root, new CatalogueLoader().loadBundled());
+        final long start = System.nanoTime();
+        int failed = 0;
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
+            for (final TestVector vector : corpus.vectors()) {
+                try {
+                    VectorReplay.run(vector, reference.device());
+                } catch (final AssertionError e) {
+                    failed++;
+                    console.println("FAIL " + vector.id() + ": " + e.getMessage());
+                }
+            }
+        }
+        final double seconds = (System.nanoTime() - start) / 1e9;
+        final List<String> lines = new ArrayList<>();
+        lines.add("# Replaying the vector corpus");
+        lines.add("");
+        lines.add("Command: `./metaroce bench vectors`");
+        lines.add("");
+        lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name")
+                + " " + System.getProperty("os.arch") + ", Java " + System.getProperty("java.version") + ".");
+        lines.add("");
+        lines.add("| vectors | failed | problems | seconds | target |");
+        lines.add("| ---: | ---: | ---: | ---: | --- |");
+        lines.add(String.format(
+                "| %d | %d | %d | %.1f | under 30 s |",
+                corpus.vectors().size(), failed, corpus.problems().size(), seconds));
+        lines.add("");
+        lines.add(
+                "Each vector waits until the DUT has been quiet for 300 ms after its last packet (and as long again for"
+                        + " vectors that expect no other completion); that wait, not the packets, is most of the time.");
+        Files.createDirectories(out);
+        Files.write(out.resolve("vectors.md"), lines, StandardCharsets.UTF_8);
+        lines.forEach(console::println);
+        console.flush();
+        return failed == 0 && corpus.problems().isEmpty() ? 0 : 1;
+    }
+}

@@ -1,0 +1,97 @@
+package org.mrconf.cli.vectors;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.mrconf.vectors.TestVector;
+
+/**
+ * {@code test-vectors/MANIFEST.sha256}: the SHA-256 of every file of every vector folder, one {@code HASH  PATH} line
+ * each, sorted by path (the format of {@code sha256sum}, so {@code sha256sum -c} checks it too). A changed byte or a
+ * file added or removed behind the manifest's back fails {@code vectors verify}.
+ */
+final class Manifest {
+    static final String FILE = "MANIFEST.sha256";
+
+    private Manifest() {}
+
+    /** The manifest the files under {@code root} call for now. */
+    static Map<String, String> compute(final Path root) throws IOException {
+        final Map<String, String> entries = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (final Path file : files.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .toList()) {
+                final String name = file.getFileName().toString();
+                if (name.equals(TestVector.SIDECAR)
+                        || name.equals(TestVector.STIMULUS)
+                        || name.equals(TestVector.EXPECTED)) {
+                    entries.put(root.relativize(file).toString().replace('\\', '/'), sha256(Files.readAllBytes(file)));
+                }
+            }
+        }
+        return entries;
+    }
+
+    static void write(final Path root) throws IOException {
+        final StringBuilder text = new StringBuilder();
+        compute(root)
+                .forEach((path, hash) ->
+                        text.append(hash).append("  ").append(path).append('\n'));
+        Files.writeString(root.resolve(FILE), text, StandardCharsets.UTF_8);
+    }
+
+    /** One line per difference between the committed manifest and the files; empty when they agree. */
+    static List<String> verify(final Path root) throws IOException {
+        final List<String> problems = new ArrayList<>();
+        final Path file = root.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            problems.add(file + ": missing (make it with `metaroce vectors record` or `vectors manifest`)");
+            return problems;
+        }
+        final Map<String, String> committed = new TreeMap<>();
+        int line = 0;
+        for (final String text : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            line++;
+            if (text.isBlank()) {
+                continue;
+            }
+            final String[] parts = text.split(" {2}", 2);
+            if (parts.length != 2 || !parts[0].matches("[0-9a-f]{64}")) {
+                problems.add(file + ": line " + line + ": not 'SHA256  PATH'");
+                continue;
+            }
+            committed.put(parts[1], parts[0]);
+        }
+        final Map<String, String> actual = compute(root);
+        committed.forEach((path, hash) -> {
+            if (!actual.containsKey(path)) {
+                problems.add(root.resolve(path) + ": listed in " + FILE + " but missing");
+            } else if (!actual.get(path).equals(hash)) {
+                problems.add(root.resolve(path) + ": changed since " + FILE + " was made (SHA-256 " + actual.get(path)
+                        + ", manifest " + hash + ")");
+            }
+        });
+        actual.keySet().stream()
+                .filter(path -> !committed.containsKey(path))
+                .forEach(path -> problems.add(root.resolve(path) + ": not listed in " + FILE));
+        return problems;
+    }
+
+    private static String sha256(final byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (final NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package org.mrconf.cli.vectors;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A tester scenario that {@code vectors record} turns into a vector: the stimulus packets, as recorded with the
+ * placeholder values of {@link Scenarios} (connection, PSN base, region address and key), and the sidecar's setup and
+ * expectations, written from the spec's words, never read off the reference. Recording replays the vector against the
+ * reference and refuses to write one the reference does not meet.
+ */
+final class Scenario {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    final String id;
+    final List<String> clauses;
+    final String kind;
+    final String purpose;
+    final List<String> profiles = new ArrayList<>(List.of("core"));
+    final ObjectNode setup = JSON.objectNode();
+    final ObjectNode expect = JSON.objectNode();
+    final List<byte[]> stimulus = new ArrayList<>();
+    final List<Integer> paths = new ArrayList<>();
+
+    Scenario(final String id, final String kind, final String purpose, final String... clauses) {
+        this.id = id;
+        this.kind = kind;
+        this.purpose = purpose;
+        this.clauses = List.of(clauses);
+        setup.put("paths", 1).put("streams", 1);
+    }
+
+    Scenario region(final String name, final int length, final String... access) {
+        final ObjectNode region =
+                array(setup, "regions").addObject().put("name", name).put("length", length);
+        final ArrayNode flags = region.putArray("access");
+        for (final String flag : access) {
+            flags.add(flag);
+        }
+        return this;
+    }
+
+    Scenario receive(final int stream, final String region, final int offset, final int length, final long wrId) {
+        array(setup, "receives")
+                .addObject()
+                .put("stream", stream)
+                .put("region", region)
+                .put("offset", offset)
+                .put("length", length)
+                .put("wrId", wrId);
+        return this;
+    }
+
+    Scenario send(final int path, final byte[] packet) {
+        stimulus.add(packet);
+        paths.add(path);
+        return this;
+    }
+
+    Scenario expectRegion(final String region, final int offset, final String hex) {
+        array(expect, "regions")
+                .addObject()
+                .put("region", region)
+                .put("offset", offset)
+                .put("length", hex.length() / 2)
+                .put("hex", hex);
+        return this;
+    }
+
+    Scenario expectRegionSha256(final String region, final int offset, final int length, final String sha256) {
+        array(expect, "regions")
+                .addObject()
+                .put("region", region)
+                .put("offset", offset)
+                .put("length", length)
+                .put("sha256", sha256);
+        return this;
+    }
+
+    Scenario expectCounter(final String name, final long delta) {
+        array(expect, "counters").addObject().put("name", name).put("delta", delta);
+        return this;
+    }
+
+    Scenario expectCompletion(final long wrId, final String status, final String type) {
+        array(expect, "completions")
+                .addObject()
+                .put("wrId", wrId)
+                .put("status", status)
+                .put("type", type);
+        return this;
+    }
+
+    Scenario expectCompletion(final long wrId, final String status, final String type, final long immediate) {
+        array(expect, "completions")
+                .addObject()
+                .put("wrId", wrId)
+                .put("status", status)
+                .put("type", type)
+                .put("immediate", immediate);
+        return this;
+    }
+
+    Scenario noOtherCompletions() {
+        expect.put("noOtherCompletions", true);
+        return this;
+    }
+
+    Scenario expectAck(final int path, final long cumulativeOffset, final int atLeast) {
+        array(expect, "responses")
+                .addObject()
+                .put("opcode", "ACK")
+                .put("path", path)
+                .put("cumulativePsnOffset", cumulativeOffset)
+                .put("atLeast", atLeast);
+        return this;
+    }
+
+    Scenario expectNack(final String code) {
+        array(expect, "responses").addObject().put("opcode", "NACK").put("nackCode", code);
+        return this;
+    }
+
+    Scenario never(final String opcode) {
+        array(expect, "never").addObject().put("opcode", opcode);
+        return this;
+    }
+
+    private static ArrayNode array(final ObjectNode node, final String name) {
+        return node.has(name) ? (ArrayNode) node.get(name) : node.putArray(name);
+    }
+}

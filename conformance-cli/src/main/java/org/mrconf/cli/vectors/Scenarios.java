@@ -1,0 +1,342 @@
+package org.mrconf.cli.vectors;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.mrconf.peer.PacketBuilder;
+
+/**
+ * The built-in tester scenarios {@code vectors record} turns into the committed corpus: the invalid and inopportune
+ * kinds (bad CRC, unknown version and opcode, truncation, out-of-window PSN, bad key, out-of-bounds offset, a SEND with
+ * no receive posted, a duplicate, a stale packet after completion) and the valid ones (every arrival order of a
+ * 4-packet WRITE, a WRITE across the PSN wrap, a later minor version). Each expectation is the spec's, not the
+ * reference's output.
+ */
+final class Scenarios {
+    /** The placeholder values every stimulus is recorded with; replay rewrites them to the DUT's. */
+    static final long CONNECTION = 0x0001_0001L;
+
+    static final long PSN_BASE = 0;
+    static final long TARGET_ADDRESS = 0x7000_0000L;
+    static final long TARGET_KEY = 0x0000_0077L;
+    /** A key that names no region: replay leaves it as it is. */
+    static final long FOREIGN_KEY = 0x5EC0_0BADL;
+
+    private static final int TARGET_LENGTH = 64 * 1024;
+    private static final int SEGMENT = 1024;
+
+    private Scenarios() {}
+
+    static List<Scenario> all() {
+        final List<Scenario> all = new ArrayList<>();
+        all.add(badCrc());
+        all.add(unknownMajorVersion());
+        all.add(laterMinorVersion());
+        all.add(unknownOpcode());
+        all.add(truncated());
+        all.add(outOfWindow());
+        all.add(badKey());
+        all.add(outOfBounds());
+        all.add(sendWithoutReceive());
+        all.add(duplicate());
+        all.add(staleAfterCompletion());
+        all.add(acrossTheWrap());
+        all.addAll(everyArrivalOrder());
+        return all;
+    }
+
+    private static Scenario target(final Scenario scenario) {
+        return scenario.region("target", TARGET_LENGTH, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ");
+    }
+
+    private static PacketBuilder write(
+            final long psn, final long msn, final int offset, final int messageLength, final byte[] payload) {
+        return PacketBuilder.write().connection(CONNECTION).path(0).psn(PSN_BASE + psn).stream(0)
+                .msn(msn)
+                .messageLength(messageLength)
+                .messageOffset(offset)
+                .remoteAddress(TARGET_ADDRESS)
+                .remoteKey(TARGET_KEY)
+                .transmitTimestamp(1000 + psn)
+                .payload(payload)
+                .ackRequest();
+    }
+
+    private static byte[] pattern(final int length, final int seed) {
+        final byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (i * 31 + seed * 7 + 1);
+        }
+        return bytes;
+    }
+
+    private static String zeros(final int length) {
+        return "00".repeat(length);
+    }
+
+    private static Scenario badCrc() {
+        return target(new Scenario(
+                        "5.6.2/bad-crc-write",
+                        "invalid",
+                        "Ensure that the DUT silently drops a WRITE whose CRC32C is wrong, counts it and places nothing",
+                        "5.6.2",
+                        "5.6.1"))
+                .send(0, write(0, 0, 0, 64, pattern(64, 1)).badCrc().build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_bad_crc", 1)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario unknownMajorVersion() {
+        return target(new Scenario(
+                        "5.6.3/unknown-major-version",
+                        "invalid",
+                        "Ensure that the DUT drops and counts a packet of major version 2, places nothing and answers"
+                                + " nothing",
+                        "5.6.3"))
+                .send(0, write(0, 0, 0, 64, pattern(64, 2)).version(0x20).build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_unsupported_version", 1)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario laterMinorVersion() {
+        final byte[] payload = pattern(64, 3);
+        return target(new Scenario(
+                        "5.6.3/later-minor-version",
+                        "valid",
+                        "Ensure that the DUT accepts a WRITE of version 1.15 as a 1.0 packet",
+                        "5.6.3"))
+                .send(0, write(0, 0, 0, 64, payload).version(0x1F).build())
+                .expectAck(0, 1, 1)
+                .expectRegion("target", 0, HexFormat.of().formatHex(payload));
+    }
+
+    private static Scenario unknownOpcode() {
+        return target(new Scenario(
+                        "5.1.2/unknown-opcode",
+                        "invalid",
+                        "Ensure that the DUT drops and counts a packet with an opcode not in Table 5-2",
+                        "5.1.2"))
+                .send(
+                        0,
+                        PacketBuilder.opcode(0x7E)
+                                .connection(CONNECTION)
+                                .path(0)
+                                .psn(PSN_BASE)
+                                .build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_unknown_opcode", 1);
+    }
+
+    private static Scenario truncated() {
+        return target(new Scenario(
+                        "5.1.3/truncated-write",
+                        "invalid",
+                        "Ensure that the DUT drops and counts a WRITE cut short inside its header",
+                        "5.1.3"))
+                .send(0, write(0, 0, 0, 64, pattern(64, 4)).truncateTo(30).build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_truncated", 1)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario outOfWindow() {
+        return target(new Scenario(
+                        "6.1.4/psn-beyond-window",
+                        "inopportune",
+                        "Ensure that the DUT places nothing from a packet 300 PSNs past the cumulative PSN and answers"
+                                + " it with NACK PSN_OUT_OF_WINDOW",
+                        "6.1.4"))
+                .send(0, write(300, 0, 0, 64, pattern(64, 5)).build())
+                .expectNack("PSN_OUT_OF_WINDOW")
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario badKey() {
+        return target(new Scenario(
+                        "11.1.1/write-with-foreign-key",
+                        "invalid",
+                        "Ensure that the DUT refuses a WRITE whose key names no region with NACK REMOTE_ACCESS and"
+                                + " places nothing",
+                        "11.1.1"))
+                .send(
+                        0,
+                        write(0, 0, 0, 64, pattern(64, 6))
+                                .remoteKey(FOREIGN_KEY)
+                                .build())
+                .expectNack("REMOTE_ACCESS")
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario outOfBounds() {
+        return target(new Scenario(
+                        "11.1.3/write-past-region-end",
+                        "invalid",
+                        "Ensure that the DUT refuses a WRITE that runs 32 bytes past its region with NACK BOUNDS and"
+                                + " places none of it",
+                        "11.1.3"))
+                .send(
+                        0,
+                        write(0, 0, 0, 64, pattern(64, 7))
+                                .remoteAddress(TARGET_ADDRESS + TARGET_LENGTH - 32)
+                                .build())
+                .expectNack("BOUNDS")
+                .expectRegion("target", TARGET_LENGTH - 32, zeros(32));
+    }
+
+    private static Scenario sendWithoutReceive() {
+        return target(new Scenario(
+                        "7.3.2/send-without-posted-receive",
+                        "inopportune",
+                        "Ensure that the DUT answers a SEND for which no receive is posted with NACK"
+                                + " RECEIVER_NOT_READY",
+                        "7.3.2"))
+                .send(
+                        0,
+                        PacketBuilder.send().connection(CONNECTION).path(0).psn(PSN_BASE).stream(0)
+                                .msn(0)
+                                .messageLength(64)
+                                .messageOffset(0)
+                                .rsn(0)
+                                .transmitTimestamp(1000)
+                                .payload(pattern(64, 8))
+                                .ackRequest()
+                                .build())
+                .expectNack("RECEIVER_NOT_READY")
+                .noOtherCompletions();
+    }
+
+    private static Scenario duplicate() {
+        final byte[] payload = pattern(64, 9);
+        final byte[] packet = write(0, 0, 0, 64, payload).build();
+        return target(new Scenario(
+                        "6.5.1/duplicate-write",
+                        "inopportune",
+                        "Ensure that the DUT acknowledges a duplicate WRITE again, counts it and leaves the placed bytes"
+                                + " as they are",
+                        "6.5.1"))
+                .send(0, packet)
+                .send(0, packet)
+                .expectAck(0, 1, 2)
+                .expectCounter("rx_duplicate", 1)
+                .expectRegion("target", 0, HexFormat.of().formatHex(payload));
+    }
+
+    private static Scenario staleAfterCompletion() {
+        final byte[] payload = pattern(64, 10);
+        final PacketBuilder original =
+                PacketBuilder.writeWithImmediate().connection(CONNECTION).path(0).psn(PSN_BASE).stream(0)
+                        .msn(0)
+                        .messageLength(64)
+                        .messageOffset(0)
+                        .remoteAddress(TARGET_ADDRESS)
+                        .remoteKey(TARGET_KEY)
+                        .immediate(0xC0FFEE)
+                        .transmitTimestamp(1000)
+                        .payload(payload)
+                        .ackRequest();
+        return target(new Scenario(
+                        "7.5.5/stale-retransmission-after-completion",
+                        "inopportune",
+                        "Ensure that a retransmission of a completed WRITE_WITH_IMMEDIATE is acknowledged but completes"
+                                + " nothing again",
+                        "7.5.5",
+                        "7.5.6",
+                        "7.2.2"))
+                .send(0, original.build())
+                .send(0, original.retransmission().transmitTimestamp(2000).build())
+                .expectAck(0, 1, 2)
+                // A RECEIVE_IMMEDIATE consumes no posted receive; the control protocol reports it with wrId 0.
+                .expectCompletion(0, "SUCCESS", "RECEIVE_IMMEDIATE", 0xC0FFEE)
+                .noOtherCompletions()
+                .expectRegion("target", 0, HexFormat.of().formatHex(payload));
+    }
+
+    private static Scenario acrossTheWrap() {
+        final byte[] message = pattern(4 * SEGMENT, 11);
+        final Scenario scenario = target(new Scenario(
+                "6.1.2/write-across-psn-wrap",
+                "valid",
+                "Ensure that a 4-packet WRITE whose PSNs run from 2^32 - 2 across the wrap to 1 is placed whole and"
+                        + " acknowledged up to PSN 2",
+                "6.1.2",
+                "6.2.2"));
+        scenario.setup.put("initialPsn", 0xFFFF_FFFEL);
+        for (int i = 0; i < 4; i++) {
+            scenario.send(0, segment(message, i, i));
+        }
+        return scenario.expectAck(0, 4, 1).expectRegionSha256("target", 0, message.length, sha256(message));
+    }
+
+    /** The 24 arrival orders of one 4-packet WRITE: each must be placed whole, with no reorder buffer needed. */
+    private static List<Scenario> everyArrivalOrder() {
+        final List<Scenario> out = new ArrayList<>();
+        final byte[] message = pattern(4 * SEGMENT, 12);
+        for (final int[] order : permutations(new int[] {0, 1, 2, 3})) {
+            final StringBuilder name = new StringBuilder();
+            for (final int i : order) {
+                name.append(i);
+            }
+            final Scenario scenario = target(new Scenario(
+                    "7.1.1/write-arrival-order-" + name,
+                    "valid",
+                    "Ensure that the 4 packets of one WRITE arriving in the order " + name + " are each placed on"
+                            + " arrival and the message is whole",
+                    "7.1.1",
+                    "7.1.2",
+                    "6.3.2"));
+            for (final int i : order) {
+                scenario.send(0, segment(message, i, i));
+            }
+            out.add(scenario.expectAck(0, 4, 1)
+                    .noOtherCompletions()
+                    .expectRegionSha256("target", 0, message.length, sha256(message)));
+        }
+        return out;
+    }
+
+    private static byte[] segment(final byte[] message, final int index, final long psn) {
+        final byte[] payload = new byte[SEGMENT];
+        System.arraycopy(message, index * SEGMENT, payload, 0, SEGMENT);
+        return write(psn, 0, index * SEGMENT, message.length, payload).build();
+    }
+
+    private static List<int[]> permutations(final int[] items) {
+        final List<int[]> out = new ArrayList<>();
+        permute(items, 0, out);
+        return out;
+    }
+
+    private static void permute(final int[] items, final int from, final List<int[]> out) {
+        if (from == items.length) {
+            out.add(items.clone());
+            return;
+        }
+        for (int i = from; i < items.length; i++) {
+            swap(items, from, i);
+            permute(items, from + 1, out);
+            swap(items, from, i);
+        }
+    }
+
+    private static void swap(final int[] items, final int a, final int b) {
+        final int t = items[a];
+        items[a] = items[b];
+        items[b] = t;
+    }
+
+    static String sha256(final byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (final NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package org.mrconf.cli.vectors;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.PcapWriter;
+import org.mrconf.pcap.UdpFrame;
+import org.mrconf.vectors.TestVector;
+
+/** Writes a vector folder: {@code vector.json} in a fixed field order and {@code stimulus.pcap} with good checksums. */
+final class VectorWriter {
+    /** Addresses of the recorded stimulus: documentation addresses; replay sends from the wire link's own. */
+    static final String TESTER_IP = "192.0.2.2";
+
+    static final String DUT_IP = "192.0.2.1";
+    private static final long FRAME_GAP_NS = 10_000;
+
+    private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    Path write(final Path root, final Scenario scenario, final String specVersion) throws IOException {
+        final Path folder = root.resolve(scenario.id);
+        Files.createDirectories(folder);
+        final ObjectNode sidecar = mapper.createObjectNode();
+        sidecar.put("$schema", "../".repeat(Path.of(scenario.id).getNameCount()) + "schema/vector-1.schema.json");
+        sidecar.put("id", scenario.id);
+        sidecar.put("specVersion", specVersion);
+        scenario.clauses.forEach(sidecar.putArray("clauses")::add);
+        sidecar.put("kind", scenario.kind);
+        sidecar.put("purpose", scenario.purpose);
+        scenario.profiles.forEach(sidecar.putArray("profiles")::add);
+        sidecar.set("setup", scenario.setup);
+        final ObjectNode placeholders = sidecar.putObject("placeholders");
+        placeholders.put("connection", hex(Scenarios.CONNECTION));
+        placeholders.put("psnBase", Scenarios.PSN_BASE);
+        placeholders
+                .putObject("regions")
+                .putObject("target")
+                .put("address", hex(Scenarios.TARGET_ADDRESS))
+                .put("key", hex(Scenarios.TARGET_KEY));
+        sidecar.put("pacing", "fast");
+        sidecar.set("expect", scenario.expect);
+        Files.writeString(
+                folder.resolve(TestVector.SIDECAR), mapper.writeValueAsString(sidecar) + "\n", StandardCharsets.UTF_8);
+        try (PcapWriter writer = PcapWriter.create(folder.resolve(TestVector.STIMULUS))) {
+            for (int i = 0; i < scenario.stimulus.size(); i++) {
+                writer.write(UdpFrame.builder()
+                        .ips(TESTER_IP, DUT_IP)
+                        .srcPort(49_152 + scenario.paths.get(i))
+                        .dstPort(UdpFrame.METAROCE_PORT)
+                        .ecn(Ecn.ECT_0)
+                        .payload(scenario.stimulus.get(i))
+                        .timestamp(Instant.ofEpochSecond(1_750_000_000L).plusNanos(i * FRAME_GAP_NS))
+                        .build());
+            }
+        }
+        return folder;
+    }
+
+    private static String hex(final long value) {
+        return String.format("0x%08x", value);
+    }
+}

@@ -1,0 +1,19 @@
+package org.mrconf.cases;
+
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Thrown where a check cannot be disabled before it starts (a test vector, discovered at run time) and turns out not to
+ * apply to the device: it needs a profile the device does not claim. The runner reports NOT_APPLICABLE, never PASS.
+ */
+public final class NotApplicable extends TestAbortedException {
+    private static final long serialVersionUID = 1L;
+
+    private NotApplicable(final String message) {
+        super(message);
+    }
+
+    public static NotApplicable because(final String reason) {
+        return new NotApplicable(reason);
+    }
+}

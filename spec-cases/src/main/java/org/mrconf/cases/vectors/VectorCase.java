@@ -1,0 +1,66 @@
+package org.mrconf.cases.vectors;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.NotApplicable;
+import org.mrconf.catalogue.CatalogueException;
+import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.vectors.TestVector;
+import org.mrconf.vectors.VectorCorpus;
+import org.mrconf.vectors.VectorException;
+import org.mrconf.vectors.VectorReplay;
+
+/**
+ * Every test vector under the vector root (system property {@value #ROOT_PROPERTY}, default {@code test-vectors}) as
+ * one dynamic test, found at run time: a new folder runs in the next run without a rebuild. Each test's source is its
+ * {@code vector.json}, from which the runner reads the clauses; a vector that cannot be read is an ERROR naming the
+ * file and field, and the others still run.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Test vectors")
+class VectorCase {
+    /** Where the runner says the vectors are. */
+    public static final String ROOT_PROPERTY = "metaroce.vectors";
+
+    @TestFactory
+    @DisplayName("every vector folder, replayed")
+    Stream<DynamicTest> vectors(final DeviceUnderTest dut) throws IOException, CatalogueException {
+        final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
+        final VectorCorpus corpus = VectorCorpus.discover(root(), catalogue);
+        final List<DynamicTest> tests = new ArrayList<>();
+        for (final TestVector vector : corpus.vectors()) {
+            tests.add(DynamicTest.dynamicTest(
+                    vector.id(), vector.folder().resolve(TestVector.SIDECAR).toUri(), () -> {
+                        for (final String profile : vector.sidecar().profiles()) {
+                            if (!dut.profile().claims(Profile.fromSpecName(profile))) {
+                                throw NotApplicable.because("the vector needs the " + profile
+                                        + " profile, which the device does not claim");
+                            }
+                        }
+                        VectorReplay.run(vector, dut);
+                    }));
+        }
+        for (final VectorException problem : corpus.problems()) {
+            tests.add(DynamicTest.dynamicTest(
+                    String.valueOf(problem.file()), problem.file().toUri(), () -> {
+                        throw problem;
+                    }));
+        }
+        return tests.stream();
+    }
+
+    static Path root() {
+        return Path.of(System.getProperty(ROOT_PROPERTY, "test-vectors"));
+    }
+}

@@ -1,0 +1,332 @@
+package org.mrconf.vectors;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.RegionAccess;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.pcap.CaptureFileException;
+import org.mrconf.pcap.CapturedFrame;
+import org.mrconf.pcap.FrameDecodeException;
+import org.mrconf.pcap.PcapReader;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.TesterPeer;
+import org.mrconf.wire.AckPacket;
+import org.mrconf.wire.NackPacket;
+
+/**
+ * Replays one vector against a device through the DUT interfaces only: sets the DUT up through its control channel as
+ * the sidecar says, sends the stimulus (placeholders rewritten to the DUT's values) over the wire link, waits until the
+ * DUT has been quiet for {@link #QUIET}, then checks every expectation. A broken expectation is an
+ * {@link AssertionError} naming the expected and the actual value (FAIL); a failed control request or link is a
+ * {@link DutControlException} (ERROR).
+ */
+public final class VectorReplay {
+    /** The tester's connection id, which the DUT's packets carry. */
+    public static final long TESTER_CONNECTION = 0x0002_0002L;
+    /** The DUT's connection id, which the stimulus is rewritten to. */
+    public static final long DUT_CONNECTION = 0x0001_0001L;
+
+    static final Duration QUIET = Duration.ofMillis(300);
+    static final Duration LIMIT = Duration.ofSeconds(5);
+    private static final long REGION_BASE = 0x7000_0000L;
+    private static final long REGION_STRIDE = 1L << 27;
+    private static final long MAX_GAP_NS = 100_000_000L;
+
+    private VectorReplay() {}
+
+    /** Replays {@code vector} against {@code device}; returns normally when every expectation holds. */
+    public static void run(final TestVector vector, final DeviceUnderTest device)
+            throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
+        final Sidecar sidecar = vector.sidecar();
+        final DutControl control = device.control();
+        control.reset();
+        control.createConnection(new ConnectionSpec(
+                DUT_CONNECTION,
+                TESTER_CONNECTION,
+                device.link().testerAddress(),
+                device.link().testerPort(),
+                sidecar.setup().paths(),
+                sidecar.setup().streams(),
+                0,
+                sidecar.setup().initialPsn()));
+        final Map<String, PlaceholderRewriter.ActualRegion> regions = new HashMap<>();
+        long base = REGION_BASE;
+        for (final Sidecar.Region region : sidecar.setup().regions()) {
+            final long key = control.registerRegion(base, region.length(), access(region.access()));
+            final byte[] fill = new byte[(int) region.length()];
+            Arrays.fill(fill, (byte) region.fill());
+            control.writeRegion(key, base, fill);
+            regions.put(region.name(), new PlaceholderRewriter.ActualRegion(base, key, region.length()));
+            base += REGION_STRIDE;
+        }
+        for (final Sidecar.Receive receive : sidecar.setup().receives()) {
+            final PlaceholderRewriter.ActualRegion region = regions.get(receive.region());
+            control.postReceive(new WorkRequest(
+                    DUT_CONNECTION,
+                    receive.stream(),
+                    receive.wrId(),
+                    region.key(),
+                    region.address() + receive.offset(),
+                    receive.length()));
+        }
+        final PlaceholderRewriter rewriter = new PlaceholderRewriter(
+                sidecar.placeholders(), DUT_CONNECTION, sidecar.setup().initialPsn(), regions);
+        final Map<String, Long> before = control.readCounters();
+        try (TesterPeer peer = TesterPeer.start(device.link())) {
+            final int mark = peer.mark();
+            send(vector, peer, rewriter, "recorded".equals(sidecar.pacing()));
+            peer.recorder().awaitQuiet(QUIET, LIMIT);
+            final List<ReceivedPacket> answers = peer.recorder().since(mark);
+            final List<String> failures = new ArrayList<>();
+            checkResponses(sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
+            checkCompletions(sidecar.expect(), control, failures);
+            checkCounters(sidecar.expect(), before, control.readCounters(), failures);
+            checkRegions(sidecar.expect(), control, regions, failures);
+            if (!failures.isEmpty()) {
+                throw new AssertionError("vector " + vector.id() + " (clauses " + String.join(" ", sidecar.clauses())
+                        + "):\n  " + String.join("\n  ", failures));
+            }
+        } finally {
+            control.reset();
+        }
+    }
+
+    private static void send(
+            final TestVector vector, final TesterPeer peer, final PlaceholderRewriter rewriter, final boolean recorded)
+            throws CaptureFileException, java.io.IOException, InterruptedException {
+        long previousNs = Long.MIN_VALUE;
+        try (PcapReader reader = PcapReader.open(vector.stimulus())) {
+            for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
+                final byte[] packet;
+                try {
+                    packet = frame.decode().frame().payloadBytes();
+                } catch (final FrameDecodeException e) {
+                    throw new CaptureFileException(
+                            vector.stimulus(),
+                            "frame " + (frame.index() + 1) + " is not Ethernet/IP/UDP: " + e.getMessage());
+                }
+                final long atNs = frame.timestamp().getEpochSecond() * 1_000_000_000L
+                        + frame.timestamp().getNano();
+                if (recorded && previousNs != Long.MIN_VALUE && atNs > previousNs) {
+                    final long gapNs = Math.min(atNs - previousNs, MAX_GAP_NS);
+                    Thread.sleep(gapNs / 1_000_000, (int) (gapNs % 1_000_000));
+                }
+                previousNs = atNs;
+                peer.send(rewriter.rewrite(packet));
+            }
+        }
+    }
+
+    private static void checkResponses(
+            final Sidecar.Expect expect,
+            final List<ReceivedPacket> answers,
+            final long initialPsn,
+            final List<String> failures) {
+        for (final Sidecar.ResponseExpectation response : expect.responses()) {
+            final long count = answers.stream()
+                    .filter(p -> matches(response, p, initialPsn))
+                    .count();
+            if (count < response.atLeast()) {
+                failures.add(String.format(
+                        "expected at least %d %s from the DUT, got %d (the DUT sent: %s)",
+                        response.atLeast(), describe(response), count, summary(answers)));
+            }
+        }
+        for (final Sidecar.ResponseExpectation never : expect.never()) {
+            final List<ReceivedPacket> forbidden =
+                    answers.stream().filter(p -> matches(never, p, initialPsn)).toList();
+            if (!forbidden.isEmpty()) {
+                failures.add("expected no " + describe(never) + " from the DUT, got " + forbidden.size() + ": "
+                        + forbidden.get(0));
+            }
+        }
+    }
+
+    private static boolean matches(
+            final Sidecar.ResponseExpectation expectation, final ReceivedPacket packet, final long initialPsn) {
+        if (packet.opcode().isEmpty() || !packet.opcode().get().name().equals(expectation.opcode())) {
+            return false;
+        }
+        final var header =
+                packet.ack().map(AckPacket::header).or(() -> packet.nack().map(NackPacket::header));
+        if (expectation.path().isPresent()
+                && (header.isEmpty()
+                        || header.get().pathId() != expectation.path().getAsLong())) {
+            return false;
+        }
+        if (expectation.cumulativePsnOffset().isPresent()
+                && packet.ack()
+                        .map(a -> ((a.cumulativePsn() - initialPsn) & 0xFFFF_FFFFL)
+                                != expectation.cumulativePsnOffset().getAsLong())
+                        .orElse(true)) {
+            return false;
+        }
+        return expectation.nackCode().isEmpty()
+                || packet.nack()
+                        .map(n -> n.code().name().equals(expectation.nackCode().get()))
+                        .orElse(false);
+    }
+
+    private static void checkCompletions(
+            final Sidecar.Expect expect, final DutControl control, final List<String> failures)
+            throws DutControlException {
+        final List<DutCompletion> seen = new ArrayList<>();
+        final long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (System.nanoTime() < deadline && !allSeen(expect, seen)) {
+            seen.addAll(control.pollCompletions(64, Duration.ofMillis(100)));
+        }
+        if (expect.noOtherCompletions()) {
+            seen.addAll(control.pollCompletions(64, QUIET));
+        }
+        for (final Sidecar.CompletionExpectation expected : expect.completions()) {
+            final DutCompletion actual = seen.stream()
+                    .filter(c -> c.wrId() == expected.wrId())
+                    .findFirst()
+                    .orElse(null);
+            if (actual == null) {
+                failures.add("expected a completion of work request " + expected.wrId() + " with status "
+                        + expected.status() + ", got none within " + LIMIT.toSeconds() + " s");
+                continue;
+            }
+            if (!actual.status().name().equals(expected.status())) {
+                failures.add("work request " + expected.wrId() + ": expected status " + expected.status() + ", got "
+                        + actual.status());
+            }
+            if (expected.type().isPresent()
+                    && !actual.type().name().equals(expected.type().get())) {
+                failures.add("work request " + expected.wrId() + ": expected type "
+                        + expected.type().get() + ", got " + actual.type());
+            }
+            if (expected.immediate().isPresent()
+                    && actual.immediate() != expected.immediate().getAsLong()) {
+                failures.add(String.format(
+                        "work request %d: expected immediate 0x%08x, got 0x%08x",
+                        expected.wrId(), expected.immediate().getAsLong(), actual.immediate()));
+            }
+        }
+        if (expect.noOtherCompletions()) {
+            final Set<Long> expectedIds = new java.util.HashSet<>();
+            expect.completions().forEach(c -> expectedIds.add(c.wrId()));
+            final List<DutCompletion> others =
+                    seen.stream().filter(c -> !expectedIds.contains(c.wrId())).toList();
+            if (!others.isEmpty()) {
+                failures.add("expected no other completion, got " + others);
+            }
+        }
+    }
+
+    private static boolean allSeen(final Sidecar.Expect expect, final List<DutCompletion> seen) {
+        return expect.completions().stream().allMatch(e -> seen.stream().anyMatch(c -> c.wrId() == e.wrId()));
+    }
+
+    private static void checkCounters(
+            final Sidecar.Expect expect,
+            final Map<String, Long> before,
+            final Map<String, Long> after,
+            final List<String> failures) {
+        for (final Sidecar.CounterExpectation counter : expect.counters()) {
+            if (!after.containsKey(counter.name())) {
+                throw Inconclusive.because(
+                        "the DUT does not report counter " + counter.name() + ", which vector expectations need");
+            }
+            final long delta = DutCounters.delta(before, after, counter.name());
+            if (counter.delta().isPresent() && delta != counter.delta().getAsLong()) {
+                failures.add("counter " + counter.name() + ": expected to grow by "
+                        + counter.delta().getAsLong() + ", grew by " + delta);
+            }
+            if (counter.atLeast().isPresent() && delta < counter.atLeast().getAsLong()) {
+                failures.add("counter " + counter.name() + ": expected to grow by at least "
+                        + counter.atLeast().getAsLong() + ", grew by " + delta);
+            }
+        }
+    }
+
+    private static void checkRegions(
+            final Sidecar.Expect expect,
+            final DutControl control,
+            final Map<String, PlaceholderRewriter.ActualRegion> regions,
+            final List<String> failures)
+            throws DutControlException {
+        for (final Sidecar.RegionContent content : expect.regions()) {
+            final PlaceholderRewriter.ActualRegion region = regions.get(content.region());
+            final byte[] bytes =
+                    control.readRegion(region.key(), region.address() + content.offset(), content.length());
+            final String actualHex = HexFormat.of().formatHex(bytes);
+            if (content.hex().isPresent() && !content.hex().get().equals(actualHex)) {
+                failures.add(String.format(
+                        "region %s at offset %d: expected %s, got %s",
+                        content.region(),
+                        content.offset(),
+                        abbreviate(content.hex().get()),
+                        abbreviate(actualHex)));
+            }
+            if (content.sha256().isPresent() && !content.sha256().get().equals(sha256(bytes))) {
+                failures.add(String.format(
+                        "region %s at offset %d, %d bytes: expected SHA-256 %s, got %s",
+                        content.region(),
+                        content.offset(),
+                        content.length(),
+                        content.sha256().get(),
+                        sha256(bytes)));
+            }
+        }
+    }
+
+    private static Set<RegionAccess> access(final List<String> names) {
+        final Set<RegionAccess> access = EnumSet.noneOf(RegionAccess.class);
+        names.forEach(name -> access.add(RegionAccess.valueOf(name)));
+        return access;
+    }
+
+    private static String describe(final Sidecar.ResponseExpectation response) {
+        final StringBuilder text = new StringBuilder(response.opcode());
+        response.path().ifPresent(p -> text.append(" on path ").append(p));
+        response.cumulativePsnOffset()
+                .ifPresent(c -> text.append(" with cumulative PSN base+").append(c));
+        response.nackCode().ifPresent(c -> text.append(" with code ").append(c));
+        return text.toString()
+                .toLowerCase(Locale.ROOT)
+                .replace(response.opcode().toLowerCase(Locale.ROOT), response.opcode());
+    }
+
+    private static String summary(final List<ReceivedPacket> answers) {
+        if (answers.isEmpty()) {
+            return "nothing";
+        }
+        return answers.stream()
+                        .limit(8)
+                        .map(ReceivedPacket::toString)
+                        .reduce((a, b) -> a + "; " + b)
+                        .orElse("")
+                + (answers.size() > 8 ? "; and " + (answers.size() - 8) + " more" : "");
+    }
+
+    private static String abbreviate(final String hex) {
+        return hex.length() <= 64 ? hex : hex.substring(0, 64) + "... (" + hex.length() / 2 + " bytes)";
+    }
+
+    static String sha256(final byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (final NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package org.mrconf.vectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.catalogue.ClauseCatalogue;
+
+/**
+ * The committed corpus reads cleanly, and every kind of bad vector gets one error naming the file and the field while
+ * the other vectors stay usable.
+ */
+class VectorCorpusTest {
+    private static final Path COMMITTED = Path.of("..", "test-vectors");
+    private static final String SAMPLE = "11.1.3/write-past-region-end";
+
+    private static ClauseCatalogue catalogue;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void loadCatalogue() throws Exception {
+        catalogue = new CatalogueLoader().loadBundled();
+    }
+
+    @Test
+    void shouldReadEveryCommittedVectorWithoutAProblem() throws Exception {
+        final VectorCorpus corpus = VectorCorpus.discover(COMMITTED, catalogue);
+        assertThat(corpus.problems()).isEmpty();
+        assertThat(corpus.vectors()).hasSizeGreaterThanOrEqualTo(36);
+        assertThat(corpus.vectors()).extracting(v -> v.sidecar().kind()).contains("valid", "invalid", "inopportune");
+        assertThat(corpus.vectors()).allSatisfy(v -> assertThat(v.sha256()).hasSize(64));
+    }
+
+    static Stream<Arguments> breakages() {
+        return Stream.of(
+                Arguments.of(
+                        "a wrong type",
+                        edit("\"paths\" : 1", "\"paths\" : \"one\""),
+                        "vector.json: $.setup.paths: must be a whole number"),
+                Arguments.of(
+                        "an unknown clause", edit("\"11.1.3\" ]", "\"11.9.9\" ]"), "$.clauses: names clause 11.9.9"),
+                Arguments.of(
+                        "an unknown placeholder",
+                        edit("\"target\" : {", "\"other\" : {"),
+                        "$.placeholders.regions: names region 'other'"),
+                Arguments.of(
+                        "another spec version",
+                        edit("\"specVersion\" : \"", "\"specVersion\" : \"9"),
+                        "$.specVersion: is 9"),
+                Arguments.of("an unknown field", edit("\"pacing\"", "\"pacnig\""), "$.pacnig: is not a field"),
+                Arguments.of(
+                        "not JSON", (UnaryOperator<String>) s -> s.substring(0, s.length() / 2), "is not valid JSON"),
+                Arguments.of("an id that is not its folder", edit("\"id\" : \"", "\"id\" : \"x"), "$.id: is 'x"),
+                Arguments.of(
+                        "no expectation",
+                        (UnaryOperator<String>)
+                                s -> s.replaceAll("(?s)\"expect\" : \\{.*\\}\\s*\\}\\s*$", "\"expect\" : { } }"),
+                        "$.expect: expects nothing"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("breakages")
+    void shouldNameTheFileAndFieldOfABrokenSidecarAndKeepTheOthers(
+            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
+        copy(SAMPLE);
+        copy("6.5.1/duplicate-write");
+        final Path sidecar = dir.resolve(SAMPLE).resolve(TestVector.SIDECAR);
+        Files.writeString(sidecar, breakage.apply(Files.readString(sidecar)), StandardCharsets.UTF_8);
+
+        final VectorCorpus corpus = VectorCorpus.discover(dir, catalogue);
+
+        assertThat(corpus.vectors()).extracting(TestVector::id).containsExactly("6.5.1/duplicate-write");
+        assertThat(corpus.problems()).hasSize(1);
+        assertThat(corpus.problems().get(0).getMessage())
+                .contains(sidecar.toString())
+                .contains(message);
+    }
+
+    @Test
+    void shouldRejectASidecarThatIsNotUtf8() throws Exception {
+        copy(SAMPLE);
+        final Path sidecar = dir.resolve(SAMPLE).resolve(TestVector.SIDECAR);
+        Files.write(sidecar, new byte[] {(byte) 0xFF, (byte) 0xFE, 0x7B, 0x00});
+        assertThat(VectorCorpus.discover(dir, catalogue).problems().get(0).getMessage())
+                .contains("is not UTF-8 text");
+    }
+
+    @Test
+    void shouldRejectATruncatedOrForeignStimulus() throws Exception {
+        copy(SAMPLE);
+        copy("6.5.1/duplicate-write");
+        final Path truncated = dir.resolve(SAMPLE).resolve(TestVector.STIMULUS);
+        final byte[] bytes = Files.readAllBytes(truncated);
+        Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+        final Path foreign = dir.resolve("6.5.1/duplicate-write").resolve(TestVector.STIMULUS);
+        Files.writeString(foreign, "this is not a capture");
+
+        final List<VectorException> problems =
+                VectorCorpus.discover(dir, catalogue).problems();
+
+        assertThat(problems).hasSize(2);
+        assertThat(problems).anySatisfy(p -> assertThat(p.getMessage()).contains(truncated.toString()));
+        assertThat(problems).anySatisfy(p -> assertThat(p.getMessage()).contains(foreign.toString()));
+    }
+
+    @Test
+    void shouldRejectANonEthernetCapture() throws Exception {
+        copy(SAMPLE);
+        final Path stimulus = dir.resolve(SAMPLE).resolve(TestVector.STIMULUS);
+        final byte[] bytes = Files.readAllBytes(stimulus);
+        bytes[20] = 101; // the global header's link type: LINKTYPE_RAW instead of Ethernet (1)
+        Files.write(stimulus, bytes);
+        assertThat(VectorCorpus.discover(dir, catalogue).problems().get(0).getMessage())
+                .contains("link type");
+    }
+
+    private void copy(final String id) throws Exception {
+        final Path from = COMMITTED.resolve(id);
+        final Path to = dir.resolve(id);
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (final Path file : files.toList()) {
+                Files.copy(file, to.resolve(file.getFileName()));
+            }
+        }
+    }
+
+    private static UnaryOperator<String> edit(final String from, final String to) {
+        return s -> {
+            assertThat(s).as("the sample sidecar holds %s", from).contains(from);
+            return s.replace(from, to);
+        };
+    }
+}
