@@ -26,6 +26,9 @@ public final class HtmlReport {
     private static final List<Verdict> ORDER = List.of(
             Verdict.FAIL, Verdict.ERROR, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.PASS, Verdict.NOT_APPLICABLE);
 
+    /** How many bytes of each packet the page shows. */
+    private static final int HEX_PREVIEW_BYTES = 64;
+
     private HtmlReport() {}
 
     /** The page, ending in a newline. */
@@ -254,8 +257,9 @@ public final class HtmlReport {
         }
         if (!e.packets().isEmpty()) {
             h.append(LadderDiagram.svg(e.packets())).append('\n');
-            h.append("<table class=\"packets\"><thead><tr><th>Time</th><th>Direction</th><th>Decoded</th><th>Bytes</th>"
-                    + "</tr></thead><tbody>\n");
+            h.append(
+                    "<table class=\"packets\"><thead><tr><th>Time</th><th>Direction</th><th>Decoded</th><th>First bytes</th>"
+                            + "</tr></thead><tbody>\n");
             for (final Evidence.PacketRecord p : e.packets()) {
                 h.append("<tr><td>")
                         .append(String.format(Locale.ROOT, "%.3f ms", p.timeNs() / 1e6))
@@ -264,7 +268,7 @@ public final class HtmlReport {
                         .append("</td><td>")
                         .append(Markup.text(p.summary()))
                         .append("</td><td><code class=\"hex\">")
-                        .append(Markup.text(p.hex()))
+                        .append(Markup.text(hexPreview(p.hex())))
                         .append("</code></td></tr>\n");
             }
             h.append("</tbody></table>\n");
@@ -335,6 +339,17 @@ public final class HtmlReport {
     private static String section(final String clauseId) {
         final int dot = clauseId.indexOf('.');
         return dot < 0 ? clauseId : clauseId.substring(0, dot);
+    }
+
+    /**
+     * The first bytes of a packet: enough to read its headers. A page repeats a case's evidence under each clause
+     * it verifies, so full payloads would make it megabytes; report.json and the pcap slice hold every byte.
+     */
+    static String hexPreview(final String hex) {
+        if (hex.length() <= HEX_PREVIEW_BYTES * 2) {
+            return hex;
+        }
+        return hex.substring(0, HEX_PREVIEW_BYTES * 2) + "\u2026 (" + hex.length() / 2 + " bytes)";
     }
 
     private static String firstLine(final String s) {

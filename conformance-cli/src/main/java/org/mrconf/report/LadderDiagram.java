@@ -10,13 +10,13 @@ import org.mrconf.verdict.Evidence;
  * label is escaped: summaries can echo bytes the device sent.
  */
 final class LadderDiagram {
-    private static final int WIDTH = 760;
+    private static final int WIDTH = 1000;
     private static final int LEFT = 110;
-    private static final int RIGHT = 650;
+    private static final int RIGHT = 890;
     private static final int TOP = 40;
     private static final int ROW = 34;
     /** Longer summaries are cut so the label fits between the two lines; the table above holds the whole text. */
-    private static final int MAX_LABEL = 70;
+    private static final int MAX_LABEL = 105;
 
     private LadderDiagram() {}
 
@@ -42,6 +42,8 @@ final class LadderDiagram {
             final boolean fromTester = PcapSlices.TESTER_TO_DUT.equals(p.direction());
             final int x1 = fromTester ? LEFT : RIGHT;
             final int x2 = fromTester ? RIGHT : LEFT;
+            // The whole summary as a tooltip: the label may be cut to fit between the lines.
+            s.append("<g><title>").append(Markup.text(p.summary())).append("</title>");
             s.append("<text x=\"4\" y=\"")
                     .append(y + 4)
                     .append("\" class=\"t\">")
@@ -70,7 +72,7 @@ final class LadderDiagram {
                     .append(y - 5)
                     .append("\" text-anchor=\"middle\" class=\"label\">")
                     .append(Markup.text(cut(p.summary())))
-                    .append("</text>");
+                    .append("</text></g>");
         }
         return s.append("</svg>").toString();
     }

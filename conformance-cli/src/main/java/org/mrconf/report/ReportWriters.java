@@ -28,11 +28,13 @@ public final class ReportWriters {
 
     /**
      * Writes the evidence pcap slices, then report.json, junit.xml, ocptv.jsonl and report.html into {@code runDir}
-     * (created when missing). A file that cannot be written does not stop the others.
+     * (created when missing). A file that cannot be written does not stop the others. Calls are serialised (a
+     * shutdown hook writing the interrupted record waits for a write in progress), so the last call's record is
+     * the one on disk.
      *
      * @throws ReportWriteException naming every file that could not be written
      */
-    public static void writeAll(final Path runDir, final RunRecord record) throws IOException {
+    public static synchronized void writeAll(final Path runDir, final RunRecord record) throws IOException {
         Objects.requireNonNull(runDir, "runDir");
         Objects.requireNonNull(record, "record");
         final List<String> problems = new ArrayList<>();

@@ -57,6 +57,13 @@ class HtmlReportTest {
     }
 
     @Test
+    void shouldShowTheFirstBytesOfALongPacket() {
+        assertThat(HtmlReport.hexPreview("0102")).isEqualTo("0102");
+        final String long200 = "ab".repeat(200);
+        assertThat(HtmlReport.hexPreview(long200)).isEqualTo("ab".repeat(64) + "\u2026 (200 bytes)");
+    }
+
+    @Test
     void shouldDrawTheFailureAsALadderDiagram() {
         final String svg = LadderDiagram.svg(
                 SampleRuns.finished().cases().get(1).evidence().packets());
