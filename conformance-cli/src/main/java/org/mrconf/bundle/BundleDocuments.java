@@ -78,8 +78,8 @@ final class BundleDocuments {
     }
 
     /**
-     * The test vectors the run used, as its report lists them ({@code vectors}: id and sha256). Until the suite runs
-     * vectors the list is empty and the note says why.
+     * The test vectors the run used, as its report lists them ({@code vectors}: id and sha256); when it lists none,
+     * the note says so.
      */
     static ObjectNode vectors(final JsonNode reportVectors) {
         final ObjectNode n = header("vectors");
@@ -90,8 +90,8 @@ final class BundleDocuments {
         n.put(
                 "note",
                 list.isEmpty()
-                        ? "The run used no test vectors: this suite version has none yet (test-vectors/ holds only"
-                                + " its README). The list will carry each vector's id and SHA-256 once runs use them."
+                        ? "The run's report.json lists no test vectors, so the run replayed none. A run that"
+                                + " replays vectors lists each with its id and SHA-256, and so does this file."
                         : "The test vectors the run used, as its report.json lists them.");
         return n;
     }

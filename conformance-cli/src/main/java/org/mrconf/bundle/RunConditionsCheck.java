@@ -86,6 +86,28 @@ final class RunConditionsCheck {
         return problems;
     }
 
+    /** The bundle's vector manifest lists exactly the vectors (id and SHA-256) that report.json says the run used. */
+    static List<Problem> checkVectors(final Path root, final JsonNode report) {
+        final Path file = root.resolve(BundleLayout.VECTORS);
+        if (!Files.isRegularFile(file)) {
+            return List.of(); // the integrity check names a missing document
+        }
+        try {
+            final JsonNode listed =
+                    BundleDocuments.MAPPER.readTree(file.toFile()).path("vectors");
+            final JsonNode used = report.path("vectors");
+            if (!listed.equals(used.isMissingNode() ? BundleDocuments.MAPPER.createArrayNode() : used)) {
+                return List.of(new Problem(
+                        "version",
+                        BundleLayout.VECTORS + " does not list the vectors report.json" + " says the run used ("
+                                + used.size() + " there, " + listed.size() + " here)"));
+            }
+            return List.of();
+        } catch (IOException e) {
+            return List.of(new Problem("bundle", BundleLayout.VECTORS + " is not JSON"));
+        }
+    }
+
     /** Each field of a bundle document must say what the report says. */
     private static void checkDocument(
             final Path root, final String name, final List<Problem> problems, final Map<String, String> fromReport) {

@@ -272,6 +272,20 @@ class BundleVerifierTest {
     }
 
     @Test
+    void shouldNameAVectorManifestThatDisagreesWithTheReport() throws IOException {
+        final Path copy = copyOf(BundleCreator.directoryOf(cleanBundle));
+        final Path vectors = copy.resolve(BundleLayout.VECTORS);
+        final ObjectNode tree = (ObjectNode) BundleDocuments.MAPPER.readTree(vectors.toFile());
+        tree.putArray("vectors").addObject().put("id", "7.1.1/forged").put("sha256", "00");
+        Files.writeString(vectors, BundleDocuments.text(tree));
+        resign(copy, VENDOR);
+
+        assertThat(lines(verify(copy, VENDOR)))
+                .containsExactly("version: vectors/manifest.json does not list the vectors report.json says the run"
+                        + " used (0 there, 1 here)");
+    }
+
+    @Test
     void shouldMakeTheSameArchiveTwice() throws IOException {
         final Path run = BundleRuns.write(dir.resolve("run"), BundleRuns.clean());
         final Path first = create(run, dir.resolve("a"), "same", VENDOR);

@@ -19,12 +19,7 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = "Run benchmarks and write their tables under reports/benchmarks/.",
-        subcommands = {
-            BenchCommand.Loss.class,
-            AnalyzeBenchmark.class,
-            StabilityCommand.class,
-            VectorsBenchmark.class
-        })
+        subcommands = {BenchCommand.Loss.class, AnalyzeBenchmark.class, StabilityCommand.class, VectorsBenchmark.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
