@@ -3,6 +3,9 @@ package org.mrconf.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,9 +18,11 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
 import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.report.ReportWriters;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
 import org.mrconf.verdict.ClauseVerdicts;
+import org.mrconf.verdict.RunRecord;
 import org.mrconf.verdict.Verdict;
 import org.mrconf.wire.WireConstants;
 import picocli.CommandLine.Command;
@@ -66,12 +71,21 @@ final class AnalyzeCommand implements Callable<Integer> {
             })
     double resendMarginMs = 5;
 
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = {
+                "Folder for the four reports (report.json, report.html, junit.xml, ocptv.jsonl).",
+                "Default: reports/analyses/<UTC time>-<capture name>/."
+            })
+    Path out;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter console = spec.commandLine().getOut();
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final Map<String, DutProfile> declarations = new HashMap<>();
         Optional<DutProfile> everyEnd = Optional.empty();
@@ -92,24 +106,28 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (!(resendMarginMs >= 0 && resendMarginMs < 60_000)) {
             throw new DutProfileException("--resend-margin-ms", String.valueOf(resendMarginMs), "must be 0 to 60000");
         }
+        final Instant startedAt = Instant.now();
         final CaptureAnalysis analysis = CaptureAnalysis.of(
                 capture, port, Duration.ofNanos((long) (resendMarginMs * 1e6)), catalogue, declarations, everyEnd);
-        out.printf(
+        console.printf(
                 "Capture: %s: %d frames, %d to port %d, %d paths%n",
                 capture, analysis.frames(), analysis.metaroceFrames(), port, analysis.paths());
-        analysis.notes().forEach((reason, count) -> out.printf("  not judged: %d %s%n", count, reason));
-        out.println();
+        analysis.notes().forEach((reason, count) -> console.printf("  not judged: %d %s%n", count, reason));
+        console.println();
         for (final CaseResult result : analysis.cases()) {
-            out.printf("%-14s %-7s %s%n", result.verdict(), String.join(" ", result.clauses()), result.title());
+            console.printf("%-14s %-7s %s%n", result.verdict(), String.join(" ", result.clauses()), result.title());
             if (!result.message().isEmpty() && result.verdict() != Verdict.NOT_APPLICABLE) {
-                out.printf("               %s%n", result.message());
+                console.printf("               %s%n", result.message());
             }
         }
         final List<ClauseResult> clauses =
                 ClauseVerdicts.combine(analysis.cases(), clauseInfo(catalogue), clauseOrder(catalogue));
         final long failed =
                 clauses.stream().filter(c -> c.verdict() == Verdict.FAIL).count();
-        out.printf(
+        final Path folder = out != null ? out : defaultFolder(startedAt);
+        ReportWriters.writeAll(folder, record(catalogue, analysis, clauses, startedAt));
+        console.printf("Reports: %s%n", folder);
+        console.printf(
                 "%n%d clauses judged for %d ends: %d failed%n",
                 clauses.size(),
                 analysis.cases().stream()
@@ -117,8 +135,57 @@ final class AnalyzeCommand implements Callable<Integer> {
                         .distinct()
                         .count(),
                 failed);
-        out.flush();
+        console.flush();
         return failed > 0 ? 1 : 0;
+    }
+
+    private Path defaultFolder(final Instant startedAt) {
+        final String time = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(ZoneOffset.UTC)
+                .format(startedAt);
+        final String name = capture.getFileName().toString().replaceAll("[^A-Za-z0-9._-]", "_");
+        return Path.of("reports", "analyses", time + "-" + name);
+    }
+
+    /** The analysis as a run record, so it gets the same four reports as a conformance run. */
+    private RunRecord record(
+            final ClauseCatalogue catalogue,
+            final CaptureAnalysis analysis,
+            final List<ClauseResult> clauses,
+            final Instant startedAt) {
+        final String suite = MetaroceCommand.class.getPackage().getImplementationVersion();
+        final Map<String, String> parameters = new java.util.TreeMap<>();
+        parameters.put("capture", capture.toString());
+        parameters.put("frames", Long.toString(analysis.frames()));
+        parameters.put("metaroceFrames", Long.toString(analysis.metaroceFrames()));
+        parameters.put("paths", Integer.toString(analysis.paths()));
+        parameters.put("port", Integer.toString(port));
+        parameters.put("resendMarginMs", Double.toString(resendMarginMs));
+        analysis.notes().forEach((reason, count) -> parameters.put("notJudged." + reason, Long.toString(count)));
+        final RunRecord.DutDescription dut = new RunRecord.DutDescription(
+                "capture " + capture.getFileName(),
+                "(passive analysis of both ends)",
+                "",
+                "",
+                "",
+                List.of(),
+                List.of(),
+                List.of(),
+                parameters,
+                "capture");
+        return new RunRecord(
+                suite == null ? "development build" : suite,
+                "unknown",
+                catalogue.specVersion(),
+                "metaroce analyze "
+                        + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                dut,
+                startedAt,
+                Optional.of(Instant.now()),
+                false,
+                Map.of("mode", "passive analysis"),
+                analysis.cases(),
+                clauses);
     }
 
     static ClauseVerdicts.ClauseInfo clauseInfo(final ClauseCatalogue catalogue) {

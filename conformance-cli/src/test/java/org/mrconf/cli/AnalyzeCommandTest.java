@@ -22,9 +22,12 @@ class AnalyzeCommandTest {
         final Path capture = dir.resolve("clean.pcap");
         SyntheticCapture.write(capture, 5_000, 8, 3);
 
+        final Path reports = dir.resolve("reports");
         final int exit = execute(
                 "analyze",
                 capture.toString(),
+                "--out",
+                reports.toString(),
                 "--profile",
                 "../spec-cases/src/main/resources/profiles/reference-udp.json");
 
@@ -35,6 +38,12 @@ class AnalyzeCommandTest {
                 .contains("PASS           8.1.1   192.0.2.2")
                 .contains("INCONCLUSIVE")
                 .contains("0 failed");
+        for (final String file : new String[] {"report.json", "report.html", "junit.xml", "ocptv.jsonl"}) {
+            assertThat(reports.resolve(file)).isRegularFile();
+        }
+        assertThat(execute("report", "validate", reports.toString()))
+                .as("stderr: %s", err)
+                .isZero();
     }
 
     @Test

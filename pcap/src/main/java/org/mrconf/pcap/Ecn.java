@@ -1,6 +1,11 @@
 package org.mrconf.pcap;
 
-/** The two-bit ECN field of the IPv4 TOS byte or IPv6 traffic class (RFC 3168). */
+/**
+ * The two-bit ECN field of the IPv4 TOS byte or IPv6 traffic class (RFC 3168).
+ *
+ * <p>The reference transport has its own {@code org.mrconf.net.Ecn} of int constants for its hot path; this enum is
+ * for captures and the suite's wire links, which the reference does not depend on.
+ */
 public enum Ecn {
     /** 0b00: not ECN-capable transport. */
     NOT_ECT(0),

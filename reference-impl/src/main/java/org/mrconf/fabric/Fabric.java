@@ -30,7 +30,7 @@ public final class Fabric {
     /** routes[src][dst][routeIndex]; grown as nodes attach. */
     private Link[][][] routes = new Link[0][][];
 
-    private Packet freePackets;
+    private FabricPacket freePackets;
     private long packetsAllocated;
     private long packetsInFlight;
     private PacketTap tap;
@@ -180,14 +180,14 @@ public final class Fabric {
         if (ecn < 0 || ecn > 3) {
             throw new IllegalArgumentException("ecn=" + ecn + " must be 0..3");
         }
-        final Packet packet = acquire();
+        final FabricPacket packet = acquire();
         packet.srcNode = srcNode;
         packet.dstNode = dstNode;
         packet.srcPort = srcPort;
         packet.ecn = ecn;
         packet.length = length;
         packet.routeIndex = routeIndexFor(srcNode, dstNode, srcPort);
-        packet.hop = Packet.HOP_UPLINK;
+        packet.hop = FabricPacket.HOP_UPLINK;
         packet.extraDelayNs = 0;
         buffer.get(offset, packet.data, 0, length);
         tap(nowNs, TapEvent.SENT, from.uplink(), packet);
@@ -195,14 +195,14 @@ public final class Fabric {
     }
 
     /** A packet has crossed a link's wire: on to the next link, or to the endpoint. */
-    void onHopComplete(final Packet packet, final long nowNs) {
+    void onHopComplete(final FabricPacket packet, final long nowNs) {
         switch (packet.hop) {
-            case Packet.HOP_UPLINK -> {
-                packet.hop = Packet.HOP_ROUTE;
+            case FabricPacket.HOP_UPLINK -> {
+                packet.hop = FabricPacket.HOP_ROUTE;
                 routes[packet.srcNode][packet.dstNode][packet.routeIndex].offer(packet, nowNs);
             }
-            case Packet.HOP_ROUTE -> {
-                packet.hop = Packet.HOP_DOWNLINK;
+            case FabricPacket.HOP_ROUTE -> {
+                packet.hop = FabricPacket.HOP_DOWNLINK;
                 nodes.get(packet.dstNode).downlink().offer(packet, nowNs);
             }
             default -> {
@@ -219,30 +219,30 @@ public final class Fabric {
         return fate;
     }
 
-    void tap(final long nowNs, final TapEvent event, final Link link, final Packet packet) {
+    void tap(final long nowNs, final TapEvent event, final Link link, final FabricPacket packet) {
         if (tap != null) {
             tap.onPacket(nowNs, event, link, packet);
         }
     }
 
-    Packet copyOf(final Packet original) {
-        final Packet copy = acquire();
+    FabricPacket copyOf(final FabricPacket original) {
+        final FabricPacket copy = acquire();
         copy.copyFrom(original);
         return copy;
     }
 
-    void release(final Packet packet) {
+    void release(final FabricPacket packet) {
         packetsInFlight--;
         packet.next = freePackets;
         freePackets = packet;
     }
 
-    private Packet acquire() {
+    private FabricPacket acquire() {
         packetsInFlight++;
-        final Packet packet = freePackets;
+        final FabricPacket packet = freePackets;
         if (packet == null) {
             packetsAllocated++;
-            return new Packet(this, config.maxPacketBytes());
+            return new FabricPacket(this, config.maxPacketBytes());
         }
         freePackets = packet.next;
         packet.next = null;

@@ -147,7 +147,7 @@ public final class FabricNode implements PacketTransmitter {
     }
 
     /** Hands a packet that crossed the downlink to the endpoint: called by {@link Fabric}. */
-    void deliver(final Packet packet, final long nowNs) {
+    void deliver(final FabricPacket packet, final long nowNs) {
         packetsDelivered++;
         bytesDelivered += packet.length;
         fabric.tap(nowNs, TapEvent.DELIVERED, downlink, packet);

@@ -7,6 +7,10 @@ package org.mrconf.fabric;
  * {@link Link#impairment(Impairment)}, combine several with {@link #then(Impairment)}, and change them
  * over time with {@link Fabric#scheduleImpairment(long, Link, Impairment)}.
  *
+ * <p>Not to be confused with {@code org.mrconf.peer.Impairment}, the tester's send-side impairment: the two share a
+ * name because both decide a packet's fate, but this one belongs to the simulated network and the reference, which
+ * must never share code with the suite that tests it.
+ *
  * <p>Implementations draw randomness only from their own {@link SeededRandom}, so the same seed and the
  * same packets give the same decisions.
  */

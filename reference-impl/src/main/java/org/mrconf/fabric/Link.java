@@ -40,8 +40,8 @@ public final class Link {
     private LinkConfig config;
     private Impairment impairment = Impairment.NONE;
 
-    private Packet head;
-    private Packet tail;
+    private FabricPacket head;
+    private FabricPacket tail;
     private int queueBytes;
     private int queuedPackets;
     private boolean busy;
@@ -208,7 +208,7 @@ public final class Link {
     }
 
     /** A packet enters the link: called by {@link Fabric} at each hop. */
-    void offer(final Packet packet, final long nowNs) {
+    void offer(final FabricPacket packet, final long nowNs) {
         if (impairment == Impairment.NONE) {
             if (!enqueue(packet, nowNs)) {
                 fabric.release(packet);
@@ -234,7 +234,7 @@ public final class Link {
         // The copies are taken before anything is released, so a tail-dropped original still has them.
         final boolean accepted = enqueue(packet, nowNs);
         for (int i = 0; i < copies; i++) {
-            final Packet copy = fabric.copyOf(packet);
+            final FabricPacket copy = fabric.copyOf(packet);
             duplicates++;
             fabric.tap(nowNs, TapEvent.DUPLICATED, this, copy);
             if (!enqueue(copy, nowNs)) {
@@ -246,7 +246,7 @@ public final class Link {
         }
     }
 
-    private boolean enqueue(final Packet packet, final long nowNs) {
+    private boolean enqueue(final FabricPacket packet, final long nowNs) {
         final int wireBytes = packet.length + wireOverheadBytes;
         if ((long) queueBytes + wireBytes > config.queueCapacityBytes()) {
             queueDrops++;
@@ -283,7 +283,7 @@ public final class Link {
     }
 
     private void onSerializationDone() {
-        final Packet packet = head;
+        final FabricPacket packet = head;
         head = packet.next;
         if (head == null) {
             tail = null;

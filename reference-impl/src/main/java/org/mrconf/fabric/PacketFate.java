@@ -6,7 +6,7 @@ package org.mrconf.fabric;
  * impairment, then acts on the outcome, so deciding allocates nothing.
  */
 public final class PacketFate {
-    private Packet packet;
+    private FabricPacket packet;
     private boolean dropped;
     private int duplicates;
     private long extraDelayNs;
@@ -16,7 +16,7 @@ public final class PacketFate {
 
     /** A fate over a standalone packet of {@code payload}, for exercising impairments in unit tests. */
     static PacketFate standalone(final byte[] payload) {
-        final Packet packet = new Packet(null, Math.max(1, payload.length));
+        final FabricPacket packet = new FabricPacket(null, Math.max(1, payload.length));
         System.arraycopy(payload, 0, packet.data, 0, payload.length);
         packet.length = payload.length;
         final PacketFate fate = new PacketFate();
@@ -24,7 +24,7 @@ public final class PacketFate {
         return fate;
     }
 
-    void reset(final Packet packet) {
+    void reset(final FabricPacket packet) {
         this.packet = packet;
         dropped = false;
         duplicates = 0;

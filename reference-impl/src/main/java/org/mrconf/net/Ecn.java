@@ -1,6 +1,12 @@
 package org.mrconf.net;
 
-/** The two-bit ECN field of the IP header (RFC 3168), as plain int constants for the hot path. */
+/**
+ * The two-bit ECN field of the IP header (RFC 3168), as plain int constants for the hot path.
+ *
+ * <p>The pcap module's {@code org.mrconf.pcap.Ecn} is the same field as an enum for captures and the suite's wire
+ * links; the transport keeps ints so that its per-packet path allocates and dereferences nothing, and so that the
+ * reference does not depend on the capture module.
+ */
 public final class Ecn {
     /** Not ECN-capable transport. */
     public static final int NOT_ECT = 0;

@@ -2,7 +2,12 @@ package org.mrconf.transport;
 
 import org.mrconf.wire.NackCode;
 
-/** How a work request ended (spec clause 7.5.8): success, or the reason it failed. */
+/**
+ * How a work request ended (spec clause 7.5.8): success, or the reason it failed.
+ *
+ * <p>The suite has its own {@code org.mrconf.dut.CompletionStatus}, the suite's copy, read from the control protocol: the reference and the suite share no code, so that a
+ * bug in one cannot hide the same bug in the other. A test compares the two vocabularies with the control document.
+ */
 public enum CompletionStatus {
     SUCCESS,
     /** The peer answered NACK REMOTE_ACCESS. */

@@ -1,6 +1,11 @@
 package org.mrconf.transport;
 
-/** What a completion reports: the work request's kind, or the receive-side event. */
+/**
+ * What a completion reports: the work request's kind, or the receive-side event.
+ *
+ * <p>The suite has its own {@code org.mrconf.dut.CompletionType}, the suite's copy, read from the control protocol: the reference and the suite share no code, so that a
+ * bug in one cannot hide the same bug in the other. A test compares the two vocabularies with the control document.
+ */
 public enum CompletionType {
     /** A posted WRITE finished at the sender. */
     WRITE,

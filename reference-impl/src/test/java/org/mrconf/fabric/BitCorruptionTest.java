@@ -45,7 +45,7 @@ class BitCorruptionTest {
         int corrupted = 0;
 
         for (int i = 0; i < 100_000; i++) {
-            fate.reset((Packet) fate.packet());
+            fate.reset((FabricPacket) fate.packet());
             corruption.impair(i, fate);
             corrupted += fate.bitFlips();
         }

@@ -9,7 +9,7 @@ final class Impairments {
         final boolean[] dropped = new boolean[packets];
         final PacketFate fate = PacketFate.standalone(new byte[100]);
         for (int i = 0; i < packets; i++) {
-            fate.reset((Packet) fate.packet());
+            fate.reset((FabricPacket) fate.packet());
             impairment.impair(i, fate);
             dropped[i] = fate.isDropped();
         }

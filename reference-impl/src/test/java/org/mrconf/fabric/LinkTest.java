@@ -230,7 +230,7 @@ class LinkTest {
         sendSpaced(80, 100_000);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
-        // Packet k enters the route about 1.5 µs after k * 100 µs: packets 20..49 fall in the window.
+        // FabricPacket k enters the route about 1.5 µs after k * 100 µs: packets 20..49 fall in the window.
         assertThat(route.impairmentDrops()).isEqualTo(30);
         assertThat(receiver.sequences())
                 .containsExactlyElementsOf(

@@ -14,7 +14,7 @@ class RandomDuplicationTest {
         int duplicates = 0;
 
         for (int i = 0; i < 100_000; i++) {
-            fate.reset((Packet) fate.packet());
+            fate.reset((FabricPacket) fate.packet());
             duplication.impair(i, fate);
             duplicates += fate.duplicates();
             assertThat(fate.isDropped()).isFalse();

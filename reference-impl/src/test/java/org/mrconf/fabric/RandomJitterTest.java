@@ -17,7 +17,7 @@ class RandomJitterTest {
         long max = Long.MIN_VALUE;
 
         for (int i = 0; i < 100_000; i++) {
-            fate.reset((Packet) fate.packet());
+            fate.reset((FabricPacket) fate.packet());
             jitter.impair(i, fate);
             final long delay = fate.extraDelayNs();
             sum += delay;

@@ -1,6 +1,11 @@
 package org.mrconf.dut;
 
-/** How a work request or receive ended ({@code poll_completions}' {@code status}; spec clause 7.5.8). */
+/**
+ * How a work request or receive ended ({@code poll_completions}' {@code status}; spec clause 7.5.8).
+ *
+ * <p>Deliberately not the reference's {@code org.mrconf.transport.CompletionStatus}: the suite reaches every device, the reference included,
+ * only through the control protocol, and shares no code with any of them. A test keeps the vocabularies in step.
+ */
 public enum CompletionStatus {
     SUCCESS,
     REMOTE_ACCESS_ERROR,

@@ -1,6 +1,11 @@
 package org.mrconf.dut;
 
-/** What a completion reports ({@code poll_completions}' {@code type}); spelled as in the protocol. */
+/**
+ * What a completion reports ({@code poll_completions}' {@code type}); spelled as in the protocol.
+ *
+ * <p>Deliberately not the reference's {@code org.mrconf.transport.CompletionType}: the suite reaches every device, the reference included,
+ * only through the control protocol, and shares no code with any of them. A test keeps the vocabularies in step.
+ */
 public enum CompletionType {
     WRITE,
     WRITE_WITH_IMMEDIATE,

@@ -4,6 +4,9 @@ package org.mrconf.peer;
  * Decides the fate of each packet the tester peer sends: the deliberate loss, delay, duplication and reordering a
  * test puts on the peer's side of the wire. Implementations are deterministic: the same index always gets the same
  * fate ({@link ScriptedImpairment} by index, {@link RandomImpairment} by a seed), so a failing run can be replayed.
+ *
+ * <p>Kept apart from the simulated fabric's {@code org.mrconf.fabric.Impairment} on purpose: the suite shares no
+ * code with the reference it tests, and this one acts only on what the tester sends.
  */
 @FunctionalInterface
 public interface Impairment {

@@ -12,14 +12,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.mrconf.cases.DeviceUnderTest;
-import org.mrconf.cases.Inconclusive;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.RegionAccess;
+import org.mrconf.dut.WireLink;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.pcap.CapturedFrame;
@@ -29,6 +28,7 @@ import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.NackPacket;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Replays one vector against a device through the DUT interfaces only: sets the DUT up through its control channel as
@@ -51,17 +51,19 @@ public final class VectorReplay {
 
     private VectorReplay() {}
 
-    /** Replays {@code vector} against {@code device}; returns normally when every expectation holds. */
-    public static void run(final TestVector vector, final DeviceUnderTest device)
+    /**
+     * Replays {@code vector} against the device behind {@code control} and {@code link}; returns normally when every
+     * expectation holds. A {@link TestAbortedException} means the vector cannot be judged on this device (INCONCLUSIVE).
+     */
+    public static void run(final TestVector vector, final DutControl control, final WireLink link)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final Sidecar sidecar = vector.sidecar();
-        final DutControl control = device.control();
         control.reset();
         control.createConnection(new ConnectionSpec(
                 DUT_CONNECTION,
                 TESTER_CONNECTION,
-                device.link().testerAddress(),
-                device.link().testerPort(),
+                link.testerAddress(),
+                link.testerPort(),
                 sidecar.setup().paths(),
                 sidecar.setup().streams(),
                 0,
@@ -89,7 +91,7 @@ public final class VectorReplay {
         final PlaceholderRewriter rewriter = new PlaceholderRewriter(
                 sidecar.placeholders(), DUT_CONNECTION, sidecar.setup().initialPsn(), regions);
         final Map<String, Long> before = control.readCounters();
-        try (TesterPeer peer = TesterPeer.start(device.link())) {
+        try (TesterPeer peer = TesterPeer.start(link)) {
             final int mark = peer.mark();
             send(vector, peer, rewriter, "recorded".equals(sidecar.pacing()));
             peer.recorder().awaitQuiet(QUIET, LIMIT);
@@ -243,7 +245,7 @@ public final class VectorReplay {
             final List<String> failures) {
         for (final Sidecar.CounterExpectation counter : expect.counters()) {
             if (!after.containsKey(counter.name())) {
-                throw Inconclusive.because(
+                throw new TestAbortedException(
                         "the DUT does not report counter " + counter.name() + ", which vector expectations need");
             }
             final long delta = DutCounters.delta(before, after, counter.name());

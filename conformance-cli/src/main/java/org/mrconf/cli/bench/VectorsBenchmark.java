@@ -45,7 +45,10 @@ public final class VectorsBenchmark implements Callable<Integer> {
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
             for (final TestVector vector : corpus.vectors()) {
                 try {
-                    VectorReplay.run(vector, reference.device());
+                    VectorReplay.run(
+                            vector,
+                            reference.device().control(),
+                            reference.device().link());
                 } catch (final AssertionError e) {
                     failed++;
                     console.println("FAIL " + vector.id() + ": " + e.getMessage());

@@ -172,7 +172,10 @@ public final class VectorsCommand implements Runnable {
                         .orElseThrow(() -> new IllegalStateException(
                                 "recorded " + scenario.id + " but cannot read it: " + one.problems()));
                 try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
-                    VectorReplay.run(vector, reference.device());
+                    VectorReplay.run(
+                            vector,
+                            reference.device().control(),
+                            reference.device().link());
                     out.println("recorded " + scenario.id);
                 } catch (final AssertionError e) {
                     failures++;

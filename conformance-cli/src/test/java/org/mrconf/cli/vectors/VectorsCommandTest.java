@@ -105,7 +105,8 @@ class VectorsCommandTest {
         assertThat(corpus.vectors()).isNotEmpty();
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
             for (final TestVector vector : corpus.vectors()) {
-                VectorReplay.run(vector, reference.device());
+                VectorReplay.run(
+                        vector, reference.device().control(), reference.device().link());
             }
         }
     }

@@ -48,7 +48,7 @@ class VectorCase {
                                         + " profile, which the device does not claim");
                             }
                         }
-                        VectorReplay.run(vector, dut);
+                        VectorReplay.run(vector, dut.control(), dut.link());
                     }));
         }
         for (final VectorException problem : corpus.problems()) {

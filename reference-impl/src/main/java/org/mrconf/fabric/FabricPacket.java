@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  * being delivered), so it doubles as its own arrival event and the {@code next} field as the link
  * queue's intrusive list. Owned and recycled by {@link Fabric}.
  */
-final class Packet implements PacketView, EventHandler {
+final class FabricPacket implements PacketView, EventHandler {
     static final int HOP_UPLINK = 0;
     static final int HOP_ROUTE = 1;
     static final int HOP_DOWNLINK = 2;
@@ -29,9 +29,9 @@ final class Packet implements PacketView, EventHandler {
     /** Jitter an impairment added, taken when the packet leaves the current link. */
     long extraDelayNs;
 
-    Packet next;
+    FabricPacket next;
 
-    Packet(final Fabric fabric, final int capacity) {
+    FabricPacket(final Fabric fabric, final int capacity) {
         this.fabric = fabric;
         this.data = new byte[capacity];
         this.writable = ByteBuffer.wrap(data);
@@ -44,7 +44,7 @@ final class Packet implements PacketView, EventHandler {
         fabric.onHopComplete(this, nowNs);
     }
 
-    void copyFrom(final Packet other) {
+    void copyFrom(final FabricPacket other) {
         srcNode = other.srcNode;
         dstNode = other.dstNode;
         srcPort = other.srcPort;
@@ -95,7 +95,7 @@ final class Packet implements PacketView, EventHandler {
 
     @Override
     public String toString() {
-        return "Packet{" + srcNode + ':' + srcPort + "->" + dstNode + " route=" + routeIndex + " ecn=" + ecn
+        return "FabricPacket{" + srcNode + ':' + srcPort + "->" + dstNode + " route=" + routeIndex + " ecn=" + ecn
                 + " length=" + length + '}';
     }
 }
