@@ -91,7 +91,7 @@ public final class CaseRunner {
                             ? "(none found)"
                             : options.selection().describe()));
         }
-        final Collector collector = new Collector(device, options.liveness(), listener);
+        final Collector collector = new Collector(device, options.liveness(), listener, options.selection());
         try (AutoCloseable installed = DutSession.install(device)) {
             launcher.execute(plan, collector);
         } catch (final RuntimeException e) {
@@ -141,6 +141,7 @@ public final class CaseRunner {
         private final DeviceUnderTest device;
         private final LivenessProbe liveness;
         private final RunListener listener;
+        private final Selection selection;
         private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
         private final Map<String, Long> startedNs = new HashMap<>();
         private final Map<String, Instant> startedAt = new HashMap<>();
@@ -149,7 +150,12 @@ public final class CaseRunner {
         private int total;
         private int index;
 
-        Collector(final DeviceUnderTest device, final LivenessProbe liveness, final RunListener listener) {
+        Collector(
+                final DeviceUnderTest device,
+                final LivenessProbe liveness,
+                final RunListener listener,
+                final Selection selection) {
+            this.selection = selection;
             this.device = device;
             this.liveness = liveness;
             this.listener = listener;
@@ -271,6 +277,10 @@ public final class CaseRunner {
         }
 
         private void add(final CaseResult result) {
+            if (result.caseId().startsWith("vector:")
+                    && !selection.includesVector(result.caseId(), result.clauses(), result.kind())) {
+                return; // a vector outside the selection: dynamic tests cannot be filtered before they run
+            }
             results.add(result);
             listener.finished(result);
         }
@@ -281,9 +291,44 @@ public final class CaseRunner {
                 final Method method = source.getJavaMethod();
                 return new Info(caseId(method), Applicability.clausesOf(method), kindOf(method));
             }
+            final Optional<java.nio.file.Path> sidecar = vectorSidecar(test);
+            if (sidecar.isPresent()) {
+                // A test vector (a dynamic test of VectorCase): its clauses and kind are in its vector.json.
+                try {
+                    final org.mrconf.vectors.Sidecar read = new org.mrconf.vectors.SidecarReader().read(sidecar.get());
+                    return new Info(
+                            "vector:" + read.id(),
+                            read.clauses(),
+                            CaseKind.valueOf(read.kind().toUpperCase(java.util.Locale.ROOT)));
+                } catch (final org.mrconf.vectors.VectorException | RuntimeException e) {
+                    return new Info("vector:" + test.getDisplayName(), List.of(), CaseKind.VALID);
+                }
+            }
             return new Info(test.getDisplayName(), List.of(), CaseKind.VALID);
         }
 
         private record Info(String caseId, List<String> clauses, CaseKind kind) {}
+
+        /** The {@code vector.json} a dynamic test stands for, if its source names one. */
+        private static Optional<java.nio.file.Path> vectorSidecar(final TestIdentifier test) {
+            final Object source = test.getSource().orElse(null);
+            java.net.URI uri = null;
+            if (source instanceof org.junit.platform.engine.support.descriptor.UriSource u) {
+                uri = u.getUri();
+            } else if (source instanceof org.junit.platform.engine.support.descriptor.FileSource f) {
+                uri = f.getUri();
+            }
+            if (uri == null || !"file".equals(uri.getScheme()) || !uri.getPath().endsWith("/vector.json")) {
+                return Optional.empty();
+            }
+            return Optional.of(java.nio.file.Path.of(uri));
+        }
+
+        @Override
+        public void dynamicTestRegistered(final TestIdentifier test) {
+            if (test.isTest()) {
+                total++;
+            }
+        }
     }
 }

@@ -20,7 +20,8 @@ import org.opentest4j.TestAbortedException;
  *   <li>success: PASS;
  *   <li>an assertion failure: FAIL, or WARN when every clause the case verifies is a SHOULD clause the device does not
  *       declare (a declared SHOULD or MAY clause binds the device like a MUST);
- *   <li>{@link org.mrconf.cases.Inconclusive} or any other aborted assumption: INCONCLUSIVE;
+ *   <li>{@link org.mrconf.cases.Inconclusive} or any other aborted assumption: INCONCLUSIVE, except
+ *       {@link org.mrconf.cases.NotApplicable} (a check found at run time not to apply): NOT_APPLICABLE;
  *   <li>a control-channel failure ({@link DutControlException}), an I/O failure of the link, or any other exception
  *       (a fault of the harness or the case): ERROR.
  * </ul>
@@ -36,7 +37,11 @@ final class Outcomes {
         return switch (outcome.getStatus()) {
             case SUCCESSFUL -> new Judged(Verdict.PASS, "");
             case ABORTED ->
-                new Judged(Verdict.INCONCLUSIVE, thrown.map(Outcomes::message).orElse("aborted"));
+                thrown.orElse(null) instanceof org.mrconf.cases.NotApplicable
+                        ? new Judged(Verdict.NOT_APPLICABLE, message(thrown.get()))
+                        : new Judged(
+                                Verdict.INCONCLUSIVE,
+                                thrown.map(Outcomes::message).orElse("aborted"));
             case FAILED -> judgeFailure(thrown.orElse(new AssertionError("failed without a reason")), clauses, profile);
         };
     }

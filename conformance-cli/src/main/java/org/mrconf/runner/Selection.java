@@ -73,6 +73,36 @@ public record Selection(
                 || casePatterns.stream().anyMatch(p -> glob(p).matcher(caseId).matches());
     }
 
+    /** Whether a test vector (id {@code vector:...}, its sidecar's clauses and kind) is selected. */
+    public boolean includesVector(final String caseId, final List<String> clauses, final CaseKind kind) {
+        final ClauseCatalogue catalogue = Applicability.catalogue();
+        if (!clausePatterns.isEmpty()
+                && clauses.stream().noneMatch(id -> clausePatterns.stream().anyMatch(p -> clauseMatches(p, id)))) {
+            return false;
+        }
+        if (!profiles.isEmpty()
+                && clauses.stream()
+                        .map(catalogue::find)
+                        .flatMap(Optional::stream)
+                        .map(Clause::profile)
+                        .noneMatch(profiles::contains)) {
+            return false;
+        }
+        if (!levels.isEmpty()
+                && clauses.stream()
+                        .map(catalogue::find)
+                        .flatMap(Optional::stream)
+                        .map(Clause::level)
+                        .noneMatch(levels::contains)) {
+            return false;
+        }
+        if (!kinds.isEmpty() && !kinds.contains(kind)) {
+            return false;
+        }
+        return casePatterns.isEmpty()
+                || casePatterns.stream().anyMatch(p -> glob(p).matcher(caseId).matches());
+    }
+
     /** The selection as the reports show it, e.g. {@code clause -> 6.4.*}; empty for {@link #ALL}. */
     public Map<String, String> describe() {
         final Map<String, String> out = new LinkedHashMap<>();

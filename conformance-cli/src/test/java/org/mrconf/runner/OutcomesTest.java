@@ -58,6 +58,15 @@ class OutcomesTest {
     }
 
     @Test
+    void shouldBeNotApplicableWhenACheckFindsAtRunTimeThatItDoesNotApply() {
+        final Outcomes.Judged judged = judge(
+                TestExecutionResult.aborted(org.mrconf.cases.NotApplicable.because("needs the read profile")), MUST);
+
+        assertThat(judged.verdict()).isEqualTo(Verdict.NOT_APPLICABLE);
+        assertThat(judged.message()).isEqualTo("needs the read profile");
+    }
+
+    @Test
     void shouldBeInconclusiveWhenTheTesterCannotDecide() {
         assertThat(judge(TestExecutionResult.aborted(Inconclusive.because("a timer fired")), MUST)
                         .verdict())

@@ -130,6 +130,11 @@ public final class StabilityCommand implements Callable<Integer> {
                 console.printf(
                         "run %2d/%d: %s  %s  (%d s)%n",
                         i, runs, run.digest(), run.counts(), run.took().toSeconds());
+                run.verdicts().forEach((caseId, verdict) -> {
+                    if (verdict != Verdict.PASS && verdict != Verdict.NOT_APPLICABLE) {
+                        console.printf("        %s %s%n", verdict, caseId);
+                    }
+                });
                 console.flush();
             }
         } finally {
@@ -188,6 +193,31 @@ public final class StabilityCommand implements Callable<Integer> {
                     .append(" | ")
                     .append(run.took().toSeconds())
                     .append(" s |\n");
+        }
+        final Map<String, Long> digests =
+                done.stream().collect(Collectors.groupingBy(Run::digest, Collectors.counting()));
+        final String majority = digests.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
+        final Run reference = done.stream()
+                .filter(r -> r.digest().equals(majority))
+                .findFirst()
+                .orElseThrow();
+        final List<String> differences = new ArrayList<>();
+        for (final Run run : done) {
+            run.verdicts().forEach((caseId, verdict) -> {
+                if (verdict != reference.verdicts().get(caseId)) {
+                    differences.add("| " + run.number() + " | " + caseId + " | " + verdict + " | "
+                            + reference.verdicts().get(caseId) + " |");
+                }
+            });
+        }
+        if (!differences.isEmpty()) {
+            md.append("\nVerdicts that differ from the most common run (run ")
+                    .append(reference.number())
+                    .append("):\n\n| Run | Case | Verdict | Most common |\n| ---: | --- | --- | --- |\n");
+            differences.forEach(line -> md.append(line).append('\n'));
         }
         md.append(
                 "\nThe digest is the first 16 hex digits of SHA-256 over the sorted `case=verdict` lines. Run 1's:\n\n");

@@ -49,7 +49,7 @@ class SelectiveRetransmissionCase {
     /** Five packets, so that one of two paths carries at least three. */
     private static final int FULL_PACKETS = 4;
 
-    private static final int ATTEMPTS = 10;
+    private static final int ATTEMPTS = 25;
 
     @Test
     @DisplayName("a gap in a path's SACK bitmap makes the DUT resend exactly the missing packet on that path")
