@@ -98,7 +98,7 @@ class ArchitectureTest {
                 }
             }
         }
-        assertThat(byName).as("the types the cases use").containsKeys("DutControl", "WireLink", "Packet");
+        assertThat(byName).as("the types the cases use").containsKeys("DutControl", "WireLink", "DataPacket");
         final List<String> unexplained = new ArrayList<>();
         for (final Map.Entry<String, Set<String>> entry : byName.entrySet()) {
             if (entry.getValue().size() < 2) {
