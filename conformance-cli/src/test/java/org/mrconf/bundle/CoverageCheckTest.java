@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.Verdict;
 
 /** Coverage on its own: claims decide which MUST clauses must have run. */
 class CoverageCheckTest {
@@ -58,6 +60,21 @@ class CoverageCheckTest {
                         d.link()));
 
         assertThat(check(odd)).anyMatch(p -> p.startsWith("product: the device claims unknown profile 'teleport'"));
+    }
+
+    @Test
+    void shouldTakeTestVectorsAsDataButNameAnUnknownCase() {
+        final RunRecord clean = BundleRuns.clean();
+        final List<CaseResult> cases = new ArrayList<>(clean.cases());
+        final CaseResult any = cases.get(0);
+        for (final String id : List.of("vector:7.1.1/write-arrival-order-3120", "MadeUpCase.alwaysPasses")) {
+            cases.add(new CaseResult(
+                    id, id, List.of("7.1.1"), any.kind(), Verdict.PASS, "", any.startedAt(), 1, any.evidence()));
+        }
+
+        assertThat(check(BundleRuns.withCases(clean, cases)))
+                .containsExactly("coverage: case MadeUpCase.alwaysPasses is in the report but is not a case of the"
+                        + " suite verifying it");
     }
 
     private static List<String> check(final RunRecord record) {
