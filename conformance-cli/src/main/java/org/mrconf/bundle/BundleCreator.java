@@ -126,7 +126,7 @@ public final class BundleCreator {
             write(
                     partial,
                     BundleLayout.VECTORS,
-                    BundleDocuments.text(BundleDocuments.vectors(run.report().get("vectors"))));
+                    BundleDocuments.text(BundleDocuments.vectors(run.report().get("vectors"), run.record())));
             write(partial, BundleLayout.README, BundleReadme.text(run.record(), hasProfile, key.isPresent()));
             if (key.isPresent()) {
                 write(

@@ -78,21 +78,32 @@ final class BundleDocuments {
     }
 
     /**
-     * The test vectors the run used, as its report lists them ({@code vectors}: id and sha256); when it lists none,
-     * the note says so.
+     * The test vectors the run used: as its report lists them ({@code vectors}: id and sha256) when it does; else the
+     * vector results among its cases ({@code vector:<id>}), whose hashes the report does not record; the note says
+     * which.
      */
-    static ObjectNode vectors(final JsonNode reportVectors) {
+    static ObjectNode vectors(final JsonNode reportVectors, final RunRecord record) {
         final ObjectNode n = header("vectors");
         final ArrayNode list = n.putArray("vectors");
-        if (reportVectors != null && reportVectors.isArray()) {
+        if (reportVectors != null && reportVectors.isArray() && !reportVectors.isEmpty()) {
             reportVectors.forEach(list::add);
+            n.put("note", "The test vectors the run used, as its report.json lists them.");
+            return n;
+        }
+        for (final var c : record.cases()) {
+            if (c.caseId().startsWith(CoverageCheck.VECTOR_PREFIX)) {
+                final ObjectNode v = list.addObject();
+                v.put("id", c.caseId().substring(CoverageCheck.VECTOR_PREFIX.length()));
+                v.put("verdict", c.verdict().name());
+                v.putNull("sha256");
+            }
         }
         n.put(
                 "note",
                 list.isEmpty()
-                        ? "The run's report.json lists no test vectors, so the run replayed none. A run that"
-                                + " replays vectors lists each with its id and SHA-256, and so does this file."
-                        : "The test vectors the run used, as its report.json lists them.");
+                        ? "The run replayed no test vectors."
+                        : "The vectors the run replayed, from its case results: its report.json does not record their"
+                                + " SHA-256, so this file cannot pin their bytes.");
         return n;
     }
 

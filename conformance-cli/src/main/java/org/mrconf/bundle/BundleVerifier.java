@@ -101,7 +101,7 @@ public final class BundleVerifier {
         problems.addAll(VerdictConsistencyCheck.check(run.record(), run.report(), catalogue));
         problems.addAll(CoverageCheck.check(run.record(), catalogue, suite, notes));
         problems.addAll(RunConditionsCheck.check(root, run.record(), catalogue, identity, notes));
-        problems.addAll(RunConditionsCheck.checkVectors(root, run.report()));
+        problems.addAll(RunConditionsCheck.checkVectors(root, run.report(), run.record()));
         problems.addAll(OutcomeCheck.check(run.record()));
         return new Verification(problems, notes);
     }

@@ -86,8 +86,8 @@ final class RunConditionsCheck {
         return problems;
     }
 
-    /** The bundle's vector manifest lists exactly the vectors (id and SHA-256) that report.json says the run used. */
-    static List<Problem> checkVectors(final Path root, final JsonNode report) {
+    /** The bundle's vector manifest lists exactly the vectors that report.json says the run used. */
+    static List<Problem> checkVectors(final Path root, final JsonNode report, final RunRecord record) {
         final Path file = root.resolve(BundleLayout.VECTORS);
         if (!Files.isRegularFile(file)) {
             return List.of(); // the integrity check names a missing document
@@ -95,8 +95,9 @@ final class RunConditionsCheck {
         try {
             final JsonNode listed =
                     BundleDocuments.MAPPER.readTree(file.toFile()).path("vectors");
-            final JsonNode used = report.path("vectors");
-            if (!listed.equals(used.isMissingNode() ? BundleDocuments.MAPPER.createArrayNode() : used)) {
+            final JsonNode used =
+                    BundleDocuments.vectors(report.get("vectors"), record).path("vectors");
+            if (!listed.equals(used)) {
                 return List.of(new Problem(
                         "version",
                         BundleLayout.VECTORS + " does not list the vectors report.json" + " says the run used ("

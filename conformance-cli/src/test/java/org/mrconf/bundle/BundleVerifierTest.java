@@ -72,7 +72,8 @@ class BundleVerifierTest {
         assertThat(suite).contains(BundleRuns.SUITE.version(), BundleRuns.SUITE.commit(), "metaroce run --out");
         final String environment = Files.readString(bundle.resolve(BundleLayout.ENVIRONMENT));
         assertThat(environment).contains(System.getProperty("java.version"), System.getProperty("os.name"), "embedded");
-        assertThat(Files.readString(bundle.resolve(BundleLayout.VECTORS))).contains("\"vectors\" : [ ]", "note");
+        assertThat(Files.readString(bundle.resolve(BundleLayout.VECTORS)))
+                .contains("\"vectors\" : [ ]", "The run replayed no test vectors.");
         assertThat(Files.readString(bundle.resolve(BundleLayout.README)))
                 .contains("Reproduce the run", "git checkout " + BundleRuns.SUITE.commit(), "metaroce run --out");
     }
