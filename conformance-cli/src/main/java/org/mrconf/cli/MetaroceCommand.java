@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
             ProfileCommand.class,
             BenchCommand.class,
             SelftestCommand.class,
+            BundleCommand.class,
             AnalyzeCommand.class,
             org.mrconf.cli.vectors.VectorsCommand.class,
             CommandLine.HelpCommand.class

@@ -1,0 +1,155 @@
+package org.mrconf.bundle;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
+import org.apache.commons.compress.compressors.gzip.GzipParameters;
+
+/**
+ * The {@code .tar.gz} form of a bundle, with Apache Commons Compress. Packing is deterministic, so the same bundle
+ * directory always gives the same bytes: entries in path order, one timestamp for all (the caller's, to the second),
+ * owner 0:0 with no names, modes 0644 and 0755, and a gzip header with that timestamp and no file name or host OS.
+ * Unpacking treats the archive as hostile: it accepts only plain files and directories under one top directory,
+ * never a link, an absolute path or {@code ..}, and bounds sizes.
+ */
+public final class BundleArchive {
+    /** The largest file a bundle may hold; pcaps of failed cases are small, a bigger file is not a bundle. */
+    static final long MAX_FILE_BYTES = 1L << 30;
+    /** The most entries a bundle may hold. */
+    static final int MAX_ENTRIES = 100_000;
+
+    private static final int GZIP_OS_UNKNOWN = 255;
+
+    private BundleArchive() {}
+
+    /** Packs {@code directory} as {@code <its name>/...} into {@code tarGz}, every entry stamped {@code time}. */
+    public static void pack(final Path directory, final Path tarGz, final Instant time) throws IOException {
+        final Instant stamp = time.truncatedTo(ChronoUnit.SECONDS);
+        final String top = directory.getFileName().toString();
+        final GzipParameters gzip = new GzipParameters();
+        gzip.setModificationTime(stamp.toEpochMilli());
+        gzip.setOperatingSystem(GZIP_OS_UNKNOWN);
+        final Path partial = tarGz.resolveSibling(tarGz.getFileName() + ".partial");
+        try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(partial));
+                GzipCompressorOutputStream gz = new GzipCompressorOutputStream(file, gzip);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+            tar.putArchiveEntry(entry(top + "/", 0, stamp, TarArchiveEntry.DEFAULT_DIR_MODE));
+            tar.closeArchiveEntry();
+            for (final Path path : sortedTree(directory)) {
+                final String name = top + "/" + Manifest.relativePath(directory, path);
+                if (Files.isDirectory(path)) {
+                    tar.putArchiveEntry(entry(name + "/", 0, stamp, TarArchiveEntry.DEFAULT_DIR_MODE));
+                    tar.closeArchiveEntry();
+                } else {
+                    tar.putArchiveEntry(entry(name, Files.size(path), stamp, TarArchiveEntry.DEFAULT_FILE_MODE));
+                    Files.copy(path, tar);
+                    tar.closeArchiveEntry();
+                }
+            }
+            tar.finish();
+        }
+        Files.move(partial, tarGz, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Unpacks {@code tarGz} into the empty directory {@code into} and returns the bundle's top directory.
+     *
+     * @throws BundleInputException when the file is not a gzip tar or holds anything but one tree of plain files
+     */
+    public static Path unpack(final Path tarGz, final Path into) throws IOException {
+        String top = null;
+        int entries = 0;
+        try (InputStream file = new BufferedInputStream(Files.newInputStream(tarGz));
+                GzipCompressorInputStream gz = new GzipCompressorInputStream(file);
+                TarArchiveInputStream tar = new TarArchiveInputStream(gz)) {
+            for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                if (++entries > MAX_ENTRIES) {
+                    throw bad(tarGz, "more than " + MAX_ENTRIES + " entries");
+                }
+                final String name = stripSlash(entry.getName());
+                final String first = name.contains("/") ? name.substring(0, name.indexOf('/')) : name;
+                if (top == null) {
+                    top = first;
+                } else if (!top.equals(first)) {
+                    throw bad(tarGz, "entry '" + entry.getName() + "' is outside the top directory '" + top + "/'");
+                }
+                Manifest.checkSafe(name, tarGz + ": entry '" + entry.getName() + "'");
+                final Path target = into.resolve(name).normalize();
+                if (!target.startsWith(into)) {
+                    throw bad(tarGz, "entry '" + entry.getName() + "' escapes the bundle");
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(target);
+                } else if (entry.isFile() && !entry.isLink() && !entry.isSymbolicLink()) {
+                    if (entry.getSize() > MAX_FILE_BYTES) {
+                        throw bad(tarGz, "entry '" + entry.getName() + "' is larger than " + MAX_FILE_BYTES + " bytes");
+                    }
+                    if (Files.exists(target)) {
+                        throw bad(tarGz, "entry '" + entry.getName() + "' appears twice");
+                    }
+                    Files.createDirectories(target.getParent());
+                    Files.copy(tar, target);
+                } else {
+                    throw bad(
+                            tarGz,
+                            "entry '" + entry.getName() + "' is a link or special file; a bundle holds plain"
+                                    + " files only");
+                }
+            }
+        } catch (IOException e) {
+            throw bad(tarGz, "not a readable .tar.gz (" + e.getMessage() + ")");
+        }
+        if (top == null) {
+            throw bad(tarGz, "the archive is empty");
+        }
+        final Path root = into.resolve(top);
+        if (!Files.isDirectory(root)) {
+            throw bad(tarGz, "'" + top + "' is not a directory; a bundle archive holds one top directory");
+        }
+        return root;
+    }
+
+    private static TarArchiveEntry entry(final String name, final long size, final Instant stamp, final int mode) {
+        final TarArchiveEntry entry = new TarArchiveEntry(name, true);
+        entry.setSize(size);
+        entry.setModTime(FileTime.from(stamp));
+        entry.setMode(mode);
+        entry.setIds(0, 0);
+        entry.setNames("", "");
+        return entry;
+    }
+
+    private static List<Path> sortedTree(final Path directory) throws IOException {
+        try (Stream<Path> walk = Files.walk(directory)) {
+            return walk.filter(p -> !p.equals(directory))
+                    .sorted((a, b) ->
+                            Manifest.relativePath(directory, a).compareTo(Manifest.relativePath(directory, b)))
+                    .toList();
+        }
+    }
+
+    private static String stripSlash(final String name) {
+        return name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
+    }
+
+    private static BundleInputException bad(final Path tarGz, final String what) {
+        return new BundleInputException(tarGz + ": " + what);
+    }
+}

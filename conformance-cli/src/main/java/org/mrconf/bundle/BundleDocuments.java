@@ -1,0 +1,159 @@
+package org.mrconf.bundle;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mrconf.verdict.RunRecord;
+
+/**
+ * The JSON documents a bundle adds to the run folder: {@code product.json}, {@code suite.json},
+ * {@code environment.json} and {@code vectors/manifest.json}. Each comes out with a fixed field order and sorted
+ * maps, so the same run always gives the same bytes.
+ */
+final class BundleDocuments {
+    /** {@code format} of every document, with a version so a later layout can be told apart. */
+    static final String FORMAT = "metaroce-bundle";
+
+    static final String FORMAT_VERSION = "1.0";
+
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private BundleDocuments() {}
+
+    /** Who made the device and what it claims, from the DUT profile and {@code hello} as the run recorded them. */
+    static ObjectNode product(final RunRecord record) {
+        final RunRecord.DutDescription dut = record.dut();
+        final ObjectNode n = header("product");
+        n.put("vendor", dut.vendor());
+        n.put("model", dut.model());
+        n.put("firmware", dut.firmware());
+        n.put("driver", dut.driver());
+        strings(n.putArray("claimedProfiles"), dut.profiles());
+        strings(n.putArray("optionalClauses"), dut.optionalClauses());
+        strings(n.putArray("defects"), dut.defects());
+        n.put("target", dut.name());
+        n.put("link", dut.link());
+        sorted(n.putObject("parameters"), dut.parameters());
+        return n;
+    }
+
+    /** What was run: suite and spec versions, the exact command line, the selection and when. */
+    static ObjectNode suite(final RunRecord record) {
+        final ObjectNode n = header("suite");
+        n.put("suiteVersion", record.suiteVersion());
+        n.put("suiteCommit", record.suiteCommit());
+        n.put("specVersion", record.specVersion());
+        n.put("commandLine", record.commandLine());
+        sorted(n.putObject("selection"), record.selection());
+        n.put("startedAt", record.startedAt().toString());
+        n.put("finishedAt", record.finishedAt().map(Object::toString).orElse(null));
+        n.put("interrupted", record.interrupted());
+        return n;
+    }
+
+    /**
+     * Where the run happened. The run record does not carry the run host's operating system and JDK, so these are
+     * the bundling host's, and the document says so: make the bundle on the machine that ran the suite.
+     */
+    static ObjectNode environment(final RunRecord record, final Map<String, String> system, final JsonNode profile) {
+        final ObjectNode n = header("environment");
+        n.put("recordedBy", "metaroce bundle create, on the host that made the bundle");
+        final ObjectNode os = n.putObject("os");
+        os.put("name", system.getOrDefault("os.name", "unknown"));
+        os.put("version", system.getOrDefault("os.version", "unknown"));
+        os.put("arch", system.getOrDefault("os.arch", "unknown"));
+        final ObjectNode jdk = n.putObject("jdk");
+        jdk.put("vendor", system.getOrDefault("java.vendor", "unknown"));
+        jdk.put("version", system.getOrDefault("java.runtime.version", system.getOrDefault("java.version", "unknown")));
+        jdk.put("vm", system.getOrDefault("java.vm.name", "unknown"));
+        n.put("link", record.dut().link());
+        n.put("testerInterface", testerInterface(record.dut(), profile));
+        return n;
+    }
+
+    /**
+     * The test vectors the run used: as its report lists them ({@code vectors}: id and sha256) when it does; else the
+     * vector results among its cases ({@code vector:<id>}), whose hashes the report does not record; the note says
+     * which.
+     */
+    static ObjectNode vectors(final JsonNode reportVectors, final RunRecord record) {
+        final ObjectNode n = header("vectors");
+        final ArrayNode list = n.putArray("vectors");
+        if (reportVectors != null && reportVectors.isArray() && !reportVectors.isEmpty()) {
+            reportVectors.forEach(list::add);
+            n.put("note", "The test vectors the run used, as its report.json lists them.");
+            return n;
+        }
+        for (final var c : record.cases()) {
+            if (c.caseId().startsWith(CoverageCheck.VECTOR_PREFIX)) {
+                final ObjectNode v = list.addObject();
+                v.put("id", c.caseId().substring(CoverageCheck.VECTOR_PREFIX.length()));
+                v.put("verdict", c.verdict().name());
+                v.putNull("sha256");
+            }
+        }
+        n.put(
+                "note",
+                list.isEmpty()
+                        ? "The run replayed no test vectors."
+                        : "The vectors the run replayed, from its case results: its report.json does not record their"
+                                + " SHA-256, so this file cannot pin their bytes.");
+        return n;
+    }
+
+    /** Pretty JSON text ending in a newline. */
+    static String text(final JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings always serialises", e);
+        }
+    }
+
+    /**
+     * The tester's interface as far as the run tells it: an interface the run recorded, else the raw-Ethernet
+     * interface of the DUT profile the run named, else what the link implies (with the tester's address for UDP).
+     */
+    static String testerInterface(final RunRecord.DutDescription dut, final JsonNode profile) {
+        for (final String key : List.of("testerInterface", "interface")) {
+            final String value = dut.parameters().get(key);
+            if (value != null && !value.isBlank()) {
+                return value;
+            }
+        }
+        final String fromProfile =
+                profile == null ? "" : profile.path("link").path("interface").asText("");
+        if (!fromProfile.isBlank()) {
+            return fromProfile;
+        }
+        final String tester = dut.parameters().getOrDefault("tester", "address not recorded");
+        return switch (dut.link()) {
+            case "embedded" -> "none: an in-memory link to the embedded reference";
+            case "udp" -> "kernel UDP socket, tester at " + tester;
+            case "raw-ethernet" -> "raw Ethernet; the run did not record the interface";
+            default -> "not recorded (link " + dut.link() + ")";
+        };
+    }
+
+    private static ObjectNode header(final String document) {
+        final ObjectNode n = MAPPER.createObjectNode();
+        n.put("format", FORMAT);
+        n.put("formatVersion", FORMAT_VERSION);
+        n.put("document", document);
+        return n;
+    }
+
+    private static void strings(final ArrayNode array, final List<String> values) {
+        values.forEach(array::add);
+    }
+
+    private static void sorted(final ObjectNode n, final Map<String, String> map) {
+        new TreeMap<>(map).forEach(n::put);
+    }
+}

@@ -1,0 +1,125 @@
+package org.mrconf.bundle;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.mrconf.catalogue.ClauseCatalogue;
+
+/**
+ * Checks a bundle fully offline, as a reviewer runs it: the signature and every hash, the reports against their
+ * schemas, the verdicts against each other, the coverage of every claimed MUST clause, the run's conditions (no
+ * defect profile, not interrupted, the claimed suite and spec versions) and the verdicts themselves. Every check
+ * runs even when an earlier one failed, so the reviewer sees all problems at once.
+ */
+public final class BundleVerifier {
+    private final RunFolder.Reader reader;
+    private final ReportValidator schemas;
+    private final ClauseCatalogue catalogue;
+    private final SuiteCases suite;
+    private final SuiteIdentity identity;
+
+    /**
+     * @param reader    reads report.json into a run record (the report module's reader)
+     * @param schemas   validates a run folder's reports against their schemas (the report module's validator)
+     * @param catalogue the clause catalogue of the verifier's suite
+     * @param suite     the verifier's conformance cases
+     * @param identity  the verifier's suite version and commit
+     */
+    public BundleVerifier(
+            final RunFolder.Reader reader,
+            final ReportValidator schemas,
+            final ClauseCatalogue catalogue,
+            final SuiteCases suite,
+            final SuiteIdentity identity) {
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.schemas = Objects.requireNonNull(schemas, "schemas");
+        this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+        this.suite = Objects.requireNonNull(suite, "suite");
+        this.identity = Objects.requireNonNull(identity, "identity");
+    }
+
+    /** Validates the reports of a run folder against their schemas, one message per problem naming the file. */
+    @FunctionalInterface
+    public interface ReportValidator {
+        List<String> validate(Path runDir) throws IOException;
+    }
+
+    /**
+     * Verifies a bundle directory or {@code .tar.gz}.
+     *
+     * @param trusted the signer's public key as the reviewer knows it; empty to use the bundle's own
+     * @throws BundleInputException when {@code bundle} is neither a directory nor a file; an archive that cannot be
+     *     unpacked safely is an {@code archive} problem
+     */
+    public Verification verify(final Path bundle, final Optional<PublicKey> trusted) throws IOException {
+        if (Files.isDirectory(bundle)) {
+            return verifyDirectory(bundle, trusted);
+        }
+        if (!Files.isRegularFile(bundle)) {
+            throw new BundleInputException(bundle + ": no such bundle (expected a bundle directory or .tar.gz)");
+        }
+        final Path scratch = Files.createTempDirectory("metaroce-verify-");
+        try {
+            final Path root;
+            try {
+                root = BundleArchive.unpack(bundle, scratch);
+            } catch (BundleInputException e) {
+                // A corrupt or hostile archive is a rejected submission, not a usage error.
+                return new Verification(List.of(new Problem("archive", e.getMessage())), List.of());
+            }
+            return verifyDirectory(root, trusted);
+        } finally {
+            BundleCreator.deleteTree(scratch);
+        }
+    }
+
+    private Verification verifyDirectory(final Path root, final Optional<PublicKey> trusted) throws IOException {
+        final List<Problem> problems = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+        problems.addAll(IntegrityCheck.check(root, trusted, notes));
+        final Path runDir = root.resolve(BundleLayout.RUN);
+        if (!Files.isRegularFile(runDir.resolve("report.json"))) {
+            return new Verification(problems, notes); // the integrity check named it
+        }
+        for (final String message : schemas.validate(runDir)) {
+            problems.add(new Problem("schema", message));
+        }
+        final RunFolder run;
+        try {
+            run = RunFolder.read(runDir, reader);
+        } catch (BundleInputException e) {
+            final String where =
+                    e.getMessage().replace(root + root.getFileSystem().getSeparator(), "");
+            problems.add(new Problem("report", where + "; the verdicts cannot be checked"));
+            return new Verification(problems, notes);
+        }
+        problems.addAll(VerdictConsistencyCheck.check(run.record(), run.report(), catalogue));
+        problems.addAll(CoverageCheck.check(run.record(), catalogue, suite, notes));
+        problems.addAll(RunConditionsCheck.check(root, run.record(), catalogue, identity, notes));
+        problems.addAll(RunConditionsCheck.checkVectors(root, run.report(), run.record()));
+        problems.addAll(OutcomeCheck.check(run.record()));
+        return new Verification(problems, notes);
+    }
+
+    /**
+     * The result of a verification.
+     *
+     * @param problems every reason the bundle is not acceptable; empty means acceptable
+     * @param notes    remarks that are not problems (which key checked the signature, clauses without a case)
+     */
+    public record Verification(List<Problem> problems, List<String> notes) {
+        public Verification {
+            problems = List.copyOf(problems);
+            notes = List.copyOf(notes);
+        }
+
+        public boolean acceptable() {
+            return problems.isEmpty();
+        }
+    }
+}
