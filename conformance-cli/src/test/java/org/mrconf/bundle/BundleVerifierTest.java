@@ -124,7 +124,7 @@ class BundleVerifierTest {
 
     @Test
     void shouldNameACaseRemovedFromTheReportEvenWhenReSigned() throws IOException {
-        // outOfBoundsIsRefused shares 9.1.1 and 9.1.3 with wrongKeyIsRefused, so those clauses still have a case.
+        // Other cases verify the same clauses, so every clause still has a case: only the case itself is missing.
         final String removed = "ProtectionCase.outOfBoundsIsRefused";
         final Path run = BundleRuns.write(dir.resolve("run"), BundleRuns.clean());
         removeCase(run.resolve("report.json"), removed);
@@ -132,22 +132,23 @@ class BundleVerifierTest {
         final List<String> problems = lines(verify(create(run, dir, "removed", VENDOR), VENDOR));
 
         assertThat(problems)
-                .contains("coverage: case " + removed + " is missing from the report: it verifies MUST clause(s)"
-                        + " 9.1.1, 9.1.3 of the claimed profiles")
-                .contains("coverage: 11.1.3 (MUST, profile core) was not run although the device claims core; the"
-                        + " suite's case(s) for it: " + removed)
+                .anyMatch(p -> p.startsWith("coverage: case " + removed + " is missing from the report: it verifies"
+                        + " MUST clause(s) 9.1.1, 9.1.3"))
                 .noneMatch(p -> p.startsWith("hash:") || p.startsWith("signature:") || p.startsWith("summary:"));
     }
 
     @Test
     void shouldNameTheCaseOfEveryClauseThatARemovedCaseTookWithIt() throws IOException {
-        final String removed = "DataPathCase.outOfOrderWrite"; // the only case of 6.2.1, 7.1.1, ...
         final Path run = BundleRuns.write(dir.resolve("run"), BundleRuns.clean());
-        removeCase(run.resolve("report.json"), removed);
+        final List<String> removed = casesOf(run.resolve("report.json"), "6.2.1"); // every case of 6.2.1
+        for (final String caseId : removed) {
+            removeCase(run.resolve("report.json"), caseId);
+        }
 
         assertThat(lines(verify(create(run, dir, "removed", VENDOR), VENDOR)))
                 .contains("coverage: 6.2.1 (MUST, profile core) was not run although the device claims core; the"
-                        + " suite's case(s) for it: " + removed);
+                        + " suite's case(s) for it: "
+                        + String.join(", ", removed.stream().sorted().toList()));
     }
 
     @Test
@@ -168,9 +169,10 @@ class BundleVerifierTest {
         final List<String> problems = lines(verify(create(run, dir, "selected", VENDOR), VENDOR));
 
         assertThat(problems)
-                .contains("coverage: 11.2.1 (MUST, profile core) was not run although the device claims core; the"
-                        + " suite's case(s) for it: ProtectionCase.unknownConnectionIsDropped (the run selected"
-                        + " {clause=6.*})")
+                .anyMatch(p -> p.startsWith("coverage: 11.2.1 (MUST, profile core) was not run although the device"
+                                + " claims core; the suite's case(s) for it: ")
+                        && p.contains("ProtectionCase.unknownConnectionIsDropped")
+                        && p.endsWith("(the run selected {clause=6.*})"))
                 .noneMatch(p -> p.startsWith("coverage: 6.4.1"))
                 .noneMatch(p -> p.startsWith("hash:") || p.startsWith("signature:"));
     }
@@ -359,6 +361,18 @@ class BundleVerifierTest {
     }
 
     /** Removes a case from report.json the way a careful forger would: from the cases, its clauses and the summary. */
+    /** The cases the report lists for a clause. */
+    private static List<String> casesOf(final Path report, final String clauseId) throws IOException {
+        final ObjectNode tree = (ObjectNode) BundleDocuments.MAPPER.readTree(report.toFile());
+        final List<String> ids = new java.util.ArrayList<>();
+        for (final var clause : tree.get("clauses")) {
+            if (clause.get("id").asText().equals(clauseId)) {
+                clause.get("cases").forEach(id -> ids.add(id.asText()));
+            }
+        }
+        return ids;
+    }
+
     private static void removeCase(final Path report, final String caseId) throws IOException {
         final ObjectNode tree = (ObjectNode) BundleDocuments.MAPPER.readTree(report.toFile());
         final ArrayNode cases = (ArrayNode) tree.get("cases");
@@ -383,9 +397,21 @@ class BundleVerifierTest {
         final ObjectNode summary = (ObjectNode) tree.get("summary");
         for (final String what : List.of("cases", "clauses")) {
             final ObjectNode counts = (ObjectNode) summary.get(what);
-            final int total = tree.get(what).size();
-            counts.put("total", total);
-            counts.put("PASS", total);
+            counts.put("total", tree.get(what).size());
+            final java.util.Iterator<String> verdicts = counts.fieldNames();
+            final List<String> names = new java.util.ArrayList<>();
+            verdicts.forEachRemaining(names::add);
+            for (final String verdict : names) {
+                if (!verdict.equals("total")) {
+                    int count = 0;
+                    for (final var item : tree.get(what)) {
+                        if (item.get("verdict").asText().equals(verdict)) {
+                            count++;
+                        }
+                    }
+                    counts.put(verdict, count);
+                }
+            }
         }
         Files.writeString(report, BundleDocuments.text(tree), StandardCharsets.UTF_8);
     }

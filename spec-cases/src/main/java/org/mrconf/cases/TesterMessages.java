@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Assumptions;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.peer.PacketBuilder;
@@ -201,14 +200,16 @@ public final class TesterMessages {
 
     /** Skips (not applicable) a case or step for a profile the device does not claim (spec clause 12.1.1). */
     public static void requireProfile(final Testbed testbed, final Profile profile) {
-        Assumptions.assumeTrue(
-                testbed.profile().claims(profile), "the device does not claim the " + profile + " profile");
+        if (!testbed.profile().claims(profile)) {
+            throw NotApplicable.because("the device does not claim the " + profile + " profile");
+        }
     }
 
     /** Skips (not applicable) a case of a SHOULD or MAY clause the device does not list (spec clause 12.1.2). */
     public static void requireOptional(final Testbed testbed, final String clause) {
-        Assumptions.assumeTrue(
-                testbed.profile().implementsOptional(clause),
-                "the device does not list optional clause " + clause + " in its conformance statement");
+        if (!testbed.profile().implementsOptional(clause)) {
+            throw NotApplicable.because(
+                    "the device does not list optional clause " + clause + " in its conformance statement");
+        }
     }
 }

@@ -141,6 +141,20 @@ class CongestionCase {
     @Verifies("10.1.1")
     void perPathAimd(final Testbed testbed) throws Exception {
         TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+        try {
+            judgePerPathAimd(testbed);
+        } catch (final org.mrconf.dut.DutControlException e) {
+            if (String.valueOf(e.getMessage()).contains("has failed")) {
+                // The rounds withhold ACKs; on a slow tester they can outlast the DUT's connection timeout (6.7.3),
+                // a timer this case does not control.
+                throw org.mrconf.cases.Inconclusive.because("the DUT's connection timed out while the case withheld"
+                        + " ACKs between rounds, so the rounds could not be judged: " + e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    private void judgePerPathAimd(final Testbed testbed) throws Exception {
         warmUp(testbed);
         final double factor = testbed.profile().parameters().decreaseFactor();
         final int mark = testbed.peer().mark();

@@ -37,7 +37,9 @@ class ReceivedCeCase {
     @Verifies("8.2.5")
     @Verifies("4.1.7")
     void acksCountReceivedCeMarks(final Testbed testbed) throws Exception {
-        assumeTrue(testbed.profile().claims(Profile.CONGESTION), "the device does not claim the congestion profile");
+        if (!testbed.profile().claims(Profile.CONGESTION)) {
+            throw org.mrconf.cases.NotApplicable.because("the device does not claim the congestion profile");
+        }
         final WireLink link = testbed.peer().link();
         assumeTrue(
                 link.can(WireLink.Capability.SEND_ECN),

@@ -1,7 +1,6 @@
 package org.mrconf.cases.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +43,9 @@ class RepathAfterTimeoutCase {
     @Verifies("6.6.4")
     @Verifies("4.1.4")
     void everyTimeoutChangesTheSourcePort(final DeviceUnderTest dut) throws Exception {
-        assumeTrue(dut.profile().claims(Profile.MULTIPATH), "the device does not claim the multipath profile");
+        if (!dut.profile().claims(Profile.MULTIPATH)) {
+            throw org.mrconf.cases.NotApplicable.because("the device does not claim the multipath profile");
+        }
         try (Testbed testbed = Testbed.open(dut, PATHS, 1)) {
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             final int length = PATHS * payload;
