@@ -20,13 +20,14 @@ import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
 
 /**
- * A guard against cases that pass vacuously: against a device whose answers never reach the tester,
- * every case must fail, including those that check that something is NOT sent (each of them also checks
- * that the device still answers a correct packet afterwards).
+ * A guard against cases that pass vacuously: against a device whose answers never reach the tester, no case may
+ * pass, including those that check that something is NOT sent (each of them also checks that the device still answers
+ * a correct packet afterwards). A case may instead be INCONCLUSIVE (it saw nothing it could judge, e.g. a timer case
+ * that needs the DUT's packets to measure) or NOT_APPLICABLE (the link cannot carry it out), and most must FAIL.
  */
 class CasesCanFailTest {
     @Test
-    @Timeout(300)
+    @Timeout(900)
     void shouldFailEveryCaseAgainstAMuteDevice() throws Exception {
         try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
             final DeviceUnderTest real = embedded.device();
@@ -34,8 +35,14 @@ class CasesCanFailTest {
 
             final List<CaseResult> results = CaseRunner.run(mute, result -> {});
 
+            assertThat(results)
+                    .filteredOn(r -> r.verdict() == Verdict.FAIL)
+                    .as("cases that fail against a mute device")
+                    .hasSizeGreaterThan(results.size() / 2);
             assertThat(results).isNotEmpty().allSatisfy(result -> {
-                assertThat(result.verdict()).as(result.caseId()).isEqualTo(Verdict.FAIL);
+                assertThat(result.verdict())
+                        .as("%s: %s", result.caseId(), result.message())
+                        .isIn(Verdict.FAIL, Verdict.INCONCLUSIVE, Verdict.NOT_APPLICABLE);
                 // A pcap slice is named exactly when there are packets for it.
                 assertThat(result.evidence().pcapFile().isPresent())
                         .as(result.caseId())
