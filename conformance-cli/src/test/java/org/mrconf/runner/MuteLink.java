@@ -10,8 +10,11 @@ import org.mrconf.dut.CapturedPacket;
 import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.Ecn;
 
-/** Passes the tester's packets on and swallows everything the device sends back: every case then fails. */
-record MuteLink(WireLink link) implements WireLink {
+/**
+ * Passes the tester's packets on and swallows everything the device sends back: no case can then pass. Shared by the
+ * runner's tests and {@code CasesCanFailTest}.
+ */
+public record MuteLink(WireLink link) implements WireLink {
     @Override
     public Set<Capability> capabilities() {
         return link.capabilities();

@@ -2,20 +2,12 @@ package org.mrconf.cli.dut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
-import org.mrconf.dut.CapturedPacket;
-import org.mrconf.dut.WireLink;
-import org.mrconf.pcap.Ecn;
 import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.MuteLink;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
 
@@ -66,50 +58,6 @@ class CasesCanFailTest {
                     .filteredOn(r -> !r.evidence().packets().isEmpty())
                     .hasSizeGreaterThan(results.size() / 2)
                     .allSatisfy(r -> assertThat(r.evidence().pcapFile()).contains("evidence/" + r.caseId() + ".pcap"));
-        }
-    }
-
-    /** Passes the tester's packets on and swallows everything the device sends back. */
-    private record MuteLink(WireLink link) implements WireLink {
-        @Override
-        public Set<Capability> capabilities() {
-            return link.capabilities();
-        }
-
-        @Override
-        public void send(final byte[] packet, final int sourcePort, final Ecn ecn) throws IOException {
-            link.send(packet, sourcePort, ecn);
-        }
-
-        @Override
-        public Optional<CapturedPacket> receive(final Duration timeout) throws IOException {
-            link.receive(timeout); // drain, then drop
-            return Optional.empty();
-        }
-
-        @Override
-        public InetAddress testerAddress() {
-            return link.testerAddress();
-        }
-
-        @Override
-        public int testerPort() {
-            return link.testerPort();
-        }
-
-        @Override
-        public InetSocketAddress dutAddress() {
-            return link.dutAddress();
-        }
-
-        @Override
-        public long nowNs() {
-            return link.nowNs();
-        }
-
-        @Override
-        public void close() {
-            // the embedded device owns the real link
         }
     }
 }
