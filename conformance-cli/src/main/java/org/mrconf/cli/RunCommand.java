@@ -33,6 +33,7 @@ import org.mrconf.runner.ReportSink;
 import org.mrconf.runner.RunJournal;
 import org.mrconf.runner.RunListener;
 import org.mrconf.runner.RunOptions;
+import org.mrconf.runner.RunStop;
 import org.mrconf.runner.Selection;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
@@ -172,13 +173,14 @@ final class RunCommand implements Callable<Integer> {
                     RunJournal.describe(dutName, opened.device().profile(), Optional.of(info)),
                     selection.describe());
             final AtomicBoolean finished = new AtomicBoolean();
-            final Thread hook = interruptHook(journal, runDir, opened.controlEndpoint(), finished, console);
+            final RunStop stop = new RunStop();
+            final Thread hook = interruptHook(journal, runDir, opened, stop, finished, console);
             Runtime.getRuntime().addShutdownHook(hook);
             final ConsoleListener printer = new ConsoleListener(console, quiet, System.console() != null);
             final List<CaseResult> results;
             try {
-                results =
-                        CaseRunner.run(opened.device(), new RunOptions(selection, liveness(opened)), new RunListener() {
+                results = CaseRunner.run(
+                        opened.device(), new RunOptions(selection, liveness(opened), stop), new RunListener() {
                             @Override
                             public void planned(final int count) {
                                 printer.planned(count);
@@ -192,6 +194,9 @@ final class RunCommand implements Callable<Integer> {
 
                             @Override
                             public void finished(final CaseResult result) {
+                                if (finished.get()) {
+                                    return; // interrupted: the hook wrote the reports, a late case must not
+                                }
                                 journal.add(result);
                                 printer.finished(result);
                                 writeQuietly(journal.snapshot(false, false), runDir, console);
@@ -277,13 +282,14 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * On SIGINT (or SIGTERM) during the run: write the reports marked interrupted, then leave the device clean
-     * ({@code reset} on a fresh control connection), waiting at most {@link #CLEANUP_WAIT} for it.
+     * On SIGINT (or SIGTERM) during the run: write the reports marked interrupted, stop the cases, then leave the
+     * device clean ({@code reset} on a fresh control connection), waiting at most {@link #CLEANUP_WAIT} for each.
      */
     private Thread interruptHook(
             final RunJournal journal,
             final Path runDir,
-            final Optional<ControlEndpoint> endpoint,
+            final OpenDevice opened,
+            final RunStop stop,
             final AtomicBoolean finished,
             final PrintWriter console) {
         return new Thread(
@@ -292,16 +298,41 @@ final class RunCommand implements Callable<Integer> {
                         return;
                     }
                     // The cases' thread runs on while the JVM shuts down: let it start no further case.
-                    org.mrconf.cases.DutSession.markLost("the run was interrupted");
+                    stop.request("the run was interrupted");
                     journal.markInterrupted();
                     writeQuietly(journal.snapshot(false, true), runDir, console);
                     console.printf(
                             "%nInterrupted: %d cases recorded; reports (marked interrupted) in %s%n",
                             journal.cases().size(), runDir);
-                    endpoint.ifPresent(e -> console.println(cleanUp(e)));
+                    opened.controlEndpoint().ifPresent(e -> {
+                        // The case in flight must end before the reset, or it re-creates its connection after it:
+                        // closing the run's control connection makes its next request fail at once.
+                        closeQuietly(opened.device().control());
+                        console.println(awaitCaseInFlight(stop));
+                        console.println(cleanUp(e));
+                    });
                     console.flush();
                 },
                 "metaroce-interrupted");
+    }
+
+    private static String awaitCaseInFlight(final RunStop stop) {
+        try {
+            return stop.awaitIdle(CLEANUP_WAIT)
+                    ? "the case in flight was stopped"
+                    : "the case in flight did not stop within " + CLEANUP_WAIT.toMillis() + " ms";
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while waiting for the case in flight";
+        }
+    }
+
+    private static void closeQuietly(final AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (final Exception ignored) {
+            // the run's connection is being abandoned either way
+        }
     }
 
     /** Resets the device on a fresh connection, within {@link #CLEANUP_WAIT}; says what happened. */

@@ -91,13 +91,15 @@ public final class CaseRunner {
                             ? "(none found)"
                             : options.selection().describe()));
         }
-        final Collector collector = new Collector(device, options.liveness(), listener, options.selection());
-        try (AutoCloseable installed = DutSession.install(device)) {
-            launcher.execute(plan, collector);
-        } catch (final RuntimeException e) {
-            throw e;
-        } catch (final Exception e) {
-            throw new IllegalStateException(e);
+        final Collector collector =
+                new Collector(device, options.liveness(), listener, options.selection(), options.stop());
+        try (DutSession.Installed installed = DutSession.install(device)) {
+            options.stop().attach(installed::markLost);
+            try {
+                launcher.execute(plan, collector);
+            } finally {
+                options.stop().detach();
+            }
         }
         return Collections.unmodifiableList(new ArrayList<>(collector.results));
     }
@@ -142,6 +144,7 @@ public final class CaseRunner {
         private final LivenessProbe liveness;
         private final RunListener listener;
         private final Selection selection;
+        private final RunStop stop;
         private final List<CaseResult> results = Collections.synchronizedList(new ArrayList<>());
         private final Map<String, Long> startedNs = new HashMap<>();
         private final Map<String, Instant> startedAt = new HashMap<>();
@@ -154,8 +157,10 @@ public final class CaseRunner {
                 final DeviceUnderTest device,
                 final LivenessProbe liveness,
                 final RunListener listener,
-                final Selection selection) {
+                final Selection selection,
+                final RunStop stop) {
             this.selection = selection;
+            this.stop = stop;
             this.device = device;
             this.liveness = liveness;
             this.listener = listener;
@@ -173,6 +178,7 @@ public final class CaseRunner {
             startedNs.put(test.getUniqueId(), device.link().nowNs());
             startedAt.put(test.getUniqueId(), Instant.now());
             if (test.isTest()) {
+                stop.caseStarted();
                 DutSession.caseStarting();
                 final Info info = info(test);
                 listener.started(info.caseId, info.clauses, ++index, total);
@@ -196,7 +202,11 @@ public final class CaseRunner {
         @Override
         public void executionFinished(final TestIdentifier test, final TestExecutionResult outcome) {
             if (test.isTest()) {
-                add(finished(test, outcome));
+                try {
+                    add(finished(test, outcome));
+                } finally {
+                    stop.caseEnded();
+                }
                 return;
             }
             if (outcome.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {

@@ -3,13 +3,19 @@ package org.mrconf.runner;
 import java.util.Objects;
 
 /**
- * How a run goes: which cases ({@link Selection}) and how the runner learns that the device is gone
- * ({@link LivenessProbe}).
+ * How a run goes: which cases ({@link Selection}), how the runner learns that the device is gone
+ * ({@link LivenessProbe}), and how another thread stops it ({@link RunStop}).
  */
-public record RunOptions(Selection selection, LivenessProbe liveness) {
+public record RunOptions(Selection selection, LivenessProbe liveness, RunStop stop) {
     public RunOptions {
         Objects.requireNonNull(selection, "selection");
         Objects.requireNonNull(liveness, "liveness");
+        Objects.requireNonNull(stop, "stop");
+    }
+
+    /** A run nothing else stops. */
+    public RunOptions(final Selection selection, final LivenessProbe liveness) {
+        this(selection, liveness, new RunStop());
     }
 
     /** Every case; a device that is never lost. */
@@ -18,10 +24,10 @@ public record RunOptions(Selection selection, LivenessProbe liveness) {
     }
 
     public RunOptions withSelection(final Selection newSelection) {
-        return new RunOptions(newSelection, liveness);
+        return new RunOptions(newSelection, liveness, stop);
     }
 
     public RunOptions withLiveness(final LivenessProbe newLiveness) {
-        return new RunOptions(selection, newLiveness);
+        return new RunOptions(selection, newLiveness, stop);
     }
 }

@@ -28,23 +28,47 @@ public final class DutSession {
         State(final DeviceUnderTest device) {
             this.device = device;
         }
+
+        synchronized void markLost(final String reason) {
+            if (lostReason == null) {
+                lostReason = reason;
+            }
+        }
     }
 
     private static final InheritableThreadLocal<State> CURRENT = new InheritableThreadLocal<>();
 
     private DutSession() {}
 
+    /** An installed session: removing it, or marking its device lost from any thread. */
+    public interface Installed extends AutoCloseable {
+        /** Marks the device lost (first reason wins), from any thread: every case not yet started is ERROR. */
+        void markLost(String reason);
+
+        /** Removes the session. */
+        @Override
+        void close();
+    }
+
     /** Makes {@code dut} the device the cases of this thread's run run against; returns a handle that removes it. */
-    public static AutoCloseable install(final DeviceUnderTest dut) {
+    public static Installed install(final DeviceUnderTest dut) {
         final State existing = CURRENT.get();
         if (existing != null) {
             throw new IllegalStateException("a device is already installed: " + existing.device.name());
         }
         final State state = new State(dut);
         CURRENT.set(state);
-        return () -> {
-            if (CURRENT.get() == state) {
-                CURRENT.remove();
+        return new Installed() {
+            @Override
+            public void markLost(final String reason) {
+                state.markLost(reason);
+            }
+
+            @Override
+            public void close() {
+                if (CURRENT.get() == state) {
+                    CURRENT.remove();
+                }
             }
         };
     }
@@ -57,8 +81,8 @@ public final class DutSession {
     /** Marks the device lost (first reason wins): every case not yet run is skipped as ERROR. */
     public static void markLost(final String reason) {
         final State state = CURRENT.get();
-        if (state != null && state.lostReason == null) {
-            state.lostReason = reason;
+        if (state != null) {
+            state.markLost(reason);
         }
     }
 

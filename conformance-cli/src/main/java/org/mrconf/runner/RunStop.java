@@ -1,0 +1,71 @@
+package org.mrconf.runner;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A request, from another thread, that a run start no further case, and a way to wait for the case in flight.
+ *
+ * <p>{@code metaroce run}'s SIGINT hook uses it: the hook runs on its own thread while the cases' thread goes on, so
+ * it must stop the cases before it resets the device, or a case that was in flight re-creates its connection on a
+ * device that was just reset. The runner attaches the run's session when it starts: a stop requested earlier takes
+ * effect then.
+ */
+public final class RunStop {
+    private String reason;
+    private Consumer<String> session;
+    private int casesInFlight;
+
+    /** Asks the run to start no further case: every case not yet started is ERROR with {@code why}. */
+    public synchronized void request(final String why) {
+        if (reason == null) {
+            reason = why;
+            if (session != null) {
+                session.accept(why);
+            }
+        }
+    }
+
+    /** Why the run was stopped, if it was. */
+    public synchronized Optional<String> reason() {
+        return Optional.ofNullable(reason);
+    }
+
+    /**
+     * Waits until no case is running, at most {@code timeout}; true when none is. A case that does not end in time is
+     * left running: the caller cleans up anyway, and says so.
+     */
+    public synchronized boolean awaitIdle(final Duration timeout) throws InterruptedException {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (casesInFlight > 0) {
+            final long leftNs = deadline - System.nanoTime();
+            if (leftNs <= 0) {
+                return false;
+            }
+            wait(Math.max(1, leftNs / 1_000_000));
+        }
+        return true;
+    }
+
+    /** The runner attaches the session's {@code markLost} when it starts. */
+    synchronized void attach(final Consumer<String> markLost) {
+        session = markLost;
+        if (reason != null) {
+            markLost.accept(reason);
+        }
+    }
+
+    synchronized void detach() {
+        session = null;
+    }
+
+    synchronized void caseStarted() {
+        casesInFlight++;
+    }
+
+    synchronized void caseEnded() {
+        casesInFlight = Math.max(0, casesInFlight - 1);
+        notifyAll();
+    }
+}
