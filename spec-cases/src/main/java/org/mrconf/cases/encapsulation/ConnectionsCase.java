@@ -14,6 +14,7 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.DutCompletion;
@@ -81,6 +82,7 @@ class ConnectionsCase {
                 .isEqualTo(2);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64))
                 .containsOnly(0);
+        TesterMessages.assertStillAnswers(testbed, "4.2.1", Testbed.BASE + 0x4000);
     }
 
     @Test

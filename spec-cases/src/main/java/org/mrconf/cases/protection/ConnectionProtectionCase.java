@@ -112,6 +112,7 @@ class ConnectionProtectionCase {
                         "11.2.1: NACK UNKNOWN_CONNECTION for %d packets sent in %d us (at most one per millisecond: %d)",
                         burst, burstNs / 1000, allowed)
                 .isLessThanOrEqualTo(allowed);
+        TesterMessages.assertStillAnswers(testbed, "11.2.1", Testbed.BASE + 0x4000);
     }
 
     @Test
