@@ -87,7 +87,7 @@ final class AnalysisVerdicts {
             message = "";
         }
         return new CaseResult(
-                "analyze[" + end + "]." + check.name().toLowerCase(java.util.Locale.ROOT),
+                caseIdPrefix(end) + check.name().toLowerCase(java.util.Locale.ROOT),
                 end + " " + check.description(),
                 List.of(clause.id()),
                 CaseKind.VALID,
@@ -96,6 +96,11 @@ final class AnalysisVerdicts {
                 startedAt,
                 0,
                 evidence(check, tally, verdict));
+    }
+
+    /** How the case ids of one end begin: {@code analyze[IP].}. */
+    static String caseIdPrefix(final String end) {
+        return "analyze[" + end + "].";
     }
 
     private static boolean applies(final DutProfile declared, final Clause clause) {

@@ -31,6 +31,25 @@ public record CaptureAnalysis(
         cases = List.copyOf(cases);
     }
 
+    /** The clauses the analyser judges for each end of a capture, in catalogue order. */
+    public static List<String> judgedClauses() {
+        return java.util.Arrays.stream(Check.values())
+                .map(Check::clause)
+                .sorted(org.mrconf.catalogue.Clause::compareIds)
+                .toList();
+    }
+
+    /** The clauses whose verdict for {@code end} (an IP address as the capture shows it) is {@code verdict}. */
+    public java.util.SortedSet<String> clauses(final String end, final org.mrconf.verdict.Verdict verdict) {
+        final java.util.SortedSet<String> found = new java.util.TreeSet<>(org.mrconf.catalogue.Clause::compareIds);
+        for (final CaseResult result : cases) {
+            if (result.caseId().startsWith(AnalysisVerdicts.caseIdPrefix(end)) && result.verdict() == verdict) {
+                found.addAll(result.clauses());
+            }
+        }
+        return found;
+    }
+
     /**
      * Analyses {@code capture}.
      *

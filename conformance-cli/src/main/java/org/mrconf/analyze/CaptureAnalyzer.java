@@ -29,7 +29,7 @@ import org.mrconf.wire.WireConstants;
  * a declared value (timers) or a claimed profile that was not given, a violation is INCONCLUSIVE, never FAIL.
  */
 final class CaptureAnalyzer {
-    /** Paths tracked at most (about 700 MB of state); packets of further paths are counted, not judged. */
+    /** Paths tracked at most (about 1.1 GB of state at 140 KB a path); packets of further paths are counted, not judged. */
     static final int MAX_PATHS = 8_192;
 
     private static final int FLAGS_OFFSET = 2;
@@ -112,7 +112,7 @@ final class CaptureAnalyzer {
         judgeCommonHeader(source, frameNumber);
         switch (decoded.opcode()) {
             case ACK -> onAck(source, destination, udp.srcPort(), frameNumber, nowNs);
-            case NACK -> onNack(source, destination, frameNumber);
+            case NACK -> onNack(source, destination, frameNumber, nowNs);
             case PROBE -> onProbe(source, destination, udp.srcPort(), frameNumber);
             default -> onData(source, destination, udp, frameNumber, nowNs, offset, length);
         }
@@ -171,7 +171,7 @@ final class CaptureAnalyzer {
             note("retransmissions whose original the capture does not hold");
             path.remember(psn, frameNumber, nowNs, timestamp, fields, data.streamId(), data.messageSequenceNumber());
         } else {
-            path.timeoutRun = 0;
+            path.endTimeoutRun();
             onNewPsn(source, path, psn, frameNumber);
             path.remember(psn, frameNumber, nowNs, timestamp, fields, data.streamId(), data.messageSequenceNumber());
         }
@@ -266,20 +266,29 @@ final class CaptureAnalyzer {
         } else {
             findings.judged(source, Check.NO_RESEND_OF_ACKED);
         }
-        // Only the retransmission timer resends a PSN that no ACK since its previous transmission reported missing.
+        // Only the retransmission timer resends a PSN that no ACK since its previous transmission reported missing
+        // below a later received PSN (clause 6.3.1) and no NACK named since.
         final boolean timeout = path.gapSeenNs[slot] < path.lastSendNs[slot];
         if (timeout) {
             judgeTimeoutResend(source, path, slot, psn, sourcePort, frameNumber, nowNs);
         } else {
-            path.timeoutIntervalNs[slot] = 0;
-            path.timeoutRun = 0;
+            path.timerResent[slot] = false;
         }
         path.lastFrame[slot] = frameNumber;
         path.lastSendNs[slot] = nowNs;
-        path.latestTimestamp[slot] = timestamp;
+        path.portChangesAtSend[slot] = path.portChanges();
+        path.resent(slot, timestamp);
     }
 
-    /** A resend with no ACK of the path since the previous transmission: only the retransmission timer sends it. */
+    /**
+     * A resend that no ACK or NACK asked for: the retransmission timer's, or a sender's own initiative. Clause 6.6.4 is
+     * judged per PSN: a second such resend in a row must not come from the source port of the PSN's previous
+     * transmission while the path kept that port all along, for then an expiry passed without a new entropy. Clause 6.6.3 is judged per path, on the expiries
+     * the capture shows: a run of timeout resends is one expiry (one expiry may resend many PSNs, paced over time),
+     * and a PSN resent again within the run starts the next. With no ACK of the path between them, the time from one
+     * expiry to the next must grow (judged with a wide margin: the capture's clock is not the sender's, and a sender
+     * may spread one expiry's resends over time).
+     */
     private void judgeTimeoutResend(
             final String source,
             final PathTrack path,
@@ -288,46 +297,55 @@ final class CaptureAnalyzer {
             final int sourcePort,
             final long frameNumber,
             final long nowNs) {
-        // One expiry may resend several PSNs, all from the new entropy: judge the first resend of each expiry against
-        // the entropy of the packet before it. A PSN resent again within the run means the timer expired again.
-        if (path.timeoutRun == 0 || path.runOfSlot[slot] == path.timeoutRun) {
-            if (sourcePort == path.entropy) {
-                findings.violation(
-                        source,
-                        Check.REPATH_AFTER_TIMEOUT,
-                        String.format(
-                                "resent PSN %d on path %s after a timeout from the same UDP source port %d as the "
-                                        + "packet before it",
-                                psn, path.label, sourcePort),
-                        path.lastFrame[slot],
-                        frameNumber);
-            } else {
-                findings.judged(source, Check.REPATH_AFTER_TIMEOUT);
-            }
-            path.startTimeoutRun();
+        if (sourcePort != path.entropy || path.portChangesAtSend[slot] != path.portChanges()) {
+            findings.judged(source, Check.REPATH_AFTER_TIMEOUT);
+        } else if (path.timerResent[slot]) {
+            findings.violation(
+                    source,
+                    Check.REPATH_AFTER_TIMEOUT,
+                    String.format(
+                            "resent PSN %d on path %s twice with no ACK between, from the same UDP source port %d as"
+                                    + " its previous transmission, which the path has kept since",
+                            psn, path.label, sourcePort),
+                    path.lastFrame[slot],
+                    frameNumber);
+        } else {
+            // Once unprompted on the same port: a sender may resend before its timer expires (a tail probe, a
+            // resend held back by its window), so only a second one proves an expiry without a new entropy.
+            note("first unprompted resends from an unchanged source port, not judged for 6.6.4");
         }
+        path.timerResent[slot] = true;
+        if (path.timeoutRun != 0 && path.runOfSlot[slot] != path.timeoutRun) {
+            path.runOfSlot[slot] = path.timeoutRun; // a further resend of the same expiry
+            return;
+        }
+        // A new expiry.
+        final long previousStartNs = path.runStartNs;
+        final long previousIntervalNs = path.expiryIntervalNs;
+        final long previousFrame = path.previousRunFrame;
+        path.startTimeoutRun(nowNs, frameNumber);
         path.runOfSlot[slot] = path.timeoutRun;
-        if (path.lastAckNs > path.lastSendNs[slot]) {
-            path.timeoutIntervalNs[slot] = 0; // an ACK restored the computed RTO: no doubling is due
+        if (previousStartNs == Long.MIN_VALUE || path.lastAckNs > previousStartNs) {
+            path.expiryIntervalNs = 0; // the first expiry the capture shows, or an ACK came: no doubling is due
+            return;
         }
-        final long intervalNs = nowNs - path.lastSendNs[slot];
-        final long previousNs = path.timeoutIntervalNs[slot];
-        if (previousNs > 0) {
-            // Doubling is judged with a wide margin: a capture's clock is not the sender's.
-            if (intervalNs * 4 < previousNs * 6) {
+        final long intervalNs = nowNs - previousStartNs;
+        if (previousIntervalNs > 0) {
+            if (intervalNs * 4 < previousIntervalNs * 5) {
                 findings.violation(
                         source,
                         Check.BACKOFF,
                         String.format(
-                                "timeout retransmissions of PSN %d on path %s %.3f ms then %.3f ms apart: not doubled",
-                                psn, path.label, previousNs / 1e6, intervalNs / 1e6),
-                        path.lastFrame[slot],
+                                "expiries of path %s's timer %.3f ms then %.3f ms apart with no ACK of the path: the"
+                                        + " RTO did not double",
+                                path.label, previousIntervalNs / 1e6, intervalNs / 1e6),
+                        previousFrame,
                         frameNumber);
             } else {
                 findings.judged(source, Check.BACKOFF);
             }
         }
-        path.timeoutIntervalNs[slot] = intervalNs;
+        path.expiryIntervalNs = intervalNs;
     }
 
     private void onAck(
@@ -379,6 +397,8 @@ final class CaptureAnalyzer {
         markAckedBefore(path, cumulative, frameNumber, nowNs);
         if (path.sentTimestamp(ack.echoedTimestamp(), cumulative, highestSacked)) {
             findings.judged(source, Check.ECHOED_TIMESTAMP);
+        } else if (path.olderThanMemory(ack.echoedTimestamp())) {
+            note("echoed timestamps older than the analyser remembers of the path, not judged");
         } else if (path.highestPsn >= 0) {
             findings.violation(
                     source,
@@ -445,7 +465,7 @@ final class CaptureAnalyzer {
         }
     }
 
-    private void onNack(final String source, final String destination, final long frameNumber) {
+    private void onNack(final String source, final String destination, final long frameNumber, final long nowNs) {
         final NackFlyweight nack = decoded.nack();
         final PathTrack path = boundPath(source, destination, nack.destinationConnectionId(), nack.pathId(), null);
         if (path == null) {
@@ -479,6 +499,7 @@ final class CaptureAnalyzer {
                     frameNumber);
         } else {
             findings.judged(source, Check.NACK_NAMES_A_PACKET);
+            path.gapSeenNs[slot] = nowNs; // its resend answers the NACK, not the timer
         }
     }
 

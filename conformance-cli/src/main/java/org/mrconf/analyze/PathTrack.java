@@ -8,7 +8,7 @@ import java.util.Arrays;
  * All PSN arithmetic is serial, modulo 2^32 (spec clause 2.4).
  */
 final class PathTrack {
-    /** PSNs remembered per path: four times the 256 a sender may have outstanding (clause 6.1.3). About 85 KB a path. */
+    /** PSNs remembered per path: four times the 256 a sender may have outstanding (clause 6.1.3). About 140 KB a path. */
     static final int WINDOW = 1024;
 
     private static final long MASK = 0xFFFF_FFFFL;
@@ -29,8 +29,17 @@ final class PathTrack {
     final long[] firstFrame = new long[WINDOW];
     final long[] lastFrame = new long[WINDOW];
     final long[] lastSendNs = new long[WINDOW];
-    final long[] originalTimestamp = new long[WINDOW];
+    private final long[] originalTimestamp = new long[WINDOW];
     final long[] latestTimestamp = new long[WINDOW];
+    /**
+     * The transmit timestamps of the path's last {@link #WINDOW} transmissions, originals and resends alike (an ACK
+     * may echo any of them, clause 8.2.1), as a ring and, for O(1) lookup, a multiset of the same values.
+     */
+    private final long[] recentTimestamps = new long[WINDOW];
+
+    private final TimestampSet timestamps = new TimestampSet(WINDOW);
+    private long transmissions;
+
     final int[] fieldsDigest = new int[WINDOW];
     final int[] stream = new int[WINDOW];
     final long[] msn = new long[WINDOW];
@@ -43,8 +52,11 @@ final class PathTrack {
     /** The run of timeout retransmissions in which the PSN was last resent; 0 for none. */
     final int[] runOfSlot = new int[WINDOW];
 
-    /** The interval before the latest timeout retransmission of the PSN; 0 when it had none. */
-    final long[] timeoutIntervalNs = new long[WINDOW];
+    /** Whether the PSN's latest transmission was a resend that no ACK or NACK asked for. */
+    final boolean[] timerResent = new boolean[WINDOW];
+
+    /** {@link #portChanges()} when the PSN was last transmitted. */
+    final long[] portChangesAtSend = new long[WINDOW];
 
     /** The first new PSN the capture showed: earlier PSNs were sent before the capture began. */
     long firstPsn = -1;
@@ -57,10 +69,19 @@ final class PathTrack {
     /** The current run of timeout retransmissions (one expiry may resend several PSNs); 0 outside such a run. */
     int timeoutRun;
 
+    /** When the latest run of timeout retransmissions (expiry) began, and its first frame; MIN_VALUE for none. */
+    long runStartNs = Long.MIN_VALUE;
+
+    long previousRunFrame;
+    /** The time between the last two expiries with no ACK of the path between them; 0 when unknown. */
+    long expiryIntervalNs;
+
     private int runs;
+    private long portChanges;
 
     private final int[] recentPorts = new int[RECENT_PORTS];
     private int recentPortCount;
+    private int nextPort;
     private final long[] probeTimestamps = new long[RECENT_PROBES];
     private int probeCount;
 
@@ -71,10 +92,23 @@ final class PathTrack {
         Arrays.fill(ackedAtNs, -1);
     }
 
-    /** Starts a new run of timeout retransmissions: a new expiry. */
-    int startTimeoutRun() {
+    /** Starts a new run of timeout retransmissions: a new expiry, seen first at {@code frame}. */
+    void startTimeoutRun(final long nowNs, final long frame) {
         timeoutRun = ++runs;
-        return timeoutRun;
+        runStartNs = nowNs;
+        previousRunFrame = frame;
+    }
+
+    /** A new PSN was sent: the timer's expiries so far are over (the next expiry starts a fresh doubling). */
+    void endTimeoutRun() {
+        timeoutRun = 0;
+        runStartNs = Long.MIN_VALUE;
+        expiryIntervalNs = 0;
+    }
+
+    /** How many times the path's source port has changed. */
+    long portChanges() {
+        return portChanges;
     }
 
     static int slot(final long psn) {
@@ -105,6 +139,7 @@ final class PathTrack {
             final int streamId,
             final long messageSequenceNumber) {
         final int slot = slot(value);
+        transmitted(timestamp);
         psn[slot] = value;
         present[slot] = true;
         firstFrame[slot] = frame;
@@ -119,7 +154,8 @@ final class PathTrack {
         ackedFrame[slot] = 0;
         gapSeenNs[slot] = Long.MIN_VALUE;
         runOfSlot[slot] = 0;
-        timeoutIntervalNs[slot] = 0;
+        timerResent[slot] = false;
+        portChangesAtSend[slot] = portChanges;
         if (firstPsn < 0) {
             firstPsn = value;
         }
@@ -128,19 +164,38 @@ final class PathTrack {
         }
     }
 
-    void onPacketPort(final int port) {
-        entropy = port;
-        for (int i = 0; i < recentPortCount; i++) {
-            if (recentPorts[i] == port) {
-                return;
-            }
+    /** A retransmission of the PSN in {@code slot} carried {@code timestamp}. */
+    void resent(final int slot, final long timestamp) {
+        latestTimestamp[slot] = timestamp;
+        transmitted(timestamp);
+    }
+
+    private void transmitted(final long timestamp) {
+        final int index = (int) (transmissions++ % WINDOW);
+        if (transmissions > WINDOW) {
+            timestamps.remove(recentTimestamps[index]); // the oldest transmission gives way
         }
-        recentPorts[recentPortCount % RECENT_PORTS] = port;
-        recentPortCount = Math.min(recentPortCount + 1, RECENT_PORTS * 2);
+        recentTimestamps[index] = timestamp;
+        timestamps.add(timestamp);
+    }
+
+    /** Records a packet's UDP source port: the path's entropy now, and one of its last {@value #RECENT_PORTS}. */
+    void onPacketPort(final int port) {
+        if (entropy >= 0 && port != entropy) {
+            portChanges++;
+        }
+        entropy = port;
+        if (recentPort(port)) {
+            return;
+        }
+        // A ring: the oldest port gives way (a path that changed entropy more than RECENT_PORTS times has moved on).
+        recentPorts[nextPort] = port;
+        nextPort = (nextPort + 1) % RECENT_PORTS;
+        recentPortCount = Math.min(recentPortCount + 1, RECENT_PORTS);
     }
 
     boolean recentPort(final int port) {
-        for (int i = 0; i < Math.min(recentPortCount, RECENT_PORTS); i++) {
+        for (int i = 0; i < recentPortCount; i++) {
             if (recentPorts[i] == port) {
                 return true;
             }
@@ -166,14 +221,22 @@ final class PathTrack {
                 return true;
             }
         }
-        // A duplicate or a packet whose SACK bit another ACK reported: any remembered packet of the path.
-        for (int back = 0; back < WINDOW; back++) {
-            final int slot = slot(highestPsn - back);
-            if (present[slot] && (originalTimestamp[slot] == timestamp || latestTimestamp[slot] == timestamp)) {
-                return true;
-            }
+        // A duplicate, an earlier transmission, or a packet whose SACK bit another ACK reported: any of the path's
+        // recent transmissions, in O(1).
+        return timestamps.contains(timestamp);
+    }
+
+    /**
+     * Whether {@code timestamp} (not found by {@link #sentTimestamp}) is older than every transmission the path still
+     * remembers, or than the first the capture showed: it may be a forgotten packet's, so it cannot be judged. The
+     * sender's clock runs forward, so transmissions in capture order carry increasing timestamps (modulo 2^32).
+     */
+    boolean olderThanMemory(final long timestamp) {
+        if (transmissions == 0) {
+            return true;
         }
-        return false;
+        final long oldest = recentTimestamps[transmissions > WINDOW ? (int) (transmissions % WINDOW) : 0];
+        return before(timestamp & MASK, oldest & MASK);
     }
 
     private boolean matches(final long value, final long timestamp) {

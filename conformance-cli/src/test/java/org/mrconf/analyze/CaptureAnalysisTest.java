@@ -111,19 +111,24 @@ class CaptureAnalysisTest {
     }
 
     @Test
-    void shouldFailATimeoutRetransmissionFromTheSameSourcePort() throws Exception {
+    void shouldNotFailASingleUnpromptedResendFromAnUnchangedSourcePort() throws Exception {
         final Map<String, Integer> ports = new HashMap<>();
         final CaptureAnalysis analysis = analyse("no-repath", sent -> {
             if (isData(sent.bytes) && A.equals(sent.sender)) {
                 final ByteBuffer buffer = ByteBuffer.wrap(sent.bytes);
                 final String path = buffer.getInt(4) + "/" + (buffer.get(8) & 0xFF);
-                // Play a sender that keeps one entropy per path for ever.
+                // Rewrite the capture as if the sender kept one entropy per path for ever. The real sender re-paths,
+                // so each timed-out PSN gets through after one resend: a sender may also resend unprompted before its
+                // timer expires, so one such resend from an unchanged port proves nothing, and 6.6.4 must not FAIL.
+                // The reference that really keeps its entropy (NO_REPATH_AFTER_RTO) resends a PSN from the same port
+                // again and again, and fails 6.6.4: AnalyzeSelfValidationTest proves it.
                 sent.sourcePort = ports.computeIfAbsent(path, k -> sent.sourcePort);
             }
             return true;
         });
-        assertThat(verdict(analysis, A, "6.6.4")).isEqualTo(Verdict.FAIL);
-        assertThat(message(analysis, A, "6.6.4")).contains("same UDP source port");
+        assertThat(verdict(analysis, A, "6.6.4")).isNotEqualTo(Verdict.FAIL);
+        assertThat(analysis.notes())
+                .containsKey("first unprompted resends from an unchanged source port, not judged for 6.6.4");
     }
 
     @Test
