@@ -115,6 +115,18 @@ final class SelftestCommand implements Callable<Integer> {
                 report.durationNs() / 1e9,
                 md,
                 json);
+        if (report.analyze() != null) {
+            console.printf(
+                    "analyze: clean capture %s; %d of %d defects a capture shows caught; %s%n",
+                    report.analyze().clean().proven() ? "passes" : "DOES NOT PASS",
+                    report.analyze().outcomes().stream()
+                            .filter(o -> o.notVisible() == null && o.caught())
+                            .count(),
+                    report.analyze().outcomes().stream()
+                            .filter(o -> o.notVisible() == null)
+                            .count(),
+                    report.analyze().passed() ? "passes" : "FAILS");
+        }
         console.flush();
         return report.passed() ? 0 : 1;
     }

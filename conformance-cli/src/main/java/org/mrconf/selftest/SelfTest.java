@@ -32,13 +32,24 @@ public final class SelfTest {
 
     private final Scope scope;
     private final int jobs;
+    private final boolean analyze;
 
     public SelfTest(final Scope scope, final int jobs) {
+        this(scope, jobs, true);
+    }
+
+    private SelfTest(final Scope scope, final int jobs, final boolean analyze) {
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1, was " + jobs);
         }
         this.scope = scope;
         this.jobs = jobs;
+        this.analyze = analyze;
+    }
+
+    /** The same self-test without the passive analysis of captures ({@link AnalyzeSelfTest}), which runs apart. */
+    public SelfTest withoutAnalyze() {
+        return new SelfTest(scope, jobs, false);
     }
 
     /**
@@ -69,7 +80,9 @@ public final class SelfTest {
             for (final Future<DefectOutcome> future : futures) {
                 outcomes.add(future.get());
             }
-            return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started);
+            // The passive analyser on captures of the same defects (see AnalyzeSelfTest).
+            final AnalyzeSelfTestReport analysis = analyze ? new AnalyzeSelfTest(jobs).run(defects) : null;
+            return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started, analysis);
         } catch (final ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         } finally {

@@ -25,16 +25,37 @@ import org.mrconf.verdict.Verdict;
  * @param clean      the run against the clean reference
  * @param outcomes   one per defect, in catalogue order
  * @param durationNs wall-clock time of the whole self-test
+ * @param analyze    the self-validation of {@code metaroce analyze} on captures of the same defects, or null when not run
  */
 public record SelfTestReport(
-        SelfTest.Scope scope, int jobs, DefectOutcome clean, List<DefectOutcome> outcomes, long durationNs) {
+        SelfTest.Scope scope,
+        int jobs,
+        DefectOutcome clean,
+        List<DefectOutcome> outcomes,
+        long durationNs,
+        AnalyzeSelfTestReport analyze) {
     public SelfTestReport {
         outcomes = List.copyOf(outcomes);
     }
 
-    /** Whether self-validation holds: the clean reference passes, and every defect is caught with no error. */
+    /** A report without the passive analysis. */
+    public SelfTestReport(
+            final SelfTest.Scope scope,
+            final int jobs,
+            final DefectOutcome clean,
+            final List<DefectOutcome> outcomes,
+            final long durationNs) {
+        this(scope, jobs, clean, outcomes, durationNs, null);
+    }
+
+    /**
+     * Whether self-validation holds: the clean reference passes, every defect is caught with no error, and (when it
+     * ran) {@code analyze} passes the clean capture and catches every defect a capture shows.
+     */
     public boolean passed() {
-        return clean.proven() && outcomes.stream().allMatch(DefectOutcome::proven);
+        return clean.proven()
+                && outcomes.stream().allMatch(DefectOutcome::proven)
+                && (analyze == null || analyze.passed());
     }
 
     /** Per clause, the defects whose declared clauses include it and that its cases caught. */
@@ -177,6 +198,9 @@ public record SelfTestReport(
                 }
             }
         }
+        if (analyze != null) {
+            md.append(analyze.markdown());
+        }
         return md.toString();
     }
 
@@ -213,6 +237,9 @@ public record SelfTestReport(
         }
         final ObjectNode proven = root.putObject("provenBy");
         provenBy().forEach((clause, by) -> by.forEach(proven.putArray(clause)::add));
+        if (analyze != null) {
+            analyze.json(root);
+        }
         try {
             return mapper.writeValueAsString(root) + "\n";
         } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {

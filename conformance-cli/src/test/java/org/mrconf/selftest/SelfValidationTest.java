@@ -111,7 +111,10 @@ class SelfValidationTest {
     @BeforeAll
     static void runEveryDefect() throws Exception {
         catalogue = new CatalogueLoader().loadBundled();
-        report = new SelfTest(SelfTest.Scope.DECLARED_CLAUSES, 2).run(Arrays.asList(Defect.values()), o -> {});
+        // The passive analysis of the same defects is proven by AnalyzeSelfValidationTest, not twice.
+        report = new SelfTest(SelfTest.Scope.DECLARED_CLAUSES, 2)
+                .withoutAnalyze()
+                .run(Arrays.asList(Defect.values()), o -> {});
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,10 +88,16 @@ public final class AnalyzeBenchmark implements Callable<Integer> {
             final List<String> lines = new ArrayList<>();
             lines.add("# Passive analysis speed and memory");
             lines.add("");
-            lines.add("Command: `./metaroce bench analyze --packets " + packets + " --long-packets " + longPackets
+            final String heapCap = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                    .filter(argument -> argument.startsWith("-Xmx"))
+                    .findFirst()
+                    .map(argument -> "java " + argument + " -jar conformance-cli/target/metaroce.jar")
+                    .orElse("./metaroce");
+            lines.add("Command: `" + heapCap + " bench analyze --packets " + packets + " --long-packets " + longPackets
                     + " --paths " + paths + "`");
             lines.add("");
-            lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
+            lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " cores, shared with other jobs while "
+                    + "it ran (load average " + loadAverage() + " at the start), "
                     + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", Java "
                     + System.getProperty("java.version") + ". Both tools read the same synthetic capture (WRITEs of 64 "
                     + "bytes over " + paths + " paths, 1% resent after a SACK gap, an ACK per path every 4 packets) "
@@ -125,6 +133,11 @@ public final class AnalyzeBenchmark implements Callable<Integer> {
         }
     }
 
+    private static String loadAverage() {
+        final double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "not reported" : String.format("%.2f", load);
+    }
+
     private CaptureAnalysis analyse(final Path capture, final ClauseCatalogue catalogue) throws IOException {
         return CaptureAnalysis.of(capture, 4796, Duration.ofMillis(5), catalogue, Map.of(), Optional.empty());
     }
@@ -157,23 +170,51 @@ public final class AnalyzeBenchmark implements Callable<Integer> {
         final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         System.gc();
         final long before = memory.getHeapMemoryUsage().getUsed();
+        final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP)
+                .toList();
+        heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
         final long start = System.nanoTime();
         final CaptureAnalysis analysis = analyse(capture, catalogue);
         final double seconds = (System.nanoTime() - start) / 1e9;
+        // The sum of each heap pool's peak: an upper bound of the heap in use at any moment, garbage included.
+        final long peakHeap = heapPools.stream()
+                .mapToLong(pool -> pool.getPeakUsage().getUsed())
+                .sum();
         System.gc();
         final long after = memory.getHeapMemoryUsage().getUsed();
         return String.format(
-                "a capture of %d frames (%.1f GB) over %d paths took %.1f s (%.0f frames/s); heap after GC %.1f MB "
-                        + "before and %.1f MB after (the analysis result is still referenced); the analyser's state "
-                        + "is bounded by %d PSNs a path, about 85 KB a path, whatever the capture's length.",
+                "a capture of %d frames (%.1f GB on disk) over %d paths, analysed in %.1f s (%.0f frames/s) by a JVM "
+                        + "capped at %.0f MB of heap (-Xmx): peak heap in use during the analysis %.1f MB (sum of the "
+                        + "heap pools' peaks, garbage included); live heap after GC %.1f MB before and %.1f MB after "
+                        + "(the analysis result still referenced); peak resident set of the whole JVM process %s. The "
+                        + "analyser streams the file frame by frame and keeps %d PSNs a path (about 140 KB a path), "
+                        + "whatever the capture's length.",
                 analysis.frames(),
                 Files.size(capture) / 1e9,
                 analysis.paths(),
                 seconds,
                 analysis.frames() / seconds,
+                Runtime.getRuntime().maxMemory() / 1e6,
+                peakHeap / 1e6,
                 before / 1e6,
                 after / 1e6,
+                peakResidentSet(),
                 1024);
+    }
+
+    /** The process's peak resident set (VmHWM), where Linux reports it. */
+    private static String peakResidentSet() {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return String.format("%.1f MB", Long.parseLong(line.replaceAll("[^0-9]", "")) / 1e3);
+                }
+            }
+        } catch (final IOException | NumberFormatException e) {
+            // not Linux, or an unexpected format: say so below
+        }
+        return "not reported by this OS";
     }
 
     private static void deleteTree(final Path root) throws IOException {
