@@ -10,6 +10,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.pcap.CapturedFrame;
+import org.mrconf.pcap.FrameCodec;
 import org.mrconf.pcap.FrameDecodeException;
 import org.mrconf.pcap.PcapReader;
 import org.mrconf.verdict.CaseResult;
@@ -26,6 +27,9 @@ import org.mrconf.verdict.CaseResult;
  */
 public record CaptureAnalysis(
         long frames, long metaroceFrames, int paths, Map<String, Long> notes, List<CaseResult> cases) {
+    private static final String TRUNCATED = "frames cut short by the capture's snap length";
+    private static final String NOT_UDP = "frames that are not Ethernet/IP/UDP";
+
     public CaptureAnalysis {
         notes = Map.copyOf(notes);
         cases = List.copyOf(cases);
@@ -69,18 +73,37 @@ public record CaptureAnalysis(
             throws CaptureFileException {
         final Instant startedAt = Instant.now();
         final CaptureAnalyzer analyzer = new CaptureAnalyzer(port, resendMargin);
-        try (PcapReader reader = PcapReader.open(capture)) {
-            long number = 0;
-            for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
-                number++;
-                if (frame.isTruncated()) {
-                    analyzer.onUndecodableFrame("frames cut short by the capture's snap length");
-                    continue;
+        final ClassicPcapStream classic = ClassicPcapStream.open(capture);
+        if (classic != null) {
+            try (classic) {
+                long number = 0;
+                for (ClassicPcapStream.Record record = classic.next(); record != null; record = classic.next()) {
+                    number++;
+                    if (record.truncated()) {
+                        analyzer.onUndecodableFrame(TRUNCATED);
+                        continue;
+                    }
+                    try {
+                        analyzer.onFrame(number, FrameCodec.decode(record.bytes(), record.timestamp()));
+                    } catch (final FrameDecodeException e) {
+                        analyzer.onUndecodableFrame(NOT_UDP);
+                    }
                 }
-                try {
-                    analyzer.onFrame(number, frame.decode());
-                } catch (final FrameDecodeException e) {
-                    analyzer.onUndecodableFrame("frames that are not Ethernet/IP/UDP");
+            }
+        } else {
+            try (PcapReader reader = PcapReader.open(capture)) {
+                long number = 0;
+                for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
+                    number++;
+                    if (frame.isTruncated()) {
+                        analyzer.onUndecodableFrame(TRUNCATED);
+                        continue;
+                    }
+                    try {
+                        analyzer.onFrame(number, frame.decode());
+                    } catch (final FrameDecodeException e) {
+                        analyzer.onUndecodableFrame(NOT_UDP);
+                    }
                 }
             }
         }
