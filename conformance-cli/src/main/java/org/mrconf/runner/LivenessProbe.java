@@ -25,19 +25,28 @@ public interface LivenessProbe {
         return Optional::empty;
     }
 
+    /** How many times {@link #helloOn} asks before it deems the device gone. */
+    int ATTEMPTS = 3;
+
     /**
      * {@code hello} on a fresh connection to {@code endpoint} with short timeouts: a fresh connection, because the
-     * run's own may be stuck in a request the hung device never answers.
+     * run's own may be stuck in a request the hung device never answers. It asks up to {@link #ATTEMPTS} times: a
+     * device on a loaded machine may be slow to answer once, and a device deemed lost ends the run in ERROR.
      */
     static LivenessProbe helloOn(final ControlEndpoint endpoint, final Duration timeout) {
         return () -> {
-            try (DutControl probe = JsonLineControlClient.connect(endpoint, timeout, timeout)) {
-                probe.hello();
-                return Optional.empty();
-            } catch (final DutControlException e) {
-                return Optional.of("the control agent at " + endpoint.host() + ":" + endpoint.port()
-                        + " did not answer hello within " + timeout.toMillis() + " ms (" + e.getMessage() + ")");
+            DutControlException last = null;
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                try (DutControl probe = JsonLineControlClient.connect(endpoint, timeout, timeout)) {
+                    probe.hello();
+                    return Optional.empty();
+                } catch (final DutControlException e) {
+                    last = e;
+                }
             }
+            return Optional.of("the control agent at " + endpoint.host() + ":" + endpoint.port()
+                    + " did not answer hello within " + timeout.toMillis() + " ms, " + ATTEMPTS + " times ("
+                    + last.getMessage() + ")");
         };
     }
 }
