@@ -22,6 +22,8 @@ import org.mrconf.catalogue.Profile;
  * @param defects        the deliberate non-conformances the device says it commits ({@code hello}'s optional
  *                       {@code defects}; empty for a clean device): a report names them, so that a defect DUT
  *                       never passes as clean
+ * @param declarations   the reorder tolerance and the test parameters {@code hello} gives (clause 12.1.5), which the
+ *                       tester judges by when no DUT profile file is given
  */
 public record DutInfo(
         int protocol,
@@ -32,8 +34,10 @@ public record DutInfo(
         List<InetAddress> addresses,
         DutLimits limits,
         List<String> optionalClauses,
-        List<String> defects) {
+        List<String> defects,
+        HelloDeclarations declarations) {
     public DutInfo {
+        Objects.requireNonNull(declarations, "declarations");
         defects = List.copyOf(defects);
         Objects.requireNonNull(implementation, "implementation");
         profiles = Set.copyOf(profiles);
@@ -53,6 +57,30 @@ public record DutInfo(
             List<InetAddress> addresses,
             DutLimits limits) {
         this(protocol, implementation, profiles, wireVersion, udpPort, addresses, limits, List.of(), List.of());
+    }
+
+    /** The same without declarations beyond the claims. */
+    public DutInfo(
+            int protocol,
+            DutIdentity implementation,
+            Set<Profile> profiles,
+            String wireVersion,
+            int udpPort,
+            List<InetAddress> addresses,
+            DutLimits limits,
+            List<String> optionalClauses,
+            List<String> defects) {
+        this(
+                protocol,
+                implementation,
+                profiles,
+                wireVersion,
+                udpPort,
+                addresses,
+                limits,
+                optionalClauses,
+                defects,
+                HelloDeclarations.NONE);
     }
 
     /** Whether the device says it commits deliberate non-conformances. */

@@ -46,6 +46,34 @@ public record DutProfile(
         return conformance.optionalClauses().contains(clauseId);
     }
 
+    public DutProfile withConformance(Conformance newConformance) {
+        return new DutProfile(identity, newConformance, parameters, control, link);
+    }
+
+    /**
+     * This profile judged by what {@code hello} declares (spec clause 12.1.5, when no profile file is given): the
+     * implementation it names, its claims, optional clauses, limits and reorder tolerance, and its timers and
+     * congestion parameters where it gives them; the addresses, MTU, paths and PSNs of the target stay.
+     */
+    public DutProfile declaredBy(DutInfo hello) {
+        final Conformance declared = new Conformance(
+                hello.profiles(),
+                hello.optionalClauses(),
+                hello.limits(),
+                hello.declarations().reorderTolerance());
+        final Parameters p = parameters;
+        final Parameters fromHello = new Parameters(
+                p.dut(),
+                p.tester(),
+                p.mtu(),
+                p.paths(),
+                p.initialSendPsn(),
+                p.initialReceivePsn(),
+                hello.declarations().timers().orElse(p.timers()),
+                hello.declarations().congestion().orElse(p.congestion()));
+        return new DutProfile(hello.implementation(), declared, fromHello, control, link);
+    }
+
     public DutProfile withParameters(Parameters newParameters) {
         return new DutProfile(identity, conformance, newParameters, control, link);
     }

@@ -138,7 +138,8 @@ public final class JsonLineControlClient implements DutControl {
                     JsonFields.has(result, "optionalClauses")
                             ? JsonFields.strings(result, "result", "optionalClauses")
                             : List.of(),
-                    defects);
+                    defects,
+                    HelloDeclarations.read(result));
         });
     }
 
