@@ -1,9 +1,12 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 
 /**
@@ -23,6 +26,7 @@ import org.mrconf.catalogue.Profile;
  *                       {@code defects}; empty for a clean device): a report names them, so that a defect DUT
  *                       never passes as clean
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutInfo(
         int protocol,
         DutIdentity implementation,
