@@ -1,7 +1,10 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.mrconf.dut.ControlEndpoint;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
@@ -12,6 +15,7 @@ import org.mrconf.dut.JsonLineControlClient;
  * dead or hung device is detected once and the rest of the run ends in ERROR at once instead of in one timeout per
  * case.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 @FunctionalInterface
 public interface LivenessProbe {
     /** How long a probe of a control agent may take before the device counts as gone. */

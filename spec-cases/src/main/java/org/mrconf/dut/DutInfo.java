@@ -1,9 +1,12 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 
 /**
@@ -25,6 +28,7 @@ import org.mrconf.catalogue.Profile;
  * @param declarations   the reorder tolerance and the test parameters {@code hello} gives (clause 12.1.5), which the
  *                       tester judges by when no DUT profile file is given
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutInfo(
         int protocol,
         DutIdentity implementation,

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.pcap.MacAddress;
 
@@ -22,6 +25,7 @@ import org.mrconf.pcap.MacAddress;
  * @param control     the control agent's endpoint; absent for the embedded reference
  * @param link        how the wire reaches the device
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutProfile(
         DutIdentity identity,
         Conformance conformance,
