@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +63,10 @@ final class OcptvAgreement {
                     s.read(step, number, caseIds, problems);
                 }
             }
+        } catch (CharacterCodingException e) {
+            // A re-signed file is a rejected submission, not a usage error: one problem, nothing to compare.
+            problems.add(problem("is not UTF-8 text, so it cannot be compared with report.json"));
+            return problems;
         }
         checkClauses(steps, record, problems);
         checkRunEnd(runEnds, record, problems);

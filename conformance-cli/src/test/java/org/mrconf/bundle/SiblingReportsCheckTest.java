@@ -259,6 +259,27 @@ class SiblingReportsCheckTest {
                 .noneMatch(SiblingReportsCheckTest::isIntegrityProblem);
     }
 
+    @Test
+    void shouldNameAnOcptvLineThatIsNotJsonAndCompareTheRest() throws IOException {
+        final List<String> problems =
+                edited(BundleLayout.OCPTV_JSONL, jsonl -> jsonl.replaceFirst("\n", "\n{not json\n"));
+
+        assertThat(problems)
+                .contains("siblings: run/ocptv.jsonl: line 2 is not JSON, so it cannot be compared with report.json")
+                .noneMatch(p -> p.startsWith("siblings: run/ocptv.jsonl: clause "));
+    }
+
+    @Test
+    void shouldNameAnOcptvFileThatIsNotUtf8AsAProblemNotACrash() throws IOException {
+        final Path ocptv = dir.resolve(BundleLayout.OCPTV_JSONL);
+        Files.createDirectories(ocptv.getParent());
+        Files.write(ocptv, new byte[] {'{', (byte) 0xC3, '}', '\n'});
+
+        assertThat(OcptvAgreement.check(ocptv, FAILING))
+                .containsExactly(new Problem(
+                        "siblings", "run/ocptv.jsonl: is not UTF-8 text, so it cannot be compared with report.json"));
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     /** The failing bundle with one file rewritten and the bundle signed again; the problems verify names. */
