@@ -1,9 +1,12 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The declarations {@code hello} carries besides the claims (spec clause 12.1.5): the loss-detection tolerance and
@@ -13,6 +16,7 @@ import java.util.Optional;
  * @param timers           the declared timers and their tolerance, when {@code hello} gives {@code parameters}
  * @param congestion       clause 12.1.6, when {@code hello} gives its four congestion fields
  */
+@API(status = MAINTAINED, since = "0.1")
 public record HelloDeclarations(
         DutProfile.ReorderTolerance reorderTolerance,
         Optional<DutProfile.Timers> timers,
