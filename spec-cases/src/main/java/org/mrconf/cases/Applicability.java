@@ -33,6 +33,13 @@ import org.mrconf.dut.DutProfile;
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class Applicability implements ExecutionCondition {
+    /**
+     * The reason of a case that is not applicable because the wire link cannot carry it out (e.g. raw frames over
+     * the in-memory link) starts with this, unlike one the device's declarations decide: the clause was not shown
+     * either way, and a submission bundle says so rather than counting the device as having skipped it.
+     */
+    public static final String LINK_CANNOT = "the wire link cannot carry this case: ";
+
     private static final ClauseCatalogue CATALOGUE = loadCatalogue();
 
     @Override
