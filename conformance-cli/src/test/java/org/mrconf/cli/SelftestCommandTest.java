@@ -38,7 +38,11 @@ class SelftestCommandTest {
         assertThat(out.toString()).contains("CAUGHT   accept-bad-crc").contains("2 of 2 defects caught");
         assertThat(Files.readString(dir.resolve("self-validation.md")))
                 .contains("| `accept-bad-crc` | 5.6.2 |")
-                .contains("| `crc-checked-first` | 5.6.4 | 5.6.4 | - | 0 | caught |");
+                .contains("| `crc-checked-first` | 5.6.4 | 5.6.4 | - | 0 | caught |")
+                // Neither defect breaks a clause analyze judges: only the clean capture is analysed, and passes.
+                .contains("## Passive analysis (`metaroce analyze`)")
+                .contains("no FAIL at either end");
+        assertThat(out.toString()).contains("analyze: clean capture passes");
         assertThat(Files.readString(dir.resolve("self-validation.json"))).contains("\"caught\" : true");
     }
 
