@@ -74,11 +74,10 @@ class SelfValidationTest {
      */
     static final Map<String, String> NOT_YET_PROVEN = Map.ofEntries(
             Map.entry("4.2.3", "no case yet (see NO_CASE_YET)"),
-            Map.entry("10.1.1", "CongestionCase.perPathAimd is disabled (see its reason); its four defects escape"),
             Map.entry(
                     "11.1.6",
                     "CompletionOrderCase.receiveNeedsLocalWrite: the reference's control agent refuses a local buffer"
-                            + " without LOCAL_WRITE itself (ControlAgent.localBuffer) before the transport sees it, so"
+                            + " without LOCAL_WRITE itself (RegionTable.localBuffer) before the transport sees it, so"
                             + " a transport defect is unobservable through the control channel; the defect belongs in"
                             + " the agent"),
             Map.entry("12.1.5", "no case yet (see NO_CASE_YET)"),
@@ -88,15 +87,7 @@ class SelfValidationTest {
      * Defects the cases let through on some clause, and why; each is a known hole in a case, listed so that a new one
      * fails the build. This list only shrinks.
      */
-    static final Map<String, String> KNOWN_ESCAPES = Map.of(
-            "no-multiplicative-decrease",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
-            "window-growth-exponential",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
-            "decrease-on-every-ce-ack",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
-            "decrease-applied-to-all-paths",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)");
+    static final Map<String, String> KNOWN_ESCAPES = Map.of();
 
     static final Path GOLDEN = Path.of("src", "test", "resources", "proven-coverage.txt");
 

@@ -1,5 +1,7 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -7,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -28,6 +31,7 @@ import org.mrconf.dut.DutProfile;
  * starts with {@link DutSession#LOST_PREFIX}, so the rest of the run ends at once; the runner reports those cases
  * ERROR, never NOT_APPLICABLE.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Applicability implements ExecutionCondition {
     private static final ClauseCatalogue CATALOGUE = loadCatalogue();
 
