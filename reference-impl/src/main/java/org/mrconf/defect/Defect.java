@@ -133,6 +133,13 @@ public enum Defect {
     /** Checks the CRC before the version and the opcode, so such packets land in the bad-CRC counter; caught by ReceiveChecksCase. */
     CRC_CHECKED_FIRST(breaks("5.6.4")),
 
+    /**
+     * Takes a PSN exactly cumulative PSN + 2^31 as after the cumulative PSN (the serial comparison's undefined point,
+     * {@code >} where {@code >=} belongs), so it NACKs it PSN_OUT_OF_WINDOW instead of acknowledging a duplicate
+     * (Table 5-13); caught by InvalidFieldsCase.psnHalfTheSpaceAwayIsADuplicate.
+     */
+    HALF_SPACE_PSN_AHEAD(breaks("5.6.5", "6.5.1")),
+
     // ------------------------------------------------------------------ sections 6 and 7
 
     /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */
@@ -211,6 +218,8 @@ public enum Defect {
     MSN_PER_CONNECTION(breaks("7.5.7")),
     /** Delivers an error completion at once, ahead of earlier messages of its stream (caught by CompletionCase). */
     ERROR_COMPLETION_OUT_OF_ORDER(breaks("7.5.8")),
+    /** Orders receive completions only among messages that raise one, so a SEND's completes ahead of an incomplete earlier WRITE of its stream (caught by CompletionOrderCase.sendWaitsForEarlierWrite). */
+    RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES(breaks("7.5.9")),
 
     // ------------------------------------------------------------------ sections 8 to 12
 
@@ -446,6 +455,31 @@ public enum Defect {
      * {@code ConnectionProtectionCase.foreignSourceIsDroppedForEveryOpcode}.
      */
     FOREIGN_SOURCE_ACCEPTED(breaks("11.2.2")),
+
+    /**
+     * Reads every received packet's ECN field as Not-ECT, as a socket device that never asked for the TOS byte
+     * ({@code IP_RECVTOS}) does, yet claims the congestion profile: CE marks are neither counted nor reported. Caught
+     * by {@code ReceivedCeCase.acksCountReceivedCeMarks}.
+     */
+    RECEIVED_ECN_IGNORED(breaks("8.2.5", "8.2.2")),
+
+    /**
+     * Queues a NACK behind the ACK of its packet: it leaves after the rejected PSN is recorded (so its cumulative PSN
+     * covers that PSN) and after an ACK that reports it. Caught by {@code NackOrderCase.nackThenAck}.
+     */
+    NACK_QUEUED_BEHIND_ACK(breaks("9.1.6")),
+
+    /**
+     * Takes a NACK as the rejected packet's answer: records its PSN but schedules no ACK for it, even when the packet
+     * asked for one. Caught by {@code NackOrderCase.nackThenAck}.
+     */
+    NO_ACK_AFTER_NACK(breaks("9.1.8")),
+
+    /**
+     * On a NACK with a final code, counts the rejected PSN as acknowledged before failing its work request, so a
+     * message whose last PSN that is completes with SUCCESS. Caught by {@code NackedWorkRequestCase}.
+     */
+    NACKED_PSN_ACKNOWLEDGED_FIRST(breaks("9.1.7", "9.1.2")),
     ;
 
     private final List<String> clauses;

@@ -29,6 +29,7 @@ final class AckHandler {
     private final boolean onlyFirstHoleLost;
     private final boolean unhealthyPathNotRecovered;
     private final boolean echoIgnored;
+    private final boolean nackedPsnAcknowledgedFirst;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.state = state;
@@ -47,6 +48,8 @@ final class AckHandler {
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
+        this.nackedPsnAcknowledgedFirst =
+                state.config.defects().has(org.mrconf.defect.Defect.NACKED_PSN_ACKNOWLEDGED_FIRST);
     }
 
     /** Table 9-1's action for a code, unless a defect changes it. */
@@ -184,6 +187,9 @@ final class AckHandler {
                 if (outstanding) {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
+                    if (nackedPsnAcknowledgedFirst) {
+                        acknowledge(connection, path, psn); // the defect: the message's last PSN completes it first
+                    }
                     connection.sendQueue.remove(message);
                     // Fail the message before its PSN counts as acknowledged, or acknowledging the last packet of a
                     // message would complete it successfully first (clauses 9.1.2, 9.1.7).

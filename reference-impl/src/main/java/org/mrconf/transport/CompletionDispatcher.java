@@ -15,6 +15,7 @@ final class CompletionDispatcher {
     private final boolean outOfMsnOrder;
     private final boolean headOfLineAcrossStreams;
     private final boolean errorFirst;
+    private final boolean receiveOvertakesSilentMessages;
 
     CompletionDispatcher(final Counters counters) {
         this(counters, org.mrconf.defect.Defects.NONE);
@@ -25,6 +26,8 @@ final class CompletionDispatcher {
         this.outOfMsnOrder = defects.has(org.mrconf.defect.Defect.COMPLETIONS_OUT_OF_MSN_ORDER);
         this.headOfLineAcrossStreams = defects.has(org.mrconf.defect.Defect.HOL_BLOCKING_ACROSS_STREAMS);
         this.errorFirst = defects.has(org.mrconf.defect.Defect.ERROR_COMPLETION_OUT_OF_ORDER);
+        this.receiveOvertakesSilentMessages =
+                defects.has(org.mrconf.defect.Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -103,6 +106,9 @@ final class CompletionDispatcher {
         while (true) {
             final int index = stream.messageIndex(stream.nextMsnToDeliver);
             if (stream.messageState[index] != StreamReceiveState.COMPLETE) {
+                if (receiveOvertakesSilentMessages) {
+                    deliverSendsPastSilentMessages(connection, streamId, stream);
+                }
                 return;
             }
             final Opcode opcode = stream.messageOpcode[index];
@@ -132,6 +138,44 @@ final class CompletionDispatcher {
                         stream.messageImmediate[index]));
             }
             stream.delivered(index);
+        }
+    }
+
+    /**
+     * Defect RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES: orders receive completions only among the messages that
+     * raise one, so a complete SEND behind incomplete WRITEs or READ_REQUESTs of its stream completes at once. Its
+     * receive is retired and its RSN cleared, so {@link #drainReceive} delivers the message later without a second
+     * completion.
+     */
+    private void deliverSendsPastSilentMessages(
+            final Connection connection, final int streamId, final StreamReceiveState stream) {
+        long msn = stream.nextMsnToDeliver;
+        for (int seen = 0; seen < stream.messageCapacity(); seen++, msn = Serial.add(msn, 1)) {
+            final int index = stream.messageIndex(msn);
+            final Opcode opcode = stream.messageOpcode[index];
+            if (stream.messageState[index] == StreamReceiveState.EMPTY || opcode == null) {
+                return; // an unknown message: even this device waits for it
+            }
+            if (opcode == Opcode.WRITE || opcode == Opcode.READ_REQUEST) {
+                continue; // raises no receive completion, so it holds no place here
+            }
+            if (opcode != Opcode.SEND || stream.messageState[index] != StreamReceiveState.COMPLETE) {
+                return;
+            }
+            final long rsn = stream.messageRsn[index];
+            if (rsn != StreamReceiveState.NO_RSN) {
+                emit(new Completion(
+                        stream.receiveWorkRequestId[stream.receiveIndex(rsn)],
+                        connection.localId(),
+                        streamId,
+                        msn,
+                        CompletionType.RECEIVE,
+                        stream.messageStatus[index],
+                        stream.messageLength[index],
+                        0));
+                stream.retireReceive(rsn);
+                stream.messageRsn[index] = StreamReceiveState.NO_RSN;
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.mrconf.defect.Defect;
+import org.mrconf.net.Ecn;
 import org.mrconf.net.NanoClock;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
@@ -48,6 +49,8 @@ public final class Endpoint implements PacketReceiver {
     /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
     private final boolean msnPerConnection;
 
+    private final boolean receivedEcnIgnored;
+
     private long sharedMsn;
 
     /**
@@ -73,6 +76,7 @@ public final class Endpoint implements PacketReceiver {
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
         this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
+        this.receivedEcnIgnored = config.defects().has(Defect.RECEIVED_ECN_IGNORED);
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
@@ -418,7 +422,8 @@ public final class Endpoint implements PacketReceiver {
             case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);
             case PROBE -> onProbe(connection, srcPort, nowNs);
             default -> {
-                inboundData.onData(connection, srcPort, ecn, decoded, nowNs);
+                // Defect RECEIVED_ECN_IGNORED: a socket that never asked for the TOS byte reads every packet Not-ECT.
+                inboundData.onData(connection, srcPort, receivedEcnIgnored ? Ecn.NOT_ECT : ecn, decoded, nowNs);
                 if (connection.sendQueue.isEmpty()) {
                     return; // data opens no window; only a READ request queues something to send
                 }

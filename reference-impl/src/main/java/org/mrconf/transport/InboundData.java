@@ -53,6 +53,17 @@ final class InboundData {
     private final boolean ceCountedPerConnection;
     private final boolean rateHintMissingFromDuplicateAcks;
     private final boolean readClaimedButMissing;
+    private final boolean halfSpacePsnAhead;
+    private final boolean nackQueuedBehindAck;
+    private final boolean noAckAfterNack;
+    /** NACK_QUEUED_BEHIND_ACK only: the NACK of the packet being processed, sent once its ACK has gone. */
+    private NackCode queuedNackCode;
+
+    private Connection queuedNackConnection;
+    private int queuedNackPath;
+    private long queuedNackPsn;
+    private int queuedNackStream;
+    private long queuedNackMsn;
     /** The time of the packet being processed, for the NACK rate limit. */
     private long lastNowNs;
     // Self-validation defects (org.mrconf.defect.Defect), read once.
@@ -147,6 +158,9 @@ final class InboundData {
         this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
         this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
         this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
+        this.halfSpacePsnAhead = defects.has(Defect.HALF_SPACE_PSN_AHEAD);
+        this.nackQueuedBehindAck = defects.has(Defect.NACK_QUEUED_BEHIND_ACK);
+        this.noAckAfterNack = defects.has(Defect.NO_ACK_AFTER_NACK);
     }
 
     void onData(
@@ -271,6 +285,9 @@ final class InboundData {
         if (reorderBuffer) {
             releaseHeld(connection, pathId, path);
         }
+        if (outcome == Outcome.REJECTED && noAckAfterNack) {
+            return; // the defect: the NACK is taken as the packet's answer, so no ACK is scheduled for it
+        }
         if ((!inOrder && !noImmediateAckOnGap)
                 || outcome == Outcome.STALE
                 || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
@@ -279,6 +296,17 @@ final class InboundData {
         } else if (path.unacknowledged == 1) {
             path.ackDeadlineNs = nowNs + ackDelayNs;
         }
+        if (queuedNackCode != null) {
+            sendQueuedNack();
+        }
+    }
+
+    /** NACK_QUEUED_BEHIND_ACK: sends the NACK that {@link #reject} queued while the packet was processed. */
+    private void sendQueuedNack() {
+        final NackCode code = queuedNackCode;
+        queuedNackCode = null;
+        out.sendNack(queuedNackConnection, queuedNackPath, queuedNackPsn, code, queuedNackStream, queuedNackMsn, 0);
+        queuedNackConnection = null;
     }
 
     /** Where a PSN lies in the path's window, as the (possibly defective) receiver judges it. */
@@ -287,6 +315,9 @@ final class InboundData {
         final long cumulative = path.window.cumulativePsn();
         if (unsignedPsnCompare && psn < cumulative) {
             return ReceiveWindow.Position.DUPLICATE;
+        }
+        if (halfSpacePsnAhead && Serial.distance(cumulative, psn) == 1L << 31) {
+            return ReceiveWindow.Position.BEYOND_WINDOW; // the serial compare's undefined point taken as "after"
         }
         if (receiveWindowOffByOne
                 && position == ReceiveWindow.Position.NEW
@@ -712,7 +743,17 @@ final class InboundData {
                     default -> Counter.REJECT_INVALID_REQUEST;
                 });
         if (!isSuppressed(connection, pathId, header, code)) {
-            out.sendNack(connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
+            if (nackQueuedBehindAck) {
+                queuedNackCode = code;
+                queuedNackConnection = connection;
+                queuedNackPath = pathId;
+                queuedNackPsn = header.psn();
+                queuedNackStream = header.streamId();
+                queuedNackMsn = header.messageSequenceNumber();
+            } else {
+                out.sendNack(
+                        connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
+            }
         }
         if (stream != null) {
             if (stream.messageState[index] == StreamReceiveState.EMPTY) {
