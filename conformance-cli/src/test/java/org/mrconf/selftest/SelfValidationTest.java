@@ -74,12 +74,6 @@ class SelfValidationTest {
      */
     static final Map<String, String> NOT_YET_PROVEN = Map.ofEntries(
             Map.entry("4.2.3", "no case yet (see NO_CASE_YET)"),
-            Map.entry(
-                    "11.1.6",
-                    "CompletionOrderCase.receiveNeedsLocalWrite: the reference's control agent refuses a local buffer"
-                            + " without LOCAL_WRITE itself (RegionTable.localBuffer) before the transport sees it, so"
-                            + " a transport defect is unobservable through the control channel; the defect belongs in"
-                            + " the agent"),
             Map.entry("12.1.5", "no case yet (see NO_CASE_YET)"),
             Map.entry("12.1.6", "no case yet (see NO_CASE_YET)"));
 

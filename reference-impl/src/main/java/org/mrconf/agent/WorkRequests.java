@@ -30,15 +30,20 @@ final class WorkRequests {
     private final ConnectionTable connections;
     private final RegionTable regions;
 
+    /** Defect RECEIVE_WITHOUT_LOCAL_WRITE: a receive's buffer is not checked for LOCAL_WRITE (clause 11.1.6). */
+    private final boolean receiveWithoutLocalWrite;
+
     WorkRequests(final Endpoint endpoint, final ConnectionTable connections, final RegionTable regions) {
         this.endpoint = endpoint;
         this.connections = connections;
         this.regions = regions;
+        this.receiveWithoutLocalWrite =
+                endpoint.config().defects().has(org.mrconf.defect.Defect.RECEIVE_WITHOUT_LOCAL_WRITE);
     }
 
     /** {@code post_receive}. */
     ObjectNode postReceive(final Args args) {
-        final Target target = target(args, true);
+        final Target target = target(args, !receiveWithoutLocalWrite);
         final RegionTable.LocalBuffer buffer = target.buffer;
         final long wrId = wrId(args);
         post(() -> endpoint.postReceive(

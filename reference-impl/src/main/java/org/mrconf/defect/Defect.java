@@ -352,6 +352,13 @@ public enum Defect {
     RECEIVER_NOT_READY_FATAL(breaks("9.1.2")),
 
     /**
+     * Checks LOCAL_WRITE for READ sinks only: a receive posted into a region without it is accepted (by the agent
+     * and the transport alike), and a SEND would be placed there. Caught by
+     * {@code CompletionOrderCase.receiveNeedsLocalWrite}.
+     */
+    RECEIVE_WITHOUT_LOCAL_WRITE(breaks("11.1.6")),
+
+    /**
      * Retries a RECEIVER_NOT_READY packet at once, ignoring the retry-after. Caught by
      * {@code NackCase.receiverNotReadyIsRetried}.
      */

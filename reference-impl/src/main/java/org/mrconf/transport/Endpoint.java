@@ -28,6 +28,8 @@ public final class Endpoint implements PacketReceiver {
     /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
     private final boolean invalidatedKeyStillValid;
 
+    private final boolean receiveWithoutLocalWrite;
+
     private final boolean unknownConnectionNackFlood;
     private final boolean foreignSourceAccepted;
     private final boolean foreignSourceNacked;
@@ -62,6 +64,7 @@ public final class Endpoint implements PacketReceiver {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.receiveChecks = new ReceiveDefects(config.defects());
         this.invalidatedKeyStillValid = config.defects().has(org.mrconf.defect.Defect.INVALIDATED_KEY_STILL_VALID);
+        this.receiveWithoutLocalWrite = config.defects().has(org.mrconf.defect.Defect.RECEIVE_WITHOUT_LOCAL_WRITE);
         this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
@@ -227,7 +230,8 @@ public final class Endpoint implements PacketReceiver {
             final long workRequestId) {
         final Connection connection = usableConnection(connectionId);
         requireStream(connection, streamId);
-        final MemoryRegion region = localBuffer(localKey, address, length, AccessFlags.LOCAL_WRITE);
+        final MemoryRegion region =
+                localBuffer(localKey, address, length, receiveWithoutLocalWrite ? 0 : AccessFlags.LOCAL_WRITE);
         final StreamReceiveState stream = connection.receiveStream(streamId);
         if (!stream.canPostReceive()) {
             throw new IllegalStateException(
