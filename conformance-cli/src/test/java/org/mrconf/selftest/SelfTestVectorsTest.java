@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.cli.dut.EmbeddedReferenceDut;
@@ -24,11 +25,18 @@ import org.mrconf.verdict.Verdict;
  */
 class SelfTestVectorsTest {
     private static final Path COMMITTED = Path.of("..", "test-vectors");
+    private static final Defect DEFECT = Defect.UNKNOWN_OPCODE_AS_WRITE;
+
+    private static List<CaseResult> results;
+
+    @BeforeAll
+    static void runTheDefect() throws Exception {
+        results = run(DEFECT);
+    }
 
     @Test
     void shouldReplayOnlyTheVectorsOfTheDeclaredClausesAndCountTheirFailures() throws Exception {
-        final Defect defect = Defect.UNKNOWN_OPCODE_AS_WRITE;
-        final List<CaseResult> results = run(defect);
+        final Defect defect = DEFECT;
 
         final List<CaseResult> vectors = results.stream()
                 .filter(r -> r.caseId().startsWith(CaughtBy.VECTOR_PREFIX))
@@ -49,8 +57,8 @@ class SelfTestVectorsTest {
 
     @Test
     void shouldCountADefectCaughtByAVectorAloneAndSayItInTheReport() throws Exception {
-        final Defect defect = Defect.UNKNOWN_OPCODE_AS_WRITE;
-        final List<CaseResult> vectorsOnly = run(defect).stream()
+        final Defect defect = DEFECT;
+        final List<CaseResult> vectorsOnly = results.stream()
                 .filter(r -> r.caseId().startsWith(CaughtBy.VECTOR_PREFIX))
                 .toList();
         final DefectOutcome outcome = DefectOutcome.of(defect, vectorsOnly, 0);

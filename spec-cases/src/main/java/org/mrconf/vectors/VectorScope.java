@@ -42,6 +42,12 @@ public record VectorScope(Path root, List<String> clausePatterns) {
                         .orElse(List.of()));
     }
 
+    /** The root when the run names none: the system property {@value #ROOT_PARAMETER}, else {@value #DEFAULT_ROOT}. */
+    public static Path defaultRoot() {
+        return of(Optional.ofNullable(System.getProperty(ROOT_PARAMETER)), Optional.empty())
+                .root();
+    }
+
     /** Whether {@code vector} is replayed: it checks a clause that one of the patterns matches, or there are none. */
     public boolean includes(final TestVector vector) {
         return clausePatterns.isEmpty()
