@@ -10,9 +10,11 @@ import org.mrconf.peer.PacketBuilder;
 /**
  * The built-in tester scenarios {@code vectors record} turns into the committed corpus: the invalid and inopportune
  * kinds (bad CRC, unknown version and opcode, truncation, out-of-window PSN, bad key, out-of-bounds offset, a SEND with
- * no receive posted, a duplicate, a stale packet after completion) and the valid ones (every arrival order of a
- * 4-packet WRITE, a WRITE across the PSN wrap, a later minor version). Each expectation is the spec's, not the
- * reference's output.
+ * no receive posted or longer than its receive, a duplicate, a stale packet after completion, unknown connection,
+ * stream and path, missing access rights, the receive-check order, malformed ACK and READ_REQUEST fields, the PSN
+ * recording of NACKed packets) and the valid ones (every arrival order of a 4-packet WRITE, a WRITE across the PSN
+ * wrap, a later minor version, placement at an offset, RSN matching out of order, several paths and streams, a PROBE,
+ * a READ_REQUEST answered, a zero-length SEND). Each expectation is the spec's, not the reference's output.
  */
 final class Scenarios {
     /** The placeholder values every stimulus is recorded with; replay rewrites them to the DUT's. */
@@ -59,6 +61,10 @@ final class Scenarios {
         all.add(zeroLengthSend());
         all.add(segmentPastMessage());
         all.add(ackWithSackBitZero());
+        all.add(eightPaths());
+        all.add(sixteenStreams());
+        all.add(probeConsumesNoPsn());
+        all.add(readRequestWithPayloadLength());
         return all;
     }
 
@@ -479,22 +485,27 @@ final class Scenarios {
         final Scenario scenario = target(new Scenario(
                 "3.1.6/write-spread-over-two-paths",
                 "valid",
-                "Ensure that the DUT places a 4-packet WRITE whose packets alternate between paths 0 and 1, each"
-                        + " path numbering its own PSNs, and acknowledges both paths",
-                "3.1.6"));
+                "Ensure that the DUT places a 4-packet WRITE sent on paths 0, 1, 0, 0, each path numbering its own"
+                        + " PSNs, and describes in each ACK only the path it names (path 0 up to PSN 3, path 1 up"
+                        + " to PSN 1)",
+                "3.1.6",
+                "8.1.5"));
         scenario.setup.put("paths", 2);
+        final int[] paths = {0, 1, 0, 0};
+        final long[] psns = {0, 0, 1, 2};
         for (int i = 0; i < 4; i++) {
             final byte[] payload = new byte[SEGMENT];
             System.arraycopy(message, i * SEGMENT, payload, 0, SEGMENT);
-            final int path = i % 2;
             scenario.send(
-                    path,
-                    write(i / 2, 0, i * SEGMENT, message.length, payload)
-                            .path(path)
+                    paths[i],
+                    write(psns[i], 0, i * SEGMENT, message.length, payload)
+                            .path(paths[i])
                             .build());
         }
-        return scenario.expectAck(0, 2, 1)
-                .expectAck(1, 2, 1)
+        return scenario.expectAck(0, 3, 1)
+                .expectAck(1, 1, 1)
+                .neverAck(1, 2)
+                .neverAck(1, 3)
                 .noOtherCompletions()
                 .expectRegionSha256("target", 0, message.length, sha256(message));
     }
@@ -612,6 +623,97 @@ final class Scenarios {
                                 .build())
                 .never("NACK")
                 .expectCounter("rx_invalid_field", 1);
+    }
+
+    private static Scenario eightPaths() {
+        final byte[] payload = pattern(64, 28);
+        final Scenario scenario = target(new Scenario(
+                "3.1.3/write-on-eighth-path",
+                "valid",
+                "Ensure that the DUT, claiming multipath, accepts a connection of 8 paths and places a WRITE sent on"
+                        + " path 7, acknowledging it on path 7",
+                "3.1.3"));
+        scenario.setup.put("paths", 8);
+        scenario.profiles.add("multipath");
+        return scenario.send(7, write(0, 0, 0, 64, payload).path(7).build())
+                .expectAck(7, 1, 1)
+                .expectRegion("target", 0, hex(payload));
+    }
+
+    private static Scenario sixteenStreams() {
+        final byte[] payload = pattern(64, 29);
+        final Scenario scenario = target(new Scenario(
+                        "3.1.5/send-on-sixteenth-stream",
+                        "valid",
+                        "Ensure that the DUT, claiming streams, accepts a connection of 16 streams and places a SEND"
+                                + " on stream 15 into the receive posted on stream 15",
+                        "3.1.5"))
+                .receive(15, "target", 0, 256, 1);
+        scenario.setup.put("streams", 16);
+        scenario.profiles.add("streams");
+        return scenario.send(0, send(0, 0, 0, payload).stream(15).build())
+                .expectAck(0, 1, 1)
+                .expectCompletion(1, "SUCCESS", "RECEIVE")
+                .noOtherCompletions()
+                .expectRegion("target", 0, hex(payload));
+    }
+
+    private static Scenario probeConsumesNoPsn() {
+        final byte[] first = pattern(64, 30);
+        final byte[] second = pattern(64, 31);
+        final Scenario scenario = target(new Scenario(
+                        "5.5.1/probe-consumes-no-psn",
+                        "valid",
+                        "Ensure that the DUT answers a PROBE on PSN 1 with an ACK without consuming the PSN: the"
+                                + " WRITE that follows on PSN 1 is placed, and no ACK goes past PSN 2",
+                        "5.5.1"))
+                .send(0, write(0, 0, 0, 64, first).build())
+                .send(
+                        0,
+                        PacketBuilder.probe()
+                                .connection(CONNECTION)
+                                .path(0)
+                                .psn(PSN_BASE + 1)
+                                .transmitTimestamp(0x0123_4567L)
+                                .ackRequest()
+                                .build())
+                .send(
+                        0,
+                        write(1, 1, 0, 64, second)
+                                .remoteAddress(TARGET_ADDRESS + 64)
+                                .build());
+        scenario.profiles.add("multipath");
+        return scenario.expectAck(0, 2, 1).neverAck(0, 3).expectRegion("target", 0, hex(first) + hex(second));
+    }
+
+    private static Scenario readRequestWithPayloadLength() {
+        final Scenario scenario = new Scenario(
+                        "5.2.5/read-request-with-payload-length",
+                        "invalid",
+                        "Ensure that the DUT silently drops and counts as an invalid field a READ_REQUEST whose payload"
+                                + " length field is 16, and answers no READ_RESPONSE",
+                        "5.2.5",
+                        "5.6.5")
+                .region("target", TARGET_LENGTH, 0x5A, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ")
+                .send(
+                        0,
+                        PacketBuilder.readRequest().connection(CONNECTION).path(0).psn(PSN_BASE).stream(0)
+                                .msn(0)
+                                .messageLength(64)
+                                .messageOffset(0)
+                                .remoteAddress(TARGET_ADDRESS)
+                                .remoteKey(TARGET_KEY)
+                                .sinkHandle(0x31)
+                                .transmitTimestamp(1000)
+                                .payloadLengthField(16)
+                                .ackRequest()
+                                .build())
+                .never("READ_RESPONSE")
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_invalid_field", 1);
+        scenario.profiles.add("read");
+        return scenario;
     }
 
     private static byte[] segment(final byte[] message, final int index, final long psn) {
