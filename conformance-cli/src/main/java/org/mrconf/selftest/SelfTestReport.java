@@ -213,7 +213,7 @@ public record SelfTestReport(
         root.put("durationSeconds", Math.round(durationNs / 1e8) / 10.0);
         root.put("passed", passed());
         if (vectors.isPresent()) {
-            root.put("vectorRoot", vectors.get().toString().replace('\\', '/'));
+            root.put("vectorRoot", displayRoot());
         } else {
             root.putNull("vectorRoot");
         }
