@@ -41,11 +41,17 @@ class CongestionCase {
     private static final Duration WARM_UP_RTT = Duration.ofMillis(400);
 
     /**
-     * How long after the decrease the second CE reports may come and still be "within one smoothed RTT": after the
-     * warm-up the DUT's smoothed RTT is about {@link #WARM_UP_RTT}, and each later sample (two before the judged ACK)
-     * can at most take an eighth of it away (6.6.1: alpha 1/8), so it is at least (7/8)^2 of it; a bit less, for
-     * margin.
+     * How long after the decrease the second CE reports may come and still be "within one smoothed RTT": the warm-up
+     * gives the DUT a smoothed RTT of about {@link #WARM_UP_RTT}, and every later ACK of the case echoes a timestamp
+     * that much older than the latest, so every sample (6.6.1) is at least that long and the smoothed RTT stays above
+     * it; 0.7 of it leaves a margin for a DUT that samples differently.
      */
+    /** The smallest window in which a halving stands out from the one packet the case allows either way. */
+    private static final int MIN_JUDGED_WINDOW = 8;
+
+    /** Rounds without CE the case gives the windows to grow to {@link #MIN_JUDGED_WINDOW} (one packet per round). */
+    private static final int MAX_GROWTH_ROUNDS = 16;
+
     private static final Duration WITHIN_ONE_SRTT = WARM_UP_RTT.multipliedBy(7).dividedBy(10);
 
     @Test
@@ -166,13 +172,29 @@ class CongestionCase {
         warmUp(testbed);
         final double factor = testbed.profile().parameters().decreaseFactor();
         final int mark = testbed.peer().mark();
-        postBigWrite(testbed, 301);
-        final int[] w0 = round(testbed, mark);
+        postLongWrite(testbed, 301);
+        int[] w0 = round(testbed, mark);
+        // A window of a few packets cannot show a halving within the one packet the case allows either way (a
+        // timer in the warm-up may have shrunk it): grow both paths first with rounds without CE, about one packet
+        // per round (10.1.1).
+        for (int grown = 0; grown < MAX_GROWTH_ROUNDS && Math.min(w0[0], w0[1]) < MIN_JUDGED_WINDOW; grown++) {
+            final int next = testbed.peer().mark();
+            acknowledgeAll(testbed, mark, new int[] {0, 0}, false, WARM_UP_RTT.toNanos());
+            w0 = round(testbed, next);
+        }
+        requireDataLeft(testbed, mark);
+        if (Math.min(w0[0], w0[1]) < MIN_JUDGED_WINDOW) {
+            throw Inconclusive.because(String.format(
+                    "the path windows stayed below %d packets after %d rounds without CE (%s), too small to show a"
+                            + " multiplicative decrease",
+                    MIN_JUDGED_WINDOW, MAX_GROWTH_ROUNDS, java.util.Arrays.toString(w0)));
+        }
         // Round 1: path 0 reports CE, path 1 does not.
         int next = testbed.peer().mark();
         final long decreasedNs = testbed.peer().link().nowNs();
-        acknowledgeAll(testbed, mark, new int[] {1, 0}, false);
+        acknowledgeAll(testbed, mark, new int[] {1, 0}, false, WARM_UP_RTT.toNanos());
         final int[] w1 = round(testbed, next);
+        requireDataLeft(testbed, mark);
         assertThat(w1[0])
                 .as("10.1.1: path 0's window after a CE report: %d x %.2f", w0[0], factor)
                 .isBetween(
@@ -183,7 +205,7 @@ class CongestionCase {
                 .isBetween(w0[1], w0[1] + 2);
         // Round 2, well within one smoothed RTT of the decrease: two more CE reports on path 0 decrease nothing.
         next = testbed.peer().mark();
-        acknowledgeAll(testbed, mark, new int[] {1, 0}, true);
+        acknowledgeAll(testbed, mark, new int[] {1, 0}, true, WARM_UP_RTT.toNanos());
         final long sinceDecreaseNs = testbed.peer().link().nowNs() - decreasedNs;
         if (sinceDecreaseNs > WITHIN_ONE_SRTT.toNanos()) {
             throw Inconclusive.because(String.format(
@@ -192,6 +214,7 @@ class CongestionCase {
                     sinceDecreaseNs / 1_000_000, WARM_UP_RTT.toMillis()));
         }
         final int[] w2 = round(testbed, next);
+        requireDataLeft(testbed, mark);
         assertThat(w2[0])
                 .as(
                         "10.1.1: path 0's window after more CE reports within one smoothed RTT of its decrease (was %d)",
@@ -217,7 +240,9 @@ class CongestionCase {
         testbed.control()
                 .postWrite(
                         new WorkRequest(Testbed.DUT_CONNECTION, 0, 310, testbed.key(), Testbed.BASE, 64), 0x1000, 0x77);
-        TesterMessages.awaitCompletions(testbed, 310);
+        assertThat(TesterMessages.awaitCompletions(testbed, 310).get(310L).status())
+                .as("10.1.4 set-up: a short WRITE, every packet acknowledged, completes successfully")
+                .isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
         // A message that takes far longer than the measuring window at the hinted rate.
         final int length = 4 << 20;
         final long source = Testbed.BASE + 8L * Testbed.REGION;
@@ -329,6 +354,41 @@ class CongestionCase {
                 .sum();
     }
 
+    /** Bytes of the message {@link #postLongWrite} posts: more than three rounds at the largest windows. */
+    private static final int LONG_WRITE = 16 << 20;
+
+    /**
+     * Posts a WRITE long enough that three rounds at the largest windows (256 packets per path, 10.1.1) cannot send
+     * all of it, from a region of its own.
+     */
+    private static void postLongWrite(final Testbed testbed, final long wrId) throws Exception {
+        final long source = Testbed.BASE + 8L * Testbed.REGION;
+        final long key = testbed.control()
+                .registerRegion(source, LONG_WRITE, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
+        testbed.control()
+                .postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, key, source, LONG_WRITE), 0x1000, 0x77);
+    }
+
+    /** A window the message ran out in shows nothing: inconclusive once all of it has been sent. */
+    private static void requireDataLeft(final Testbed testbed, final int mark) {
+        long bytes = 0;
+        for (final ReceivedPacket packet : testbed.peer()
+                .recorder()
+                .matching(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .messageLength(LONG_WRITE)
+                                .firstTransmission())) {
+            bytes += packet.data().orElseThrow().payloadLength();
+        }
+        if (bytes >= LONG_WRITE) {
+            throw Inconclusive.because("the DUT sent the whole " + LONG_WRITE + "-byte message within the rounds, so"
+                    + " its windows were not what held it back");
+        }
+    }
+
     /** Posts a WRITE of the whole testbed region to the tester. */
     private static void postBigWrite(final Testbed testbed, final long wrId) throws Exception {
         testbed.control()
@@ -432,6 +492,16 @@ class CongestionCase {
      */
     private static void acknowledgeAll(final Testbed testbed, final int mark, final int[] ce, final boolean split)
             throws Exception {
+        acknowledgeAll(testbed, mark, ce, split, 0);
+    }
+
+    /**
+     * As {@link #acknowledgeAll(Testbed, int, int[], boolean)}, each ACK echoing a timestamp {@code echoAgeNs} older
+     * than the latest, so that the DUT's RTT samples (and its smoothed RTT) stay at least that long.
+     */
+    private static void acknowledgeAll(
+            final Testbed testbed, final int mark, final int[] ce, final boolean split, final long echoAgeNs)
+            throws Exception {
         final int paths = ce.length;
         final long[] echo = new long[paths];
         final long[] half = new long[paths];
@@ -442,7 +512,7 @@ class CongestionCase {
             final PathReceiveState.Arrival arrival = testbed.connection().onReceived(packet);
             final DataPacket data = packet.data().orElseThrow();
             final int path = data.header().pathId();
-            echo[path] = data.transmitTimestamp();
+            echo[path] = (data.transmitTimestamp() - echoAgeNs) & 0xFFFF_FFFFL;
             if (arrival == PathReceiveState.Arrival.NEW && ++count[path] == 1) {
                 half[path] = data.header().psn();
             }
