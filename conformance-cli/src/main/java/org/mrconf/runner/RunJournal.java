@@ -1,5 +1,7 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
@@ -32,6 +35,7 @@ import org.mrconf.verdict.VectorDigest;
  * thread may take a {@link #snapshot} at any time (the report writers after every case, the SIGINT hook), so an
  * interrupted run still leaves a whole record.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class RunJournal {
     /** The id prefix of a vector's result. */
     static final String VECTOR_PREFIX = "vector:";

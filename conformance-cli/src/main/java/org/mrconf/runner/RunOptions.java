@@ -1,14 +1,18 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * How a run goes: which cases ({@link Selection}), how the runner learns that the device is gone
  * ({@link LivenessProbe}), how another thread stops it ({@link RunStop}), and where its test vectors are (absent: the
  * {@code metaroce.vectors} system property, else {@code test-vectors} in the working directory).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record RunOptions(Selection selection, LivenessProbe liveness, RunStop stop, Optional<Path> vectorRoot) {
     public RunOptions {
         Objects.requireNonNull(selection, "selection");

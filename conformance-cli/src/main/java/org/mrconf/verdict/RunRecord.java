@@ -1,10 +1,13 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything a conformance run produced, as the report writers read it. Writers never re-derive a verdict: they
@@ -23,6 +26,7 @@ import java.util.Optional;
  * @param clauses       the clause verdicts in clause order
  * @param vectors       the SHA-256 of each test vector the run replayed, in id order
  */
+@API(status = MAINTAINED, since = "0.1")
 public record RunRecord(
         String suiteVersion,
         String suiteCommit,
