@@ -123,10 +123,7 @@ public final class BundleCreator {
                     partial,
                     BundleLayout.ENVIRONMENT,
                     BundleDocuments.text(BundleDocuments.environment(run.record(), system, profile.orElse(null))));
-            write(
-                    partial,
-                    BundleLayout.VECTORS,
-                    BundleDocuments.text(BundleDocuments.vectors(run.report().get("vectors"), run.record())));
+            write(partial, BundleLayout.VECTORS, BundleDocuments.text(BundleDocuments.vectors(run.record())));
             write(partial, BundleLayout.README, BundleReadme.text(run.record(), hasProfile, key.isPresent()));
             if (key.isPresent()) {
                 write(

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.VectorDigest;
 
 /**
  * The JSON documents a bundle adds to the run folder: {@code product.json}, {@code suite.json},
@@ -78,32 +79,45 @@ final class BundleDocuments {
     }
 
     /**
-     * The test vectors the run used: as its report lists them ({@code vectors}: id and sha256) when it does; else the
-     * vector results among its cases ({@code vector:<id>}), whose hashes the report does not record; the note says
-     * which.
+     * The test vectors the run replayed: one entry per vector result among its cases ({@code vector:<id>}), with its
+     * verdict and the SHA-256 of its bytes as they ran, from the report's {@code vectors} (and each file's, as in
+     * {@code MANIFEST.sha256}). Only a report written before the suite recorded vector hashes leaves {@code sha256}
+     * null, and the note then says this file cannot pin their bytes.
      */
-    static ObjectNode vectors(final JsonNode reportVectors, final RunRecord record) {
+    static ObjectNode vectors(final RunRecord record) {
         final ObjectNode n = header("vectors");
         final ArrayNode list = n.putArray("vectors");
-        if (reportVectors != null && reportVectors.isArray() && !reportVectors.isEmpty()) {
-            reportVectors.forEach(list::add);
-            n.put("note", "The test vectors the run used, as its report.json lists them.");
-            return n;
-        }
+        final Map<String, VectorDigest> digests = new TreeMap<>();
+        record.vectors().forEach(d -> digests.put(d.id(), d));
+        boolean unpinned = false;
         for (final var c : record.cases()) {
             if (c.caseId().startsWith(CoverageCheck.VECTOR_PREFIX)) {
+                final String id = c.caseId().substring(CoverageCheck.VECTOR_PREFIX.length());
                 final ObjectNode v = list.addObject();
-                v.put("id", c.caseId().substring(CoverageCheck.VECTOR_PREFIX.length()));
+                v.put("id", id);
                 v.put("verdict", c.verdict().name());
-                v.putNull("sha256");
+                final VectorDigest digest = digests.get(id);
+                if (digest == null) {
+                    v.putNull("sha256");
+                    unpinned = true;
+                } else {
+                    v.put("sha256", digest.sha256());
+                    digest.files().forEach(v.putObject("files")::put);
+                }
             }
         }
-        n.put(
-                "note",
-                list.isEmpty()
-                        ? "The run replayed no test vectors."
-                        : "The vectors the run replayed, from its case results: its report.json does not record their"
-                                + " SHA-256, so this file cannot pin their bytes.");
+        final String note;
+        if (list.isEmpty()) {
+            note = "The run replayed no test vectors.";
+        } else if (unpinned) {
+            note = "The vectors the run replayed, from its case results; report.json does not record the SHA-256 of"
+                    + " those whose sha256 is null (a vector that could not be read, or a report older than the"
+                    + " field), so this file cannot pin their bytes.";
+        } else {
+            note = "The vectors the run replayed, each with the SHA-256 of its bytes as it ran (its lines of"
+                    + " test-vectors/MANIFEST.sha256, and their hash), from report.json.";
+        }
+        n.put("note", note);
         return n;
     }
 

@@ -95,8 +95,7 @@ final class RunConditionsCheck {
         try {
             final JsonNode listed =
                     BundleDocuments.MAPPER.readTree(file.toFile()).path("vectors");
-            final JsonNode used =
-                    BundleDocuments.vectors(report.get("vectors"), record).path("vectors");
+            final JsonNode used = BundleDocuments.vectors(record).path("vectors");
             if (!listed.equals(used)) {
                 return List.of(new Problem(
                         "version",

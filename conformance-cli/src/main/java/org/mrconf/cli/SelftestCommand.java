@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
@@ -16,6 +17,7 @@ import org.mrconf.dut.DutProfileException;
 import org.mrconf.selftest.DefectOutcome;
 import org.mrconf.selftest.SelfTest;
 import org.mrconf.selftest.SelfTestReport;
+import org.mrconf.selftest.SelfTestVectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -62,6 +64,13 @@ final class SelftestCommand implements Callable<Integer> {
             description = "Where self-validation.md and .json go (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(
+            names = "--vectors",
+            paramLabel = "DIR",
+            description = "The test vectors to replay with the cases (default: the nearest test-vectors folder here"
+                    + " or above; none found: the cases only).")
+    Path vectors;
+
     @Option(names = "--list", description = "List the defect catalogue and exit.")
     boolean list;
 
@@ -86,7 +95,12 @@ final class SelftestCommand implements Callable<Integer> {
         final SelfTest.Scope scope = allCases ? SelfTest.Scope.ALL_CASES : SelfTest.Scope.DECLARED_CLAUSES;
         console.printf("Self-test: clean reference, then %d defects (%s), %d at once%n", selected.size(), scope, jobs);
         console.flush();
-        final SelfTestReport report = new SelfTest(scope, jobs).run(selected, outcome -> {
+        final Optional<Path> vectorRoot = vectors == null ? SelfTestVectors.locate() : Optional.of(vectors);
+        if (vectors != null && !Files.isDirectory(vectors)) {
+            throw new DutProfileException("--vectors", "vectors", "is not a folder: " + vectors);
+        }
+        console.printf("Test vectors: %s%n", vectorRoot.map(Path::toString).orElse("none found (the cases only)"));
+        final SelfTestReport report = new SelfTest(scope, jobs, vectorRoot).run(selected, outcome -> {
             console.printf(
                     "%-8s %-38s breaks %-16s failing %s%n",
                     outcome.defect() == null ? (outcome.proven() ? "CLEAN" : "UNCLEAN") : verdict(outcome),
@@ -98,6 +112,7 @@ final class SelftestCommand implements Callable<Integer> {
             console.flush();
         });
         final String command = "metaroce selftest" + (allCases ? " --all-cases" : "") + " --jobs " + jobs
+                + (vectors == null ? "" : " --vectors " + vectors)
                 + (defects.isEmpty() ? "" : " --defect " + String.join(",", defects));
         final String machine = machine();
         Files.createDirectories(out);

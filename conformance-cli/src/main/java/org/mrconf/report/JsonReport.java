@@ -12,6 +12,7 @@ import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
 import org.mrconf.verdict.Evidence;
 import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.VectorDigest;
 import org.mrconf.verdict.Verdict;
 
 /**
@@ -82,8 +83,13 @@ public final class JsonReport {
         for (final CaseResult c : record.cases()) {
             putCase(cases.addObject(), c);
         }
-        // Vector hashes: filled once the suite runs test vectors (each {"id": ..., "sha256": ...}).
-        root.putArray("vectors");
+        final ArrayNode vectors = root.putArray("vectors");
+        for (final VectorDigest v : record.vectors()) {
+            final ObjectNode n = vectors.addObject();
+            n.put("id", v.id());
+            n.put("sha256", v.sha256());
+            v.files().forEach(n.putObject("files")::put);
+        }
         return root;
     }
 

@@ -14,11 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
 import org.mrconf.verdict.Evidence;
 import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.VectorDigest;
 import org.mrconf.verdict.Verdict;
 
 /**
@@ -117,7 +119,24 @@ public final class JsonReportReader {
                 bool(root, "/interrupted"),
                 stringMap(root, "", "selection"),
                 cases,
-                clauses);
+                clauses,
+                vectors(root));
+    }
+
+    /** The vectors' hashes; a report without the array (older writers) or without {@code files} reads as none. */
+    private List<VectorDigest> vectors(final JsonNode root) throws ReportInputException {
+        final List<VectorDigest> vectors = new ArrayList<>();
+        if (root.get("vectors") == null) {
+            return vectors;
+        }
+        final JsonNode nodes = array(root, "/vectors");
+        for (int i = 0; i < nodes.size(); i++) {
+            final String at = "/vectors/" + i;
+            final JsonNode v = objectAt(nodes.get(i), at);
+            final Map<String, String> files = v.get("files") == null ? Map.of() : stringMap(v, at, "files");
+            vectors.add(new VectorDigest(text(v, at, "id"), text(v, at, "sha256"), new TreeMap<>(files)));
+        }
+        return vectors;
     }
 
     private CaseResult caseResult(final JsonNode c, final String at) throws ReportInputException {

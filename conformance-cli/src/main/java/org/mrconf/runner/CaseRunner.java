@@ -24,11 +24,13 @@ import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutSession;
 import org.mrconf.cases.Kind;
+import org.mrconf.vectors.VectorScope;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Evidence;
@@ -81,10 +83,19 @@ public final class CaseRunner {
             final RunListener listener,
             final String casesPackage)
             throws NoCasesSelected {
-        final LauncherDiscoveryRequest request = request()
+        final LauncherDiscoveryRequestBuilder builder = request()
                 .selectors(selectPackage(casesPackage))
-                .filters(includeClassNamePatterns(".*Case"), selectionFilter(options.selection()))
-                .build();
+                .filters(includeClassNamePatterns(".*Case"), selectionFilter(options.selection()));
+        // The vector case reads these (this run's, not the JVM's, so parallel runs keep their own): where the vectors
+        // are, and the selected clauses, so that vectors of other clauses are not replayed only to be dropped.
+        options.vectorRoot()
+                .ifPresent(root -> builder.configurationParameter(VectorScope.ROOT_PARAMETER, root.toString()));
+        if (!options.selection().clausePatterns().isEmpty()) {
+            builder.configurationParameter(
+                    VectorScope.CLAUSES_PARAMETER,
+                    String.join(",", options.selection().clausePatterns()));
+        }
+        final LauncherDiscoveryRequest request = builder.build();
         final Launcher launcher = LauncherFactory.create();
         final TestPlan plan = launcher.discover(request);
         final long cases = plan.countTestIdentifiers(TestIdentifier::isTest);

@@ -2,6 +2,9 @@ package org.mrconf.runner;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apiguardian.api.API;
 import org.mrconf.catalogue.Clause;
@@ -16,10 +21,14 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutInfo;
 import org.mrconf.dut.DutProfile;
+import org.mrconf.vectors.TestVector;
+import org.mrconf.vectors.VectorFiles;
+import org.mrconf.vectors.VectorScope;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
 import org.mrconf.verdict.ClauseVerdicts;
 import org.mrconf.verdict.RunRecord;
+import org.mrconf.verdict.VectorDigest;
 
 /**
  * The run as it goes: what is fixed at the start (suite, spec, device, selection) and the case results so far. Any
@@ -28,6 +37,9 @@ import org.mrconf.verdict.RunRecord;
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class RunJournal {
+    /** The id prefix of a vector's result. */
+    static final String VECTOR_PREFIX = "vector:";
+
     private final BuildInfo build;
     private final ClauseCatalogue catalogue;
     private final String commandLine;
@@ -35,6 +47,8 @@ public final class RunJournal {
     private final Map<String, String> selection;
     private final Instant startedAt = Instant.now();
     private final List<CaseResult> cases = new ArrayList<>();
+    private final Map<String, VectorDigest> vectors = new TreeMap<>();
+    private Path vectorRoot = VectorScope.defaultRoot();
     private boolean interruptedRun;
 
     public RunJournal(
@@ -52,6 +66,31 @@ public final class RunJournal {
 
     public synchronized void add(final CaseResult result) {
         cases.add(result);
+        if (result.caseId().startsWith(VECTOR_PREFIX)) {
+            digest(result.caseId().substring(VECTOR_PREFIX.length())).ifPresent(d -> vectors.put(d.id(), d));
+        }
+    }
+
+    /** Where the run's test vectors are, when not the default ({@link VectorScope#defaultRoot()}). */
+    public synchronized void vectorRoot(final Path root) {
+        vectorRoot = root;
+    }
+
+    /**
+     * The SHA-256 of a vector's files as they are right after it ran; empty when its folder holds no vector (a
+     * vector that could not be read has the sidecar's path as its id, and its result already says what is wrong).
+     */
+    private Optional<VectorDigest> digest(final String id) {
+        final Path folder = vectorRoot.resolve(id);
+        if (!Files.isRegularFile(folder.resolve(TestVector.SIDECAR))) {
+            return Optional.empty();
+        }
+        try {
+            final SortedMap<String, String> files = VectorFiles.hashesOf(vectorRoot, folder);
+            return Optional.of(new VectorDigest(id, VectorFiles.digest(files), files));
+        } catch (final IOException e) {
+            return Optional.empty();
+        }
     }
 
     public synchronized List<CaseResult> cases() {
@@ -77,7 +116,8 @@ public final class RunJournal {
                 interrupted,
                 selection,
                 cases,
-                clauses());
+                clauses(),
+                List.copyOf(vectors.values()));
     }
 
     /** The clause verdicts of the cases so far, in spec order. */

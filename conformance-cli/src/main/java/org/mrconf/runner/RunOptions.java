@@ -2,19 +2,28 @@ package org.mrconf.runner;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
  * How a run goes: which cases ({@link Selection}), how the runner learns that the device is gone
- * ({@link LivenessProbe}), and how another thread stops it ({@link RunStop}).
+ * ({@link LivenessProbe}), how another thread stops it ({@link RunStop}), and where its test vectors are (absent: the
+ * {@code metaroce.vectors} system property, else {@code test-vectors} in the working directory).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public record RunOptions(Selection selection, LivenessProbe liveness, RunStop stop) {
+public record RunOptions(Selection selection, LivenessProbe liveness, RunStop stop, Optional<Path> vectorRoot) {
     public RunOptions {
         Objects.requireNonNull(selection, "selection");
         Objects.requireNonNull(liveness, "liveness");
         Objects.requireNonNull(stop, "stop");
+        Objects.requireNonNull(vectorRoot, "vectorRoot");
+    }
+
+    /** A run with the default vector root. */
+    public RunOptions(final Selection selection, final LivenessProbe liveness, final RunStop stop) {
+        this(selection, liveness, stop, Optional.empty());
     }
 
     /** A run nothing else stops. */
@@ -28,10 +37,15 @@ public record RunOptions(Selection selection, LivenessProbe liveness, RunStop st
     }
 
     public RunOptions withSelection(final Selection newSelection) {
-        return new RunOptions(newSelection, liveness, stop);
+        return new RunOptions(newSelection, liveness, stop, vectorRoot);
     }
 
     public RunOptions withLiveness(final LivenessProbe newLiveness) {
-        return new RunOptions(selection, newLiveness, stop);
+        return new RunOptions(selection, newLiveness, stop, vectorRoot);
+    }
+
+    /** The same run with its test vectors under {@code root}. */
+    public RunOptions withVectorRoot(final Path root) {
+        return new RunOptions(selection, liveness, stop, Optional.of(root));
     }
 }

@@ -16,6 +16,7 @@ import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.vectors.VectorScope;
 import org.mrconf.verdict.CaseKind;
 
 /**
@@ -135,10 +136,7 @@ public record Selection(
 
     /** A clause pattern matches its id exactly, as a glob, or as a section prefix ({@code 6.4} matches 6.4.2). */
     static boolean clauseMatches(final String pattern, final String id) {
-        if (pattern.contains("*") || pattern.contains("?")) {
-            return glob(pattern).matcher(id).matches();
-        }
-        return id.equals(pattern) || id.startsWith(pattern + ".");
+        return VectorScope.clauseMatches(pattern, id); // one rule, which the vector case's pre-filter uses too
     }
 
     private static Pattern glob(final String glob) {

@@ -1,7 +1,9 @@
 package org.mrconf.selftest;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -17,8 +19,8 @@ import org.mrconf.runner.Selection;
 import org.mrconf.verdict.CaseResult;
 
 /**
- * Runs the conformance cases against the clean embedded reference and against the reference committing each defect,
- * one defect at a time. Runs go on in parallel in this JVM, each on its own thread against its own embedded reference (its
+ * Runs the conformance cases and the test vectors against the clean embedded reference and against the reference
+ * committing each defect, one defect at a time. Runs go on in parallel in this JVM, each on its own thread against its own embedded reference (its
  * own event loop and in-memory link; {@code DutSession} keeps one device per thread), so no child JVM is needed.
  */
 public final class SelfTest {
@@ -33,23 +35,31 @@ public final class SelfTest {
     private final Scope scope;
     private final int jobs;
     private final boolean analyze;
+    private final Optional<Path> vectors;
 
+    /** A self-test that also replays the test vectors {@link SelfTestVectors#locate()} finds. */
     public SelfTest(final Scope scope, final int jobs) {
-        this(scope, jobs, true);
+        this(scope, jobs, SelfTestVectors.locate(), true);
     }
 
-    private SelfTest(final Scope scope, final int jobs, final boolean analyze) {
+    /** A self-test replaying the vectors under {@code vectors} too (absent: the cases only). */
+    public SelfTest(final Scope scope, final int jobs, final Optional<Path> vectors) {
+        this(scope, jobs, vectors, true);
+    }
+
+    private SelfTest(final Scope scope, final int jobs, final Optional<Path> vectors, final boolean analyze) {
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1, was " + jobs);
         }
         this.scope = scope;
         this.jobs = jobs;
+        this.vectors = vectors;
         this.analyze = analyze;
     }
 
     /** The same self-test without the passive analysis of captures ({@link AnalyzeSelfTest}), which runs apart. */
     public SelfTest withoutAnalyze() {
-        return new SelfTest(scope, jobs, false);
+        return new SelfTest(scope, jobs, vectors, false);
     }
 
     /**
@@ -82,7 +92,7 @@ public final class SelfTest {
             }
             // The passive analyser on captures of the same defects (see AnalyzeSelfTest).
             final AnalyzeSelfTestReport analysis = analyze ? new AnalyzeSelfTest(jobs).run(defects) : null;
-            return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started, analysis);
+            return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started, vectors, analysis);
         } catch (final ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         } finally {
@@ -97,12 +107,15 @@ public final class SelfTest {
         return new Selection(defect.clauses(), Set.of(), Set.of(), Set.of(), List.of());
     }
 
-    private static DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
+    private DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
         final long started = System.nanoTime();
+        RunOptions options = RunOptions.defaults().withSelection(selection);
+        if (vectors.isPresent()) {
+            options = options.withVectorRoot(vectors.get()); // replayed, like the cases, for the selected clauses
+        }
         try (EmbeddedReferenceDut reference =
                 EmbeddedReferenceDut.start(defect == null ? Defects.NONE : Defects.of(defect))) {
-            final List<CaseResult> results =
-                    CaseRunner.run(reference.device(), RunOptions.defaults().withSelection(selection), result -> {});
+            final List<CaseResult> results = CaseRunner.run(reference.device(), options, result -> {});
             return DefectOutcome.of(defect, results, System.nanoTime() - started);
         }
     }

@@ -24,6 +24,7 @@ import org.apiguardian.api.API;
  * @param selection     the selection options the run was given, e.g. {@code clause=6.*}; empty means everything
  * @param cases         the case verdicts in the order they finished
  * @param clauses       the clause verdicts in clause order
+ * @param vectors       the SHA-256 of each test vector the run replayed, in id order
  */
 @API(status = MAINTAINED, since = "0.1")
 public record RunRecord(
@@ -37,7 +38,8 @@ public record RunRecord(
         boolean interrupted,
         Map<String, String> selection,
         List<CaseResult> cases,
-        List<ClauseResult> clauses) {
+        List<ClauseResult> clauses,
+        List<VectorDigest> vectors) {
     public RunRecord {
         Objects.requireNonNull(suiteVersion, "suiteVersion");
         Objects.requireNonNull(suiteCommit, "suiteCommit");
@@ -49,6 +51,35 @@ public record RunRecord(
         selection = Map.copyOf(selection);
         cases = List.copyOf(cases);
         clauses = List.copyOf(clauses);
+        vectors = List.copyOf(vectors);
+    }
+
+    /** A record of a run that replayed no test vector. */
+    public RunRecord(
+            final String suiteVersion,
+            final String suiteCommit,
+            final String specVersion,
+            final String commandLine,
+            final DutDescription dut,
+            final Instant startedAt,
+            final Optional<Instant> finishedAt,
+            final boolean interrupted,
+            final Map<String, String> selection,
+            final List<CaseResult> cases,
+            final List<ClauseResult> clauses) {
+        this(
+                suiteVersion,
+                suiteCommit,
+                specVersion,
+                commandLine,
+                dut,
+                startedAt,
+                finishedAt,
+                interrupted,
+                selection,
+                cases,
+                clauses,
+                List.of());
     }
 
     /**

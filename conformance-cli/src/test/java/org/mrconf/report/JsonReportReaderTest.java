@@ -15,8 +15,9 @@ class JsonReportReaderTest {
 
     @Test
     void shouldReadBackTheRecordItWasWrittenFrom() throws Exception {
-        for (final RunRecord r :
-                new RunRecord[] {SampleRuns.finished(), SampleRuns.running(), SampleRuns.interrupted()}) {
+        for (final RunRecord r : new RunRecord[] {
+            SampleRuns.finished(), SampleRuns.running(), SampleRuns.interrupted(), SampleRuns.withVector()
+        }) {
             assertThat(JsonReportReader.parse("report.json", JsonReport.toJson(r)))
                     .isEqualTo(r);
         }
@@ -50,6 +51,16 @@ class JsonReportReaderTest {
                 .replace("\"formatVersion\" : \"1.0\"", "\"formatVersion\" : \"1.3\", \"futureField\" : 1");
 
         assertThat(JsonReportReader.parse("r.json", json)).isEqualTo(SampleRuns.finished());
+    }
+
+    @Test
+    void shouldReadAReportWhoseVectorsCarryNoFilesAsItWasWritten() throws Exception {
+        final String json =
+                JsonReport.toJson(SampleRuns.withVector()).replaceAll("(?s),\\s*\"files\" : \\{[^}]*\\}", "");
+        assertThat(json).doesNotContain("\"files\"");
+        assertThat(JsonReportReader.parse("r.json", json).vectors())
+                .singleElement()
+                .satisfies(v -> assertThat(v.files()).isEmpty());
     }
 
     @Test

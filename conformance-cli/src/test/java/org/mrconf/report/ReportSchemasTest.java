@@ -25,7 +25,13 @@ class ReportSchemasTest {
     }
 
     static Stream<RunRecord> samples() {
-        return Stream.of(SampleRuns.finished(), SampleRuns.running(), SampleRuns.interrupted(), allPassed(), empty());
+        return Stream.of(
+                SampleRuns.finished(),
+                SampleRuns.running(),
+                SampleRuns.interrupted(),
+                allPassed(),
+                empty(),
+                SampleRuns.withVector());
     }
 
     @ParameterizedTest
@@ -79,6 +85,19 @@ class ReportSchemasTest {
                 .isEmpty();
         assertThat(bundled.checkJunitXml("junit.xml", JunitXmlReport.toXml(record)))
                 .isEmpty();
+    }
+
+    @Test
+    void shouldCarryEachVectorsHashesAndRefuseAMalformedOne() {
+        final String json = JsonReport.toJson(SampleRuns.withVector());
+        assertThat(json)
+                .contains("\"id\" : \"6.5.1/duplicate-write\"")
+                .contains("\"6.5.1/duplicate-write/vector.json\" : \"" + "cd".repeat(32) + "\"");
+        assertThat(shared.checkReportJson("report.json", json.replace("cd".repeat(32), "not-a-hash")))
+                .isNotEmpty();
+        assertThat(shared.checkReportJson(
+                        "report.json", json.replace("6.5.1/duplicate-write/vector.json", "/etc/passwd")))
+                .isNotEmpty();
     }
 
     @Test

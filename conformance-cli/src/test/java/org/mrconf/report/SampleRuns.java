@@ -44,6 +44,39 @@ final class SampleRuns {
         return record(Optional.of(START.plusSeconds(5)), true, cases().subList(0, 3));
     }
 
+    /** A finished run that also replayed a test vector, with its hashes. */
+    static RunRecord withVector() {
+        final RunRecord r = finished();
+        final List<CaseResult> cases = new java.util.ArrayList<>(r.cases());
+        cases.add(new CaseResult(
+                "vector:6.5.1/duplicate-write",
+                "6.5.1/duplicate-write",
+                List.of("6.5.1"),
+                CaseKind.INOPPORTUNE,
+                Verdict.PASS,
+                "",
+                START.plusMillis(900),
+                400_000_000L,
+                Evidence.NONE));
+        final java.util.TreeMap<String, String> files = new java.util.TreeMap<>();
+        files.put("6.5.1/duplicate-write/stimulus.pcap", "ab".repeat(32));
+        files.put("6.5.1/duplicate-write/vector.json", "cd".repeat(32));
+        return new RunRecord(
+                r.suiteVersion(),
+                r.suiteCommit(),
+                r.specVersion(),
+                r.commandLine(),
+                r.dut(),
+                r.startedAt(),
+                r.finishedAt(),
+                r.interrupted(),
+                r.selection(),
+                cases,
+                clausesOf(cases),
+                List.of(new org.mrconf.verdict.VectorDigest(
+                        "6.5.1/duplicate-write", org.mrconf.vectors.VectorFiles.digest(files), files)));
+    }
+
     static RunRecord withCases(final RunRecord r, final List<CaseResult> cases) {
         return new RunRecord(
                 r.suiteVersion(),

@@ -105,8 +105,8 @@ class AnalyzeSelfValidationTest {
 
     @Test
     void shouldPutTheAnalysisInTheSelfValidationReport() throws Exception {
-        final SelfTestReport withAnalysis =
-                new SelfTestReport(SelfTest.Scope.DECLARED_CLAUSES, 1, cleanOutcome(), List.of(), 0, report);
+        final SelfTestReport withAnalysis = new SelfTestReport(
+                SelfTest.Scope.DECLARED_CLAUSES, 1, cleanOutcome(), List.of(), 0, java.util.Optional.empty(), report);
         final String md = withAnalysis.markdown(
                 new org.mrconf.catalogue.CatalogueLoader().loadBundled(), "metaroce selftest", "test");
         assertThat(md)

@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -122,8 +119,7 @@ public record VectorCorpus(Path root, List<TestVector> vectors, List<VectorExcep
         if (expectedCapture.isPresent()) {
             readable(expected);
         }
-        return new TestVector(
-                folder, sidecar, stimulus, expectedCapture, digest(sidecarFile, stimulus, expectedCapture));
+        return new TestVector(folder, sidecar, stimulus, expectedCapture, digest(root, folder, sidecarFile));
     }
 
     private static void known(final Path file, final String field, final String name, final Set<String> regions)
@@ -149,21 +145,11 @@ public record VectorCorpus(Path root, List<TestVector> vectors, List<VectorExcep
         }
     }
 
-    private static String digest(final Path sidecar, final Path stimulus, final Optional<Path> expected)
-            throws VectorException {
+    private static String digest(final Path root, final Path folder, final Path sidecar) throws VectorException {
         try {
-            final MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            final List<Path> files = new ArrayList<>(List.of(sidecar, stimulus));
-            expected.ifPresent(files::add);
-            for (final Path file : files) {
-                sha.update(file.getFileName().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                sha.update(Files.readAllBytes(file));
-            }
-            return HexFormat.of().formatHex(sha.digest());
+            return VectorFiles.digest(VectorFiles.hashesOf(root, folder));
         } catch (final IOException e) {
             throw new VectorException(sidecar, "", "cannot be read: " + e.getMessage(), e);
-        } catch (final NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
         }
     }
 }

@@ -3,17 +3,12 @@ package org.mrconf.cli.vectors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
-import org.mrconf.vectors.TestVector;
+import org.mrconf.vectors.VectorFiles;
 
 /**
  * {@code test-vectors/MANIFEST.sha256}: the SHA-256 of every file of every vector folder, one {@code HASH  PATH} line
@@ -27,19 +22,7 @@ final class Manifest {
 
     /** The manifest the files under {@code root} call for now. */
     static Map<String, String> compute(final Path root) throws IOException {
-        final Map<String, String> entries = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            for (final Path file : files.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
-                    .toList()) {
-                final String name = file.getFileName().toString();
-                if (name.equals(TestVector.SIDECAR)
-                        || name.equals(TestVector.STIMULUS)
-                        || name.equals(TestVector.EXPECTED)) {
-                    entries.put(root.relativize(file).toString().replace('\\', '/'), sha256(Files.readAllBytes(file)));
-                }
-            }
-        }
-        return entries;
+        return VectorFiles.hashesUnder(root);
     }
 
     static void write(final Path root) throws IOException {
@@ -85,13 +68,5 @@ final class Manifest {
                 .filter(path -> !committed.containsKey(path))
                 .forEach(path -> problems.add(root.resolve(path) + ": not listed in " + FILE));
         return problems;
-    }
-
-    private static String sha256(final byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (final NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -43,6 +43,15 @@ final class Scenario {
         return this;
     }
 
+    /** A region every byte of which starts as {@code fill}. */
+    Scenario region(final String name, final int length, final int fill, final String... access) {
+        region(name, length, access);
+        ((ObjectNode) ((ArrayNode) setup.get("regions"))
+                        .get(setup.get("regions").size() - 1))
+                .put("fill", fill);
+        return this;
+    }
+
     Scenario receive(final int stream, final String region, final int offset, final int length, final long wrId) {
         array(setup, "receives")
                 .addObject()
@@ -121,6 +130,22 @@ final class Scenario {
 
     Scenario expectNack(final String code) {
         array(expect, "responses").addObject().put("opcode", "NACK").put("nackCode", code);
+        return this;
+    }
+
+    /** At least {@code atLeast} DUT packets of {@code opcode}. */
+    Scenario expectResponse(final String opcode, final int atLeast) {
+        array(expect, "responses").addObject().put("opcode", opcode).put("atLeast", atLeast);
+        return this;
+    }
+
+    /** No ACK of {@code path} whose cumulative PSN is {@code cumulativeOffset} past the initial PSN. */
+    Scenario neverAck(final int path, final long cumulativeOffset) {
+        array(expect, "never")
+                .addObject()
+                .put("opcode", "ACK")
+                .put("path", path)
+                .put("cumulativePsnOffset", cumulativeOffset);
         return this;
     }
 

@@ -10,9 +10,11 @@ import org.mrconf.peer.PacketBuilder;
 /**
  * The built-in tester scenarios {@code vectors record} turns into the committed corpus: the invalid and inopportune
  * kinds (bad CRC, unknown version and opcode, truncation, out-of-window PSN, bad key, out-of-bounds offset, a SEND with
- * no receive posted, a duplicate, a stale packet after completion) and the valid ones (every arrival order of a
- * 4-packet WRITE, a WRITE across the PSN wrap, a later minor version). Each expectation is the spec's, not the
- * reference's output.
+ * no receive posted or longer than its receive, a duplicate, a stale packet after completion, unknown connection,
+ * stream and path, missing access rights, the receive-check order, malformed ACK and READ_REQUEST fields, the PSN
+ * recording of NACKed packets) and the valid ones (every arrival order of a 4-packet WRITE, a WRITE across the PSN
+ * wrap, a later minor version, placement at an offset, RSN matching out of order, several paths and streams, a PROBE,
+ * a READ_REQUEST answered, a zero-length SEND). Each expectation is the spec's, not the reference's output.
  */
 final class Scenarios {
     /** The placeholder values every stimulus is recorded with; replay rewrites them to the DUT's. */
@@ -44,6 +46,25 @@ final class Scenarios {
         all.add(staleAfterCompletion());
         all.add(acrossTheWrap());
         all.addAll(everyArrivalOrder());
+        all.add(writeAtOffset());
+        all.add(sendsMatchedByRsn());
+        all.add(sendLongerThanReceive());
+        all.add(writeWithoutRemoteWrite());
+        all.add(unknownConnection());
+        all.add(unknownStream());
+        all.add(unknownPath());
+        all.add(badCrcAndUnknownVersion());
+        all.add(spreadOverTwoPaths());
+        all.add(receiverNotReadyNotRecorded());
+        all.add(remoteAccessRecorded());
+        all.add(readRequestAnswered());
+        all.add(zeroLengthSend());
+        all.add(segmentPastMessage());
+        all.add(ackWithSackBitZero());
+        all.add(eightPaths());
+        all.add(sixteenStreams());
+        all.add(probeConsumesNoPsn());
+        all.add(readRequestWithPayloadLength());
         return all;
     }
 
@@ -300,6 +321,399 @@ final class Scenarios {
                     .expectRegionSha256("target", 0, message.length, sha256(message)));
         }
         return out;
+    }
+
+    private static PacketBuilder send(final long psn, final long msn, final long rsn, final byte[] payload) {
+        return PacketBuilder.send().connection(CONNECTION).path(0).psn(PSN_BASE + psn).stream(0)
+                .msn(msn)
+                .messageLength(payload.length)
+                .messageOffset(0)
+                .rsn(rsn)
+                .transmitTimestamp(1000 + psn)
+                .payload(payload)
+                .ackRequest();
+    }
+
+    private static String hex(final byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static Scenario writeAtOffset() {
+        final byte[] payload = pattern(256, 13);
+        return target(new Scenario(
+                        "7.2.1/write-at-region-offset",
+                        "valid",
+                        "Ensure that the DUT places a WRITE to the region's address plus 4096 at offset 4096 of the"
+                                + " region named by its key, and nothing around it",
+                        "7.2.1"))
+                .send(
+                        0,
+                        write(0, 0, 0, 256, payload)
+                                .remoteAddress(TARGET_ADDRESS + 4096)
+                                .build())
+                .expectAck(0, 1, 1)
+                .expectRegion("target", 4096 - 32, zeros(32))
+                .expectRegion("target", 4096, hex(payload))
+                .expectRegion("target", 4096 + 256, zeros(32));
+    }
+
+    private static Scenario sendsMatchedByRsn() {
+        final byte[] first = pattern(128, 14);
+        final byte[] second = pattern(128, 15);
+        return target(new Scenario(
+                        "7.3.1/sends-matched-by-rsn-out-of-order",
+                        "valid",
+                        "Ensure that the DUT places the SEND with RSN 1, arriving first, into the second"
+                                + " receive posted and the SEND with RSN 0 into the first, completing both",
+                        "7.3.1",
+                        "7.5.1"))
+                .receive(0, "target", 0, 256, 1)
+                .receive(0, "target", 1024, 256, 2)
+                .send(0, send(1, 1, 1, second).build())
+                .send(0, send(0, 0, 0, first).build())
+                .expectAck(0, 2, 1)
+                .expectRegion("target", 0, hex(first))
+                .expectRegion("target", 1024, hex(second))
+                .expectCompletion(1, "SUCCESS", "RECEIVE")
+                .expectCompletion(2, "SUCCESS", "RECEIVE")
+                .noOtherCompletions();
+    }
+
+    private static Scenario sendLongerThanReceive() {
+        return target(new Scenario(
+                        "7.3.3/send-longer-than-receive",
+                        "invalid",
+                        "Ensure that the DUT answers a 64-byte SEND matched to a 32-byte receive with NACK"
+                                + " MESSAGE_TOO_LONG, places none of it, and completes the receive with a"
+                                + " length error",
+                        "7.3.3",
+                        "11.1.5"))
+                .receive(0, "target", 0, 32, 1)
+                .send(0, send(0, 0, 0, pattern(64, 16)).build())
+                .expectNack("MESSAGE_TOO_LONG")
+                .expectCounter("reject_message_too_long", 1)
+                .expectRegion("target", 0, zeros(64))
+                .expectCompletion(1, "LOCAL_LENGTH_ERROR", "RECEIVE")
+                .noOtherCompletions();
+    }
+
+    private static Scenario writeWithoutRemoteWrite() {
+        return new Scenario(
+                        "11.1.2/write-without-remote-write",
+                        "invalid",
+                        "Ensure that the DUT refuses a WRITE into a region registered without REMOTE_WRITE with NACK"
+                                + " REMOTE_ACCESS and places nothing",
+                        "11.1.2",
+                        "9.1.3")
+                .region("target", TARGET_LENGTH, "LOCAL_WRITE", "REMOTE_READ")
+                .send(0, write(0, 0, 0, 64, pattern(64, 17)).build())
+                .expectNack("REMOTE_ACCESS")
+                .expectCounter("reject_remote_access", 1)
+                .expectRegion("target", 0, zeros(64)); // an ACK may follow: 9.1.4 records a final code's PSN
+    }
+
+    private static Scenario unknownConnection() {
+        return target(new Scenario(
+                        "11.2.1/write-to-unknown-connection",
+                        "invalid",
+                        "Ensure that the DUT drops and counts a WRITE for a connection it does not have, places"
+                                + " nothing and acknowledges nothing",
+                        "11.2.1"))
+                // Not the placeholder connection id, so replay leaves it as it is.
+                .send(
+                        0,
+                        write(0, 0, 0, 64, pattern(64, 18))
+                                .connection(0x0BAD_C0DEL)
+                                .build())
+                .never("ACK")
+                .expectCounter("rx_unknown_connection", 1)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario unknownStream() {
+        return target(new Scenario(
+                        "5.6.5/write-on-unknown-stream",
+                        "invalid",
+                        "Ensure that the DUT answers a WRITE on stream 7 of a one-stream connection with NACK"
+                                + " INVALID_REQUEST, counts it as a rejection and not as a drop, and places nothing",
+                        "5.6.5",
+                        "9.1.1"))
+                .send(0, write(0, 0, 0, 64, pattern(64, 19)).stream(7).build())
+                .expectNack("INVALID_REQUEST")
+                .expectCounter("reject_invalid_request", 1)
+                .expectCounter("rx_invalid_field", 0)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario unknownPath() {
+        return target(new Scenario(
+                        "3.1.1/write-on-unknown-path",
+                        "invalid",
+                        "Ensure that the DUT silently drops and counts a WRITE on path 9 of a one-path connection and"
+                                + " places nothing",
+                        "3.1.1",
+                        "5.6.5"))
+                .send(0, write(0, 0, 0, 64, pattern(64, 20)).path(9).build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_invalid_path", 1)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario badCrcAndUnknownVersion() {
+        return target(new Scenario(
+                        "5.6.4/unknown-version-before-bad-crc",
+                        "invalid",
+                        "Ensure that the DUT counts a packet of major version 2 with a bad CRC32C under the version"
+                                + " check, which comes first, and not under the CRC check",
+                        "5.6.4"))
+                .send(
+                        0,
+                        write(0, 0, 0, 64, pattern(64, 21))
+                                .version(0x20)
+                                .badCrc()
+                                .build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_unsupported_version", 1)
+                .expectCounter("rx_bad_crc", 0)
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario spreadOverTwoPaths() {
+        final byte[] message = pattern(4 * SEGMENT, 22);
+        final Scenario scenario = target(new Scenario(
+                "3.1.6/write-spread-over-two-paths",
+                "valid",
+                "Ensure that the DUT places a 4-packet WRITE sent on paths 0, 1, 0, 0, each path numbering its own"
+                        + " PSNs, and describes in each ACK only the path it names (path 0 up to PSN 3, path 1 up"
+                        + " to PSN 1)",
+                "3.1.6",
+                "8.1.5"));
+        scenario.setup.put("paths", 2);
+        final int[] paths = {0, 1, 0, 0};
+        final long[] psns = {0, 0, 1, 2};
+        for (int i = 0; i < 4; i++) {
+            final byte[] payload = new byte[SEGMENT];
+            System.arraycopy(message, i * SEGMENT, payload, 0, SEGMENT);
+            scenario.send(
+                    paths[i],
+                    write(psns[i], 0, i * SEGMENT, message.length, payload)
+                            .path(paths[i])
+                            .build());
+        }
+        return scenario.expectAck(0, 3, 1)
+                .expectAck(1, 1, 1)
+                .neverAck(1, 2)
+                .neverAck(1, 3)
+                .noOtherCompletions()
+                .expectRegionSha256("target", 0, message.length, sha256(message));
+    }
+
+    private static Scenario receiverNotReadyNotRecorded() {
+        final byte[] payload = pattern(64, 23);
+        return target(new Scenario(
+                        "9.1.4/receiver-not-ready-psn-not-recorded",
+                        "inopportune",
+                        "Ensure that the DUT does not record the PSN of a SEND it NACKs RECEIVER_NOT_READY: a WRITE"
+                                + " on the next PSN is placed, but no ACK reports the cumulative PSN past the SEND",
+                        "9.1.4",
+                        "7.3.2"))
+                .send(0, send(0, 0, 0, pattern(64, 24)).build())
+                .send(0, write(1, 1, 0, 64, payload).build())
+                .expectNack("RECEIVER_NOT_READY")
+                .expectAck(0, 0, 1)
+                .neverAck(0, 1)
+                .neverAck(0, 2)
+                .expectRegion("target", 0, hex(payload));
+    }
+
+    private static Scenario remoteAccessRecorded() {
+        final byte[] payload = pattern(64, 25);
+        return target(new Scenario(
+                        "9.1.4/remote-access-psn-recorded",
+                        "invalid",
+                        "Ensure that the DUT records the PSN of a WRITE it NACKs REMOTE_ACCESS (a final code), so"
+                                + " the ACK after the next WRITE reports the cumulative PSN past both",
+                        "9.1.4",
+                        "9.1.8",
+                        "11.1.1"))
+                .send(
+                        0,
+                        write(0, 0, 0, 64, pattern(64, 26))
+                                .remoteKey(FOREIGN_KEY)
+                                .build())
+                .send(0, write(1, 1, 0, 64, payload).build())
+                .expectNack("REMOTE_ACCESS")
+                .expectAck(0, 2, 1)
+                .expectRegion("target", 0, hex(payload));
+    }
+
+    private static Scenario readRequestAnswered() {
+        final Scenario scenario = new Scenario(
+                        "7.4.1/read-request-answered",
+                        "valid",
+                        "Ensure that the DUT answers a valid 2048-byte READ_REQUEST with READ_RESPONSEs and"
+                                + " changes nothing in the region read",
+                        "7.4.1")
+                .region("target", TARGET_LENGTH, 0x5A, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ")
+                .send(
+                        0,
+                        PacketBuilder.readRequest().connection(CONNECTION).path(0).psn(PSN_BASE).stream(0)
+                                .msn(0)
+                                .messageLength(2048)
+                                .messageOffset(0)
+                                .remoteAddress(TARGET_ADDRESS)
+                                .remoteKey(TARGET_KEY)
+                                .sinkHandle(0x31)
+                                .transmitTimestamp(1000)
+                                .ackRequest()
+                                .build())
+                .expectResponse("READ_RESPONSE", 1)
+                .never("NACK")
+                .expectRegion("target", 0, "5a".repeat(64));
+        scenario.profiles.add("read");
+        return scenario;
+    }
+
+    private static Scenario zeroLengthSend() {
+        return target(new Scenario(
+                        "7.5.1/zero-length-send-completes",
+                        "valid",
+                        "Ensure that the DUT completes a posted receive when the one packet of a zero-length SEND"
+                                + " arrives, and places nothing",
+                        "7.5.1"))
+                .receive(0, "target", 0, 256, 1)
+                .send(0, send(0, 0, 0, new byte[0]).build())
+                .expectAck(0, 1, 1)
+                .expectCompletion(1, "SUCCESS", "RECEIVE")
+                .noOtherCompletions()
+                .expectRegion("target", 0, zeros(64));
+    }
+
+    private static Scenario segmentPastMessage() {
+        return target(new Scenario(
+                        "5.2.2/segment-past-message-length",
+                        "invalid",
+                        "Ensure that the DUT drops and counts a WRITE segment at offset 32 carrying 64 bytes of a"
+                                + " 64-byte message, places nothing and acknowledges nothing",
+                        "5.2.2"))
+                .send(0, write(0, 0, 32, 64, pattern(64, 27)).build())
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_inconsistent_length", 1)
+                .expectRegion("target", 0, zeros(128));
+    }
+
+    private static Scenario ackWithSackBitZero() {
+        return target(new Scenario(
+                        "5.3.2/ack-with-sack-bit-zero",
+                        "invalid",
+                        "Ensure that the DUT drops and counts as an invalid field an ACK whose SACK bitmap sets bit 0",
+                        "5.3.2"))
+                .send(
+                        0,
+                        PacketBuilder.ack()
+                                .connection(CONNECTION)
+                                .path(0)
+                                .psn(PSN_BASE)
+                                .cumulativePsn(PSN_BASE)
+                                .echoedTimestamp(1000)
+                                .sackBits(0)
+                                .build())
+                .never("NACK")
+                .expectCounter("rx_invalid_field", 1);
+    }
+
+    private static Scenario eightPaths() {
+        final byte[] payload = pattern(64, 28);
+        final Scenario scenario = target(new Scenario(
+                "3.1.3/write-on-eighth-path",
+                "valid",
+                "Ensure that the DUT, claiming multipath, accepts a connection of 8 paths and places a WRITE sent on"
+                        + " path 7, acknowledging it on path 7",
+                "3.1.3"));
+        scenario.setup.put("paths", 8);
+        scenario.profiles.add("multipath");
+        return scenario.send(7, write(0, 0, 0, 64, payload).path(7).build())
+                .expectAck(7, 1, 1)
+                .expectRegion("target", 0, hex(payload));
+    }
+
+    private static Scenario sixteenStreams() {
+        final byte[] payload = pattern(64, 29);
+        final Scenario scenario = target(new Scenario(
+                        "3.1.5/send-on-sixteenth-stream",
+                        "valid",
+                        "Ensure that the DUT, claiming streams, accepts a connection of 16 streams and places a SEND"
+                                + " on stream 15 into the receive posted on stream 15",
+                        "3.1.5"))
+                .receive(15, "target", 0, 256, 1);
+        scenario.setup.put("streams", 16);
+        scenario.profiles.add("streams");
+        return scenario.send(0, send(0, 0, 0, payload).stream(15).build())
+                .expectAck(0, 1, 1)
+                .expectCompletion(1, "SUCCESS", "RECEIVE")
+                .noOtherCompletions()
+                .expectRegion("target", 0, hex(payload));
+    }
+
+    private static Scenario probeConsumesNoPsn() {
+        final byte[] first = pattern(64, 30);
+        final byte[] second = pattern(64, 31);
+        final Scenario scenario = target(new Scenario(
+                        "5.5.1/probe-consumes-no-psn",
+                        "valid",
+                        "Ensure that the DUT answers a PROBE on PSN 1 with an ACK without consuming the PSN: the"
+                                + " WRITE that follows on PSN 1 is placed, and no ACK goes past PSN 2",
+                        "5.5.1"))
+                .send(0, write(0, 0, 0, 64, first).build())
+                .send(
+                        0,
+                        PacketBuilder.probe()
+                                .connection(CONNECTION)
+                                .path(0)
+                                .psn(PSN_BASE + 1)
+                                .transmitTimestamp(0x0123_4567L)
+                                .ackRequest()
+                                .build())
+                .send(
+                        0,
+                        write(1, 1, 0, 64, second)
+                                .remoteAddress(TARGET_ADDRESS + 64)
+                                .build());
+        scenario.profiles.add("multipath");
+        return scenario.expectAck(0, 2, 1).neverAck(0, 3).expectRegion("target", 0, hex(first) + hex(second));
+    }
+
+    private static Scenario readRequestWithPayloadLength() {
+        final Scenario scenario = new Scenario(
+                        "5.2.5/read-request-with-payload-length",
+                        "invalid",
+                        "Ensure that the DUT silently drops and counts as an invalid field a READ_REQUEST whose payload"
+                                + " length field is 16, and answers no READ_RESPONSE",
+                        "5.2.5",
+                        "5.6.5")
+                .region("target", TARGET_LENGTH, 0x5A, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ")
+                .send(
+                        0,
+                        PacketBuilder.readRequest().connection(CONNECTION).path(0).psn(PSN_BASE).stream(0)
+                                .msn(0)
+                                .messageLength(64)
+                                .messageOffset(0)
+                                .remoteAddress(TARGET_ADDRESS)
+                                .remoteKey(TARGET_KEY)
+                                .sinkHandle(0x31)
+                                .transmitTimestamp(1000)
+                                .payloadLengthField(16)
+                                .ackRequest()
+                                .build())
+                .never("READ_RESPONSE")
+                .never("ACK")
+                .never("NACK")
+                .expectCounter("rx_invalid_field", 1);
+        scenario.profiles.add("read");
+        return scenario;
     }
 
     private static byte[] segment(final byte[] message, final int index, final long psn) {

@@ -196,7 +196,7 @@ public final class VectorsCommand implements Runnable {
             name = "verify",
             mixinStandardHelpOptions = true,
             description = {
-                "Check every vector: the sidecar against its format, clause ids, spec version, every pcap readable",
+                "Check every vector: the sidecar against its JSON Schema and format, clause ids, spec version, every pcap readable",
                 "with good IP and UDP checksums, and every file against MANIFEST.sha256. Exit 2 with one line per problem."
             })
     static final class Verify implements Callable<Integer> {
@@ -216,6 +216,10 @@ public final class VectorsCommand implements Runnable {
             final VectorCorpus corpus = VectorCorpus.discover(root, catalogue);
             final List<String> problems = new ArrayList<>();
             corpus.problems().forEach(p -> problems.add(p.getMessage()));
+            final SidecarSchema schema = SidecarSchema.bundled();
+            for (final Path sidecar : sidecars(root)) {
+                problems.addAll(schema.check(sidecar));
+            }
             for (final TestVector vector : corpus.vectors()) {
                 checksums(vector.stimulus(), problems);
                 vector.expected().ifPresent(expected -> checksums(expected, problems));
@@ -228,6 +232,18 @@ public final class VectorsCommand implements Runnable {
             out.printf("%d vectors, %d problems%n", corpus.vectors().size(), problems.size());
             out.flush();
             return problems.isEmpty() ? 0 : 2;
+        }
+
+        /** Every sidecar under the root, the ones the reader refused included. */
+        private static List<Path> sidecars(final Path root) throws java.io.IOException {
+            if (!Files.isDirectory(root)) {
+                return List.of();
+            }
+            try (var files = Files.walk(root)) {
+                return files.filter(p -> p.getFileName().toString().equals(TestVector.SIDECAR))
+                        .sorted()
+                        .toList();
+            }
         }
 
         private static void checksums(final Path capture, final List<String> problems) {

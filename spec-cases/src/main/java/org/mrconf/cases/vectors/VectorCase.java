@@ -1,7 +1,6 @@
 package org.mrconf.cases.vectors;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -9,6 +8,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.NotApplicable;
@@ -20,26 +22,29 @@ import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorException;
 import org.mrconf.vectors.VectorReplay;
+import org.mrconf.vectors.VectorScope;
 
 /**
- * Every test vector under the vector root (system property {@value #ROOT_PROPERTY}, default {@code test-vectors}) as
- * one dynamic test, found at run time: a new folder runs in the next run without a rebuild. Each test's source is its
- * {@code vector.json}, from which the runner reads the clauses; a vector that cannot be read is an ERROR naming the
- * file and field, and the others still run.
+ * Every test vector under the vector root ({@link VectorScope}: the run's configuration parameter or system property
+ * {@value VectorScope#ROOT_PARAMETER}, default {@code test-vectors}) as one dynamic test, found at run time: a new
+ * folder runs in the next run without a rebuild. A run selected by clause replays only the vectors of those clauses
+ * ({@value VectorScope#CLAUSES_PARAMETER}). Each test's source is its {@code vector.json}, from which the runner reads
+ * the clauses; a vector that cannot be read is an ERROR naming the file and field, and the others still run.
  */
-@ExtendWith(DutExtension.class)
+@ExtendWith({DutExtension.class, VectorCase.ScopeResolver.class})
 @DisplayName("Test vectors")
 class VectorCase {
-    /** Where the runner says the vectors are. */
-    public static final String ROOT_PROPERTY = "metaroce.vectors";
-
     @TestFactory
     @DisplayName("every vector folder, replayed")
-    Stream<DynamicTest> vectors(final DeviceUnderTest dut) throws IOException, CatalogueException {
+    Stream<DynamicTest> vectors(final DeviceUnderTest dut, final VectorScope scope)
+            throws IOException, CatalogueException {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
-        final VectorCorpus corpus = VectorCorpus.discover(root(), catalogue);
+        final VectorCorpus corpus = VectorCorpus.discover(scope.root(), catalogue);
         final List<DynamicTest> tests = new ArrayList<>();
         for (final TestVector vector : corpus.vectors()) {
+            if (!scope.includes(vector)) {
+                continue;
+            }
             tests.add(DynamicTest.dynamicTest(
                     vector.id(), vector.folder().resolve(TestVector.SIDECAR).toUri(), () -> {
                         for (final String profile : vector.sidecar().profiles()) {
@@ -60,7 +65,18 @@ class VectorCase {
         return tests.stream();
     }
 
-    static Path root() {
-        return Path.of(System.getProperty(ROOT_PROPERTY, "test-vectors"));
+    /** Gives the factory the run's {@link VectorScope}, from its configuration parameters. */
+    static final class ScopeResolver implements ParameterResolver {
+        @Override
+        public boolean supportsParameter(final ParameterContext parameter, final ExtensionContext context) {
+            return parameter.getParameter().getType() == VectorScope.class;
+        }
+
+        @Override
+        public Object resolveParameter(final ParameterContext parameter, final ExtensionContext context) {
+            return VectorScope.of(
+                    context.getConfigurationParameter(VectorScope.ROOT_PARAMETER),
+                    context.getConfigurationParameter(VectorScope.CLAUSES_PARAMETER));
+        }
     }
 }

@@ -1,0 +1,100 @@
+package org.mrconf.selftest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mrconf.cli.dut.EmbeddedReferenceDut;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
+import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.RunOptions;
+import org.mrconf.runner.Selection;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
+
+/**
+ * The self-test's vectors: a defect run replays the vectors of its declared clauses (and only those), a vector that
+ * FAILs counts as catching the defect, and the report says it was a vector.
+ */
+class SelfTestVectorsTest {
+    private static final Path COMMITTED = Path.of("..", "test-vectors");
+    private static final Defect DEFECT = Defect.UNKNOWN_OPCODE_AS_WRITE;
+
+    private static List<CaseResult> results;
+
+    @BeforeAll
+    static void runTheDefect() throws Exception {
+        results = run(DEFECT);
+    }
+
+    @Test
+    void shouldReplayOnlyTheVectorsOfTheDeclaredClausesAndCountTheirFailures() throws Exception {
+        final Defect defect = DEFECT;
+
+        final List<CaseResult> vectors = results.stream()
+                .filter(r -> r.caseId().startsWith(CaughtBy.VECTOR_PREFIX))
+                .toList();
+        assertThat(vectors).as("the vectors of %s", defect.clauses()).isNotEmpty();
+        assertThat(vectors).allSatisfy(v -> assertThat(v.clauses()).containsAnyElementsOf(defect.clauses()));
+        assertThat(vectors)
+                .filteredOn(v -> v.caseId().equals("vector:5.1.2/unknown-opcode"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.verdict()).as(v.message()).isEqualTo(Verdict.FAIL));
+
+        final DefectOutcome outcome = DefectOutcome.of(defect, results, 0);
+        assertThat(outcome.proven()).isTrue();
+        final CaughtBy by = CaughtBy.of(outcome).get("5.1.2");
+        assertThat(by.vectors()).contains("5.1.2/unknown-opcode");
+        assertThat(by.kinds()).endsWith("vector");
+    }
+
+    @Test
+    void shouldCountADefectCaughtByAVectorAloneAndSayItInTheReport() throws Exception {
+        final Defect defect = DEFECT;
+        final List<CaseResult> vectorsOnly = results.stream()
+                .filter(r -> r.caseId().startsWith(CaughtBy.VECTOR_PREFIX))
+                .toList();
+        final DefectOutcome outcome = DefectOutcome.of(defect, vectorsOnly, 0);
+        assertThat(outcome.missed()).isEmpty();
+        assertThat(CaughtBy.of(outcome).get("5.1.2").kinds()).isEqualTo("vector");
+
+        final DefectOutcome clean = DefectOutcome.of(null, List.of(), 0);
+        final SelfTestReport report = new SelfTestReport(
+                SelfTest.Scope.DECLARED_CLAUSES, 1, clean, List.of(outcome), 0, Optional.of(COMMITTED));
+        final String md =
+                report.markdown(new org.mrconf.catalogue.CatalogueLoader().loadBundled(), "metaroce selftest", "test");
+        assertThat(md)
+                .contains("| 5.1.2: vector |")
+                .contains("| `unknown-opcode-as-write` | 5.1.2 | 5.1.2/unknown-opcode | **vectors only** |");
+        assertThat(report.json("metaroce selftest", "test"))
+                .contains("\"caughtBy\"")
+                .contains("\"5.1.2/unknown-opcode\"");
+    }
+
+    @Test
+    void shouldFindTheNearestVectorFolderUpwards(@TempDir final Path dir) throws Exception {
+        final Path module = Files.createDirectories(dir.resolve("repo/conformance-cli/target"));
+        Files.createDirectories(dir.resolve("repo/test-vectors"));
+        assertThat(SelfTestVectors.nearest(module)).contains(dir.resolve("repo/test-vectors"));
+        assertThat(SelfTestVectors.nearest(dir)).isEmpty();
+    }
+
+    /** The cases and vectors of the defect's declared clauses against the reference committing it, as selftest does. */
+    private static List<CaseResult> run(final Defect defect) throws Exception {
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect))) {
+            return CaseRunner.run(
+                    reference.device(),
+                    RunOptions.defaults()
+                            .withSelection(new Selection(defect.clauses(), Set.of(), Set.of(), Set.of(), List.of()))
+                            .withVectorRoot(COMMITTED),
+                    r -> {});
+        }
+    }
+}

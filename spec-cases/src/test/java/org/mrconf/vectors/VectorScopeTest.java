@@ -1,0 +1,38 @@
+package org.mrconf.vectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A run's vector scope: its root and the clause patterns a vector must match, with the runner's pattern rules. */
+class VectorScopeTest {
+    @Test
+    void shouldReadTheRootAndTheClausePatternsOfARun() {
+        final VectorScope scope = VectorScope.of(Optional.of("corpus"), Optional.of(" 7.1.1, 5.6.* ,,11"));
+        assertThat(scope.root()).isEqualTo(Path.of("corpus"));
+        assertThat(scope.clausePatterns()).containsExactly("7.1.1", "5.6.*", "11");
+    }
+
+    @Test
+    void shouldDefaultToTheWorkingDirectorysCorpusAndEveryVector() {
+        final VectorScope scope = VectorScope.of(Optional.empty(), Optional.empty());
+        assertThat(scope.root()).isEqualTo(Path.of(VectorScope.DEFAULT_ROOT));
+        assertThat(scope.clausePatterns()).isEmpty();
+    }
+
+    @Test
+    void shouldMatchClausesExactlyByGlobOrBySectionPrefix() {
+        assertThat(VectorScope.clauseMatches("7.1.1", "7.1.1")).isTrue();
+        assertThat(VectorScope.clauseMatches("7.1.1", "7.1.10")).isFalse();
+        assertThat(VectorScope.clauseMatches("7.1", "7.1.2")).isTrue();
+        assertThat(VectorScope.clauseMatches("7", "7.5.5")).isTrue();
+        assertThat(VectorScope.clauseMatches("7", "17.1.1")).isFalse();
+        assertThat(VectorScope.clauseMatches("5.6.*", "5.6.3")).isTrue();
+        assertThat(VectorScope.clauseMatches("5.?.3", "5.6.3")).isTrue();
+        assertThat(VectorScope.clauseMatches("5.6.*", "5.7.1")).isFalse();
+        assertThat(new VectorScope(Path.of("x"), List.of()).clausePatterns()).isEmpty();
+    }
+}
