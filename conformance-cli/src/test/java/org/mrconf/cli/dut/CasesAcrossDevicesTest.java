@@ -16,6 +16,7 @@ import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.UdpWireLink;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;

@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.runner.MuteLink;
 import org.mrconf.verdict.CaseResult;
