@@ -391,7 +391,12 @@ final class RunCommand implements Callable<Integer> {
         final List<String> args = spec.commandLine().getParseResult() == null
                 ? List.of()
                 : spec.commandLine().getParseResult().originalArgs();
-        return "metaroce run" + (args.isEmpty() ? "" : " " + String.join(" ", args));
+        // The parse result holds the whole command line, the subcommand's name included.
+        final List<String> words = new ArrayList<>(args);
+        if (words.isEmpty() || !words.get(0).equals(spec.name())) {
+            words.add(0, spec.name());
+        }
+        return "metaroce " + String.join(" ", words);
     }
 
     /** Profiles by their spec names (long-haul, not LONG_HAUL). */

@@ -148,7 +148,11 @@ class RunCommandTest {
                 .contains("Device: embedded reference with defects accept-bad-crc")
                 .contains("DELIBERATE DEFECTS (hello): [accept-bad-crc]")
                 .containsPattern("(?m)^FAIL +5\\.6\\.1 5\\.6\\.2 ");
-        assertThat(Files.readString(runDir.resolve("report.json"))).contains("accept-bad-crc");
+        assertThat(Files.readString(runDir.resolve("report.json")))
+                .contains("accept-bad-crc")
+                // The command line as typed, the subcommand named once.
+                .contains(
+                        "\"commandLine\" : \"metaroce run --dut reference?defect=accept-bad-crc --clause 5.6.2 --out ");
     }
 
     @Test

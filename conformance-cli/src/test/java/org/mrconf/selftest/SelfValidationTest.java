@@ -75,7 +75,6 @@ class SelfValidationTest {
     static final Map<String, String> NOT_YET_PROVEN = Map.ofEntries(
             Map.entry("4.2.3", "no case yet (see NO_CASE_YET)"),
             Map.entry("5.6.5", "Table 5-13: InvalidFieldsCase covers six rows; no defect yet"),
-            Map.entry("10.1.1", "CongestionCase.perPathAimd is disabled (see its reason); its four defects escape"),
             Map.entry("7.5.9", "CompletionOrderCase; no defect yet"),
             Map.entry("8.2.5", "ReceivedCeCase; no defect yet"),
             Map.entry("9.1.6", "NackOrderCase; no defect yet"),
@@ -91,14 +90,6 @@ class SelfValidationTest {
      * fails the build. This list only shrinks.
      */
     static final Map<String, String> KNOWN_ESCAPES = Map.of(
-            "no-multiplicative-decrease",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
-            "window-growth-exponential",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
-            "decrease-on-every-ce-ack",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
-            "decrease-applied-to-all-paths",
-            "10.1.1: its case, CongestionCase.perPathAimd, is disabled (see its reason)",
             "retry-after-ignored",
             "escapes NackCase's 9.1.2 check since the spec 0.2 merge settled the RECEIVER_NOT_READY retry-after value"
                     + " (clause 9.1.9): the check must be reworked to the 0.2 rule");

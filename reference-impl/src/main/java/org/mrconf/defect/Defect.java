@@ -342,8 +342,11 @@ public enum Defect {
      */
     RECEIVER_NOT_READY_FATAL(breaks("9.1.2")),
 
-    /** Retries a RECEIVER_NOT_READY packet at once, ignoring the retry-after. Caught by {@code NackCase.receiverNotReadyIsRetried}. */
-    RETRY_AFTER_IGNORED(breaks("9.1.2")),
+    /**
+     * Retries a RECEIVER_NOT_READY packet at once, ignoring the retry-after. Caught by
+     * {@code NackCase.receiverNotReadyIsRetried}.
+     */
+    RETRY_AFTER_IGNORED(breaks("9.1.2", "9.1.9")),
 
     /**
      * Treats the final codes as retryable: retransmits the packet instead of failing the work request. Caught by

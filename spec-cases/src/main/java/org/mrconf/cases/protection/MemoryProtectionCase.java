@@ -375,6 +375,12 @@ class MemoryProtectionCase {
                 .connection(Testbed.TESTER_CONNECTION)
                 .firstTransmission();
         final List<org.mrconf.peer.ReceivedPacket> before = TesterMessages.awaitStalled(testbed, mark, firstData);
+        // The case judges what stops once the region goes: part of the message must have left before it.
+        assertThat(before)
+                .as(
+                        "11.1.4 set-up: the DUT sends the first packets of the posted %d-byte WRITE within %s",
+                        length, Testbed.WAIT)
+                .isNotEmpty();
         long sentBytes = 0;
         for (final var packet : before) {
             sentBytes += packet.data().orElseThrow().payloadLength();

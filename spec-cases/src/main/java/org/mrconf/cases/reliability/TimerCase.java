@@ -103,23 +103,28 @@ class TimerCase {
                             5,
                             timers.initialRto().multipliedBy(16).plus(Testbed.WAIT));
             final ReceivedPacket last = sent.get(4);
-            final long sentAckNs = testbed.peer().link().nowNs();
             testbed.peer().send(ackAll(last));
-            // RFC 6298 after one sample S: SRTT = S, RTTVAR = S/2, RTO = 3 S, clamped. The tester measures S as the
-            // time from the resend's arrival to its ACK; the DUT's own sample adds the link's delays.
-            final long sampleNs = sentAckNs - last.receivedNs();
-            final long computedNs = clamp(timers, 3 * sampleNs);
-            final long backedOffNs = Math.min(timers.maxRto().toNanos(), 32 * computedNs);
-            final long allowedNs = 2 * computedNs + timers.tolerance().toNanos();
-            if (allowedNs >= backedOffNs - timers.tolerance().toNanos()) {
-                throw Inconclusive.because("the computed RTO (about " + computedNs / 1000
-                        + " us) and the backed-off one (" + backedOffNs / 1000
-                        + " us) are not apart by twice the tolerance; the link's timing cannot decide");
-            }
+            // The completion shows the DUT took in the ACK (and its RTT sample) before the next message.
+            new CaseSteps.CompletionLog(testbed.control()).awaitWrId(1001, "6.6.3: the first message");
             // A new tail loss: its first resend must come on the computed RTO, not the backed-off one.
             final int again = testbed.peer().mark();
             testbed.control()
                     .postWrite(CaseSteps.request(testbed, 0, 1002, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            final ReceivedPacket firstOfTail = testbed.peer().await(again, ours().msn(1), Testbed.WAIT);
+            // RFC 6298 after one sample S: SRTT = S, RTTVAR = S/2, RTO = 3 S, clamped. S is bounded on the DUT's own
+            // clock: it took the sample after stamping the resend the ACK echoes, and before stamping the next
+            // message. (The tester's clock cannot bound it: S also holds the time the tester took to answer.)
+            final long sampleNs = Psn.distance(
+                    last.data().orElseThrow().transmitTimestamp(),
+                    firstOfTail.data().orElseThrow().transmitTimestamp());
+            final long computedNs = clamp(timers, 3 * sampleNs);
+            final long backedOffNs = Math.min(timers.maxRto().toNanos(), 32 * computedNs);
+            final long allowedNs = 2 * computedNs + timers.tolerance().toNanos();
+            if (allowedNs >= backedOffNs - timers.tolerance().toNanos()) {
+                throw Inconclusive.because("the computed RTO (at most about " + computedNs / 1000
+                        + " us) and the backed-off one (" + backedOffNs / 1000
+                        + " us) are not apart by twice the tolerance; the link's timing cannot decide");
+            }
             final List<ReceivedPacket> tail = testbed.peer()
                     .recorder()
                     .awaitCount(
@@ -151,17 +156,19 @@ class TimerCase {
     void rttEstimatePerPathFromEchoedTimestamps(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 2, 1)) {
             final DutProfile.Timers timers = testbed.profile().parameters().timers();
-            final long inflatedNs = 60_000_000L;
+            // Path 0's RTT samples are inflated as far as the declared maximum RTO leaves room for (RTO = 3 x RTT
+            // after one sample), up to 150 ms, so that path 1's short RTO stands well apart from it even when the
+            // tester is slow.
+            final long inflatedNs = Math.min(150_000_000L, timers.maxRto().toNanos() / 3 - 1_000_000L);
             final long toleranceNs = timers.tolerance().toNanos();
             if (3 * inflatedNs - toleranceNs > timers.maxRto().toNanos()
                     || 3 * inflatedNs - toleranceNs <= 2 * timers.minRto().toNanos() + 2 * toleranceNs) {
-                throw Inconclusive.because("the declared RTO bounds leave no room between a 60 ms and a short RTT");
+                throw Inconclusive.because("the declared RTO bounds leave no room between an inflated and a short RTT");
             }
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             CaseSteps.stage(testbed, Testbed.BASE, 2 * payload, 5);
-            // First message: one packet per path; path 0's ACK echoes a timestamp 60 ms older than its packet's.
+            // First message: one packet per path; path 0's ACK echoes a timestamp older than its packet's.
             final List<DataPacket> first = onePerPath(testbed, 1003, 0, 2 * payload);
-            final long sentAckNs = testbed.peer().link().nowNs();
             final DataPacket slow = first.get(0);
             final DataPacket fast = first.get(1);
             testbed.peer()
@@ -169,7 +176,6 @@ class TimerCase {
                             0, Psn.add(slow.header().psn(), 1), Psn.add(slow.transmitTimestamp(), -inflatedNs)));
             testbed.peer().send(CaseSteps.ack(1, Psn.add(fast.header().psn(), 1), fast.transmitTimestamp()));
             new CaseSteps.CompletionLog(testbed.control()).awaitWrId(1003, "6.6.1: the first message");
-            final long fastSampleNs = testbed.peer().link().nowNs() - sentAckNs + 1_000_000;
 
             // Second message, a lost tail on both paths: each path's timer follows its own estimate.
             final int mark = testbed.peer().mark();
@@ -191,10 +197,21 @@ class TimerCase {
             final long slowByTester = resends[0].receivedNs() - originals[0].receivedNs();
             assertThat(Math.max(slowByTester, interval(originals[0], resends[0])))
                     .as(
-                            "6.6.1: path 0's RTO follows its 60 ms RTT samples (RTO = 3 x 60 ms), not before %d us",
-                            slowLowest / 1000)
+                            "6.6.1: path 0's RTO follows its %d ms RTT samples (RTO = 3 x RTT), not before %d us",
+                            inflatedNs / 1_000_000, slowLowest / 1000)
                     .isGreaterThanOrEqualTo(slowLowest);
+            // Path 1's RTT sample, bounded on the DUT's own clock: it took the sample when the ACK came, before it
+            // stamped the second message's packet on that path. (The tester's clock cannot bound it: the DUT's
+            // sample also holds the time the tester took to answer, which a loaded tester stretches.)
+            final long fastSampleNs =
+                    Psn.distance(fast.transmitTimestamp(), second.get(1).transmitTimestamp());
             final long fastHighest = 2 * clamp(timers, 3 * fastSampleNs) + toleranceNs;
+            if (fastHighest >= slowLowest) {
+                throw Inconclusive.because(String.format(
+                        "path 1's RTT sample may have been up to %d us long, too close to path 0's %d ms to tell"
+                                + " their RTOs apart",
+                        fastSampleNs / 1000, inflatedNs / 1_000_000));
+            }
             final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
             assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
                     .as(
