@@ -12,7 +12,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 
 /**
  * Checks a bundle fully offline, as a reviewer runs it: the signature and every hash, the reports against their
- * schemas, the verdicts against each other, the coverage of every claimed MUST clause, the run's conditions (no
+ * schemas, the verdicts against each other and junit.xml and ocptv.jsonl against report.json, the coverage of every claimed MUST clause, the run's conditions (no
  * defect profile, not interrupted, the claimed suite and spec versions) and the verdicts themselves. Every check
  * runs even when an earlier one failed, so the reviewer sees all problems at once.
  */
@@ -99,6 +99,7 @@ public final class BundleVerifier {
             return new Verification(problems, notes);
         }
         problems.addAll(VerdictConsistencyCheck.check(run.record(), run.report(), catalogue));
+        problems.addAll(SiblingReportsCheck.check(root, run.record()));
         problems.addAll(CoverageCheck.check(run.record(), catalogue, suite, notes));
         problems.addAll(RunConditionsCheck.check(root, run.record(), catalogue, identity, notes));
         problems.addAll(RunConditionsCheck.checkVectors(root, run.report(), run.record()));

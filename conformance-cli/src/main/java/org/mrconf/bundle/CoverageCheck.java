@@ -74,7 +74,12 @@ final class CoverageCheck {
                                 + "; the suite's case(s) for it: " + ids(cases) + selection));
                 continue;
             }
-            if (result.verdict() == Verdict.NOT_APPLICABLE) {
+            if (result.verdict() == Verdict.NOT_APPLICABLE
+                    && result.reason().startsWith(org.mrconf.cases.Applicability.LINK_CANNOT)) {
+                // The run's link could not carry the case: not a claim skipped, a clause this run could not show.
+                notes.add(name + " was not exercised: " + result.reason()
+                        + "; a run over a link that carries it covers it");
+            } else if (result.verdict() == Verdict.NOT_APPLICABLE) {
                 problems.add(new Problem(
                         "coverage",
                         name + " was not run: NOT_APPLICABLE although the device claims " + clause.profile()

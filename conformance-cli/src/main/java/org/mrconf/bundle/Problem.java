@@ -7,7 +7,7 @@ import java.util.Objects;
  * case>}.
  *
  * @param check   the check that found it: {@code signature}, {@code hash}, {@code schema}, {@code summary},
- *                {@code clause}, {@code coverage}, {@code defect}, {@code version}, {@code interrupted},
+ *                {@code clause}, {@code siblings}, {@code coverage}, {@code defect}, {@code version}, {@code interrupted},
  *                {@code verdict}, {@code product}, {@code bundle}, {@code archive}, {@code report}
  * @param message what is wrong
  */

@@ -155,6 +155,9 @@ final class RunCommand implements Callable<Integer> {
                             .map(Profile::specName)
                             .sorted()
                             .toList());
+            if (opened.declaredByHello()) {
+                console.println("Declarations: from the device's hello (no profile file given, spec clause 12.1.5)");
+            }
             disagreement.ifPresent(d -> console.println("Warning: " + d));
             if (info.hasDefects()) {
                 console.printf(

@@ -1,13 +1,17 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
+import org.apiguardian.api.API;
 
 /**
  * The suite's version and the git commit it was built from, read from {@value #RESOURCE}, which Maven fills in at
  * build time. Either is {@code "unknown"} when the build could not tell (no git checkout, a build outside Maven).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record BuildInfo(String version, String commit) {
     static final String RESOURCE = "/org/mrconf/runner/build.properties";
 

@@ -1,5 +1,6 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.junit.platform.engine.discovery.ClassNameFilter.includeClassNamePatterns;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
@@ -49,6 +51,7 @@ import org.mrconf.verdict.Verdict;
  * case that did not pass the runner asks the {@link LivenessProbe} whether the device is still there; if it is not,
  * that case is ERROR and every later case ends at once as ERROR, without waiting for a timeout of its own.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CaseRunner {
     static final String CASES_PACKAGE = "org.mrconf.cases";
 

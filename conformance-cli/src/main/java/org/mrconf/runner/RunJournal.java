@@ -1,5 +1,7 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
@@ -23,6 +26,7 @@ import org.mrconf.verdict.RunRecord;
  * thread may take a {@link #snapshot} at any time (the report writers after every case, the SIGINT hook), so an
  * interrupted run still leaves a whole record.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class RunJournal {
     private final BuildInfo build;
     private final ClauseCatalogue catalogue;

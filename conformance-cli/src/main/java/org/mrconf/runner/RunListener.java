@@ -1,9 +1,13 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 import org.mrconf.verdict.CaseResult;
 
 /** What a run tells its caller as it goes (the console, the report writers); every call is on the run's thread. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public interface RunListener {
     /** The run will execute {@code cases} cases. */
     default void planned(final int cases) {}

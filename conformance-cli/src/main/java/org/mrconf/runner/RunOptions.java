@@ -1,11 +1,15 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * How a run goes: which cases ({@link Selection}), how the runner learns that the device is gone
  * ({@link LivenessProbe}), and how another thread stops it ({@link RunStop}).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record RunOptions(Selection selection, LivenessProbe liveness, RunStop stop) {
     public RunOptions {
         Objects.requireNonNull(selection, "selection");

@@ -1,8 +1,11 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * A request, from another thread, that a run start no further case, and a way to wait for the case in flight.
@@ -12,6 +15,7 @@ import java.util.function.Consumer;
  * device that was just reset. The runner attaches the run's session when it starts: a stop requested earlier takes
  * effect then.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class RunStop {
     private String reason;
     private Consumer<String> session;

@@ -1,5 +1,7 @@
 package org.mrconf.runner;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.mrconf.cases.Applicability;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
@@ -26,6 +29,7 @@ import org.mrconf.verdict.CaseKind;
  * @param kinds          the case's kind (valid, invalid, inopportune)
  * @param casePatterns   globs over the case id {@code Class.method}, e.g. {@code Integrity*} or {@code *.badCrc*}
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record Selection(
         List<String> clausePatterns,
         Set<Profile> profiles,

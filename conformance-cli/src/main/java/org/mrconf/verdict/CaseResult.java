@@ -1,8 +1,11 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One conformance case's verdict, immutable.
@@ -17,6 +20,7 @@ import java.util.Objects;
  * @param durationNs how long it took
  * @param evidence   expected and actual values and packets; {@link Evidence#NONE} when there are none
  */
+@API(status = MAINTAINED, since = "0.1")
 public record CaseResult(
         String caseId,
         String title,

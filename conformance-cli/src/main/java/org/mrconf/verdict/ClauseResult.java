@@ -1,7 +1,10 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One clause's verdict: the worst of its cases' (see {@link Verdict}), with the reason of the first case that gave
@@ -15,6 +18,7 @@ import java.util.Objects;
  * @param reason   the reason of the first case that gave that verdict; empty for PASS
  * @param caseIds  the cases that verify it in this run
  */
+@API(status = MAINTAINED, since = "0.1")
 public record ClauseResult(
         String clauseId,
         String title,

@@ -1,15 +1,19 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Combines case verdicts into clause verdicts: the worst case verdict wins (FAIL > ERROR > INCONCLUSIVE > WARN >
  * PASS), a FAIL is never overwritten, the first case's reason for the winning verdict is kept, and a clause is
  * NOT_APPLICABLE only when every one of its cases is.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class ClauseVerdicts {
     private ClauseVerdicts() {}
 

@@ -1,8 +1,11 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What a reviewer needs to see why a case got its verdict: the expected and actual values of the check that decided
@@ -13,6 +16,7 @@ import java.util.Optional;
  * @param packets  the packets sent and received around the decision, in time order
  * @param pcapFile the pcap slice holding those packets, relative to the run folder; empty when none was written
  */
+@API(status = MAINTAINED, since = "0.1")
 public record Evidence(String expected, String actual, List<PacketRecord> packets, Optional<String> pcapFile) {
     public static final Evidence NONE = new Evidence("", "", List.of(), Optional.empty());
 

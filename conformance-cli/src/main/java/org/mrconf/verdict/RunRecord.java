@@ -1,10 +1,13 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Everything a conformance run produced, as the report writers read it. Writers never re-derive a verdict: they
@@ -22,6 +25,7 @@ import java.util.Optional;
  * @param cases         the case verdicts in the order they finished
  * @param clauses       the clause verdicts in clause order
  */
+@API(status = MAINTAINED, since = "0.1")
 public record RunRecord(
         String suiteVersion,
         String suiteCommit,

@@ -1,9 +1,14 @@
 package org.mrconf.verdict;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * The outcome of a case or a clause. A clause takes the worst verdict of its cases in the order of {@link #severity()}:
  * FAIL > ERROR > INCONCLUSIVE > WARN > PASS; NOT_APPLICABLE only when every case of the clause is not applicable.
  */
+@API(status = MAINTAINED, since = "0.1")
 public enum Verdict {
     /** The device did what the clause requires. */
     PASS(0),

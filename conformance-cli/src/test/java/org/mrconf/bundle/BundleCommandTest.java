@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.cli.MetaroceCommand;
@@ -52,13 +53,20 @@ class BundleCommandTest {
 
         final Result create = metaroce("bundle", "create", run.toString(), "--key", key.toString());
         assertThat(create.code).as(create.err).isZero();
-        // Known, listed gaps of the embedded run (see the session note): 4.1.6 needs raw Ethernet, and the 10.1.1 case
-        // is
-        // disabled. A reviewer's verify must name exactly these and nothing else: hashes, signature and reports hold.
-        assertThat(create.out)
-                .contains("A reviewer's verify will report 2 problem(s):")
-                .contains("coverage: 4.1.6 (MUST, profile core) was not run: NOT_APPLICABLE")
-                .contains("coverage: 10.1.1 (MUST, profile congestion) was not run: NOT_APPLICABLE");
+        // The known, listed gap of the embedded run: 4.1.6 needs raw Ethernet. 10.1.1 runs again and passes; on a
+        // loaded machine its case may rightly find the tester too slow to decide (INCONCLUSIVE, a verdict problem),
+        // so that one line is tolerated. Nothing else: hashes, signature, schemas, the reports' agreement with each
+        // other (clause, summary, siblings) all hold for a fresh run.
+        final List<String> problems = create.out
+                .lines()
+                .dropWhile(l -> !l.startsWith("A reviewer's verify will report"))
+                .skip(1)
+                .map(String::strip)
+                .toList();
+        assertThat(problems)
+                .anyMatch(p -> p.startsWith("coverage: 4.1.6 (MUST, profile core) was not run: NOT_APPLICABLE"))
+                .allMatch(p -> p.startsWith("coverage: 4.1.6 ")
+                        || (p.startsWith("verdict: 10.1.1 ") && p.contains("is INCONCLUSIVE")));
 
         final Path archive = dir.resolve("runs/fresh-bundle.tar.gz");
         assertThat(archive).isRegularFile();
@@ -72,8 +80,8 @@ class BundleCommandTest {
         assertThat(verify.code).as(verify.out + verify.err).isEqualTo(1);
         assertThat(verify.out + verify.err)
                 .contains("4.1.6")
-                .contains("10.1.1")
                 .doesNotContain("hash:")
+                .doesNotContain("siblings:")
                 .doesNotContain("signature:")
                 .doesNotContain("schema:");
     }

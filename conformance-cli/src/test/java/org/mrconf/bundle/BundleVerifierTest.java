@@ -336,7 +336,7 @@ class BundleVerifierTest {
     }
 
     /** Signs an edited bundle again, as a vendor who edits their own bundle can. */
-    private static void resign(final Path bundle, final KeyPair key) throws IOException {
+    static void resign(final Path bundle, final KeyPair key) throws IOException {
         final byte[] manifest = Manifest.of(bundle, BundleLayout.UNLISTED).format();
         Files.write(bundle.resolve(BundleLayout.MANIFEST), manifest);
         Files.write(bundle.resolve(BundleLayout.SIGNATURE), SigningKeys.sign(key.getPrivate(), manifest));
@@ -351,7 +351,11 @@ class BundleVerifierTest {
     }
 
     private Path copyOf(final Path bundle) throws IOException {
-        final Path copy = dir.resolve("copy");
+        return copyOf(bundle, dir.resolve("copy"));
+    }
+
+    /** Copies a bundle directory's files to {@code copy}. */
+    static Path copyOf(final Path bundle, final Path copy) throws IOException {
         for (final Path file : Manifest.files(bundle)) {
             final Path target = copy.resolve(Manifest.relativePath(bundle, file));
             Files.createDirectories(target.getParent());

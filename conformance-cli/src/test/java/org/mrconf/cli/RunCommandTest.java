@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,14 +25,19 @@ class RunCommandTest {
 
         final int exit = run("run", "--out", runDir.toString());
 
-        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        // On a loaded machine a timing case may end INCONCLUSIVE (never FAIL): then a MUST clause is undecided and the
+        // exit code is 1, with nothing failed.
+        final boolean undecided = out.toString()
+                .lines()
+                .anyMatch(line -> line.matches("Clauses: .* 0 failed, 0 warned, [1-9][0-9]* inconclusive, .* 0 error"));
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isIn(undecided ? List.of(0, 1) : List.of(0));
         assertThat(out.toString())
                 .contains("Device: embedded reference")
                 .containsPattern("(?m)^PASS +7\\.4\\.1 5\\.2\\.6 +DataPathCase\\.readReturnsRegionBytes$")
                 .contains("not Meta's specification")
                 .contains("Reports written to " + runDir)
                 .containsPattern(
-                        "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, 0 inconclusive, [0-9]+ not applicable,"
+                        "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, [0-9]+ inconclusive, [0-9]+ not applicable,"
                                 + " 0 error$")
                 .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$");
         assertThat(runDir.resolve("report.json")).isRegularFile();

@@ -1,12 +1,16 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * A capture file that cannot be read or written: missing, empty, not a pcap/pcapng file, truncated, or of an
  * unsupported link type. The message always starts with the file's path.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CaptureFileException extends IOException {
 
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,11 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** The container format of a capture file, as told by its magic number. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum CaptureFormat {
     /** Classic pcap with microsecond timestamps. */
     PCAP_MICRO,

@@ -1,10 +1,14 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /** One record of a capture file: the frame's bytes as captured, its timestamp and its original length. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CapturedFrame {
 
     private final int index;

@@ -1,6 +1,11 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** How {@link FrameCodec} fills a checksum field; anything but {@link #CORRECT} makes a deliberately malformed frame. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum ChecksumMode {
     /** The correct checksum (for UDP, 0xFFFF when the computed value is zero, as RFC 768 requires). */
     CORRECT,

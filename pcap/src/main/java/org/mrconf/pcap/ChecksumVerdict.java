@@ -1,6 +1,11 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** What {@link FrameCodec#decode} found in one checksum field of a received frame. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum ChecksumVerdict {
     /** The field verifies. */
     GOOD,

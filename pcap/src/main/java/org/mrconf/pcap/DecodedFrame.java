@@ -1,6 +1,9 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A received frame after {@link FrameCodec#decode}: the datagram plus what its checksum fields said, so a check
@@ -13,6 +16,7 @@ import java.util.Objects;
  * @param udpChecksumField the UDP checksum as received
  * @param trailingBytes    bytes after the IP packet (Ethernet padding, maybe an FCS), which decode ignores
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DecodedFrame(
         UdpFrame frame,
         ChecksumVerdict ipChecksum,

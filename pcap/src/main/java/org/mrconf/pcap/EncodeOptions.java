@@ -1,7 +1,10 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 
 /**
  * How {@link FrameCodec#encode(UdpFrame, EncodeOptions)} writes the fields it derives. {@link #DEFAULT} gives a
@@ -15,6 +18,7 @@ import java.util.OptionalInt;
  *                           still uses the true length in its pseudo-header
  * @param padToMinimumFrame  pad with zeros to the 60-byte Ethernet minimum (without FCS), as a NIC would
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record EncodeOptions(
         ChecksumMode ipv4HeaderChecksum,
         ChecksumMode udpChecksum,

@@ -1,11 +1,14 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * Encodes a {@link UdpFrame} to Ethernet II bytes (IPv4 or IPv6, UDP) and decodes such bytes back, verifying
@@ -23,6 +26,7 @@ import java.util.Arrays;
  * IPv6 headers have flow label 0 and no extension headers (draft clause 4.1.2). Decoding rejects VLAN-tagged
  * frames, IPv4 fragments and IPv6 extension headers with a {@link FrameDecodeException}.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class FrameCodec {
 
     static final int ETHERNET_HEADER = 14;

@@ -1,10 +1,15 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A frame that is not a well-formed Ethernet/IP/UDP datagram. It names the offending field (for example
  * {@code ipv4.totalLength}), the value found and what was expected, so a failed conformance check can say
  * exactly what the device under test sent.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class FrameDecodeException extends Exception {
 
     private static final long serialVersionUID = 1L;

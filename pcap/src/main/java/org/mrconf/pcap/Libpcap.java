@@ -1,5 +1,8 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
 import org.pcap4j.core.Pcaps;
 
 /**
@@ -11,6 +14,7 @@ import org.pcap4j.core.Pcaps;
  * reads like an old libpcap rather than none. {@code pcap_lib_version} goes through Pcap4J's core binding, whose
  * failure surfaces as a {@link LinkageError} we can name properly.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class Libpcap {
 
     private static volatile String version;

@@ -1,8 +1,12 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** An immutable 48-bit Ethernet MAC address. Kept as our own type so the public API does not expose Pcap4J. */
+@API(status = MAINTAINED, since = "0.1")
 public final class MacAddress {
 
     private static final long MASK = 0xFFFF_FFFF_FFFFL;

@@ -1,5 +1,7 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
+import org.apiguardian.api.API;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapHandle.TimestampPrecision;
@@ -28,6 +31,7 @@ import org.pcap4j.packet.namednumber.DataLinkType;
  * <p>The file is checked before libpcap sees it, so a missing, empty or non-capture file fails with a
  * {@link CaptureFileException} that says so plainly instead of libpcap's terse "unknown file format".
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PcapReader implements AutoCloseable {
 
     private static final int MAGIC_PCAP_MICRO = 0xA1B2C3D4;

@@ -1,9 +1,14 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The native libpcap library (or JNA, which binds it) could not be loaded. Unchecked because it is a broken
  * installation, not something a caller can recover from; the message says how to fix it.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PcapUnavailableException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

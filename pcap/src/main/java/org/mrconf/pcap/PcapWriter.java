@@ -1,9 +1,12 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapDumper;
 import org.pcap4j.core.PcapHandle;
@@ -22,6 +25,7 @@ import org.pcap4j.packet.namednumber.DataLinkType;
  * }
  * }</pre>
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PcapWriter implements AutoCloseable {
 
     /** Snapshot length in the file header: libpcap's maximum, so a 9000-byte jumbo frame is never cut. */

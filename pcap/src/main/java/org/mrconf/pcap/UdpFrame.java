@@ -1,5 +1,7 @@
 package org.mrconf.pcap;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -7,6 +9,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One UDP datagram in an Ethernet frame, as the suite sends or sees it: addresses, ports, DSCP/ECN, TTL, the
@@ -15,6 +18,7 @@ import java.util.Objects;
  * <p>Lengths and checksums are not fields: {@link FrameCodec} derives them, so a frame cannot disagree with
  * itself. Deliberately bad lengths and checksums are a property of encoding ({@link EncodeOptions}).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class UdpFrame {
 
     /** Largest UDP payload over IPv4: 65535 minus a 20-byte IPv4 header and the 8-byte UDP header. */

@@ -2,28 +2,14 @@ package org.mrconf.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.InetAddress;
-import java.util.Base64;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.mrconf.defect.Defect;
-import org.mrconf.transport.AccessFlags;
-import org.mrconf.transport.ConnectionConfig;
-import org.mrconf.transport.Counter;
 import org.mrconf.transport.Endpoint;
-import org.mrconf.transport.EndpointConfig;
-import org.mrconf.transport.MemoryRegion;
-import org.mrconf.transport.PathStatus;
-import org.mrconf.wire.WireConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,39 +61,32 @@ public final class ControlAgent {
     public static final List<String> OPTIONAL_CLAUSES =
             List.of("4.1.5", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2");
 
-    /** Source port of path 0 of every connection before the runtime maps it; path i starts at base + i. */
-    static final int ENTROPY_BASE = 49152;
-
     /** The protocol's JSON settings (exact decimals, no duplicate keys, no trailing tokens). */
     static final JsonMapper MAPPER = Envelope.MAPPER;
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlAgent.class);
     private static final JsonNodeFactory JSON = Envelope.JSON;
 
-    /** A connection the agent created, with what it needs to check requests and to clean up. */
-    private record ConnectionEntry(
-            int localId, int node, InetAddress peerAddress, int peerPort, int paths, int streams) {}
-
-    private final Endpoint endpoint;
-    private final PeerDirectory peers;
     private final AgentConfig config;
-    private final Map<Integer, ConnectionEntry> connections = new LinkedHashMap<>();
-    private final Map<Integer, Integer> regionLengths = new LinkedHashMap<>();
+    private final Hello hello;
+    private final ConnectionTable connections;
+    private final RegionTable regions;
+    private final WorkRequests work;
     private final CompletionPoller poller;
     private final CounterReport counters;
-    private final Set<Integer> failedLogged = new HashSet<>();
-    private long memoryInUseBytes;
-    private int pathsInUse;
-    private long connectionsFailedSeen;
 
     /**
      * @param endpoint the device; the agent is its only user besides the runtime's network calls
      * @param peers    the runtime's address map
      */
     public ControlAgent(final Endpoint endpoint, final PeerDirectory peers, final AgentConfig config) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        this.peers = Objects.requireNonNull(peers, "peers");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(peers, "peers");
         this.config = Objects.requireNonNull(config, "config");
+        this.hello = new Hello(endpoint, config);
+        this.connections = new ConnectionTable(endpoint, peers, config);
+        this.regions = new RegionTable(endpoint, config.memoryBudgetBytes());
+        this.work = new WorkRequests(endpoint, connections, regions);
         this.poller = new CompletionPoller(endpoint);
         this.counters = new CounterReport(endpoint, config.extraCounters());
     }
@@ -139,19 +118,7 @@ public final class ControlAgent {
      * logs connections that failed. The runtime calls it after every round of endpoint work.
      */
     public void onTick(final long nowNs) {
-        final long failed = endpoint.counters().get(Counter.CONNECTIONS_FAILED);
-        if (failed != connectionsFailedSeen) {
-            connectionsFailedSeen = failed;
-            for (final ConnectionEntry entry : connections.values()) {
-                if (!endpoint.isConnectionUp(entry.localId) && failedLogged.add(entry.localId)) {
-                    LOG.warn(
-                            "connection {} failed (peer {} port {}): its work completes with an error status",
-                            Integer.toUnsignedString(entry.localId),
-                            entry.peerAddress.getHostAddress(),
-                            entry.peerPort);
-                }
-            }
-        }
+        connections.onTick();
         poller.onTick(nowNs);
     }
 
@@ -225,20 +192,20 @@ public final class ControlAgent {
 
     private ObjectNode dispatch(final String op, final Args args) {
         return switch (op) {
-            case "hello" -> hello(args);
+            case "hello" -> hello.answer(args);
             case "reset" -> reset();
-            case "create_connection" -> createConnection(args);
-            case "destroy_connection" -> destroyConnection(args);
-            case "register_region" -> registerRegion(args);
-            case "invalidate_region" -> invalidateRegion(args);
-            case "write_region" -> writeRegion(args);
-            case "read_region" -> readRegion(args);
-            case "post_receive" -> postReceive(args);
-            case "post_write" -> postWrite(args);
-            case "post_send" -> postSend(args);
-            case "post_read" -> postRead(args);
+            case "create_connection" -> connections.create(args);
+            case "destroy_connection" -> connections.destroy(args);
+            case "register_region" -> regions.register(args);
+            case "invalidate_region" -> regions.invalidate(args);
+            case "write_region" -> regions.write(args);
+            case "read_region" -> regions.read(args);
+            case "post_receive" -> work.postReceive(args);
+            case "post_write" -> work.postWrite(args);
+            case "post_send" -> work.postSend(args);
+            case "post_read" -> work.postRead(args);
             case "read_counters" -> counters.read();
-            case "path_status" -> pathStatus(args);
+            case "path_status" -> connections.pathStatus(args);
             default ->
                 throw new RequestError(
                         ErrorCode.UNKNOWN_OP,
@@ -249,391 +216,12 @@ public final class ControlAgent {
 
     // ---------------------------------------------------------------- operations
 
-    private ObjectNode hello(final Args args) {
-        args.optionalString("client");
-        if (args.has("versions")) {
-            final List<Long> versions = args.integers("versions", 0, Args.WR_ID_MAX);
-            if (!versions.contains((long) PROTOCOL_VERSION)) {
-                throw new RequestError(
-                        ErrorCode.UNSUPPORTED_VERSION,
-                        "the client speaks " + versions + "; this agent speaks [" + PROTOCOL_VERSION + "]",
-                        "args.versions");
-            }
-        }
-        final EndpointConfig ec = endpoint.config();
-        final ObjectNode result = JSON.objectNode();
-        result.put("protocol", PROTOCOL_VERSION);
-        final ObjectNode implementation = result.putObject("implementation");
-        implementation.put("vendor", config.vendor());
-        implementation.put("model", config.model());
-        implementation.put(
-                "firmware", ec.defects().has(org.mrconf.defect.Defect.HELLO_OMITS_FIRMWARE) ? "" : config.firmware());
-        implementation.put("driver", config.driver());
-        final ArrayNode profiles = result.putArray("profiles");
-        config.profiles().forEach(profiles::add);
-        // Deliberate non-conformances are always reported, so no report can pass a defect DUT off as clean.
-        final ArrayNode defects = result.putArray("defects");
-        ec.defects().names().forEach(defects::add);
-        final ObjectNode wire = result.putObject("wire");
-        wire.put("version", "1.0");
-        wire.put("udpPort", config.udpPort());
-        final ArrayNode addresses = wire.putArray("addresses");
-        config.addresses().forEach(addresses::add);
-        final ObjectNode limits = result.putObject("limits");
-        limits.put("maxPaths", 256);
-        limits.put("maxStreams", 65536);
-        limits.put("maxMessageLength", Math.min(MAX_MESSAGE_LENGTH, config.memoryBudgetBytes()));
-        limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
-        limits.put("maxPostedReceives", ec.maxPostedReceives());
-        // Defect HELLO_UNDERSTATES_MTU: hello claims less than the device carries (clause 12.1.2).
-        limits.put("mtu", ec.mtuBytes() - (ec.defects().has(org.mrconf.defect.Defect.HELLO_UNDERSTATES_MTU) ? 512 : 0));
-        limits.put("maxConnections", config.maxConnections());
-        limits.put("maxTotalPaths", config.maxTotalPaths());
-        final ObjectNode parameters = result.putObject("parameters");
-        parameters.put("minRtoNs", ec.minRtoNs());
-        parameters.put("initialRtoNs", ec.initialRtoNs());
-        parameters.put("maxRtoNs", ec.maxRtoNs());
-        parameters.put("ackDelayNs", ec.ackDelayNs());
-        parameters.put("ackCoalescingCount", ec.ackCoalescingCount());
-        parameters.put("unhealthyAfterTimeouts", ec.unhealthyAfterTimeouts());
-        parameters.put("connectionTimeoutNs", ec.connectionTimeoutNs());
-        parameters.put("initialPsn", 0);
-        parameters.put("timerToleranceNs", config.timerToleranceNs());
-        // Spec 0.2 clauses 12.1.5, 12.1.6: what decides applicability and what a rate hint is judged against.
-        parameters.put("linkRateBitsPerSecond", ec.lineRateBitsPerSecond());
-        parameters.put("targetUtilization", ec.rateHintUtilization());
-        parameters.put("rateHintIntervalNs", ec.rateHintIntervalNs());
-        parameters.put("decreaseFactor", ec.decreaseFactor());
-        parameters.put("receiverNotReadyRetryUs", ec.receiverNotReadyRetryNs() / 1000);
-        final ArrayNode optional = result.putArray("optionalClauses");
-        config.optionalClauses().forEach(optional::add);
-        final ObjectNode reorder = result.putObject("reorderTolerance");
-        reorder.put("packets", 0);
-        reorder.put("timeNs", 0);
-        return result;
-    }
-
     private ObjectNode reset() {
-        for (final ConnectionEntry entry : List.copyOf(connections.values())) {
-            destroy(entry);
-        }
-        for (final Integer key : List.copyOf(regionLengths.keySet())) {
-            endpoint.invalidateRegion(key);
-        }
-        regionLengths.clear();
-        memoryInUseBytes = 0;
+        connections.clear();
+        regions.clear();
         poller.clear();
-        failedLogged.clear();
-        connectionsFailedSeen = endpoint.counters().get(Counter.CONNECTIONS_FAILED);
         counters.rebase();
         return JSON.objectNode();
-    }
-
-    private ObjectNode createConnection(final Args args) {
-        final int localId = (int) args.u32("localId");
-        final int peerId = (int) args.u32("peerId");
-        final InetAddress peerAddress = args.ipLiteral("peerAddress");
-        final int requestedPort = (int) args.integer("peerPort", 1, 65535);
-        final int peerPort = endpoint.config().defects().has(Defect.SEND_TO_DEFAULT_PORT)
-                ? WireConstants.DEFAULT_UDP_PORT
-                : requestedPort;
-        final int paths = (int) args.integer("paths", 1, 256);
-        final int streams = (int) args.integer("streams", 1, 65536);
-        final long initialSendPsn = args.integer("initialSendPsn", 0, Args.U32_MAX, 0);
-        final long initialReceivePsn = args.integer("initialReceivePsn", 0, Args.U32_MAX, 0);
-        final long mtu = args.integer("mtu", 1, 65535, endpoint.config().mtuBytes());
-        if (mtu != endpoint.config().mtuBytes()) {
-            // Spec 0.2 clause 4.2.1: the MTU is a connection parameter; this device supports one.
-            throw RequestError.invalidArgument(
-                    "args.mtu",
-                    "this device supports only MTU " + endpoint.config().mtuBytes() + ", not " + mtu);
-        }
-        if (connections.containsKey(localId)) {
-            throw RequestError.conflict("args.localId", "connection " + Integer.toUnsignedString(localId) + " exists");
-        }
-        if (connections.size() >= config.maxConnections()) {
-            throw RequestError.conflict(
-                    "args.localId",
-                    "this device serves at most " + config.maxConnections()
-                            + " connections at once; destroy one first");
-        }
-        if (pathsInUse + paths > config.maxTotalPaths()) {
-            throw RequestError.conflict(
-                    "args.paths",
-                    "connections would have " + (pathsInUse + paths) + " paths; this device serves at most "
-                            + config.maxTotalPaths() + " at once");
-        }
-        final int node;
-        try {
-            node = peers.acquire(peerAddress, peerPort);
-        } catch (final IllegalArgumentException e) {
-            throw RequestError.invalidArgument("args.peerAddress", e.getMessage());
-        } catch (final IllegalStateException e) {
-            throw RequestError.conflict("args.peerPort", e.getMessage());
-        }
-        try {
-            endpoint.createConnection(new ConnectionConfig(
-                    localId, peerId, node, paths, streams, initialSendPsn, initialReceivePsn, ENTROPY_BASE));
-        } catch (final RuntimeException e) {
-            peers.release(node);
-            throw e;
-        }
-        connections.put(localId, new ConnectionEntry(localId, node, peerAddress, peerPort, paths, streams));
-        pathsInUse += paths;
-        LOG.info(
-                "connection {} created: peer {} port {} connection {}, {} paths, {} streams",
-                Integer.toUnsignedString(localId),
-                peerAddress.getHostAddress(),
-                peerPort,
-                Integer.toUnsignedString(peerId),
-                paths,
-                streams);
-        final ObjectNode result = JSON.objectNode();
-        result.put("localId", Integer.toUnsignedLong(localId));
-        final ArrayNode entropy = result.putArray("entropy");
-        for (int p = 0; p < paths; p++) {
-            entropy.add(peers.sourcePort(ENTROPY_BASE + p));
-        }
-        return result;
-    }
-
-    private ObjectNode destroyConnection(final Args args) {
-        destroy(connection(args, "localId"));
-        return JSON.objectNode();
-    }
-
-    private void destroy(final ConnectionEntry entry) {
-        endpoint.destroyConnection(entry.localId);
-        peers.release(entry.node);
-        connections.remove(entry.localId);
-        pathsInUse -= entry.paths;
-        failedLogged.remove(entry.localId);
-        LOG.info("connection {} destroyed", Integer.toUnsignedString(entry.localId));
-    }
-
-    private ObjectNode registerRegion(final Args args) {
-        final long address = args.u64("address");
-        final int length = (int) args.integer("length", 1, MAX_MESSAGE_LENGTH);
-        int access = 0;
-        final List<String> names = args.strings("access");
-        for (int i = 0; i < names.size(); i++) {
-            access |= switch (names.get(i)) {
-                case "LOCAL_WRITE" -> AccessFlags.LOCAL_WRITE;
-                case "REMOTE_WRITE" -> AccessFlags.REMOTE_WRITE;
-                case "REMOTE_READ" -> AccessFlags.REMOTE_READ;
-                default ->
-                    throw RequestError.invalidArgument(
-                            "args.access[" + i + "]",
-                            "access must be LOCAL_WRITE, REMOTE_WRITE or REMOTE_READ, not '" + names.get(i) + "'");
-            };
-        }
-        if (Long.compareUnsigned(address + length, address) < 0) {
-            throw RequestError.invalidArgument("args.address", "the region must not wrap the 64-bit address space");
-        }
-        if (memoryInUseBytes + length > config.memoryBudgetBytes()) {
-            throw RequestError.conflict(
-                    "args.length",
-                    "regions would hold " + (memoryInUseBytes + length) + " bytes; this device's budget is "
-                            + config.memoryBudgetBytes());
-        }
-        final MemoryRegion region = endpoint.registerRegion(address, length, access);
-        regionLengths.put(region.key(), length);
-        memoryInUseBytes += length;
-        final ObjectNode result = JSON.objectNode();
-        result.put("key", Integer.toUnsignedLong(region.key()));
-        return result;
-    }
-
-    private ObjectNode invalidateRegion(final Args args) {
-        final MemoryRegion region = region(args, "key");
-        endpoint.invalidateRegion(region.key());
-        final Integer length = regionLengths.remove(region.key());
-        memoryInUseBytes -= length == null ? 0 : length;
-        return JSON.objectNode();
-    }
-
-    private ObjectNode writeRegion(final Args args) {
-        final MemoryRegion region = region(args, "key");
-        final long address = args.u64("address");
-        final byte[] data = args.base64("data", MAX_REGION_IO_BYTES);
-        requireInside(region, address, data.length, "args.data");
-        region.memory().put(index(region, address), data);
-        return JSON.objectNode();
-    }
-
-    private ObjectNode readRegion(final Args args) {
-        final MemoryRegion region = region(args, "key");
-        final long address = args.u64("address");
-        final int length = (int) args.integer("length", 1, MAX_REGION_IO_BYTES);
-        requireInside(region, address, length, "args.length");
-        final byte[] data = new byte[length];
-        region.memory().get(index(region, address), data);
-        final ObjectNode result = JSON.objectNode();
-        result.put("data", Base64.getEncoder().encodeToString(data));
-        return result;
-    }
-
-    private ObjectNode postReceive(final Args args) {
-        final ConnectionEntry connection = usableConnection(args);
-        final int stream = stream(args, connection);
-        final LocalBuffer buffer = localBuffer(args, true);
-        final long wrId = args.integer("wrId", 0, Args.WR_ID_MAX);
-        try {
-            endpoint.postReceive(connection.localId, stream, buffer.key, buffer.address, buffer.length, wrId);
-        } catch (final IllegalStateException e) {
-            throw RequestError.conflict("args.stream", e.getMessage());
-        }
-        return JSON.objectNode();
-    }
-
-    private ObjectNode postWrite(final Args args) {
-        final ConnectionEntry connection = usableConnection(args);
-        final int stream = stream(args, connection);
-        final LocalBuffer buffer = localBuffer(args, false);
-        final long remoteAddress = args.u64("remoteAddress");
-        final int remoteKey = (int) args.u32("remoteKey");
-        final long wrId = args.integer("wrId", 0, Args.WR_ID_MAX);
-        final boolean withImmediate = args.has("immediate");
-        final long immediate = withImmediate ? args.u32("immediate") : 0;
-        post(() -> {
-            if (withImmediate) {
-                endpoint.postWriteWithImmediate(
-                        connection.localId,
-                        stream,
-                        buffer.key,
-                        buffer.address,
-                        buffer.length,
-                        remoteAddress,
-                        remoteKey,
-                        immediate,
-                        wrId);
-            } else {
-                endpoint.postWrite(
-                        connection.localId,
-                        stream,
-                        buffer.key,
-                        buffer.address,
-                        buffer.length,
-                        remoteAddress,
-                        remoteKey,
-                        wrId);
-            }
-        });
-        return JSON.objectNode();
-    }
-
-    private ObjectNode postSend(final Args args) {
-        final ConnectionEntry connection = usableConnection(args);
-        final int stream = stream(args, connection);
-        final LocalBuffer buffer = localBuffer(args, false);
-        final long wrId = args.integer("wrId", 0, Args.WR_ID_MAX);
-        post(() -> endpoint.postSend(connection.localId, stream, buffer.key, buffer.address, buffer.length, wrId));
-        return JSON.objectNode();
-    }
-
-    private ObjectNode postRead(final Args args) {
-        final ConnectionEntry connection = usableConnection(args);
-        final int stream = stream(args, connection);
-        final LocalBuffer buffer = localBuffer(args, true);
-        final long remoteAddress = args.u64("remoteAddress");
-        final int remoteKey = (int) args.u32("remoteKey");
-        final long wrId = args.integer("wrId", 0, Args.WR_ID_MAX);
-        post(() -> endpoint.postRead(
-                connection.localId, stream, buffer.key, buffer.address, buffer.length, remoteAddress, remoteKey, wrId));
-        return JSON.objectNode();
-    }
-
-    private static void post(final Runnable work) {
-        try {
-            work.run();
-        } catch (final IllegalStateException e) {
-            throw RequestError.conflict("args.stream", e.getMessage());
-        }
-    }
-
-    private ObjectNode pathStatus(final Args args) {
-        final ConnectionEntry connection = connection(args, "connection");
-        final ObjectNode result = JSON.objectNode();
-        final ArrayNode paths = result.putArray("paths");
-        for (int p = 0; p < connection.paths; p++) {
-            final PathStatus status = endpoint.pathStatus(connection.localId, p);
-            final ObjectNode json = paths.addObject();
-            json.put("pathId", status.pathId());
-            json.put("entropy", peers.sourcePort(status.entropy()));
-            json.put("healthy", status.healthy());
-            json.put("nextPsn", status.nextPsn());
-            json.put("oldestUnackedPsn", status.oldestUnackedPsn());
-            json.put("unacknowledged", status.unacknowledged());
-            json.put("congestionWindow", status.congestionWindow());
-            json.put("srttNs", status.srttNs());
-            json.put("rtoNs", status.rtoNs());
-        }
-        return result;
-    }
-
-    // ---------------------------------------------------------------- helpers
-
-    /** A checked local buffer of a work request. */
-    private record LocalBuffer(int key, long address, int length) {}
-
-    private ConnectionEntry connection(final Args args, final String name) {
-        final int localId = (int) args.u32(name);
-        final ConnectionEntry entry = connections.get(localId);
-        if (entry == null) {
-            throw RequestError.notFound("args." + name, "no connection " + Integer.toUnsignedString(localId));
-        }
-        return entry;
-    }
-
-    private ConnectionEntry usableConnection(final Args args) {
-        final ConnectionEntry entry = connection(args, "connection");
-        if (!endpoint.isConnectionUp(entry.localId)) {
-            throw RequestError.conflict(
-                    "args.connection",
-                    "connection " + Integer.toUnsignedString(entry.localId) + " has failed; destroy it");
-        }
-        return entry;
-    }
-
-    private static int stream(final Args args, final ConnectionEntry connection) {
-        return (int) args.integer("stream", 0, connection.streams - 1);
-    }
-
-    private MemoryRegion region(final Args args, final String name) {
-        final int key = (int) args.u32(name);
-        final MemoryRegion region = endpoint.region(key);
-        if (region == null || !region.isValid()) {
-            throw RequestError.notFound("args." + name, "no region with key " + Integer.toUnsignedString(key));
-        }
-        return region;
-    }
-
-    private LocalBuffer localBuffer(final Args args, final boolean written) {
-        final MemoryRegion region = region(args, "key");
-        final long address = args.u64("address");
-        final int length = (int) args.integer("length", 0, MAX_MESSAGE_LENGTH);
-        requireInside(region, address, length, "args.length");
-        if (written && (region.access() & AccessFlags.LOCAL_WRITE) == 0) {
-            throw RequestError.invalidArgument("args.key", "the region lacks LOCAL_WRITE access");
-        }
-        return new LocalBuffer(region.key(), address, length);
-    }
-
-    private static void requireInside(
-            final MemoryRegion region, final long address, final long length, final String field) {
-        if (!region.contains(address, length)) {
-            throw RequestError.invalidArgument(
-                    Long.compareUnsigned(address, region.address()) < 0
-                                    || Long.compareUnsigned(address - region.address(), region.length()) > 0
-                            ? "args.address"
-                            : field,
-                    length + " bytes at 0x" + Long.toHexString(address) + " are outside the region of "
-                            + region.length() + " bytes at 0x" + Long.toHexString(region.address()));
-        }
-    }
-
-    private static int index(final MemoryRegion region, final long address) {
-        return (int) (address - region.address());
     }
 
     /** Visible for tests: the parked polls. */

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +31,13 @@ import org.slf4j.LoggerFactory;
  * line too long is answered with {@code request_too_large} and skipped up to its newline; bytes that are
  * not UTF-8 get {@code parse_error}. Nothing a client sends stops the server.
  *
- * <p>Idle clients cannot lock others out: a client must send its first line within
- * {@link Limits#firstRequestTimeoutMs()} and then hear from it at least every {@link Limits#idleTimeoutMs()},
- * or it is disconnected. A client is <em>trusted</em> once one of its requests succeeded (so it holds the
- * token when there is one); when every slot is taken, a newcomer displaces the untrusted client that has
- * been silent longest, and is refused only when every client is trusted.
+ * <p>Idle and slow clients cannot lock others out: a client must start its first line within
+ * {@link Limits#firstRequestTimeoutMs()}, start each later one within {@link Limits#idleTimeoutMs()} of the
+ * last, and finish every line within {@link Limits#lineTimeoutMs()} of its first byte, or it is disconnected;
+ * so a client trickling one byte at a time holds its thread and its line buffer (at most 1 MiB) for a bounded
+ * time. A client is <em>trusted</em> once one of its requests succeeded (so it holds the token when there is
+ * one); when every slot is taken, a newcomer displaces the untrusted client whose last whole line is oldest,
+ * and is refused only when every client is trusted.
  */
 public final class ControlServer implements AutoCloseable {
     /** Default TCP port of the control protocol. */
@@ -50,26 +53,31 @@ public final class ControlServer implements AutoCloseable {
      * @param maxClients            clients served at once
      * @param firstRequestTimeoutMs longest a new client may stay silent before its first line
      * @param idleTimeoutMs         longest a client may stay silent between lines
+     * @param lineTimeoutMs         longest a client may take to send one line, from its first byte to its newline
      */
-    public record Limits(int maxClients, int firstRequestTimeoutMs, int idleTimeoutMs) {
+    public record Limits(int maxClients, int firstRequestTimeoutMs, int idleTimeoutMs, int lineTimeoutMs) {
         public Limits {
-            if (maxClients < 1 || firstRequestTimeoutMs < 1 || idleTimeoutMs < 1) {
+            if (maxClients < 1 || firstRequestTimeoutMs < 1 || idleTimeoutMs < 1 || lineTimeoutMs < 1) {
                 throw new IllegalArgumentException("control server limits must be positive");
             }
         }
 
-        /** 64 clients, 10 s to the first line, 10 minutes between lines. */
+        /**
+         * 64 clients, 10 s to the first line, 10 minutes between lines, 30 s for one line (a full 1 MiB line
+         * at 35 KB/s).
+         */
         public static Limits defaults() {
-            return new Limits(MAX_CLIENTS, 10_000, 600_000);
+            return new Limits(MAX_CLIENTS, 10_000, 600_000, 30_000);
         }
     }
 
-    /** One client: its socket, whether it is trusted, and when it was last heard from. */
+    /** One client: its socket, whether it is trusted, and when it last finished a line (or connected). */
     private static final class Session {
         final Socket socket;
         volatile boolean trusted;
         volatile boolean answering;
-        volatile long lastHeardNs = System.nanoTime();
+        // Whole lines only: a client trickling bytes must not look more recently heard from than a silent one.
+        volatile long lastLineNs = System.nanoTime();
 
         Session(final Socket socket) {
             this.socket = socket;
@@ -191,13 +199,13 @@ public final class ControlServer implements AutoCloseable {
         }
     }
 
-    /** Disconnects the untrusted client silent longest, not one being answered; false if there is none. */
+    /** Disconnects the untrusted client whose last line is oldest, not one being answered; false if none. */
     private boolean displaceUntrusted() {
         Session victim = null;
         for (final Session session : clients) {
             if (!session.trusted
                     && !session.answering
-                    && (victim == null || session.lastHeardNs - victim.lastHeardNs < 0)) {
+                    && (victim == null || session.lastLineNs - victim.lastLineNs < 0)) {
                 victim = session;
             }
         }
@@ -220,6 +228,11 @@ public final class ControlServer implements AutoCloseable {
             new LineReader(session, in, out).run();
         } catch (final SocketTimeoutException e) {
             LOG.info("control client {} was silent too long; disconnected", client.getRemoteSocketAddress());
+        } catch (final LineTooSlowException e) {
+            LOG.info(
+                    "control client {} took over {} ms to send one line; disconnected",
+                    client.getRemoteSocketAddress(),
+                    limits.lineTimeoutMs());
         } catch (final SocketException e) {
             // The client went away or the server is closing.
         } catch (final IOException e) {
@@ -233,13 +246,29 @@ public final class ControlServer implements AutoCloseable {
         }
     }
 
-    /** Splits one client's bytes into lines, answers each, and skips lines that are too long. */
+    /** A client's line took longer than {@link Limits#lineTimeoutMs()} from its first byte. */
+    private static final class LineTooSlowException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LineTooSlowException() {
+            super("line deadline passed", null);
+        }
+    }
+
+    /**
+     * Splits one client's bytes into lines, answers each, and skips lines that are too long. Between lines a read
+     * waits up to the idle timeout; within a line, only until the line's deadline.
+     */
     private final class LineReader {
         private final Session session;
         private final InputStream in;
         private final OutputStream out;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
         private boolean discarding;
+        /** Whether bytes of a line without its newline yet have arrived; then {@link #lineDeadlineNs} holds. */
+        private boolean inLine;
+
+        private long lineDeadlineNs;
 
         LineReader(final Session session, final InputStream in, final OutputStream out) {
             this.session = session;
@@ -250,19 +279,24 @@ public final class ControlServer implements AutoCloseable {
         void run() throws IOException, InterruptedException {
             final byte[] chunk = new byte[CHUNK_BYTES];
             int read;
-            while ((read = in.read(chunk)) >= 0) {
-                session.lastHeardNs = System.nanoTime();
+            while ((read = readWithinDeadline(chunk)) >= 0) {
                 int start = 0;
                 for (int i = 0; i < read; i++) {
                     if (chunk[i] == '\n') {
                         if (!discarding && append(chunk, start, i - start)) {
                             answer(line.toByteArray());
                         }
+                        session.lastLineNs = System.nanoTime();
                         session.socket.setSoTimeout(limits.idleTimeoutMs());
                         discarding = false;
+                        inLine = false;
                         line.reset();
                         start = i + 1;
                     }
+                }
+                if (start < read && !inLine) {
+                    inLine = true;
+                    lineDeadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.lineTimeoutMs());
                 }
                 if (!discarding) {
                     append(chunk, start, read - start);
@@ -270,6 +304,23 @@ public final class ControlServer implements AutoCloseable {
             }
             if (!discarding && line.size() > 0) {
                 answer(line.toByteArray());
+            }
+        }
+
+        /** Reads the next bytes; within a line, waits only until its deadline ({@link LineTooSlowException}). */
+        private int readWithinDeadline(final byte[] chunk) throws IOException {
+            if (!inLine) {
+                return in.read(chunk);
+            }
+            final long remainingNs = lineDeadlineNs - System.nanoTime();
+            if (remainingNs <= 0) {
+                throw new LineTooSlowException();
+            }
+            session.socket.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNs)));
+            try {
+                return in.read(chunk);
+            } catch (final SocketTimeoutException e) {
+                throw new LineTooSlowException();
             }
         }
 

@@ -24,6 +24,7 @@ import org.mrconf.defect.Defects;
 import org.mrconf.net.NanoClock;
 import org.mrconf.transport.Endpoint;
 import org.mrconf.transport.EndpointConfig;
+import org.mrconf.wire.WireConstants;
 
 /** The control agent over a real endpoint whose packets go nowhere: envelopes, arguments, state errors. */
 class ControlAgentTest {
@@ -86,7 +87,7 @@ class ControlAgentTest {
         final JsonNode response = Requests.parse(agent.handle(line));
 
         assertError(response, "invalid_request");
-        assertThat(response.at("/error/field").asText()).isEqualTo(field);
+        assertThat(errorField(response)).isEqualTo(field);
     }
 
     @ParameterizedTest
@@ -117,15 +118,7 @@ class ControlAgentTest {
     void shouldReportNoDefectsOnTheCleanReferenceAndEveryActiveOneOtherwise() {
         assertThat(call("hello", args()).at("/result/defects").size()).isZero();
 
-        agent = new ControlAgent(
-                new Endpoint(
-                        EndpointConfig.builder()
-                                .defects(Defects.of(Defect.ACCEPT_BAD_CRC, Defect.STRICT_MINOR_VERSION))
-                                .build(),
-                        (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
-                        NanoClock.system()),
-                peers,
-                AgentConfig.builder().build());
+        agent = agentWithDefects(Defect.ACCEPT_BAD_CRC, Defect.STRICT_MINOR_VERSION);
 
         assertThat(call("hello", args()).at("/result/defects").toString())
                 .isEqualTo("[\"accept-bad-crc\",\"strict-minor-version\"]");
@@ -136,7 +129,7 @@ class ControlAgentTest {
         final JsonNode response = call("format_disk", args());
 
         assertError(response, "unknown_op");
-        assertThat(response.at("/error/field").asText()).isEqualTo("op");
+        assertThat(errorField(response)).isEqualTo("op");
     }
 
     @Test
@@ -207,7 +200,7 @@ class ControlAgentTest {
                 Requests.parse(agent.handle("{\"v\":1,\"id\":1,\"op\":\"" + op + "\",\"args\":" + argsJson + "}"));
 
         assertError(response, "invalid_argument");
-        assertThat(response.at("/error/field").asText()).isEqualTo(field);
+        assertThat(errorField(response)).isEqualTo(field);
     }
 
     @Test
@@ -218,23 +211,15 @@ class ControlAgentTest {
                 call("write_region", args("key", key, "address", hex(BASE), "data", "not base64!")),
                 "invalid_argument");
         final String tooMuch = Base64.getEncoder().encodeToString(new byte[ControlAgent.MAX_REGION_IO_BYTES + 1]);
-        assertThat(call("write_region", args("key", key, "address", hex(BASE), "data", tooMuch))
-                        .at("/error/field")
-                        .asText())
+        assertThat(errorField(call("write_region", args("key", key, "address", hex(BASE), "data", tooMuch))))
                 .isEqualTo("args.data");
-        assertThat(call(
-                                "read_region",
-                                args("key", key, "address", hex(BASE), "length", ControlAgent.MAX_REGION_IO_BYTES + 1))
-                        .at("/error/field")
-                        .asText())
+        assertThat(errorField(call(
+                        "read_region",
+                        args("key", key, "address", hex(BASE), "length", ControlAgent.MAX_REGION_IO_BYTES + 1))))
                 .isEqualTo("args.length");
-        assertThat(call("read_region", args("key", key, "address", hex(BASE + (1 << 20) - 4), "length", 8))
-                        .at("/error/field")
-                        .asText())
+        assertThat(errorField(call("read_region", args("key", key, "address", hex(BASE + (1 << 20) - 4), "length", 8))))
                 .isEqualTo("args.length");
-        assertThat(call("read_region", args("key", key, "address", hex(BASE - 1), "length", 8))
-                        .at("/error/field")
-                        .asText())
+        assertThat(errorField(call("read_region", args("key", key, "address", hex(BASE - 1), "length", 8))))
                 .isEqualTo("args.address");
     }
 
@@ -245,10 +230,9 @@ class ControlAgentTest {
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
 
         for (final String op : List.of("post_send", "post_receive")) {
-            final JsonNode response = call(
-                    op, args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 1));
+            final JsonNode response = call(op, work(0, key, 64, 1));
             assertError(response, "not_found");
-            assertThat(response.at("/error/field").asText()).isEqualTo("args.connection");
+            assertThat(errorField(response)).isEqualTo("args.connection");
         }
         assertError(call("destroy_connection", args("localId", 1)), "not_found");
         assertError(call("path_status", args("connection", 1)), "not_found");
@@ -263,11 +247,9 @@ class ControlAgentTest {
         assertError(call("read_region", args("key", key, "address", hex(BASE), "length", 1)), "not_found");
         assertError(call("invalidate_region", args("key", key)), "not_found");
         createConnection(1, 1, 1);
-        final JsonNode post = call(
-                "post_send",
-                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 1, "wrId", 1));
+        final JsonNode post = call("post_send", work(0, key, 1, 1));
         assertError(post, "not_found");
-        assertThat(post.at("/error/field").asText()).isEqualTo("args.key");
+        assertThat(errorField(post)).isEqualTo("args.key");
     }
 
     @Test
@@ -275,93 +257,12 @@ class ControlAgentTest {
         createConnection(1, 1, 2);
         final long readOnly = registerRegion(BASE, 4096);
 
-        assertThat(call(
-                                "post_send",
-                                args(
-                                        "connection",
-                                        1,
-                                        "stream",
-                                        2,
-                                        "key",
-                                        readOnly,
-                                        "address",
-                                        hex(BASE),
-                                        "length",
-                                        1,
-                                        "wrId",
-                                        1))
-                        .at("/error/field")
-                        .asText())
-                .isEqualTo("args.stream");
-        assertThat(call(
-                                "post_send",
-                                args(
-                                        "connection",
-                                        1,
-                                        "stream",
-                                        0,
-                                        "key",
-                                        readOnly,
-                                        "address",
-                                        hex(BASE),
-                                        "length",
-                                        4097,
-                                        "wrId",
-                                        1))
-                        .at("/error/field")
-                        .asText())
-                .isEqualTo("args.length");
-        assertThat(call(
-                                "post_receive",
-                                args(
-                                        "connection",
-                                        1,
-                                        "stream",
-                                        0,
-                                        "key",
-                                        readOnly,
-                                        "address",
-                                        hex(BASE),
-                                        "length",
-                                        64,
-                                        "wrId",
-                                        1))
-                        .at("/error/field")
-                        .asText())
-                .isEqualTo("args.key");
-        assertThat(call(
-                                "post_send",
-                                args(
-                                        "connection",
-                                        1,
-                                        "stream",
-                                        0,
-                                        "key",
-                                        readOnly,
-                                        "address",
-                                        hex(BASE),
-                                        "length",
-                                        64,
-                                        "wrId",
-                                        1L << 53))
-                        .at("/error/field")
-                        .asText())
+        assertThat(errorField(call("post_send", work(2, readOnly, 1, 1)))).isEqualTo("args.stream");
+        assertThat(errorField(call("post_send", work(0, readOnly, 4097, 1)))).isEqualTo("args.length");
+        assertThat(errorField(call("post_receive", work(0, readOnly, 64, 1)))).isEqualTo("args.key");
+        assertThat(errorField(call("post_send", work(0, readOnly, 64, 1L << 53))))
                 .isEqualTo("args.wrId");
-        ok(
-                "post_send",
-                args(
-                        "connection",
-                        1,
-                        "stream",
-                        1,
-                        "key",
-                        readOnly,
-                        "address",
-                        hex(BASE),
-                        "length",
-                        0,
-                        "wrId",
-                        (1L << 53) - 1));
+        ok("post_send", work(1, readOnly, 0, (1L << 53) - 1));
     }
 
     @Test
@@ -374,8 +275,7 @@ class ControlAgentTest {
         agent = new ControlAgent(small, peers, AgentConfig.builder().build());
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        final ObjectNode receive =
-                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 1);
+        final ObjectNode receive = work(0, key, 64, 1);
         ok("post_receive", receive);
         ok("post_receive", receive);
         final JsonNode full = call("post_receive", receive);
@@ -439,10 +339,8 @@ class ControlAgentTest {
     void shouldResetConnectionsRegionsCountersAndCompletions() {
         createConnection(1, 2, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        ok(
-                "post_receive",
-                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
-        ok("post_send", args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 6));
+        ok("post_receive", work(0, key, 64, 5));
+        ok("post_send", work(0, key, 64, 6));
 
         ok("reset", args());
 
@@ -462,30 +360,13 @@ class ControlAgentTest {
     void shouldFlushOutstandingWorkWhenAConnectionIsDestroyed() {
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        ok(
-                "post_receive",
-                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
+        ok("post_receive", work(0, key, 64, 5));
         ok(
                 "post_write",
-                args(
-                        "connection",
-                        1,
-                        "stream",
-                        0,
-                        "key",
-                        key,
-                        "address",
-                        hex(BASE),
-                        "length",
-                        64,
-                        "remoteAddress",
-                        hex(BASE),
-                        "remoteKey",
-                        99,
-                        "wrId",
-                        6,
-                        "immediate",
-                        7));
+                work(0, key, 64, 6)
+                        .put("remoteAddress", hex(BASE))
+                        .put("remoteKey", 99)
+                        .put("immediate", 7));
 
         ok("destroy_connection", args("localId", 1));
 
@@ -541,8 +422,7 @@ class ControlAgentTest {
         agent = new ControlAgent(endpoint, peers, AgentConfig.builder().build());
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096);
-        final ObjectNode send =
-                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 8);
+        final ObjectNode send = work(0, key, 64, 8);
         ok("post_send", send);
 
         for (int i = 0; i < 100_000 && endpoint.isConnectionUp(1) && endpoint.nextWakeupNs() != Long.MAX_VALUE; i++) {
@@ -554,11 +434,47 @@ class ControlAgentTest {
         assertThat(endpoint.isConnectionUp(1)).as("the peer never answered").isFalse();
         final JsonNode refused = call("post_send", send);
         assertError(refused, "conflict");
-        assertThat(refused.at("/error/field").asText()).isEqualTo("args.connection");
+        assertThat(errorField(refused)).isEqualTo("args.connection");
         assertThat(completions(ok("poll_completions", args("max", 4))))
                 .extracting(c -> c.get("status").asText())
                 .containsExactly("TRANSPORT_TIMEOUT");
         ok("destroy_connection", args("localId", 1));
+    }
+
+    // ---------------------------------------------------------------- defects
+
+    @Test
+    void shouldMisstateHelloOnlyUnderItsDefects() {
+        final JsonNode clean = ok("hello", args());
+        agent = agentWithDefects(Defect.HELLO_OMITS_FIRMWARE, Defect.HELLO_UNDERSTATES_MTU);
+
+        final JsonNode defective = ok("hello", args());
+
+        assertThat(clean.at("/implementation/firmware").asText()).isNotEmpty();
+        assertThat(defective.at("/implementation/firmware").asText()).isEmpty();
+        assertThat(defective.at("/limits/mtu").asInt())
+                .isEqualTo(clean.at("/limits/mtu").asInt() - 512);
+    }
+
+    @Test
+    void shouldSendToTheDefaultPortOnlyUnderSendToDefaultPort() {
+        final ObjectNode connection = connectionArgs(1, 2, 1, 1).put("peerPort", 5000);
+        ok("create_connection", connection);
+        agent = agentWithDefects(Defect.SEND_TO_DEFAULT_PORT);
+
+        ok("create_connection", connection);
+
+        assertThat(peers.ports).containsExactly(5000, WireConstants.DEFAULT_UDP_PORT);
+    }
+
+    @Test
+    void shouldLeaveOutAStandardCounterOnlyUnderCounterMissing() {
+        assertThat(ok("read_counters", args()).get("counters").has("rx_unexpected_source"))
+                .isTrue();
+        agent = agentWithDefects(Defect.COUNTER_MISSING);
+
+        assertThat(ok("read_counters", args()).get("counters").has("rx_unexpected_source"))
+                .isFalse();
     }
 
     // ---------------------------------------------------------------- waiting polls
@@ -597,9 +513,7 @@ class ControlAgentTest {
     void shouldAnswerAParkedPollAsSoonAsACompletionArrives() {
         createConnection(1, 1, 1);
         final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
-        ok(
-                "post_receive",
-                args("connection", 1, "stream", 0, "key", key, "address", hex(BASE), "length", 64, "wrId", 5));
+        ok("post_receive", work(0, key, 64, 5));
         final List<String> replies = new ArrayList<>();
         agent.handle(Requests.line("wait", "poll_completions", args("max", 4, "waitMs", 10_000)), nowNs, replies::add);
         assertThat(replies).isEmpty();
@@ -631,8 +545,7 @@ class ControlAgentTest {
     @Test
     void shouldRefuseRequestsWithoutOrWithAWrongTokenWhenBoundOffLoopback() {
         agent = agent(AgentConfig.builder().access(OFF_LOOPBACK, TOKEN).build());
-        final ObjectNode connection =
-                args("localId", 1, "peerId", 2, "peerAddress", PEER, "peerPort", 4796, "paths", 1, "streams", 1);
+        final ObjectNode connection = connectionArgs(1, 2, 1, 1);
 
         assertError(Requests.parse(agent.handle(Requests.line(1, "create_connection", connection))), "unauthorized");
         assertError(
@@ -678,7 +591,7 @@ class ControlAgentTest {
 
         final JsonNode tooManyPaths = call("create_connection", connectionArgs(3, 101));
         assertError(tooManyPaths, "conflict");
-        assertThat(tooManyPaths.at("/error/field").asText()).isEqualTo("args.paths");
+        assertThat(errorField(tooManyPaths)).isEqualTo("args.paths");
         ok("create_connection", connectionArgs(3, 100));
         final JsonNode tooMany = call("create_connection", connectionArgs(4, 1));
         assertError(tooMany, "conflict");
@@ -734,6 +647,16 @@ class ControlAgentTest {
         return new ControlAgent(endpoint(), peers, config);
     }
 
+    private ControlAgent agentWithDefects(final Defect... defects) {
+        return new ControlAgent(
+                new Endpoint(
+                        EndpointConfig.builder().defects(Defects.of(defects)).build(),
+                        (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
+                        NanoClock.system()),
+                peers,
+                AgentConfig.builder().build());
+    }
+
     private Endpoint endpoint() {
         return new Endpoint(
                 EndpointConfig.defaults(),
@@ -742,11 +665,15 @@ class ControlAgentTest {
     }
 
     private static ObjectNode connectionArgs(final int localId, final int paths) {
+        return connectionArgs(localId, localId, paths, 65536);
+    }
+
+    private static ObjectNode connectionArgs(final int localId, final int peerId, final int paths, final int streams) {
         return args(
                 "localId",
                 localId,
                 "peerId",
-                localId,
+                peerId,
                 "peerAddress",
                 PEER,
                 "peerPort",
@@ -754,19 +681,21 @@ class ControlAgentTest {
                 "paths",
                 paths,
                 "streams",
-                65536);
+                streams);
+    }
+
+    /** The arguments of a work request on connection 1 with a local buffer at {@code BASE}. */
+    private static ObjectNode work(final int stream, final long key, final long length, final long wrId) {
+        return args(
+                "connection", 1, "stream", stream, "key", key, "address", hex(BASE), "length", length, "wrId", wrId);
     }
 
     private JsonNode call(final String op, final ObjectNode args) {
-        return Requests.parse(agent.handle(Requests.line(nextId++, op, args)));
+        return Requests.call(agent, nextId++, op, args);
     }
 
     private JsonNode ok(final String op, final ObjectNode args) {
-        final JsonNode response = call(op, args);
-        assertThat(response.get("ok").asBoolean())
-                .as("%s answered %s", op, response)
-                .isTrue();
-        return response.get("result");
+        return Requests.result(op, call(op, args));
     }
 
     private long registerRegion(final long address, final int length, final String... access) {
@@ -776,39 +705,15 @@ class ControlAgentTest {
     }
 
     private JsonNode createConnectionResponse(final int localId) {
-        return call(
-                "create_connection",
-                args(
-                        "localId",
-                        localId,
-                        "peerId",
-                        100 + localId,
-                        "peerAddress",
-                        PEER,
-                        "peerPort",
-                        4796,
-                        "paths",
-                        6,
-                        "streams",
-                        1));
+        return call("create_connection", connectionArgs(localId, 100 + localId, 6, 1));
     }
 
     private void createConnection(final int localId, final int paths, final int streams) {
-        ok(
-                "create_connection",
-                args(
-                        "localId",
-                        localId,
-                        "peerId",
-                        100 + localId,
-                        "peerAddress",
-                        PEER,
-                        "peerPort",
-                        4796,
-                        "paths",
-                        paths,
-                        "streams",
-                        streams));
+        ok("create_connection", connectionArgs(localId, 100 + localId, paths, streams));
+    }
+
+    private static String errorField(final JsonNode response) {
+        return response.at("/error/field").asText();
     }
 
     private static void assertError(final JsonNode response, final String code) {

@@ -294,14 +294,10 @@ class ControlProtocolDocumentTest {
     }
 
     private JsonNode call(final String op, final ObjectNode args) {
-        return Requests.parse(agent.handle(Requests.line(nextId++, op, args)));
+        return Requests.call(agent, nextId++, op, args);
     }
 
     private JsonNode ok(final String op, final ObjectNode args) {
-        final JsonNode response = call(op, args);
-        assertThat(response.get("ok").asBoolean())
-                .as("%s answered %s", op, response)
-                .isTrue();
-        return response.get("result");
+        return Requests.result(op, call(op, args));
     }
 }

@@ -202,12 +202,7 @@ class ControlServerTest {
 
     @Test
     void shouldDisconnectClientsThatStaySilent() throws Exception {
-        try (ControlServer quick = ControlServer.start(
-                        InetAddress.getLoopbackAddress(),
-                        0,
-                        null,
-                        line -> CompletableFuture.completedFuture("{}"),
-                        new ControlServer.Limits(4, 300, 600));
+        try (ControlServer quick = stubServer(new ControlServer.Limits(4, 300, 600, 10_000));
                 Socket silent = new Socket(InetAddress.getLoopbackAddress(), quick.port())) {
             silent.setSoTimeout(10_000);
             final long start = System.nanoTime();
@@ -224,6 +219,75 @@ class ControlServerTest {
                     .isNull();
             talker.close();
         }
+    }
+
+    @Test
+    void shouldDisconnectAClientThatTricklesALineWithinTheLineDeadlineAndServeOthers() throws Exception {
+        // Each byte comes well inside the idle timeouts, so only a deadline on the whole line can end it.
+        try (ControlServer quick = stubServer(new ControlServer.Limits(4, 2_000, 2_000, 1_000));
+                Socket trickler = new Socket(InetAddress.getLoopbackAddress(), quick.port())) {
+            final long startNs = System.nanoTime();
+            final boolean disconnected = trickleUntilDisconnected(trickler, HELLO, 100, 8_000);
+            final long heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+
+            assertThat(disconnected).as("the trickler was disconnected").isTrue();
+            // The 1 s deadline, with room for a loaded machine; without one, the trickler would hold on for all 8 s.
+            assertThat(heldMs).as("held the connection for ms").isLessThan(5_000);
+            try (NdjsonClient normal = new NdjsonClient(quick.port())) {
+                normal.sendLine(HELLO);
+                assertThat(normal.readResponse().get("ok").asBoolean()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void shouldGiveEveryLineItsOwnDeadline() throws Exception {
+        try (ControlServer quick = stubServer(new ControlServer.Limits(4, 2_000, 2_000, 2_000));
+                NdjsonClient slow = new NdjsonClient(quick.port())) {
+            final byte[] hello = (HELLO + "\n").getBytes(StandardCharsets.UTF_8);
+            // Eight lines, each in two halves 300 ms apart: 2.4 s in all, each line well within its 2 s.
+            for (int i = 0; i < 8; i++) {
+                slow.send(Arrays.copyOfRange(hello, 0, 10));
+                Thread.sleep(300);
+                slow.send(Arrays.copyOfRange(hello, 10, hello.length));
+                assertThat(slow.readResponse()).as("answer to line %d", i).isNotNull();
+            }
+        }
+    }
+
+    /**
+     * Sends {@code line}'s bytes one at a time, {@code intervalMs} apart and without the newline, until the server
+     * closes the connection (true) or {@code forMs} pass (false).
+     */
+    private static boolean trickleUntilDisconnected(
+            final Socket socket, final String line, final int intervalMs, final int forMs) throws Exception {
+        socket.setSoTimeout(intervalMs);
+        final byte[] bytes = (line + " ".repeat(1000)).getBytes(StandardCharsets.UTF_8);
+        final long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(forMs);
+        for (int i = 0; System.nanoTime() - endNs < 0; i = (i + 1) % (bytes.length - 1)) {
+            try {
+                socket.getOutputStream().write(bytes[i]);
+                socket.getOutputStream().flush();
+                if (socket.getInputStream().read() < 0) {
+                    return true;
+                }
+            } catch (final java.net.SocketTimeoutException e) {
+                // Nothing to read yet: the connection is still open.
+            } catch (final java.io.IOException e) {
+                return true; // reset by the server
+            }
+        }
+        return false;
+    }
+
+    /** A server on loopback with these limits whose handler answers every line with a success. */
+    private static ControlServer stubServer(final ControlServer.Limits limits) throws java.io.IOException {
+        return ControlServer.start(
+                InetAddress.getLoopbackAddress(),
+                0,
+                null,
+                line -> CompletableFuture.completedFuture("{\"ok\":true}"),
+                limits);
     }
 
     /** A valid hello padded with spaces to {@code totalBytes}, newline included. */

@@ -1,5 +1,7 @@
 package org.mrconf.agent;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -38,6 +40,19 @@ public final class Requests {
         final ObjectNode request = (ObjectNode) parse(line(id, op, args));
         request.put("token", token);
         return write(request);
+    }
+
+    /** Sends one request to {@code agent} and parses its response. */
+    public static JsonNode call(final ControlAgent agent, final long id, final String op, final ObjectNode args) {
+        return parse(agent.handle(line(id, op, args)));
+    }
+
+    /** The result of a response that must be a success, failing the test with the response otherwise. */
+    public static JsonNode result(final String op, final JsonNode response) {
+        assertThat(response.get("ok").asBoolean())
+                .as("%s answered %s", op, response)
+                .isTrue();
+        return response.get("result");
     }
 
     public static JsonNode parse(final String line) {

@@ -1,5 +1,7 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -7,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -28,7 +31,15 @@ import org.mrconf.dut.DutProfile;
  * starts with {@link DutSession#LOST_PREFIX}, so the rest of the run ends at once; the runner reports those cases
  * ERROR, never NOT_APPLICABLE.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Applicability implements ExecutionCondition {
+    /**
+     * The reason of a case that is not applicable because the wire link cannot carry it out (e.g. raw frames over
+     * the in-memory link) starts with this, unlike one the device's declarations decide: the clause was not shown
+     * either way, and a submission bundle says so rather than counting the device as having skipped it.
+     */
+    public static final String LINK_CANNOT = "the wire link cannot carry this case: ";
+
     private static final ClauseCatalogue CATALOGUE = loadCatalogue();
 
     @Override

@@ -1,10 +1,13 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
+import org.apiguardian.api.API;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
@@ -19,6 +22,7 @@ import org.mrconf.wire.Opcode;
  * an ACK with any SACK bits, waiting for bytes to be placed, and a completion log that keeps every completion the
  * DUT delivered (polling consumes them, so a case that looks twice needs the log).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CaseSteps {
     /** How often a case polls the DUT's memory while it waits for a placement. */
     private static final Duration POLL = Duration.ofMillis(2);

@@ -1,6 +1,9 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WireLink;
@@ -15,6 +18,7 @@ import org.mrconf.dut.WireLink;
  * @param profile what the device declares: identity, claimed profiles and optional clauses, limits, timers and their
  *     tolerance (spec clauses 12.1.2 and 12.1.3). Cases judge against these values, never against guesses.
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DeviceUnderTest(String name, DutControl control, WireLink link, DutProfile profile) {
     public DeviceUnderTest {
         Objects.requireNonNull(name, "name");

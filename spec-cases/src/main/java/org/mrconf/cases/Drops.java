@@ -1,10 +1,12 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 
@@ -13,6 +15,7 @@ import org.mrconf.peer.PacketMatcher;
  * counts it under the named counter exactly once; then a correct WRITE at the same PSN proves the DUT still works
  * and that the dropped packet changed no receive state.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Drops {
     private Drops() {}
 

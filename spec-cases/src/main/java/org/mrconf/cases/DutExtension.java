@@ -1,5 +1,8 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * installed (as when an IDE runs them outside the runner), when the device's declarations make them not
  * applicable, or when the device was lost earlier in the run ({@link Applicability}).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class DutExtension implements ParameterResolver, ExecutionCondition {
     private final Applicability applicability = new Applicability();
 

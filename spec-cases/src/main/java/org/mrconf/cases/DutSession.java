@@ -1,6 +1,9 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.mrconf.peer.TesterPeer;
 
 /**
@@ -15,6 +18,7 @@ import org.mrconf.peer.TesterPeer;
  * channel or link died; every later case is then ERROR without touching it, see {@link Applicability}), and the
  * tester peer of the case that runs now, whose recording is the evidence of a failure.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class DutSession {
     /** The reason a case is skipped once the device is lost starts with this; the runner reports such a case ERROR. */
     public static final String LOST_PREFIX = "device under test lost: ";

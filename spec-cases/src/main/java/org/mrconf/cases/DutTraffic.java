@@ -1,7 +1,10 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
@@ -12,6 +15,7 @@ import org.mrconf.wire.Opcode;
  * packets it puts on the wire, for cases that judge the DUT as a sender. The tester acknowledges every data packet
  * (auto-ACK), as a correct receiver would.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class DutTraffic {
     /** Where the DUT's messages land at the tester (the tester has no memory: the address is only carried). */
     public static final long REMOTE_ADDRESS = 0x00C0_0000L;

@@ -1,5 +1,8 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -7,6 +10,7 @@ import org.opentest4j.TestAbortedException;
  * fired that the case does not control, the link dropped what the case needed. The runner reports INCONCLUSIVE,
  * never FAIL, because a false FAIL against a vendor's NIC is the worst thing this suite can produce.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Inconclusive extends TestAbortedException {
     private static final long serialVersionUID = 1L;
 

@@ -1,10 +1,13 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.UnaryOperator;
+import org.apiguardian.api.API;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
@@ -21,6 +24,7 @@ import org.mrconf.wire.Opcode;
  * What most cases start from: the DUT reset, one connection to the tester peer, one region the peer may
  * write and read, and the peer recording everything the DUT sends. Close it after the case.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Testbed implements AutoCloseable {
     /** The DUT's connection id: packets to the DUT carry it. */
     public static final long DUT_CONNECTION = 0x0001_0001L;

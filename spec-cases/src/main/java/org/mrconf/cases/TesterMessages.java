@@ -1,10 +1,13 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.peer.PacketBuilder;
@@ -21,6 +24,7 @@ import org.mrconf.wire.Opcode;
  * case can send its packets in any order, the NACK the DUT owes for one of them, and the memory a rejected message
  * must have left alone.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class TesterMessages {
     private TesterMessages() {}
 

@@ -1,14 +1,18 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Compares the spec document with the clause catalogue in both directions. The spec is what people
  * read and the catalogue is what tests bind to; any difference between them is a defect of one.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class CatalogueAgreement {
     private CatalogueAgreement() {}
 

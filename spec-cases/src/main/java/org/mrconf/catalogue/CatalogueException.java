@@ -1,9 +1,14 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A catalogue or spec file that cannot be used: the message names the file and the field, so a user
  * can fix it without a stack trace.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CatalogueException extends Exception {
     private static final long serialVersionUID = 1L;
 

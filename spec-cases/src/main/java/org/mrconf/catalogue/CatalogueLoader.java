@@ -1,5 +1,7 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -15,11 +17,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Reads a clause catalogue from JSON and checks every field, so that a bad catalogue is reported as
  * one {@link CatalogueException} naming the file and field instead of a parser stack trace.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CatalogueLoader {
     /** The catalogue of the spec version this build ships, on the classpath. */
     public static final String BUNDLED_RESOURCE = "/catalogue/metaroce-open-draft-0.2.json";

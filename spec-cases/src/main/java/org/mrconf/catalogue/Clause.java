@@ -1,5 +1,9 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * One numbered clause of the draft spec, as the catalogue holds it.
  *
@@ -10,6 +14,7 @@ package org.mrconf.catalogue;
  * @param provenance PUB or ENG
  * @param purpose    the test purpose, always "Ensure that the DUT ..."
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record Clause(String id, String title, Level level, Profile profile, Provenance provenance, String purpose) {
 
     /** Compares clause ids numerically, section by section, so 10.1.1 sorts after 9.1.5. */

@@ -1,16 +1,20 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.apiguardian.api.API;
 
 /**
  * The machine-readable clause catalogue of one version of the draft spec. Immutable; build it with
  * {@link CatalogueLoader}.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class ClauseCatalogue {
     private final String spec;
     private final String specVersion;

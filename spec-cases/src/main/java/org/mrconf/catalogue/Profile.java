@@ -1,12 +1,16 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import org.apiguardian.api.API;
 
 /**
  * The features a device may claim (spec Table 12-1). A closed list: the catalogue, the spec and DUT
  * profiles may name no other.
  */
+@API(status = MAINTAINED, since = "0.1")
 public enum Profile {
     CORE("core"),
     IPV6("ipv6"),

@@ -1,5 +1,7 @@
 package org.mrconf.catalogue;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import org.mrconf.markdown.MarkdownTables;
 
 /**
@@ -16,6 +19,7 @@ import org.mrconf.markdown.MarkdownTables;
  * the rules of spec section 2.2: a level-4 heading {@code #### <id> <title>} followed by a
  * {@code **Level:** .. · **Profile:** .. · **Provenance:** ..} line.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class SpecDocument {
     private static final Pattern CLAUSE_HEADING = Pattern.compile("^#### (\\d+(?:\\.\\d+)+) (.+)$");
     private static final Pattern LEVEL_LINE = Pattern.compile(

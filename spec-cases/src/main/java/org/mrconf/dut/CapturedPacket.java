@@ -1,10 +1,13 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.DecodedFrame;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.wire.Packet;
@@ -22,6 +25,7 @@ import org.mrconf.wire.Packet;
  * @param receivedNs    when the link received it, by the link's clock
  * @param frame         the whole Ethernet frame with its checksum verdicts, on links that see frames
  */
+@API(status = MAINTAINED, since = "0.1")
 public record CapturedPacket(
         byte[] bytes,
         InetAddress sourceAddress,

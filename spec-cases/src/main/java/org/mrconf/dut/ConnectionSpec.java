@@ -1,7 +1,10 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The arguments of {@code create_connection}: what spec clause 4.2.1 says both ends of a connection agree on out
@@ -16,6 +19,7 @@ import java.util.Objects;
  * @param initialSendPsn    first PSN of each path the DUT sends on
  * @param initialReceivePsn first PSN of each path the tester sends on
  */
+@API(status = MAINTAINED, since = "0.1")
 public record ConnectionSpec(
         long localId,
         long peerId,

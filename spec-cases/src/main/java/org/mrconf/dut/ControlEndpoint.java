@@ -1,7 +1,10 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Where the DUT's control agent listens (control protocol section 1) and the token it wants (section 3).
@@ -10,6 +13,7 @@ import java.util.Optional;
  * @param port  TCP port, by default {@value #DEFAULT_PORT}
  * @param token the shared token, at least 16 characters, when the agent requires one
  */
+@API(status = MAINTAINED, since = "0.1")
 public record ControlEndpoint(String host, int port, Optional<String> token) {
     /** The control protocol's default TCP port. */
     public static final int DEFAULT_PORT = 4797;

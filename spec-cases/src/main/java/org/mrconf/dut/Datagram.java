@@ -1,8 +1,11 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.Ecn;
 
 /**
@@ -13,6 +16,7 @@ import org.mrconf.pcap.Ecn;
  * @param destination IP destination address and UDP destination port
  * @param ecn         the IP ECN field
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record Datagram(byte[] payload, InetSocketAddress source, InetSocketAddress destination, Ecn ecn) {
     public Datagram {
         payload = payload.clone();

@@ -1,6 +1,9 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One completion from {@code poll_completions}: a work request or receive of the DUT that finished.
@@ -15,6 +18,7 @@ import java.util.Objects;
  * @param length     bytes transferred (for receives: the message length)
  * @param immediate  the immediate data of a WRITE_WITH_IMMEDIATE, else 0
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutCompletion(
         long wrId,
         long connection,

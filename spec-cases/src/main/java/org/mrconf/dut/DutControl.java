@@ -1,11 +1,14 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The control channel to a device under test: one typed method per operation of the DUT control protocol
@@ -17,6 +20,7 @@ import java.util.Set;
  * the device refuses or the channel fails. Implementations need not be thread-safe: a test calls one method at a
  * time.
  */
+@API(status = MAINTAINED, since = "0.1")
 public interface DutControl extends AutoCloseable {
     /** {@code hello}: names the implementation and what it claims; the suite calls it first. */
     DutInfo hello() throws DutControlException;

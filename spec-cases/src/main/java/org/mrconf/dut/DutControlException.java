@@ -1,14 +1,18 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A control operation failed: the agent answered with an error (code, message and, for bad arguments, the field
  * at fault), or the client found the channel or the response broken. Thrown by every {@link DutControl} method;
  * a test usually lets it fail the case, and checks {@link #code()} when an error is the expected outcome.
  */
+@API(status = MAINTAINED, since = "0.1")
 public final class DutControlException extends Exception {
     private static final long serialVersionUID = 1L;
 

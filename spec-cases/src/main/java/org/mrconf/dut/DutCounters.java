@@ -1,12 +1,16 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The standard counter names of the DUT control protocol (section 5), each tied to the clause that says to count.
  * Tests read them from {@link DutControl#readCounters()}; an agent may add its own, prefixed {@code x_}.
  */
+@API(status = MAINTAINED, since = "0.1")
 public final class DutCounters {
     public static final String RX_PACKETS = "rx_packets";
     /** 5.1.3, 5.6.4. */

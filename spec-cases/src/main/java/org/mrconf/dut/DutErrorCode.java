@@ -1,10 +1,15 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * Why a control operation failed: one of the error codes of the DUT control protocol (section 2), as the agent
  * reported it, or one of two client-side failures ({@link #MALFORMED_RESPONSE}, {@link #TRANSPORT}) that no agent
  * sends. The runner reads it from {@link DutControlException#code()}.
  */
+@API(status = MAINTAINED, since = "0.1")
 public enum DutErrorCode {
     /** The agent could not parse the request line as a JSON object. */
     PARSE_ERROR("parse_error"),

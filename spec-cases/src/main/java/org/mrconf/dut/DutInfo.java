@@ -1,9 +1,12 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 
 /**
@@ -22,7 +25,10 @@ import org.mrconf.catalogue.Profile;
  * @param defects        the deliberate non-conformances the device says it commits ({@code hello}'s optional
  *                       {@code defects}; empty for a clean device): a report names them, so that a defect DUT
  *                       never passes as clean
+ * @param declarations   the reorder tolerance and the test parameters {@code hello} gives (clause 12.1.5), which the
+ *                       tester judges by when no DUT profile file is given
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutInfo(
         int protocol,
         DutIdentity implementation,
@@ -32,8 +38,10 @@ public record DutInfo(
         List<InetAddress> addresses,
         DutLimits limits,
         List<String> optionalClauses,
-        List<String> defects) {
+        List<String> defects,
+        HelloDeclarations declarations) {
     public DutInfo {
+        Objects.requireNonNull(declarations, "declarations");
         defects = List.copyOf(defects);
         Objects.requireNonNull(implementation, "implementation");
         profiles = Set.copyOf(profiles);
@@ -53,6 +61,30 @@ public record DutInfo(
             List<InetAddress> addresses,
             DutLimits limits) {
         this(protocol, implementation, profiles, wireVersion, udpPort, addresses, limits, List.of(), List.of());
+    }
+
+    /** The same without declarations beyond the claims. */
+    public DutInfo(
+            int protocol,
+            DutIdentity implementation,
+            Set<Profile> profiles,
+            String wireVersion,
+            int udpPort,
+            List<InetAddress> addresses,
+            DutLimits limits,
+            List<String> optionalClauses,
+            List<String> defects) {
+        this(
+                protocol,
+                implementation,
+                profiles,
+                wireVersion,
+                udpPort,
+                addresses,
+                limits,
+                optionalClauses,
+                defects,
+                HelloDeclarations.NONE);
     }
 
     /** Whether the device says it commits deliberate non-conformances. */

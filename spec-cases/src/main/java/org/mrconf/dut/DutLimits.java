@@ -1,5 +1,9 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * The limits a device declares (spec clause 12.1.2; {@code limits} of the control protocol's {@code hello}).
  *
@@ -9,6 +13,7 @@ package org.mrconf.dut;
  * @param maxOutstandingMessages outstanding messages per stream
  * @param mtu                    the largest IP MTU the device supports, bytes
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutLimits(int maxPaths, int maxStreams, long maxMessageLength, int maxOutstandingMessages, int mtu) {
     public DutLimits {
         check(maxPaths >= 1 && maxPaths <= 256, "maxPaths must be 1 to 256: " + maxPaths);

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.pcap.MacAddress;
 
@@ -22,6 +25,7 @@ import org.mrconf.pcap.MacAddress;
  * @param control     the control agent's endpoint; absent for the embedded reference
  * @param link        how the wire reaches the device
  */
+@API(status = MAINTAINED, since = "0.1")
 public record DutProfile(
         DutIdentity identity,
         Conformance conformance,
@@ -44,6 +48,34 @@ public record DutProfile(
     /** Whether the device declares that it implements the SHOULD or MAY clause {@code clauseId}. */
     public boolean implementsOptional(String clauseId) {
         return conformance.optionalClauses().contains(clauseId);
+    }
+
+    public DutProfile withConformance(Conformance newConformance) {
+        return new DutProfile(identity, newConformance, parameters, control, link);
+    }
+
+    /**
+     * This profile judged by what {@code hello} declares (spec clause 12.1.5, when no profile file is given): the
+     * implementation it names, its claims, optional clauses, limits and reorder tolerance, and its timers and
+     * congestion parameters where it gives them; the addresses, MTU, paths and PSNs of the target stay.
+     */
+    public DutProfile declaredBy(DutInfo hello) {
+        final Conformance declared = new Conformance(
+                hello.profiles(),
+                hello.optionalClauses(),
+                hello.limits(),
+                hello.declarations().reorderTolerance());
+        final Parameters p = parameters;
+        final Parameters fromHello = new Parameters(
+                p.dut(),
+                p.tester(),
+                p.mtu(),
+                p.paths(),
+                p.initialSendPsn(),
+                p.initialReceivePsn(),
+                hello.declarations().timers().orElse(p.timers()),
+                hello.declarations().congestion().orElse(p.congestion()));
+        return new DutProfile(hello.implementation(), declared, fromHello, control, link);
     }
 
     public DutProfile withParameters(Parameters newParameters) {

@@ -1,10 +1,15 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * A DUT profile or target that cannot be used. The message names the file (or argument) and the JSON field, e.g.
  * {@code lab/nic.json: parameters.timers.minRtoUs: must be 1 to 60000000, found 0}, so the user can fix it without
  * a stack trace; the CLI maps it to exit code 2.
  */
+@API(status = MAINTAINED, since = "0.1")
 public final class DutProfileException extends Exception {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
@@ -42,6 +45,7 @@ import org.mrconf.pcap.MacAddress;
  * and the JSON path. Given a {@link ClauseCatalogue} it also checks that each optional clause exists and is a
  * SHOULD or MAY clause. The bundled profiles live under {@value #BUNDLED_DIRECTORY} on the classpath.
  */
+@API(status = MAINTAINED, since = "0.1")
 public final class DutProfileLoader {
     /** Classpath folder of the bundled profiles. */
     public static final String BUNDLED_DIRECTORY = "/profiles/";

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.mrconf.dut.DutProfile.Link;
 import org.mrconf.wire.WireConstants;
 
@@ -36,6 +39,7 @@ import org.mrconf.wire.WireConstants;
  * The shortcuts carry no declarations: {@link #applyTo(DutProfile)} puts their addresses into a base profile,
  * e.g. the bundled {@value DutProfileLoader#REFERENCE_UDP}.
  */
+@API(status = MAINTAINED, since = "0.1")
 public sealed interface DutTarget {
     /** Names the command-line argument in errors. */
     String SOURCE = "--dut";

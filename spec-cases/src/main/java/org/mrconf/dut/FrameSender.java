@@ -1,6 +1,9 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.pcap.UdpFrame;
 
@@ -10,6 +13,7 @@ import org.mrconf.pcap.UdpFrame;
  * through {@link WireLink#frameSender()}, never by naming the link that implements it, so that it runs unchanged on
  * every link and is not applicable where the link cannot.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public interface FrameSender {
     /**
      * A frame builder holding the link's MACs, addresses and ports (tester to DUT, source port = tester port,

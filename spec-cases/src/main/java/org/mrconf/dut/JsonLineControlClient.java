@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.JsonFields.FieldException;
 
@@ -36,6 +39,7 @@ import org.mrconf.dut.JsonFields.FieldException;
  * protocol's 1 MiB. After a transport failure or a response with the wrong id the client refuses further calls,
  * because responses could no longer be paired with requests. Not thread-safe.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonLineControlClient implements DutControl {
     /** The protocol version this client speaks. */
     public static final int PROTOCOL_VERSION = 1;
@@ -138,7 +142,8 @@ public final class JsonLineControlClient implements DutControl {
                     JsonFields.has(result, "optionalClauses")
                             ? JsonFields.strings(result, "result", "optionalClauses")
                             : List.of(),
-                    defects);
+                    defects,
+                    HelloDeclarations.read(result));
         });
     }
 

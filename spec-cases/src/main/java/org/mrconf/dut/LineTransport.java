@@ -1,12 +1,16 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.io.IOException;
+import org.apiguardian.api.API;
 
 /**
  * Carries the control protocol's newline-delimited JSON: one request line in, the agent's one response line out.
  * {@link TcpLineTransport} reaches an agent over TCP; the CLI plugs an in-process agent in with a lambda,
  * {@code new JsonLineControlClient(agent::handleLine)}.
  */
+@API(status = MAINTAINED, since = "0.1")
 @FunctionalInterface
 public interface LineTransport extends AutoCloseable {
     /**

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -12,6 +14,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.Ecn;
 
 /**
@@ -27,6 +30,7 @@ import org.mrconf.pcap.Ecn;
  * link.deliverFromDut(new Datagram(bytes, dut, tester, Ecn.ECT_0));
  * }</pre>
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class QueueWireLink implements WireLink {
     private final InetSocketAddress tester;
     private final InetSocketAddress dut;

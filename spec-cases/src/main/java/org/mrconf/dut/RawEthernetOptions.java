@@ -1,11 +1,14 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.MacAddress;
 
 /**
@@ -25,6 +28,7 @@ import org.mrconf.pcap.MacAddress;
  * @param resolveTimeout  how long ARP resolution of the DUT's MAC may take
  * @param clock           nanoseconds, stamping received packets
  */
+@API(status = MAINTAINED, since = "0.1")
 public record RawEthernetOptions(
         String interfaceName,
         InetSocketAddress tester,

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -17,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.DecodedFrame;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.EncodeOptions;
@@ -53,6 +56,7 @@ import org.pcap4j.util.LinkLayerAddress;
  * NIC with transmit checksum offload captured before the offload) shows partial UDP checksums in the captured
  * frames: checksum verdicts are meaningful only for frames that crossed a real wire.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class RawEthernetWireLink implements WireLink, FrameSender {
     private static final int SNAPLEN = 262_144;
     private static final int READ_TIMEOUT_MS = 20;

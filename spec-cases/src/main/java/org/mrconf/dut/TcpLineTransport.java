@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,12 +13,14 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The control protocol's TCP transport (section 1): one connection to the agent, UTF-8 lines terminated by
  * {@code \n}, one request at a time. Created by {@link JsonLineControlClient#connect}; any I/O failure or timeout
  * closes it for good, because a late response would pair with the wrong request.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class TcpLineTransport implements LineTransport {
     /** Default connect timeout. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);

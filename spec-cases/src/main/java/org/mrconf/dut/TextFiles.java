@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -10,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * Reads the small text files a user hands the suite (DUT profiles; test-vector sidecars when they have a
@@ -17,6 +20,7 @@ import java.nio.file.Path;
  * {@link DutProfileException} naming the file, so the CLI prints one line and exits 2. A FIFO or device is
  * refused before it is opened, so the CLI never blocks on it or reads it without end.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class TextFiles {
     private TextFiles() {}
 

@@ -1,5 +1,7 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -29,6 +31,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.Ecn;
 
 /**
@@ -43,6 +46,7 @@ import org.mrconf.pcap.Ecn;
  * {@link Capability#RECEIVE_ECN}: tests of the DUT's ECN marking need {@link RawEthernetWireLink}. On an IPv4
  * loopback tester address the link can also send from another loopback address (127.0.0.0/8 is all local).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class UdpWireLink implements WireLink {
     /** Receive buffer asked for on every channel, so bursts from the DUT are not dropped by the kernel. */
     static final int SOCKET_BUFFER_BYTES = 4 << 20;

@@ -1,11 +1,14 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.Ecn;
 
 /**
@@ -19,6 +22,7 @@ import org.mrconf.pcap.Ecn;
  * rather than demand what the link cannot show. {@code send} and {@code receive} may be called from different
  * threads; {@code receive} from one thread at a time.
  */
+@API(status = MAINTAINED, since = "0.1")
 public interface WireLink extends AutoCloseable {
     /** What a link can do beyond sending and receiving packets. */
     enum Capability {

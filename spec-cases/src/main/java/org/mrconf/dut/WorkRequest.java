@@ -1,5 +1,9 @@
 package org.mrconf.dut;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * The arguments every posted work request or receive shares: where it goes (connection, stream), the id its
  * completion carries, and the local buffer (a region key, an address inside it and a length). Passed to
@@ -13,6 +17,7 @@ package org.mrconf.dut;
  * @param address    the local buffer's first byte (u64 bits)
  * @param length     bytes
  */
+@API(status = MAINTAINED, since = "0.1")
 public record WorkRequest(long connection, int stream, long wrId, long key, long address, long length) {
     /** Largest work request id the protocol carries as a JSON number. */
     public static final long MAX_WR_ID = (1L << 53) - 1;

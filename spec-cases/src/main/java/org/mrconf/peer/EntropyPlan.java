@@ -1,12 +1,16 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Chooses the UDP source port (the entropy) of each packet the tester peer sends. The spec lets a sender change a
  * path's entropy at any time and obliges the receiver to ignore it (clause 4.1.4), so tests spray packets over
  * several ports to check exactly that.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 @FunctionalInterface
 public interface EntropyPlan {
     /**

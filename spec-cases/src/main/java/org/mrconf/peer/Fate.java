@@ -1,7 +1,10 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What an {@link Impairment} does to one packet the peer sends.
@@ -11,6 +14,7 @@ import java.util.Objects;
  * @param copies for {@link Kind#DUPLICATE}: how many times it is sent in all (at least 2); else 1
  * @param behind for {@link Kind#REORDER}: how many later packets overtake it (at least 1); else 0
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record Fate(Kind kind, Duration delay, int copies, int behind) {
     /** The fates a packet can meet. */
     public enum Kind {

@@ -1,5 +1,9 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Decides the fate of each packet the tester peer sends: the deliberate loss, delay, duplication and reordering a
  * test puts on the peer's side of the wire. Implementations are deterministic: the same index always gets the same
@@ -8,6 +12,7 @@ package org.mrconf.peer;
  * <p>Kept apart from the simulated fabric's {@code org.mrconf.fabric.Impairment} on purpose: the suite shares no
  * code with the reference it tests, and this one acts only on what the tester sends.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 @FunctionalInterface
 public interface Impairment {
     /**

@@ -1,10 +1,13 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.mrconf.wire.AckFlyweight;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.CommonHeaderFlyweight;
@@ -42,6 +45,7 @@ import org.mrconf.wire.WireConstants;
  * {@link #truncateTo(int)}). An opcode extension field set on an opcode that does not carry it is refused at
  * {@link #build()}: use the raw pokes to put bytes there. Not thread-safe; reusable (each build starts afresh).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PacketBuilder {
     private static final long NO_RATE_LIMIT = AckFlyweight.RATE_HINT_NO_LIMIT;
 

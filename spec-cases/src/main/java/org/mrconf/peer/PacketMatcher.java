@@ -1,5 +1,7 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apiguardian.api.API;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.wire.AckPacket;
@@ -41,6 +44,7 @@ import org.mrconf.wire.PacketFlags;
  *
  * <p>{@link #mismatch} names the first condition a packet fails and the value it had, for failure messages.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PacketMatcher implements Predicate<ReceivedPacket> {
     private record Condition(String expected, Predicate<ReceivedPacket> test, Function<ReceivedPacket, ?> actual) {}
 

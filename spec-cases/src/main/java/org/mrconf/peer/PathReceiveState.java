@@ -1,11 +1,15 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.BitSet;
+import org.apiguardian.api.API;
 
 /**
  * The receive state of one path as the tester peer keeps it (spec clause 6.2.1): the cumulative PSN and which PSNs
  * of the 256-PSN window after it have arrived, so the peer can send the DUT correct ACKs. Not thread-safe.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PathReceiveState {
     /** The window a SACK bitmap describes (clause 6.1.4). */
     public static final int WINDOW = 256;

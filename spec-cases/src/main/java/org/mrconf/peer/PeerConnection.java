@@ -1,5 +1,7 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Inet6Address;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.wire.DataPacket;
@@ -30,6 +33,7 @@ import org.mrconf.wire.WireConstants;
  * carry the tester's id ({@link ConnectionSpec#peerId()}) and start at {@link ConnectionSpec#initialSendPsn()}.
  * Not thread-safe except the auto-ACK, which runs on the recorder thread under this object's lock.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PeerConnection {
     /** IPv4 and IPv6 header lengths and the UDP header, for the segment size of clause 4.1.9. */
     private static final int IPV4_HEADER = 20;

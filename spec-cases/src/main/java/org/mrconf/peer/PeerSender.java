@@ -1,5 +1,7 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.Ecn;
 
@@ -20,6 +23,7 @@ import org.mrconf.pcap.Ecn;
  *
  * <p>Thread-safe: packets may be sent from the test thread and from listeners on the {@link Recorder} thread.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PeerSender implements AutoCloseable {
     private final WireLink link;
     private final Impairment impairment;

@@ -1,9 +1,14 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Serial number arithmetic on 32-bit PSNs, MSNs and RSNs (spec clause 2.4, RFC 1982), for the peer's state and the
  * matchers, so expectations hold across the wrap from 0xFFFFFFFF to 0.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Psn {
     /** Values are taken modulo 2^32. */
     public static final long MASK = 0xFFFF_FFFFL;

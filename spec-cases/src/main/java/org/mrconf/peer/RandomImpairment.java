@@ -1,7 +1,10 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A seeded random impairment: each packet is independently dropped, delayed, duplicated or reordered with the given
@@ -16,6 +19,7 @@ import java.util.Objects;
  * @param reorder   probability of {@link Fate.Kind#REORDER}
  * @param maxBehind a reordered packet is overtaken by 1 to this many packets
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record RandomImpairment(
         long seed, double drop, double delay, Duration maxDelay, double duplicate, double reorder, int maxBehind)
         implements Impairment {

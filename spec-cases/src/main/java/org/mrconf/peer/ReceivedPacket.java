@@ -1,8 +1,11 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.mrconf.dut.CapturedPacket;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.DataPacket;
@@ -25,6 +28,7 @@ import org.mrconf.wire.ProbePacket;
  * @param status   the decoder's verdict
  * @param error    the decoder's reason for a rejection, else empty
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record ReceivedPacket(
         long index, CapturedPacket captured, Optional<Packet> packet, DecodeStatus status, String error) {
     public ReceivedPacket {

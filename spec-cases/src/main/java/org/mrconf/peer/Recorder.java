@@ -1,5 +1,7 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
@@ -10,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.mrconf.dut.CapturedPacket;
 import org.mrconf.dut.WireLink;
 
@@ -22,6 +25,7 @@ import org.mrconf.dut.WireLink;
  * <p>Failures are {@link AssertionError}s whose message lists the expectation and what the DUT did send, so a
  * report explains itself. Thread-safe.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Recorder implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(20);
     private static final int SHOWN_IN_FAILURES = 20;

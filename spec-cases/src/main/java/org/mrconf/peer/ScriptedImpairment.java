@@ -1,8 +1,11 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * An impairment that names its victims by index: "drop the 3rd packet, send the 5th twice, let 2 packets overtake
@@ -12,6 +15,7 @@ import java.util.TreeMap;
  * Impairment i = ScriptedImpairment.builder().drop(2).duplicate(4, 2).reorder(6, 1).build();
  * }</pre>
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class ScriptedImpairment implements Impairment {
     private final Map<Long, Fate> fates;
 

@@ -1,7 +1,10 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.HexFormat;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.mrconf.pcap.Ecn;
 
 /**
@@ -15,6 +18,7 @@ import org.mrconf.pcap.Ecn;
  * @param atNs       when it was decided, or for a transmission when it went out, by the link's clock
  * @param bytes      the packet
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record SentPacket(long index, Fate fate, int sourcePort, Ecn ecn, long atNs, byte[] bytes) {
     public SentPacket {
         Objects.requireNonNull(fate, "fate");

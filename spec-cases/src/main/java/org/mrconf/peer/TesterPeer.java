@@ -1,8 +1,11 @@
 package org.mrconf.peer;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.WireLink;
 
@@ -19,6 +22,7 @@ import org.mrconf.dut.WireLink;
  * }
  * }</pre>
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class TesterPeer implements AutoCloseable {
     private final WireLink link;
     private final PeerSender sender;

@@ -115,6 +115,7 @@ public final class StabilityCommand implements Callable<Integer> {
             for (int i = 1; i <= runs; i++) {
                 final Instant start = Instant.now();
                 final Map<String, Verdict> verdicts = new TreeMap<>();
+                final Map<String, String> reasons = new TreeMap<>();
                 try (OpenDevice opened = OpenDevice.open(device)) {
                     final RunOptions options = new RunOptions(
                             Selection.ALL,
@@ -123,6 +124,9 @@ public final class StabilityCommand implements Callable<Integer> {
                                     .orElse(LivenessProbe.alwaysAlive()));
                     for (final CaseResult result : CaseRunner.run(opened.device(), options, r -> {})) {
                         verdicts.put(result.caseId(), result.verdict());
+                        reasons.put(
+                                result.caseId(),
+                                result.message().lines().findFirst().orElse(""));
                     }
                 }
                 final Run run = new Run(i, verdicts, Duration.between(start, Instant.now()));
@@ -132,7 +136,7 @@ public final class StabilityCommand implements Callable<Integer> {
                         i, runs, run.digest(), run.counts(), run.took().toSeconds());
                 run.verdicts().forEach((caseId, verdict) -> {
                     if (verdict != Verdict.PASS && verdict != Verdict.NOT_APPLICABLE) {
-                        console.printf("        %s %s%n", verdict, caseId);
+                        console.printf("        %s %s: %s%n", verdict, caseId, reasons.get(caseId));
                     }
                 });
                 console.flush();

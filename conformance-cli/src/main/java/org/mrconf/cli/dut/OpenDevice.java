@@ -32,9 +32,22 @@ public final class OpenDevice implements AutoCloseable {
     private final DeviceUnderTest device;
     private final List<AutoCloseable> resources;
 
+    private final boolean declaredByHello;
+
     private OpenDevice(final DeviceUnderTest device, final List<AutoCloseable> resources) {
+        this(device, resources, false);
+    }
+
+    private OpenDevice(
+            final DeviceUnderTest device, final List<AutoCloseable> resources, final boolean declaredByHello) {
         this.device = device;
         this.resources = resources;
+        this.declaredByHello = declaredByHello;
+    }
+
+    /** Whether the device is judged by what its {@code hello} declares, no profile file having been given. */
+    public boolean declaredByHello() {
+        return declaredByHello;
     }
 
     /** The device, carrying the profile it was opened with (the cases judge by it). */
@@ -68,7 +81,8 @@ public final class OpenDevice implements AutoCloseable {
                     "a raw Ethernet run needs the DUT's and the "
                             + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
         }
-        return open(profileOf(parsed), target);
+        // Clause 12.1.5: without a profile file, what applies is decided from hello, not from the reference's claims.
+        return openProfile(profileOf(parsed), target, !(parsed instanceof DutTarget.ProfileFile));
     }
 
     /** The defects the {@code reference?defect=} target names, checked against the reference's catalogue. */
@@ -90,11 +104,12 @@ public final class OpenDevice implements AutoCloseable {
     /** Opens the device a profile describes (a profile file's or a shortcut's); {@code name} names it in errors. */
     public static OpenDevice open(final DutProfile profile, final String name)
             throws DutProfileException, DutControlException, IOException {
-        return openProfile(profile, name);
+        return openProfile(profile, name, false);
     }
 
-    private static OpenDevice openProfile(final DutProfile profile, final String name)
+    private static OpenDevice openProfile(final DutProfile given, final String name, final boolean declaredByHello)
             throws DutProfileException, DutControlException, IOException {
+        DutProfile profile = given;
         if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
             // The embedded reference judged by the file's declarations (e.g. a core-only profile).
             final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
@@ -113,8 +128,13 @@ public final class OpenDevice implements AutoCloseable {
                     .orElseThrow(() -> new DutProfileException(
                             name, "control", "a device other than the embedded reference needs a control endpoint")));
             resources.add(0, control);
+            if (declaredByHello) {
+                profile = profile.declaredBy(control.hello());
+            }
             return new OpenDevice(
-                    new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link, profile), resources);
+                    new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link, profile),
+                    resources,
+                    declaredByHello);
         } catch (final DutProfileException | DutControlException | IOException | RuntimeException e) {
             closeAll(resources);
             throw e;

@@ -1,0 +1,87 @@
+package org.mrconf.agent;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.mrconf.defect.Defect;
+import org.mrconf.transport.Endpoint;
+import org.mrconf.transport.EndpointConfig;
+
+/**
+ * {@code hello} (section 4): the device's description, from the endpoint's configuration and the agent's:
+ * identity, profiles, active defects, wire settings, the limits it enforces and its timer parameters.
+ */
+final class Hello {
+    private final Endpoint endpoint;
+    private final AgentConfig config;
+
+    Hello(final Endpoint endpoint, final AgentConfig config) {
+        this.endpoint = endpoint;
+        this.config = config;
+    }
+
+    /** {@code hello}. */
+    ObjectNode answer(final Args args) {
+        args.optionalString("client");
+        if (args.has("versions")) {
+            final List<Long> versions = args.integers("versions", 0, Args.WR_ID_MAX);
+            if (!versions.contains((long) ControlAgent.PROTOCOL_VERSION)) {
+                throw new RequestError(
+                        ErrorCode.UNSUPPORTED_VERSION,
+                        "the client speaks " + versions + "; this agent speaks [" + ControlAgent.PROTOCOL_VERSION + "]",
+                        "args.versions");
+            }
+        }
+        final EndpointConfig ec = endpoint.config();
+        final ObjectNode result = Envelope.JSON.objectNode();
+        result.put("protocol", ControlAgent.PROTOCOL_VERSION);
+        final ObjectNode implementation = result.putObject("implementation");
+        implementation.put("vendor", config.vendor());
+        implementation.put("model", config.model());
+        // Defect HELLO_OMITS_FIRMWARE: hello leaves the firmware version empty (clause 12.1.2).
+        implementation.put("firmware", ec.defects().has(Defect.HELLO_OMITS_FIRMWARE) ? "" : config.firmware());
+        implementation.put("driver", config.driver());
+        final ArrayNode profiles = result.putArray("profiles");
+        config.profiles().forEach(profiles::add);
+        // Deliberate non-conformances are always reported, so no report can pass a defect DUT off as clean.
+        final ArrayNode defects = result.putArray("defects");
+        ec.defects().names().forEach(defects::add);
+        final ObjectNode wire = result.putObject("wire");
+        wire.put("version", "1.0");
+        wire.put("udpPort", config.udpPort());
+        final ArrayNode addresses = wire.putArray("addresses");
+        config.addresses().forEach(addresses::add);
+        final ObjectNode limits = result.putObject("limits");
+        limits.put("maxPaths", 256);
+        limits.put("maxStreams", 65536);
+        limits.put("maxMessageLength", Math.min(ControlAgent.MAX_MESSAGE_LENGTH, config.memoryBudgetBytes()));
+        limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
+        limits.put("maxPostedReceives", ec.maxPostedReceives());
+        // Defect HELLO_UNDERSTATES_MTU: hello claims less than the device carries (clause 12.1.2).
+        limits.put("mtu", ec.mtuBytes() - (ec.defects().has(Defect.HELLO_UNDERSTATES_MTU) ? 512 : 0));
+        limits.put("maxConnections", config.maxConnections());
+        limits.put("maxTotalPaths", config.maxTotalPaths());
+        final ObjectNode parameters = result.putObject("parameters");
+        parameters.put("minRtoNs", ec.minRtoNs());
+        parameters.put("initialRtoNs", ec.initialRtoNs());
+        parameters.put("maxRtoNs", ec.maxRtoNs());
+        parameters.put("ackDelayNs", ec.ackDelayNs());
+        parameters.put("ackCoalescingCount", ec.ackCoalescingCount());
+        parameters.put("unhealthyAfterTimeouts", ec.unhealthyAfterTimeouts());
+        parameters.put("connectionTimeoutNs", ec.connectionTimeoutNs());
+        parameters.put("initialPsn", 0);
+        parameters.put("timerToleranceNs", config.timerToleranceNs());
+        // Spec 0.2 clauses 12.1.5, 12.1.6: what decides applicability and what a rate hint is judged against.
+        parameters.put("linkRateBitsPerSecond", ec.lineRateBitsPerSecond());
+        parameters.put("targetUtilization", ec.rateHintUtilization());
+        parameters.put("rateHintIntervalNs", ec.rateHintIntervalNs());
+        parameters.put("decreaseFactor", ec.decreaseFactor());
+        parameters.put("receiverNotReadyRetryUs", ec.receiverNotReadyRetryNs() / 1000);
+        final ArrayNode optional = result.putArray("optionalClauses");
+        config.optionalClauses().forEach(optional::add);
+        final ObjectNode reorder = result.putObject("reorderTolerance");
+        reorder.put("packets", 0);
+        reorder.put("timeNs", 0);
+        return result;
+    }
+}

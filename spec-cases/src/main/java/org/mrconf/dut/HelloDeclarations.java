@@ -1,0 +1,87 @@
+package org.mrconf.dut;
+
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * The declarations {@code hello} carries besides the claims (spec clause 12.1.5): the loss-detection tolerance and
+ * the test parameters, which the tester judges by when no DUT profile file is given.
+ *
+ * @param reorderTolerance clause 6.3.3; {@link DutProfile.ReorderTolerance#NONE} when {@code hello} gives none
+ * @param timers           the declared timers and their tolerance, when {@code hello} gives {@code parameters}
+ * @param congestion       clause 12.1.6, when {@code hello} gives its four congestion fields
+ */
+@API(status = MAINTAINED, since = "0.1")
+public record HelloDeclarations(
+        DutProfile.ReorderTolerance reorderTolerance,
+        Optional<DutProfile.Timers> timers,
+        Optional<DutProfile.Congestion> congestion) {
+    /** What a {@code hello} that gives no declarations beyond the claims stands for. */
+    public static final HelloDeclarations NONE =
+            new HelloDeclarations(DutProfile.ReorderTolerance.NONE, Optional.empty(), Optional.empty());
+
+    public HelloDeclarations {
+        Objects.requireNonNull(reorderTolerance, "reorderTolerance");
+        Objects.requireNonNull(timers, "timers");
+        Objects.requireNonNull(congestion, "congestion");
+    }
+
+    /** Reads {@code result.reorderTolerance} and {@code result.parameters} of a {@code hello} answer. */
+    static HelloDeclarations read(final ObjectNode result) throws JsonFields.FieldException {
+        DutProfile.ReorderTolerance tolerance = DutProfile.ReorderTolerance.NONE;
+        if (JsonFields.has(result, "reorderTolerance")) {
+            final ObjectNode node = JsonFields.object(result, "result", "reorderTolerance");
+            final String at = "result.reorderTolerance";
+            tolerance = new DutProfile.ReorderTolerance(
+                    (int) JsonFields.integer(node, at, "packets", 0, 3),
+                    Duration.ofNanos(JsonFields.integer(node, at, "timeNs", 0, Long.MAX_VALUE)));
+        }
+        if (!JsonFields.has(result, "parameters")) {
+            return new HelloDeclarations(tolerance, Optional.empty(), Optional.empty());
+        }
+        final ObjectNode p = JsonFields.object(result, "result", "parameters");
+        final String at = "result.parameters";
+        final DutProfile.Timers timers = new DutProfile.Timers(
+                nanos(p, at, "minRtoNs"),
+                nanos(p, at, "initialRtoNs"),
+                nanos(p, at, "maxRtoNs"),
+                nanos(p, at, "ackDelayNs"),
+                (int) JsonFields.integer(p, at, "ackCoalescingCount", 1, Integer.MAX_VALUE),
+                (int) JsonFields.integer(p, at, "unhealthyAfterTimeouts", 1, Integer.MAX_VALUE),
+                nanos(p, at, "connectionTimeoutNs"),
+                nanos(p, at, "timerToleranceNs"));
+        Optional<DutProfile.Congestion> congestion = Optional.empty();
+        if (JsonFields.has(p, "decreaseFactor")
+                || JsonFields.has(p, "linkRateBitsPerSecond")
+                || JsonFields.has(p, "targetUtilization")
+                || JsonFields.has(p, "rateHintIntervalNs")) {
+            // Clause 12.1.6: the four come together. The profile file counts Mbit/s; hello bit/s.
+            congestion = Optional.of(new DutProfile.Congestion(
+                    exclusive(p, at, "decreaseFactor"),
+                    JsonFields.integer(p, at, "linkRateBitsPerSecond", 1_000_000, Long.MAX_VALUE) / 1_000_000,
+                    JsonFields.number(p, at, "targetUtilization", Double.MIN_VALUE, 1),
+                    nanos(p, at, "rateHintIntervalNs")));
+        }
+        return new HelloDeclarations(tolerance, Optional.of(timers), congestion);
+    }
+
+    private static Duration nanos(final ObjectNode node, final String at, final String name)
+            throws JsonFields.FieldException {
+        return Duration.ofNanos(JsonFields.integer(node, at, name, 0, Long.MAX_VALUE));
+    }
+
+    /** A factor strictly between 0 and 1 (clause 10.1.1). */
+    private static double exclusive(final ObjectNode node, final String at, final String name)
+            throws JsonFields.FieldException {
+        final double value = JsonFields.number(node, at, name, 0, 1);
+        if (value <= 0 || value >= 1) {
+            throw new JsonFields.FieldException(JsonFields.path(at, name), "must be above 0 and below 1, not " + value);
+        }
+        return value;
+    }
+}
