@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apiguardian.api.API;
 import org.mrconf.cases.Applicability;
 import org.mrconf.catalogue.Clause;
@@ -49,26 +50,24 @@ public record Selection(
 
     /** Whether the case {@code method} (with id {@code caseId} and kind {@code kind}) is selected. */
     public boolean includes(final Method method, final String caseId, final CaseKind kind) {
-        final ClauseCatalogue catalogue = Applicability.catalogue();
-        final List<String> clauses = Applicability.clausesOf(method);
+        return includes(caseId, Applicability.clausesOf(method), kind);
+    }
+
+    /** Whether a test vector (id {@code vector:...}, its sidecar's clauses and kind) is selected. */
+    public boolean includesVector(final String caseId, final List<String> clauses, final CaseKind kind) {
+        return includes(caseId, clauses, kind);
+    }
+
+    /** A case and a vector are selected alike: by the clauses they verify, their kind and their id. */
+    private boolean includes(final String caseId, final List<String> clauses, final CaseKind kind) {
         if (!clausePatterns.isEmpty()
                 && clauses.stream().noneMatch(id -> clausePatterns.stream().anyMatch(p -> clauseMatches(p, id)))) {
             return false;
         }
-        if (!profiles.isEmpty()
-                && clauses.stream()
-                        .map(catalogue::find)
-                        .flatMap(Optional::stream)
-                        .map(Clause::profile)
-                        .noneMatch(profiles::contains)) {
+        if (!profiles.isEmpty() && catalogued(clauses).map(Clause::profile).noneMatch(profiles::contains)) {
             return false;
         }
-        if (!levels.isEmpty()
-                && clauses.stream()
-                        .map(catalogue::find)
-                        .flatMap(Optional::stream)
-                        .map(Clause::level)
-                        .noneMatch(levels::contains)) {
+        if (!levels.isEmpty() && catalogued(clauses).map(Clause::level).noneMatch(levels::contains)) {
             return false;
         }
         if (!kinds.isEmpty() && !kinds.contains(kind)) {
@@ -78,34 +77,10 @@ public record Selection(
                 || casePatterns.stream().anyMatch(p -> glob(p).matcher(caseId).matches());
     }
 
-    /** Whether a test vector (id {@code vector:...}, its sidecar's clauses and kind) is selected. */
-    public boolean includesVector(final String caseId, final List<String> clauses, final CaseKind kind) {
+    /** The catalogue's records of {@code clauses}; an id the catalogue lacks has none. */
+    private static Stream<Clause> catalogued(final List<String> clauses) {
         final ClauseCatalogue catalogue = Applicability.catalogue();
-        if (!clausePatterns.isEmpty()
-                && clauses.stream().noneMatch(id -> clausePatterns.stream().anyMatch(p -> clauseMatches(p, id)))) {
-            return false;
-        }
-        if (!profiles.isEmpty()
-                && clauses.stream()
-                        .map(catalogue::find)
-                        .flatMap(Optional::stream)
-                        .map(Clause::profile)
-                        .noneMatch(profiles::contains)) {
-            return false;
-        }
-        if (!levels.isEmpty()
-                && clauses.stream()
-                        .map(catalogue::find)
-                        .flatMap(Optional::stream)
-                        .map(Clause::level)
-                        .noneMatch(levels::contains)) {
-            return false;
-        }
-        if (!kinds.isEmpty() && !kinds.contains(kind)) {
-            return false;
-        }
-        return casePatterns.isEmpty()
-                || casePatterns.stream().anyMatch(p -> glob(p).matcher(caseId).matches());
+        return clauses.stream().map(catalogue::find).flatMap(Optional::stream);
     }
 
     /** The selection as the reports show it, e.g. {@code clause -> 6.4.*}; empty for {@link #ALL}. */

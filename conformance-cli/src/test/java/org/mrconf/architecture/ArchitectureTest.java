@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,9 +136,15 @@ class ArchitectureTest {
     }
 
     @Test
-    void shouldDeclareNoDependencyInTheCodecPom() throws IOException {
-        // The rule above sees bytecode; the pom is where a dependency would first creep in.
-        assertThat(Files.readString(Path.of("..", "wire", "pom.xml"))).doesNotContain("<dependency>");
+    void shouldDeclareNoDependencyInTheCodecPomButForItsTests() throws IOException {
+        // The rule above sees bytecode; the pom is where a dependency would first creep in. Test-scoped ones (the
+        // spec-table test's Markdown reader) never reach the codec's users.
+        final String pom = Files.readString(Path.of("..", "wire", "pom.xml"));
+        final Matcher dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL)
+                .matcher(pom);
+        while (dependency.find()) {
+            assertThat(dependency.group(1)).as("a dependency of the codec").contains("<scope>test</scope>");
+        }
     }
 
     private static Arguments rule(final String name, final Function<String, ArchRule> rule) {

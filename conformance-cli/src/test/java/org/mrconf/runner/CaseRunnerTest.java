@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.cli.dut.EmbeddedReferenceDut;
 import org.mrconf.dut.DutProfile;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
 

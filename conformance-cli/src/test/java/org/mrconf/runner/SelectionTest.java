@@ -44,6 +44,29 @@ class SelectionTest {
         assertThat(both.describe()).containsEntry("clause", "7.4.1").containsEntry("profile", "multipath");
     }
 
+    @Test
+    void shouldSelectAVectorByItsSidecarsClausesAsACase() {
+        final List<String> clauses = List.of("7.4.1");
+        final Selection profile = new Selection(List.of(), Set.of(Profile.READ), Set.of(), Set.of(), List.of());
+        final Selection level = new Selection(List.of(), Set.of(), Set.of(Level.MAY), Set.of(), List.of());
+        final Selection kind = new Selection(List.of(), Set.of(), Set.of(), Set.of(CaseKind.INVALID), List.of());
+        final Selection name = new Selection(List.of(), Set.of(), Set.of(), Set.of(), List.of("vector:read-*"));
+
+        assertThat(profile.includesVector("vector:read-1", clauses, CaseKind.VALID))
+                .isTrue();
+        assertThat(profile.includesVector("vector:read-1", List.of("12.9.9"), CaseKind.VALID))
+                .as("a clause the catalogue lacks has no profile")
+                .isFalse();
+        assertThat(level.includesVector("vector:read-1", clauses, CaseKind.VALID))
+                .isFalse();
+        assertThat(kind.includesVector("vector:read-1", clauses, CaseKind.INVALID))
+                .isTrue();
+        assertThat(name.includesVector("vector:write-1", clauses, CaseKind.VALID))
+                .isFalse();
+        assertThat(Selection.ALL.includesVector("vector:write-1", List.of(), CaseKind.VALID))
+                .isTrue();
+    }
+
     static final class Fixture {
         @Verifies("7.4.1")
         void read() {}

@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mrconf.markdown.MarkdownTables;
 import org.mrconf.net.NanoClock;
 import org.mrconf.transport.Endpoint;
 import org.mrconf.transport.EndpointConfig;
@@ -228,10 +229,13 @@ class ControlProtocolDocumentTest {
     /** The operations of section 4, each with its arguments and whether the document marks them optional. */
     private static Map<String, DocumentedOp> documentedOps() throws IOException {
         final List<String> lines = Files.readAllLines(DOCUMENT);
+        final List<MarkdownTables.Table> tables = MarkdownTables.parse(lines);
         final Map<String, List<String>> sections = new LinkedHashMap<>();
-        List<String> current = null;
+        final Map<String, List<MarkdownTables.Table>> sectionTables = new LinkedHashMap<>();
+        String current = null;
         boolean inOperations = false;
-        for (final String line : lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            final String line = lines.get(i);
             if (line.startsWith("## ")) {
                 inOperations = line.startsWith("## 4 ");
                 current = null;
@@ -239,14 +243,18 @@ class ControlProtocolDocumentTest {
             }
             final Matcher heading = HEADING.matcher(line);
             if (inOperations && heading.matches()) {
-                current = new ArrayList<>();
-                sections.put(heading.group(1), current);
+                current = heading.group(1);
+                sections.put(current, new ArrayList<>());
+                sectionTables.put(current, new ArrayList<>());
             } else if (current != null) {
-                current.add(line);
+                sections.get(current).add(line);
+                final int lineNumber = i + 1;
+                tables.stream().filter(t -> t.line() == lineNumber).forEach(sectionTables.get(current)::add);
             }
         }
         final Map<String, DocumentedOp> ops = new LinkedHashMap<>();
-        sections.forEach((name, body) -> ops.put(name, new DocumentedOp(name, arguments(body))));
+        sections.forEach((name, body) ->
+                ops.put(name, new DocumentedOp(name, arguments(body, sectionTables.get(name)))));
         return ops;
     }
 
@@ -255,21 +263,18 @@ class ControlProtocolDocumentTest {
      * Required column says "no"; or the backticked names of an "Arguments:" sentence, optional when the
      * sentence around the name says "optional".
      */
-    private static Map<String, Boolean> arguments(final List<String> body) {
+    private static Map<String, Boolean> arguments(final List<String> body, final List<MarkdownTables.Table> tables) {
         final Map<String, Boolean> arguments = new LinkedHashMap<>();
-        boolean inTable = false;
-        for (final String line : body) {
-            if (line.startsWith("| Argument |")) {
-                inTable = true;
-            } else if (inTable && line.startsWith("|") && !line.startsWith("| ---")) {
-                final String[] cells = line.split("\\|");
-                final Matcher name = BACKTICKED.matcher(cells[1]);
+        for (final MarkdownTables.Table table : tables) {
+            if (table.header().isEmpty() || !table.header().get(0).equals("Argument")) {
+                continue;
+            }
+            for (final List<String> row : table.rows()) {
+                final Matcher name = BACKTICKED.matcher(row.get(0));
                 if (name.find()) {
                     // | Argument | Type | Required | Range and meaning |: "no, default ..." marks an optional one.
-                    arguments.put(name.group(1), cells[3].trim().startsWith("no"));
+                    arguments.put(name.group(1), row.get(2).startsWith("no"));
                 }
-            } else if (!line.startsWith("|")) {
-                inTable = false;
             }
         }
         final String text = String.join(" ", body);

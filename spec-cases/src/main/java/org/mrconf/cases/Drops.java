@@ -68,20 +68,43 @@ public final class Drops {
     /** A correct WRITE at path 0's next PSN is placed and acknowledged: the DUT is alive and its state unchanged. */
     public static void assertStillWorks(final Testbed testbed, final int mark, final String clause) throws Exception {
         final byte[] data = Testbed.randomBytes(256, 7);
-        final long psn = testbed.connection().nextPsn(0);
-        testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data), 0);
+        assertPlaced(
+                testbed,
+                mark,
+                0,
+                testbed.write(0, Testbed.BASE, testbed.key(), data),
+                Testbed.BASE,
+                data,
+                clause + ": a correct packet afterwards is placed");
+        testbed.control().writeRegion(testbed.key(), Testbed.BASE, new byte[512]);
+    }
+
+    /**
+     * Sends {@code write} (a WRITE the case built of {@code data} to {@code address}) as the next new packet of
+     * {@code path}, waits for the DUT's ACK that covers it (seen after {@code mark}) and checks that {@code data} was
+     * placed; {@code what} names the check in a failure.
+     */
+    public static void assertPlaced(
+            final Testbed testbed,
+            final int mark,
+            final int path,
+            final PacketBuilder write,
+            final long address,
+            final byte[] data,
+            final String what)
+            throws Exception {
+        final long psn = testbed.connection().sendNew(write, path).psn();
         testbed.peer()
                 .await(
                         mark,
                         PacketMatcher.expect()
                                 .ack()
                                 .connection(Testbed.TESTER_CONNECTION)
-                                .path(0)
+                                .path(path)
                                 .covers(psn),
                         Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
-                .as("%s: a correct packet afterwards is placed", clause)
+        assertThat(testbed.control().readRegion(testbed.key(), address, data.length))
+                .as(what)
                 .isEqualTo(data);
-        testbed.control().writeRegion(testbed.key(), Testbed.BASE, new byte[512]);
     }
 }

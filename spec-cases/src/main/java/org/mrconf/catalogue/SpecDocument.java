@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
+import org.mrconf.markdown.MarkdownTables;
 
 /**
  * The clauses of the spec document (spec/metaroce-open-draft.md) as its markdown states them, read by
@@ -23,7 +24,7 @@ public final class SpecDocument {
     private static final Pattern CLAUSE_HEADING = Pattern.compile("^#### (\\d+(?:\\.\\d+)+) (.+)$");
     private static final Pattern LEVEL_LINE = Pattern.compile(
             "^\\*\\*Level:\\*\\* (\\S+) · \\*\\*Profile:\\*\\* (\\S+) · \\*\\*Provenance:\\*\\* (\\S+)$");
-    private static final Pattern SPEC_VERSION = Pattern.compile("^\\| Spec version \\| (\\S+) \\|$");
+    private static final Pattern SPEC_VERSION = Pattern.compile("\\S+");
 
     /**
      * A clause as written in the document.
@@ -63,13 +64,9 @@ public final class SpecDocument {
 
     /** Parses the lines of a spec document; {@code source} names it in errors. */
     public static SpecDocument parse(final String source, final List<String> lines) throws CatalogueException {
-        String specVersion = null;
+        final String specVersion = specVersion(lines);
         final List<SpecClause> clauses = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            final Matcher version = SPEC_VERSION.matcher(lines.get(i));
-            if (specVersion == null && version.matches()) {
-                specVersion = version.group(1);
-            }
             final Matcher heading = CLAUSE_HEADING.matcher(lines.get(i));
             if (!heading.matches()) {
                 continue;
@@ -101,6 +98,20 @@ public final class SpecDocument {
             throw new CatalogueException(source, "front matter", "no '| Spec version | x.y |' row");
         }
         return new SpecDocument(source, specVersion, clauses);
+    }
+
+    /** The value of the first two-cell table row {@code | Spec version | x.y |} (the front matter's), or null. */
+    private static String specVersion(final List<String> lines) {
+        for (final MarkdownTables.Table table : MarkdownTables.parse(lines)) {
+            for (final List<String> row : table.rows()) {
+                if (row.size() == 2
+                        && row.get(0).equals("Spec version")
+                        && SPEC_VERSION.matcher(row.get(1)).matches()) {
+                    return row.get(1);
+                }
+            }
+        }
+        return null;
     }
 
     private static boolean hasProvenanceNote(final List<String> lines, final int from, final Provenance provenance) {

@@ -57,7 +57,7 @@ import org.pcap4j.util.LinkLayerAddress;
  * frames: checksum verdicts are meaningful only for frames that crossed a real wire.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public final class RawEthernetWireLink implements WireLink {
+public final class RawEthernetWireLink implements WireLink, FrameSender {
     private static final int SNAPLEN = 262_144;
     private static final int READ_TIMEOUT_MS = 20;
     private static final int CAPTURE_BUFFER_BYTES = 8 << 20;
@@ -260,10 +260,13 @@ public final class RawEthernetWireLink implements WireLink {
         return Optional.of(alternateSource);
     }
 
-    /**
-     * A frame builder holding this link's MACs, addresses and ports (tester to DUT, source port = tester port,
-     * Not-ECT): change a field or two and send it with {@link #sendFrame}.
-     */
+    /** This link builds every frame itself, so it sends any frame a test builds. */
+    @Override
+    public Optional<FrameSender> frameSender() {
+        return Optional.of(this);
+    }
+
+    @Override
     public UdpFrame.Builder frameTemplate() {
         return UdpFrame.builder()
                 .srcMac(testerMac)
@@ -274,7 +277,7 @@ public final class RawEthernetWireLink implements WireLink {
                 .dstPort(options.dut().getPort());
     }
 
-    /** Sends one UDP frame, with checksums and lengths as {@code encodeOptions} say (possibly wrong on purpose). */
+    @Override
     public void sendFrame(UdpFrame frame, EncodeOptions encodeOptions) throws IOException {
         sendRawFrame(FrameCodec.encode(frame, encodeOptions));
     }

@@ -32,7 +32,10 @@ public interface WireLink extends AutoCloseable {
         RECEIVE_ECN,
         /** {@link #sendFrom} can send from {@link #alternateSourceAddress()} (spec clause 11.2.2 tests). */
         OTHER_SOURCE_ADDRESS,
-        /** Whole frames with wrong IP or UDP checksums and lengths can be sent ({@link RawEthernetWireLink}). */
+        /**
+         * Whole frames with wrong IP or UDP checksums and lengths can be sent, through {@link #frameSender()}
+         * ({@link RawEthernetWireLink}).
+         */
         MALFORMED_FRAMES
     }
 
@@ -68,6 +71,14 @@ public interface WireLink extends AutoCloseable {
 
     /** An address {@link #sendFrom} can use that is not the tester's, if the link has one. */
     default Optional<InetAddress> alternateSourceAddress() {
+        return Optional.empty();
+    }
+
+    /**
+     * The link's sender of whole frames, if it builds the frames itself ({@link Capability#MALFORMED_FRAMES}); empty
+     * on a link that hands packets to a socket or a queue, which cannot send a frame it did not build.
+     */
+    default Optional<FrameSender> frameSender() {
         return Optional.empty();
     }
 

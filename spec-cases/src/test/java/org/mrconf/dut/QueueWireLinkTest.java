@@ -70,6 +70,9 @@ class QueueWireLinkTest {
                         WireLink.Capability.RECEIVE_ECN,
                         WireLink.Capability.OTHER_SOURCE_ADDRESS)
                 .doesNotContain(WireLink.Capability.MALFORMED_FRAMES);
+        assertThat(link.frameSender())
+                .as("a queue link sends no frames of its own")
+                .isEmpty();
     }
 
     @Test

@@ -195,6 +195,9 @@ class RawEthernetWireLinkTest {
         assertThat(other).isEqualTo(InetAddress.getByName("198.18.0.3"));
         assertThat(echoedSource(reply)).isEqualTo(new InetSocketAddress(other, 50_003));
         assertThat(link.capabilities()).containsExactlyInAnyOrder(WireLink.Capability.values());
+        assertThat(link.frameSender())
+                .as("the link a case sends whole frames through")
+                .containsSame(link);
     }
 
     @Test

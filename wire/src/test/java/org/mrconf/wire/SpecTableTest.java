@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.mrconf.markdown.MarkdownTables;
 
 /**
  * Checks the codec's constants against the tables of spec section 5, read from the spec text itself:
@@ -28,8 +29,11 @@ class SpecTableTest {
     private static final Pattern FLYWEIGHT = Pattern.compile("\\(`(\\w+)`\\)\\s*$");
     private static final Pattern FROM_END = Pattern.compile("packet length - (\\d+)");
 
-    /** A parsed table: its number, the flyweight its caption names (or null) and its body rows. */
-    record Table(String number, String flyweight, List<List<String>> rows) {}
+    /**
+     * A parsed table: its number, the flyweight its caption names (or null), its body rows and the lines of the rows
+     * written with another number of cells than its header.
+     */
+    record Table(String number, String flyweight, List<List<String>> rows, List<Integer> raggedLines) {}
 
     private static Map<String, Table> tables;
 
@@ -38,30 +42,31 @@ class SpecTableTest {
         tables = parse(Files.readAllLines(Files.exists(FULL_SPEC) ? FULL_SPEC : SECTION));
     }
 
+    /**
+     * The tables of section 5 by number: each is the first table after its caption line "Table 5-n: ...", its rows
+     * as the shared Markdown table parser reads them.
+     */
     static Map<String, Table> parse(List<String> lines) {
+        List<MarkdownTables.Table> all = MarkdownTables.parse(lines);
         Map<String, Table> result = new LinkedHashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             Matcher caption = CAPTION.matcher(lines.get(i).trim());
             if (!caption.matches()) {
                 continue;
             }
+            int captionLine = i + 1;
+            MarkdownTables.Table table = all.stream()
+                    .filter(t -> t.line() > captionLine)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no table after the caption at line " + captionLine));
             Matcher flyweight = FLYWEIGHT.matcher(caption.group(2));
-            int row = i + 1;
-            while (row < lines.size() && !lines.get(row).trim().startsWith("|")) {
-                row++;
-            }
-            row += 2; // the column names and the alignment row
-            List<List<String>> rows = new ArrayList<>();
-            for (; row < lines.size() && lines.get(row).trim().startsWith("|"); row++) {
-                String line = lines.get(row).trim();
-                List<String> cells = new ArrayList<>();
-                for (String cell : line.substring(1, line.length() - 1).split("\\|", -1)) {
-                    cells.add(cell.trim());
-                }
-                rows.add(cells);
-            }
             result.put(
-                    caption.group(1), new Table(caption.group(1), flyweight.find() ? flyweight.group(1) : null, rows));
+                    caption.group(1),
+                    new Table(
+                            caption.group(1),
+                            flyweight.find() ? flyweight.group(1) : null,
+                            table.rows(),
+                            table.raggedLines()));
         }
         return result;
     }
@@ -190,6 +195,9 @@ class SpecTableTest {
         Set<String> seen = new HashSet<>();
         List<String> unmapped = new ArrayList<>();
         for (String number : FLYWEIGHTS.keySet()) {
+            assertThat(tables.get(number).raggedLines())
+                    .as("lines of Table %s rows with another number of cells than its header", number)
+                    .isEmpty();
             for (List<String> row : tables.get(number).rows()) {
                 assertThat(row).as("Table %s row", number).hasSize(4);
                 String key = number + " " + row.get(2).toLowerCase();

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.mrconf.catalogue.CatalogueLoader;
-import org.mrconf.cli.dut.EmbeddedReferenceDut;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorReplay;

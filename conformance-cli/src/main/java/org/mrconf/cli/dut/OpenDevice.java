@@ -21,6 +21,7 @@ import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.UdpWireLink;
 import org.mrconf.dut.WireLink;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 
 /**
  * A device opened for a run from a {@code --dut} target: the embedded reference (the default), a

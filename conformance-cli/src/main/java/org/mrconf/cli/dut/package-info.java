@@ -1,6 +1,5 @@
 /**
- * Devices the CLI can put under test. The embedded reference is the one place where the suite's DUT
- * interfaces and the reference implementation meet: it joins them in memory, through the same control
- * protocol and packets a vendor NIC sees.
+ * Devices the CLI can put under test, opened from a {@code --dut} target: the embedded reference
+ * ({@link org.mrconf.embedded}), a UDP shortcut or a profile file.
  */
 package org.mrconf.cli.dut;

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
-import org.mrconf.cli.dut.EmbeddedReferenceDut;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.pcap.CapturedFrame;
 import org.mrconf.pcap.PcapReader;
 import org.mrconf.vectors.TestVector;

@@ -16,6 +16,7 @@ import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.UdpWireLink;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
@@ -83,11 +84,19 @@ class CasesAcrossDevicesTest {
                             NamespacedSoftDut.DUT_ADDRESS.getHostAddress(),
                             4797,
                             Optional.of(NamespacedSoftDut.TOKEN)))) {
-                assertAllPass(new DeviceUnderTest(
+                final List<CaseResult> results = assertAllPass(new DeviceUnderTest(
                         "soft DUT through raw Ethernet",
                         control,
                         link,
                         referenceProfile(dut, tester).withLink(DutProfile.Link.raw(NamespacedSoftDut.ROOT_INTERFACE))));
+                // The case finds the link's whole-frame sender itself (WireLink.frameSender()): were it lost, the
+                // case would silently turn not applicable.
+                assertThat(results)
+                        .filteredOn(result -> result.caseId().equals("EncapsulationCase.udpChecksumRules"))
+                        .singleElement()
+                        .extracting(CaseResult::verdict)
+                        .as("4.1.6 over a link that sends whole frames")
+                        .isEqualTo(Verdict.PASS);
             }
         } finally {
             namespace.close();
@@ -101,7 +110,7 @@ class CasesAcrossDevicesTest {
         return bundled.withParameters(bundled.parameters().withDut(dut).withTester(tester));
     }
 
-    private static void assertAllPass(final DeviceUnderTest device) throws Exception {
+    private static List<CaseResult> assertAllPass(final DeviceUnderTest device) throws Exception {
         if (device.profile().link().kind() != DutProfile.LinkKind.EMBEDDED) {
             // Spec clause 12.1.5: the profile file and hello declare the same claims (the embedded reference
             // keeps clause 8.1.6 in hello, since it sends from any port; its profile is the UDP one).
@@ -123,6 +132,7 @@ class CasesAcrossDevicesTest {
                                 || ceInvisible(device, result))
                         .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
                         .isTrue());
+        return results;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.runner.CutLink;
 import org.mrconf.runner.RunOptions;

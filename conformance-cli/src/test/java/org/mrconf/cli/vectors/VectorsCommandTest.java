@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.cli.MetaroceCommand;
-import org.mrconf.cli.dut.EmbeddedReferenceDut;
+import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorReplay;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
@@ -73,22 +74,14 @@ class IntegrityCase {
         final byte[] data = payload();
         final int mark = testbed.peer().mark();
 
-        testbed.connection()
-                .sendNew(
-                        testbed.write(0, Testbed.BASE, testbed.key(), data).version(WireConstants.VERSION_1_0 | 0x0F),
-                        0);
-
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(0)
-                                .covers(0),
-                        Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
-                .isEqualTo(data);
+        Drops.assertPlaced(
+                testbed,
+                mark,
+                0,
+                testbed.write(0, Testbed.BASE, testbed.key(), data).version(WireConstants.VERSION_1_0 | 0x0F),
+                Testbed.BASE,
+                data,
+                "5.6.3: a packet of version 1.15 is placed");
     }
 
     private static void assertDroppedSilently(final Testbed testbed, final PacketBuilder packet, final String counter)
@@ -112,18 +105,14 @@ class IntegrityCase {
                 .containsOnly(0);
         // The DUT still works: a correct packet at the same PSN is placed and acknowledged.
         final byte[] data = payload();
-        testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data), 0);
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(0)
-                                .covers(0),
-                        Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
-                .isEqualTo(data);
+        Drops.assertPlaced(
+                testbed,
+                mark,
+                0,
+                testbed.write(0, Testbed.BASE, testbed.key(), data),
+                Testbed.BASE,
+                data,
+                "a correct packet afterwards is placed");
     }
 
     private static byte[] payload() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
@@ -83,18 +84,14 @@ class ProtectionCase {
                 .containsOnly(0);
         // The drop left the real connection alone: its first packet is placed and acknowledged.
         final byte[] data = bytes();
-        testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), data), 0);
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(0)
-                                .covers(0),
-                        Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
-                .isEqualTo(data);
+        Drops.assertPlaced(
+                testbed,
+                mark,
+                0,
+                testbed.write(0, Testbed.BASE, testbed.key(), data),
+                Testbed.BASE,
+                data,
+                "11.2.1: the real connection's first packet is placed");
     }
 
     @Test

@@ -23,7 +23,7 @@ import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.RawEthernetWireLink;
+import org.mrconf.dut.FrameSender;
 import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.ChecksumMode;
 import org.mrconf.pcap.Ecn;
@@ -170,7 +170,10 @@ class EncapsulationCase {
             value = "linkSendsIpv4Frames",
             disabledReason = "needs a raw Ethernet IPv4 link, which sends whole frames with chosen UDP checksums")
     void udpChecksumRules(final Testbed testbed) throws Exception {
-        final RawEthernetWireLink link = (RawEthernetWireLink) testbed.peer().link();
+        final FrameSender link = testbed.peer()
+                .link()
+                .frameSender()
+                .orElseThrow(() -> new IllegalStateException("the link stopped offering whole frames"));
         final PeerConnection connection = testbed.connection();
         final byte[] corrupt = Testbed.randomBytes(64, 61);
         final int mark = testbed.peer().mark();
@@ -348,7 +351,7 @@ class EncapsulationCase {
 
     static boolean linkSendsIpv4Frames() {
         return DutSession.current()
-                .map(d -> d.link() instanceof RawEthernetWireLink
+                .map(d -> d.link().frameSender().isPresent()
                         && d.link().can(WireLink.Capability.MALFORMED_FRAMES)
                         && d.link().testerAddress() instanceof Inet4Address)
                 .orElse(false);

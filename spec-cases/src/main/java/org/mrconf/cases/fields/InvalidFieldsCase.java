@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
@@ -204,19 +205,14 @@ class InvalidFieldsCase {
                 .as("5.6.5: a dropped packet is not also NACKed")
                 .isZero();
         final byte[] data = Testbed.randomBytes(64, 75);
-        final var segment =
-                testbed.connection().sendNew(testbed.write(PATH, Testbed.BASE + 8192, testbed.key(), data), PATH);
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(PATH)
-                                .covers(segment.psn()),
-                        Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + 8192, data.length))
-                .isEqualTo(data);
+        Drops.assertPlaced(
+                testbed,
+                mark,
+                PATH,
+                testbed.write(PATH, Testbed.BASE + 8192, testbed.key(), data),
+                Testbed.BASE + 8192,
+                data,
+                "a correct packet afterwards is placed");
     }
 
     private static NackPacket awaitNack(final Testbed testbed, final int mark) {

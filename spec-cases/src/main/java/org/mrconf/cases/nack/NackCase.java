@@ -18,6 +18,7 @@ import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
@@ -42,6 +43,8 @@ import org.mrconf.wire.Opcode;
 @DisplayName("NACK codes and actions")
 class NackCase {
     private static final byte[] DATA = Testbed.randomBytes(600, 31);
+    /** Where the DUT's own WRITEs and SENDs take their data from. */
+    private static final long SOURCE = Testbed.BASE + 0x9000;
 
     // The DUT as receiver ---------------------------------------------------------------------------------
 
@@ -294,15 +297,7 @@ class NackCase {
         final int mark = testbed.peer().mark();
         final long nackNs = nack(testbed, packet, NackCode.RECEIVER_NOT_READY, retryAfter.toNanos() / 1000);
 
-        final ReceivedPacket retry = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(data.header().pathId())
-                                .psn(data.header().psn()),
-                        Testbed.WAIT.plus(retryAfter));
+        final ReceivedPacket retry = awaitAgain(testbed, mark, data, Testbed.WAIT.plus(retryAfter));
         // 9.1.9: not before retry-after has passed since the DUT received the NACK, whatever its own timers say. The
         // tester's interval (from sending the NACK to receiving the resend) can only be longer than the DUT's.
         final long earliestNs = retryAfter.toNanos() - timers.tolerance().toNanos();
@@ -326,15 +321,7 @@ class NackCase {
         final DataPacket data = packet.data().orElseThrow();
         final int mark = testbed.peer().mark();
         nack(testbed, packet, NackCode.PSN_OUT_OF_WINDOW, 0);
-        final ReceivedPacket again = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(data.header().pathId())
-                                .psn(data.header().psn()),
-                        Testbed.WAIT);
+        final ReceivedPacket again = awaitAgain(testbed, mark, data, Testbed.WAIT);
         ackFirst(testbed, again);
         assertThat(testbed.awaitCompletion(220).status())
                 .as("9.1.2: PSN_OUT_OF_WINDOW is not fatal")
@@ -365,7 +352,7 @@ class NackCase {
         nack(testbed, packet, NackCode.UNKNOWN_CONNECTION, 0);
         // The ACK of the second WRITE comes after the NACK: a failed connection no longer completes it.
         ackFirst(testbed, second);
-        final java.util.Map<Long, DutCompletion> completions = awaitCompletions(testbed, 230, 231);
+        final java.util.Map<Long, DutCompletion> completions = TesterMessages.awaitCompletions(testbed, 230, 231);
         assertThat(completions.get(230L).status())
                 .as("9.1.2: the work request NACKed UNKNOWN_CONNECTION")
                 .isEqualTo(CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
@@ -376,52 +363,46 @@ class NackCase {
 
     // helpers --------------------------------------------------------------------------------------------
 
-    /** Polls until every one of {@code wrIds} has completed, or fails after {@link Testbed#WAIT}. */
-    static java.util.Map<Long, DutCompletion> awaitCompletions(final Testbed testbed, final long... wrIds)
-            throws Exception {
-        final java.util.Map<Long, DutCompletion> found = new java.util.HashMap<>();
-        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
-        while (found.size() < wrIds.length && System.nanoTime() - deadline < 0) {
-            for (final DutCompletion completion : testbed.control().pollCompletions(16, Duration.ofMillis(200))) {
-                found.put(completion.wrId(), completion);
-            }
-        }
-        for (final long wrId : wrIds) {
-            assertThat(found)
-                    .as("a completion for work request %d within %s", wrId, Testbed.WAIT)
-                    .containsKey(wrId);
-        }
-        return found;
-    }
-
     /** Posts a WRITE of {@code length} bytes from the testbed region and returns its first data packet. */
     static ReceivedPacket postWriteAndAwait(final Testbed testbed, final long wrId, final int length) throws Exception {
+        return postAndAwait(
+                testbed,
+                Opcode.WRITE,
+                source -> testbed.control().postWrite(source, 0x1000, 0x77, OptionalLong.empty()),
+                sourceOf(testbed, wrId, length));
+    }
+
+    /** Posts a SEND of {@link #DATA} from the testbed region and returns its first data packet. */
+    private static ReceivedPacket postSendAndAwait(final Testbed testbed, final long wrId) throws Exception {
+        return postAndAwait(
+                testbed,
+                Opcode.SEND,
+                source -> testbed.control().postSend(source),
+                sourceOf(testbed, wrId, DATA.length));
+    }
+
+    /** The source of a posted work request: {@code length} bytes at {@link #SOURCE} on stream 0. */
+    private static WorkRequest sourceOf(final Testbed testbed, final long wrId, final int length) {
+        return new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), SOURCE, length);
+    }
+
+    /** Fills the source with {@link #DATA}, posts the work request and returns the first data packet it sends. */
+    private static ReceivedPacket postAndAwait(
+            final Testbed testbed, final Opcode opcode, final Post post, final WorkRequest source) throws Exception {
         final int mark = testbed.peer().mark();
-        testbed.control().writeRegion(testbed.key(), Testbed.BASE + 0x9000, DATA);
-        testbed.control()
-                .postWrite(
-                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + 0x9000, length),
-                        0x1000,
-                        0x77,
-                        OptionalLong.empty());
+        testbed.control().writeRegion(testbed.key(), SOURCE, DATA);
+        post.post(source);
         return testbed.peer()
                 .await(
                         mark,
-                        PacketMatcher.expect().data().opcode(Opcode.WRITE).connection(Testbed.TESTER_CONNECTION),
+                        PacketMatcher.expect().data().opcode(opcode).connection(Testbed.TESTER_CONNECTION),
                         Testbed.WAIT);
     }
 
-    private static ReceivedPacket postSendAndAwait(final Testbed testbed, final long wrId) throws Exception {
-        final int mark = testbed.peer().mark();
-        testbed.control().writeRegion(testbed.key(), Testbed.BASE + 0x9000, DATA);
-        testbed.control()
-                .postSend(new WorkRequest(
-                        Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + 0x9000, DATA.length));
-        return testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect().data().opcode(Opcode.SEND).connection(Testbed.TESTER_CONNECTION),
-                        Testbed.WAIT);
+    /** Posts one work request to the DUT. */
+    @FunctionalInterface
+    private interface Post {
+        void post(WorkRequest source) throws DutControlException;
     }
 
     /** NACKs a packet the DUT sent, naming its path, PSN, stream and MSN; returns when it was sent. */
@@ -442,6 +423,20 @@ class NackCase {
         return at;
     }
 
+    /** Waits for the DUT to send {@code data}'s PSN on its path again, after {@code mark}. */
+    private static ReceivedPacket awaitAgain(
+            final Testbed testbed, final int mark, final DataPacket data, final Duration timeout) throws Exception {
+        return testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(data.header().pathId())
+                                .psn(data.header().psn()),
+                        timeout);
+    }
+
     /** Acknowledges a data packet the DUT sent (and everything before it on its path). */
     static void ackFirst(final Testbed testbed, final ReceivedPacket packet) throws Exception {
         final DataPacket data = packet.data().orElseThrow();
@@ -452,18 +447,7 @@ class NackCase {
     /** After a final NACK of {@code psn}, a valid packet after it on the path: the ACK must report both. */
     private static void assertRecorded(final Testbed testbed, final int path, final long psn, final String code)
             throws Exception {
-        final int mark = testbed.peer().mark();
-        final var next = testbed.connection().write(0, Testbed.BASE + 0x2_0000, testbed.key(), DATA, path);
-        final AckPacket ack = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .path(path)
-                                .covers(next.get(0).psn()),
-                        Testbed.WAIT)
-                .ack()
-                .orElseThrow();
+        final AckPacket ack = ackOfAWriteAfter(testbed, path);
         assertThat(PacketMatcher.covers(ack, psn))
                 .as(
                         "9.1.4: PSN %d NACKed %s is recorded as received (ACK cumulative %d, SACK %s)",
@@ -474,9 +458,19 @@ class NackCase {
     /** After a retryable NACK of {@code psn}, a valid packet after it on the path: the ACK must not report the PSN. */
     private static void assertNotRecorded(final Testbed testbed, final int path, final long psn, final String code)
             throws Exception {
+        final AckPacket ack = ackOfAWriteAfter(testbed, path);
+        assertThat(PacketMatcher.covers(ack, psn))
+                .as(
+                        "9.1.4: PSN %d NACKed %s must not be recorded (ACK cumulative %d, SACK %s)",
+                        psn, code, ack.cumulativePsn(), java.util.Arrays.toString(ack.sackBits()))
+                .isFalse();
+    }
+
+    /** Sends a valid WRITE of {@link #DATA} on {@code path} and returns the DUT's first ACK that covers it. */
+    private static AckPacket ackOfAWriteAfter(final Testbed testbed, final int path) throws Exception {
         final int mark = testbed.peer().mark();
         final var next = testbed.connection().write(0, Testbed.BASE + 0x2_0000, testbed.key(), DATA, path);
-        final AckPacket ack = testbed.peer()
+        return testbed.peer()
                 .await(
                         mark,
                         PacketMatcher.expect()
@@ -486,10 +480,5 @@ class NackCase {
                         Testbed.WAIT)
                 .ack()
                 .orElseThrow();
-        assertThat(PacketMatcher.covers(ack, psn))
-                .as(
-                        "9.1.4: PSN %d NACKed %s must not be recorded (ACK cumulative %d, SACK %s)",
-                        psn, code, ack.cumulativePsn(), java.util.Arrays.toString(ack.sackBits()))
-                .isFalse();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,11 +37,14 @@ class ReceiveChecksCase {
     @Verifies("5.1.2")
     @Kind(Kind.Purpose.INVALID)
     void unknownOpcodesAreDropped(final Testbed testbed) throws Exception {
-        final List<Drops.Rejected> packets = new ArrayList<>();
-        for (final int opcode : new int[] {0x00, 0x06, 0x0F, 0x13, 0x80, 0xFF}) {
-            packets.add(Drops.rejected(write(testbed).rawU8(1, opcode), DutCounters.RX_UNKNOWN_OPCODE));
-        }
-        Drops.assertAllDroppedSilently(testbed, "5.1.2", packets);
+        Drops.assertAllDroppedSilently(
+                testbed,
+                "5.1.2",
+                writesWith(
+                        testbed,
+                        new int[] {0x00, 0x06, 0x0F, 0x13, 0x80, 0xFF},
+                        (write, opcode) -> write.rawU8(1, opcode),
+                        DutCounters.RX_UNKNOWN_OPCODE));
     }
 
     @Test
@@ -53,31 +57,17 @@ class ReceiveChecksCase {
                 testbed,
                 "5.1.3",
                 List.of(
-                        Drops.rejected(
-                                write(testbed).payloadLengthField(LENGTH - 56), DutCounters.RX_INCONSISTENT_LENGTH),
-                        Drops.rejected(
-                                write(testbed).payloadLengthField(LENGTH + 8), DutCounters.RX_INCONSISTENT_LENGTH),
-                        Drops.rejected(write(testbed).padding(8), DutCounters.RX_INCONSISTENT_LENGTH),
-                        Drops.rejected(
-                                testbed.connection().packet(Opcode.SEND, 0).stream(0)
-                                        .msn(0)
-                                        .messageLength(LENGTH)
-                                        .payload(new byte[LENGTH])
-                                        .payloadLengthField(16),
-                                DutCounters.RX_INCONSISTENT_LENGTH),
+                        inconsistentLength(write(testbed).payloadLengthField(LENGTH - 56)),
+                        inconsistentLength(write(testbed).payloadLengthField(LENGTH + 8)),
+                        inconsistentLength(write(testbed).padding(8)),
+                        inconsistentLength(send(testbed, 0, LENGTH).payloadLengthField(16)),
                         Drops.rejected(
                                 write(testbed).truncateTo(Opcode.WRITE.headerLength() + 3), DutCounters.RX_TRUNCATED),
                         Drops.rejected(
                                 readRequest(testbed, 64).truncateTo(Opcode.READ_REQUEST.headerLength()),
                                 DutCounters.RX_TRUNCATED),
-                        Drops.rejected(readRequest(testbed, 64).padding(4), DutCounters.RX_INCONSISTENT_LENGTH),
-                        Drops.rejected(
-                                PacketBuilder.ack()
-                                        .connection(Testbed.DUT_CONNECTION)
-                                        .path(0)
-                                        .cumulativePsn(0)
-                                        .padding(4),
-                                DutCounters.RX_INCONSISTENT_LENGTH)));
+                        inconsistentLength(readRequest(testbed, 64).padding(4)),
+                        inconsistentLength(ack(0).padding(4))));
     }
 
     @Test
@@ -90,13 +80,10 @@ class ReceiveChecksCase {
                 testbed,
                 "5.2.2",
                 List.of(
-                        Drops.rejected(write(testbed).messageLength(LENGTH - 1), DutCounters.RX_INCONSISTENT_LENGTH),
-                        Drops.rejected(
-                                write(testbed).messageLength(LENGTH + 64).messageOffset(65),
-                                DutCounters.RX_INCONSISTENT_LENGTH),
-                        Drops.rejected(
-                                write(testbed).messageLength(LENGTH).messageOffset(0xFFFF_FFF0L),
-                                DutCounters.RX_INCONSISTENT_LENGTH)));
+                        inconsistentLength(write(testbed).messageLength(LENGTH - 1)),
+                        inconsistentLength(
+                                write(testbed).messageLength(LENGTH + 64).messageOffset(65)),
+                        inconsistentLength(write(testbed).messageLength(LENGTH).messageOffset(0xFFFF_FFF0L))));
         final int mark = testbed.peer().mark();
         final long psn = testbed.connection().nextPsn(0);
         testbed.connection().sendNew(testbed.write(0, Testbed.BASE, testbed.key(), new byte[0]), 0);
@@ -134,14 +121,7 @@ class ReceiveChecksCase {
                 "5.6.2",
                 List.of(
                         Drops.rejected(write(testbed).badCrc(), DutCounters.RX_BAD_CRC),
-                        Drops.rejected(
-                                testbed.connection().packet(Opcode.SEND, 0).stream(0)
-                                        .msn(9)
-                                        .rsn(0)
-                                        .messageLength(64)
-                                        .payload(new byte[64])
-                                        .badCrc(),
-                                DutCounters.RX_BAD_CRC),
+                        Drops.rejected(send(testbed, 9, 64).rsn(0).badCrc(), DutCounters.RX_BAD_CRC),
                         Drops.rejected(readRequest(testbed, 64).badCrc(), DutCounters.RX_BAD_CRC),
                         Drops.rejected(
                                 PacketBuilder.probe()
@@ -154,12 +134,7 @@ class ReceiveChecksCase {
                                 DutCounters.RX_BAD_CRC)));
         final Map<String, Long> before = testbed.counters();
         final int mark = testbed.peer().mark();
-        testbed.peer()
-                .send(PacketBuilder.ack()
-                        .connection(Testbed.DUT_CONNECTION)
-                        .path(1)
-                        .cumulativePsn(0)
-                        .badCrc());
+        testbed.peer().send(ack(1).badCrc());
         testbed.peer().assertNone(mark, PacketMatcher.of("anything", p -> true), Testbed.QUIET);
         assertThat(testbed.grew(before, DutCounters.RX_BAD_CRC))
                 .as("5.6.2: bad-CRC ACK counted")
@@ -185,11 +160,14 @@ class ReceiveChecksCase {
                     .isEqualTo(data);
         }
         testbed.control().writeRegion(testbed.key(), Testbed.BASE, new byte[2048]);
-        final List<Drops.Rejected> packets = new ArrayList<>();
-        for (final int major : new int[] {0, 2, 15}) {
-            packets.add(Drops.rejected(write(testbed).version(major << 4), DutCounters.RX_UNSUPPORTED_VERSION));
-        }
-        Drops.assertAllDroppedSilently(testbed, "5.6.3", packets);
+        Drops.assertAllDroppedSilently(
+                testbed,
+                "5.6.3",
+                writesWith(
+                        testbed,
+                        new int[] {0, 2, 15},
+                        (write, major) -> write.version(major << 4),
+                        DutCounters.RX_UNSUPPORTED_VERSION));
     }
 
     @Test
@@ -214,10 +192,39 @@ class ReceiveChecksCase {
                         Drops.rejected(
                                 readRequest(testbed, 64).messageOffset(4).connection(Testbed.DUT_CONNECTION + 3),
                                 DutCounters.RX_INVALID_FIELD),
-                        Drops.rejected(
-                                write(testbed).messageLength(8).connection(Testbed.DUT_CONNECTION + 3),
-                                DutCounters.RX_INCONSISTENT_LENGTH),
+                        inconsistentLength(write(testbed).messageLength(8).connection(Testbed.DUT_CONNECTION + 3)),
                         Drops.rejected(write(testbed).path(9), DutCounters.RX_INVALID_PATH)));
+    }
+
+    /** A packet the DUT must drop and count as one of an inconsistent length. */
+    private static Drops.Rejected inconsistentLength(final PacketBuilder packet) {
+        return Drops.rejected(packet, DutCounters.RX_INCONSISTENT_LENGTH);
+    }
+
+    /** One {@link #write} per value, each changed by {@code change} with it, all counted under {@code counter}. */
+    private static List<Drops.Rejected> writesWith(
+            final Testbed testbed,
+            final int[] values,
+            final BiFunction<PacketBuilder, Integer, PacketBuilder> change,
+            final String counter) {
+        final List<Drops.Rejected> packets = new ArrayList<>();
+        for (final int value : values) {
+            packets.add(Drops.rejected(change.apply(write(testbed), value), counter));
+        }
+        return packets;
+    }
+
+    /** A SEND on stream 0 of {@code length} zero bytes, at path 0's next PSN (not consumed). */
+    private static PacketBuilder send(final Testbed testbed, final long msn, final int length) {
+        return testbed.connection().packet(Opcode.SEND, 0).stream(0)
+                .msn(msn)
+                .messageLength(length)
+                .payload(new byte[length]);
+    }
+
+    /** An ACK to the DUT's connection on {@code path} with cumulative PSN 0. */
+    private static PacketBuilder ack(final int path) {
+        return PacketBuilder.ack().connection(Testbed.DUT_CONNECTION).path(path).cumulativePsn(0);
     }
 
     /** A WRITE of {@value #LENGTH} zero bytes to the region's start at path 0's next PSN (not consumed). */

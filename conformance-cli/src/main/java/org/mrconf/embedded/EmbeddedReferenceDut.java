@@ -1,4 +1,4 @@
-package org.mrconf.cli.dut;
+package org.mrconf.embedded;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
