@@ -47,16 +47,17 @@ class BundleCommandTest {
     void shouldVerifyTheBundleOfAFreshRunAgainstTheEmbeddedReference() throws Exception {
         final Path run = dir.resolve("runs/fresh");
         final Result ran = metaroce("run", "--quiet", "--out", run.toString());
-        assertThat(ran.code).as(ran.out + ran.err).isZero();
+        // On a loaded machine a timing case may rightly end INCONCLUSIVE (exit 1, nothing failed): its clause is then a
+        // verdict problem of the bundle, and the only one.
+        final boolean undecided = ran.out
+                .lines()
+                .anyMatch(line -> line.matches("Clauses: .* 0 failed, 0 warned, [1-9][0-9]* inconclusive, .* 0 error"));
+        assertThat(ran.code).as(ran.out + ran.err).isIn(undecided ? List.of(0, 1) : List.of(0));
         final Path key = dir.resolve("vendor.key");
         assertThat(metaroce("bundle", "keygen", "--out", key.toString()).code).isZero();
 
         final Result create = metaroce("bundle", "create", run.toString(), "--key", key.toString());
         assertThat(create.code).as(create.err).isZero();
-        // The known, listed gap of the embedded run: 4.1.6 needs raw Ethernet. 10.1.1 runs again and passes; on a
-        // loaded machine its case may rightly find the tester too slow to decide (INCONCLUSIVE, a verdict problem),
-        // so that one line is tolerated. Nothing else: hashes, signature, schemas, the reports' agreement with each
-        // other (clause, summary, siblings) all hold for a fresh run.
         final List<String> problems = create.out
                 .lines()
                 .dropWhile(l -> !l.startsWith("A reviewer's verify will report"))
@@ -64,9 +65,9 @@ class BundleCommandTest {
                 .map(String::strip)
                 .toList();
         assertThat(problems)
-                .anyMatch(p -> p.startsWith("coverage: 4.1.6 (MUST, profile core) was not run: NOT_APPLICABLE"))
-                .allMatch(p -> p.startsWith("coverage: 4.1.6 ")
-                        || (p.startsWith("verdict: 10.1.1 ") && p.contains("is INCONCLUSIVE")));
+                .as("nothing but an undecided clause: hashes, signature, schemas, coverage and the reports' agreement"
+                        + " hold for a fresh run")
+                .allMatch(p -> undecided && p.startsWith("verdict: ") && p.contains("is INCONCLUSIVE"));
 
         final Path archive = dir.resolve("runs/fresh-bundle.tar.gz");
         assertThat(archive).isRegularFile();
@@ -77,9 +78,13 @@ class BundleCommandTest {
                 archive.toString(),
                 "--pubkey",
                 SigningKeys.publicKeyFileOf(key).toString());
-        assertThat(verify.code).as(verify.out + verify.err).isEqualTo(1);
+        assertThat(verify.code).as(verify.out + verify.err).isEqualTo(problems.isEmpty() ? 0 : 1);
+        // 4.1.6 needs raw Ethernet, which the in-memory link cannot carry: a note, not a skipped claim.
+        assertThat(verify.err)
+                .contains("note: 4.1.6 (MUST, profile core) was not exercised: "
+                        + org.mrconf.cases.Applicability.LINK_CANNOT);
         assertThat(verify.out + verify.err)
-                .contains("4.1.6")
+                .doesNotContain("coverage:")
                 .doesNotContain("hash:")
                 .doesNotContain("siblings:")
                 .doesNotContain("signature:")

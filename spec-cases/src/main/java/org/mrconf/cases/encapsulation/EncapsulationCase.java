@@ -14,6 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutSession;
@@ -77,7 +78,9 @@ class EncapsulationCase {
     @Test
     @DisplayName("a device claiming ipv6 sends and receives MetaRoCE over IPv6")
     @Verifies("4.1.2")
-    @EnabledIf(value = "linkIsIpv6", disabledReason = "this run's link is IPv4: run over an IPv6 link")
+    @EnabledIf(
+            value = "linkIsIpv6",
+            disabledReason = Applicability.LINK_CANNOT + "this run's link is IPv4: run over an IPv6 link")
     void ipv6Carriage(final DeviceUnderTest dut) throws Exception {
         Assumptions.assumeTrue(dut.profile().claims(Profile.IPV6), "the device does not claim ipv6");
         try (Testbed testbed = Testbed.open(dut, 2, 1)) {
@@ -168,7 +171,8 @@ class EncapsulationCase {
     @Kind(Kind.Purpose.INVALID)
     @EnabledIf(
             value = "linkSendsIpv4Frames",
-            disabledReason = "needs a raw Ethernet IPv4 link, which sends whole frames with chosen UDP checksums")
+            disabledReason = Applicability.LINK_CANNOT
+                    + "needs a raw Ethernet IPv4 link, which sends whole frames with chosen UDP checksums")
     void udpChecksumRules(final Testbed testbed) throws Exception {
         final FrameSender link = testbed.peer()
                 .link()
@@ -206,7 +210,9 @@ class EncapsulationCase {
     @DisplayName("the DUT marks every data packet and READ_REQUEST it sends ECN-capable (WRITE, WRITE_WITH_IMMEDIATE,"
             + " SEND, READ_REQUEST, READ_RESPONSE)")
     @Verifies("4.1.7")
-    @EnabledIf(value = "linkSeesEcn", disabledReason = "this link cannot see the ECN field of received packets")
+    @EnabledIf(
+            value = "linkSeesEcn",
+            disabledReason = Applicability.LINK_CANNOT + "this link cannot see the ECN field of received packets")
     void dataIsEcnCapable(final Testbed testbed) throws Exception {
         requireCongestion(testbed);
         final List<ReceivedPacket> packets = new ArrayList<>();
@@ -228,7 +234,9 @@ class EncapsulationCase {
     @Test
     @DisplayName("the DUT places and acknowledges CE-marked packets exactly as unmarked ones")
     @Verifies("4.1.7")
-    @EnabledIf(value = "linkSetsEcn", disabledReason = "this link cannot set the ECN field of what it sends")
+    @EnabledIf(
+            value = "linkSetsEcn",
+            disabledReason = Applicability.LINK_CANNOT + "this link cannot set the ECN field of what it sends")
     void ceMarkedPacketsAreProcessedAsUnmarked(final Testbed testbed) throws Exception {
         requireCongestion(testbed);
         final PeerConnection connection = testbed.connection();
