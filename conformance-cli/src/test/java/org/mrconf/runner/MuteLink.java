@@ -11,10 +11,21 @@ import org.mrconf.dut.WireLink;
 import org.mrconf.pcap.Ecn;
 
 /**
- * Passes the tester's packets on and swallows everything the device sends back: no case can then pass. Shared by the
- * runner's tests and {@code CasesCanFailTest}.
+ * Swallows everything the device sends back, and with {@code cut} also the tester's packets (a wire cut both ways;
+ * the control channel still works, so a case that passes over it needed no wire at all). Shared by the runner's tests
+ * ({@link #MuteLink(WireLink)}) and {@code CasesCanFailTest} ({@link #cut(WireLink)}).
  */
-public record MuteLink(WireLink link) implements WireLink {
+public record MuteLink(WireLink link, boolean cut) implements WireLink {
+    /** Passes the tester's packets on: no case that needs an answer can pass. */
+    public MuteLink(final WireLink link) {
+        this(link, false);
+    }
+
+    /** Drops the tester's packets too. */
+    public static MuteLink cut(final WireLink link) {
+        return new MuteLink(link, true);
+    }
+
     @Override
     public Set<Capability> capabilities() {
         return link.capabilities();
@@ -22,7 +33,22 @@ public record MuteLink(WireLink link) implements WireLink {
 
     @Override
     public void send(final byte[] packet, final int sourcePort, final Ecn ecn) throws IOException {
-        link.send(packet, sourcePort, ecn);
+        if (!cut) {
+            link.send(packet, sourcePort, ecn);
+        }
+    }
+
+    @Override
+    public void sendFrom(final InetAddress sourceAddress, final byte[] packet, final int sourcePort, final Ecn ecn)
+            throws IOException {
+        if (!cut) {
+            link.sendFrom(sourceAddress, packet, sourcePort, ecn);
+        }
+    }
+
+    @Override
+    public Optional<InetAddress> alternateSourceAddress() {
+        return link.alternateSourceAddress();
     }
 
     @Override

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.runner.CaseRunner;
-import org.mrconf.runner.CutLink;
+import org.mrconf.runner.MuteLink;
 import org.mrconf.runner.RunOptions;
 import org.mrconf.runner.Selection;
 import org.mrconf.verdict.CaseResult;
@@ -55,7 +55,7 @@ class CasesCanFailTest {
                 parts.add(pool.submit(() -> {
                     try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
                         final DeviceUnderTest real = embedded.device();
-                        final DeviceUnderTest cut = real.withLink(new CutLink(real.link()));
+                        final DeviceUnderTest cut = real.withLink(MuteLink.cut(real.link()));
                         return CaseRunner.run(cut, RunOptions.defaults().withSelection(selection), result -> {});
                     }
                 }));
