@@ -216,29 +216,4 @@ public final class TesterMessages {
                     "the device does not list optional clause " + clause + " in its conformance statement");
         }
     }
-
-    /**
-     * Checks that the device still acknowledges a correct WRITE on the case's connection. A case that checks that the
-     * device sends nothing ends with this, so that it cannot pass against a device (or a link) that is simply silent.
-     */
-    public static void assertStillAnswers(final Testbed testbed, final String clause, final long address)
-            throws IOException, InterruptedException {
-        final int mark = testbed.peer().mark();
-        final var write = testbed.connection().write(0, address, testbed.key(), Testbed.randomBytes(64, 71), 0);
-        try {
-            testbed.peer()
-                    .await(
-                            mark,
-                            PacketMatcher.expect()
-                                    .ack()
-                                    .path(0)
-                                    .covers(write.get(write.size() - 1).psn()),
-                            Testbed.WAIT);
-        } catch (final AssertionError silent) {
-            throw new AssertionError(
-                    clause + ": afterwards the device still acknowledges a correct WRITE on its connection: "
-                            + silent.getMessage(),
-                    silent);
-        }
-    }
 }

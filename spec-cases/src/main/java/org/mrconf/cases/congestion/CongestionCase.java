@@ -172,7 +172,7 @@ class CongestionCase {
         warmUp(testbed);
         final double factor = testbed.profile().parameters().decreaseFactor();
         final int mark = testbed.peer().mark();
-        postLongWrite(testbed, 301);
+        postLongWrite(testbed, 301, LONG_WRITE);
         int[] w0 = round(testbed, mark);
         // A window of a few packets cannot show a halving within the one packet the case allows either way (a
         // timer in the warm-up may have shrunk it): grow both paths first with rounds without CE, about one packet
@@ -245,11 +245,8 @@ class CongestionCase {
                 .isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
         // A message that takes far longer than the measuring window at the hinted rate.
         final int length = 4 << 20;
-        final long source = Testbed.BASE + 8L * Testbed.REGION;
-        final long key = testbed.control()
-                .registerRegion(source, length, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
         final int mark = testbed.peer().mark();
-        testbed.control().postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, 311, key, source, length), 0x1000, 0x77);
+        postLongWrite(testbed, 311, length);
         final PacketMatcher message = PacketMatcher.expect()
                 .data()
                 .connection(Testbed.TESTER_CONNECTION)
@@ -358,15 +355,15 @@ class CongestionCase {
     private static final int LONG_WRITE = 16 << 20;
 
     /**
-     * Posts a WRITE long enough that three rounds at the largest windows (256 packets per path, 10.1.1) cannot send
-     * all of it, from a region of its own.
+     * Posts a WRITE of {@code length} bytes to the tester from a region of its own ({@link #LONG_WRITE}: long enough
+     * that three rounds at the largest windows, 256 packets per path by 10.1.1, cannot send all of it).
      */
-    private static void postLongWrite(final Testbed testbed, final long wrId) throws Exception {
+    private static void postLongWrite(final Testbed testbed, final long wrId, final int length) throws Exception {
         final long source = Testbed.BASE + 8L * Testbed.REGION;
         final long key = testbed.control()
-                .registerRegion(source, LONG_WRITE, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
+                .registerRegion(source, length, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.LOCAL_WRITE));
         testbed.control()
-                .postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, key, source, LONG_WRITE), 0x1000, 0x77);
+                .postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, key, source, length), 0x1000, 0x77);
     }
 
     /** A window the message ran out in shows nothing: inconclusive once all of it has been sent. */

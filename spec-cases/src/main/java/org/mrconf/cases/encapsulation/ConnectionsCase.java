@@ -10,11 +10,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
-import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.DutCompletion;
@@ -82,7 +82,16 @@ class ConnectionsCase {
                 .isEqualTo(2);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64))
                 .containsOnly(0);
-        TesterMessages.assertStillAnswers(testbed, "4.2.1", Testbed.BASE + 0x4000);
+        // Afterwards the device still takes a correct WRITE: a silent device (or link) cannot pass this case.
+        final byte[] afterwards = Testbed.randomBytes(64, 71);
+        Drops.assertPlaced(
+                testbed,
+                testbed.peer().mark(),
+                0,
+                testbed.write(0, Testbed.BASE + 0x4000, testbed.key(), afterwards),
+                Testbed.BASE + 0x4000,
+                afterwards,
+                "4.2.1: afterwards a correct WRITE on the device's connection is placed and acknowledged");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Kind;
@@ -112,7 +113,16 @@ class ConnectionProtectionCase {
                         "11.2.1: NACK UNKNOWN_CONNECTION for %d packets sent in %d us (at most one per millisecond: %d)",
                         burst, burstNs / 1000, allowed)
                 .isLessThanOrEqualTo(allowed);
-        TesterMessages.assertStillAnswers(testbed, "11.2.1", Testbed.BASE + 0x4000);
+        // Afterwards the device still takes a correct WRITE: a silent device (or link) cannot pass this case.
+        final byte[] afterwards = Testbed.randomBytes(64, 71);
+        Drops.assertPlaced(
+                testbed,
+                testbed.peer().mark(),
+                0,
+                testbed.write(0, Testbed.BASE + 0x4000, testbed.key(), afterwards),
+                Testbed.BASE + 0x4000,
+                afterwards,
+                "11.2.1: afterwards a correct WRITE on the device's connection is placed and acknowledged");
     }
 
     @Test
