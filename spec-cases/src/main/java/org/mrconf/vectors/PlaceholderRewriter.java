@@ -8,7 +8,8 @@ import org.mrconf.wire.Opcode;
 /**
  * Rewrites a recorded stimulus packet to the DUT's actual values: the destination connection id, the PSN (shifted from
  * the recorded base to the actual one), and a WRITE's or READ_REQUEST's remote key and address (from the recorded
- * region to the DUT's). The CRC32C is then recomputed, keeping exactly the error a packet was recorded with: a vector
+ * region to the DUT's), and a READ_RESPONSE's sink handle, MSN and stream (from a recorded READ_REQUEST of the DUT to
+ * the one it actually sent, once {@link #bind} named it). The CRC32C is then recomputed, keeping exactly the error a packet was recorded with: a vector
  * of a bad CRC stays bad by the same bits. Fields the packet is too short to hold are left alone.
  */
 final class PlaceholderRewriter {
@@ -17,12 +18,19 @@ final class PlaceholderRewriter {
     private static final int PSN_OFFSET = 12;
     private static final int REMOTE_ADDRESS_OFFSET = 36;
     private static final int REMOTE_KEY_OFFSET = 44;
+    private static final int STREAM_OFFSET = 16;
+    private static final int MSN_OFFSET = 20;
+    private static final int SINK_HANDLE_OFFSET = 36;
 
     private final Sidecar.Placeholders recorded;
     private final long actualConnection;
     private final long actualPsnBase;
     private final Map<String, ActualRegion> regions;
     private final Crc32cTrailer crc = new Crc32cTrailer();
+    private final Map<Long, BoundRequest> bound = new java.util.HashMap<>();
+
+    /** A READ_REQUEST the DUT sent, as a READ_RESPONSE must name it. */
+    record BoundRequest(int stream, long msn, long sinkHandle) {}
 
     /** Where the DUT put a region of the sidecar. */
     record ActualRegion(long address, long key, long length) {}
@@ -36,6 +44,17 @@ final class PlaceholderRewriter {
         this.actualConnection = actualConnection;
         this.actualPsnBase = actualPsnBase;
         this.regions = Map.copyOf(regions);
+    }
+
+    /**
+     * From now on, READ_RESPONSEs recorded with the sink handle of request placeholder {@code name} answer
+     * {@code actual} instead.
+     */
+    void bind(final String name, final BoundRequest actual) {
+        final Sidecar.RequestPlaceholder placeholder = recorded.requests().get(name);
+        if (placeholder != null) {
+            bound.put(placeholder.sinkHandle(), actual);
+        }
     }
 
     /** The packet to send in place of {@code packet}. */
@@ -58,6 +77,14 @@ final class PlaceholderRewriter {
         if ((opcode == Opcode.WRITE || opcode == Opcode.WRITE_WITH_IMMEDIATE || opcode == Opcode.READ_REQUEST)
                 && length >= REMOTE_KEY_OFFSET + 4) {
             rewriteRegion(buffer);
+        }
+        if (opcode == Opcode.READ_RESPONSE && length >= SINK_HANDLE_OFFSET + 4) {
+            final BoundRequest request = bound.get(u32(buffer, SINK_HANDLE_OFFSET));
+            if (request != null) {
+                buffer.putShort(STREAM_OFFSET, (short) request.stream());
+                buffer.putInt(MSN_OFFSET, (int) request.msn());
+                buffer.putInt(SINK_HANDLE_OFFSET, (int) request.sinkHandle());
+            }
         }
         if (hasTrailer) {
             final long value = crc.compute(buffer, 0, length - Crc32cTrailer.LENGTH) ^ crcError;

@@ -19,6 +19,8 @@ import java.util.OptionalLong;
  * @param placeholders the recorded values the replay rewrites to the DUT's actual ones
  * @param pacing       {@code fast} or {@code recorded}
  * @param expect       what must hold afterwards
+ * @param steps        the run's steps in order when the DUT takes part as a sender (work it is asked to post, packets
+ *     it must send, stimulus frames, checks on the way); empty: the whole stimulus is sent, then {@code expect}
  */
 public record Sidecar(
         String id,
@@ -30,18 +32,29 @@ public record Sidecar(
         Setup setup,
         Placeholders placeholders,
         String pacing,
-        Expect expect) {
+        Expect expect,
+        List<Step> steps) {
 
     /**
      * The connection and what the DUT holds before the stimulus.
      *
      * @param initialPsn the first PSN of every path the tester sends on (the DUT's receive PSN), e.g. near 2^32 to
      *     test wrap-around; the stimulus's PSNs are shifted from {@link Placeholders#psnBase()} to it
+     * @param initialSendPsn the first PSN of every path the DUT sends on
      */
-    public record Setup(int paths, int streams, long initialPsn, List<Region> regions, List<Receive> receives) {}
+    public record Setup(
+            int paths,
+            int streams,
+            long initialPsn,
+            long initialSendPsn,
+            List<Region> regions,
+            List<Receive> receives) {}
 
-    /** A region the DUT registers; {@code fill} is the byte every byte starts as. */
-    public record Region(String name, long length, List<String> access, int fill) {}
+    /**
+     * A region the DUT registers; {@code fill} is the byte every byte starts as, then {@code hex} (if present) the
+     * bytes from offset 0, e.g. the source of a WRITE the DUT is asked to post.
+     */
+    public record Region(String name, long length, List<String> access, int fill, Optional<String> hex) {}
 
     /** A receive the DUT posts on a stream into a region. */
     public record Receive(int stream, String region, long offset, long length, long wrId) {}
@@ -51,7 +64,18 @@ public record Sidecar(
      * key, and each path's PSNs (from {@code psnBase}) to the DUT's actual values, then recomputes the CRC; IP
      * addresses, ports and MACs are the wire link's.
      */
-    public record Placeholders(long connection, long psnBase, Map<String, RegionPlaceholder> regions) {}
+    public record Placeholders(
+            long connection,
+            long psnBase,
+            Map<String, RegionPlaceholder> regions,
+            Map<String, RequestPlaceholder> requests) {}
+
+    /**
+     * The sink handle and MSN a READ_REQUEST of the DUT had when the stimulus was recorded: the READ_RESPONSEs of the
+     * stimulus that carry this sink handle get the actual request's sink handle, MSN and stream, once an {@link Await}
+     * step bound the request under this name.
+     */
+    public record RequestPlaceholder(long sinkHandle, long msn) {}
 
     /** The address and key a region had when the stimulus was recorded. */
     public record RegionPlaceholder(long address, long key) {}
@@ -63,7 +87,8 @@ public record Sidecar(
             boolean noOtherCompletions,
             List<CounterExpectation> counters,
             List<ResponseExpectation> responses,
-            List<ResponseExpectation> never) {}
+            List<ResponseExpectation> never,
+            boolean sentPsnsFromInitial) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(
@@ -82,4 +107,59 @@ public record Sidecar(
             OptionalLong cumulativePsnOffset,
             Optional<String> nackCode,
             int atLeast) {}
+
+    /** One step of a vector in which the DUT takes part as a sender. */
+    public sealed interface Step permits Post, Await, Send, Check {}
+
+    /**
+     * Asks the DUT, through its control channel, to post a WRITE, WRITE_WITH_IMMEDIATE, SEND or READ from (or into)
+     * {@code length} bytes of its region {@code region} at {@code offset}; {@code remoteAddress} and
+     * {@code remoteKey} are the tester's, sent as they are.
+     */
+    public record Post(
+            String op,
+            int stream,
+            long wrId,
+            String region,
+            long offset,
+            long length,
+            long remoteAddress,
+            long remoteKey,
+            OptionalLong immediate)
+            implements Step {}
+
+    /**
+     * Waits until the DUT has sent the whole of one message of {@code opcode} on {@code stream} (every byte of its
+     * message length; one packet for a READ_REQUEST; for READ_RESPONSEs, the answer to one READ_REQUEST) and compares every packet of it field by field with the given
+     * values. Tolerated, as the spec allows: the path (any of the connection's), the segment sizes, the PSNs (checked
+     * by {@link Expect#sentPsnsFromInitial()} when asked), timestamps, the ACK_REQUEST flag, retransmissions of a
+     * segment with the same bytes, and the UDP source port. {@code reservedZero} also checks the reserved fields
+     * (clause 5.1.1), {@code fullSegments} the segment sizes at the device's MTU (clause 4.1.9). {@code as} binds the message for a
+     * {@link RequestPlaceholder} of the same name.
+     */
+    public record Await(
+            String opcode,
+            int stream,
+            Optional<String> as,
+            OptionalLong msn,
+            OptionalLong messageLength,
+            OptionalLong remoteAddress,
+            OptionalLong remoteKey,
+            OptionalLong immediate,
+            OptionalLong rsn,
+            OptionalLong sinkHandle,
+            Optional<String> payloadHex,
+            Optional<String> payloadSha256,
+            boolean reservedZero,
+            boolean fullSegments)
+            implements Step {}
+
+    /** Sends frames of {@code stimulus.pcap}, by index from 0, in this order (an index may repeat: a duplicate). */
+    public record Send(List<Integer> frames) implements Step {}
+
+    /**
+     * Checks on the way: region bytes that must be there (waited for, at most 5 s: placement on arrival) and work
+     * requests that must not have completed yet (watched while the DUT is quiet).
+     */
+    public record Check(List<RegionContent> regions, List<Long> notCompleted) implements Step {}
 }

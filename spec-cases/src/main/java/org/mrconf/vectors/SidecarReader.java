@@ -33,6 +33,9 @@ public final class SidecarReader {
     static final Set<String> KINDS = Set.of("valid", "invalid", "inopportune");
     static final Set<String> PACING = Set.of("fast", "recorded");
     static final Set<String> ACCESS = Set.of("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ");
+    static final Set<String> POST_OPS = Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ");
+    static final Set<String> AWAIT_OPCODES =
+            Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE");
     static final Set<String> OPCODES =
             Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE", "ACK", "NACK", "PROBE");
     private static final Pattern CLAUSE = Pattern.compile("[0-9]{1,2}\\.[0-9]{1,2}\\.[0-9]{1,2}");
@@ -59,7 +62,8 @@ public final class SidecarReader {
                 "setup",
                 "placeholders",
                 "pacing",
-                "expect");
+                "expect",
+                "steps");
         final List<String> clauses = new ArrayList<>();
         for (final JsonNode clause : f.array(root, "$", "clauses", true)) {
             clauses.add(f.matching(clause, "$.clauses[]", CLAUSE, "a clause id such as 7.1.1"));
@@ -71,6 +75,10 @@ public final class SidecarReader {
         for (final JsonNode profile : f.array(root, "$", "profiles", false)) {
             profiles.add(f.text(profile, "$.profiles[]"));
         }
+        final Sidecar.Setup setup = setup(f, f.object(root, "$", "setup"));
+        final Sidecar.Placeholders placeholders = placeholders(f, f.object(root, "$", "placeholders"));
+        final List<Sidecar.Step> steps = steps(f, root);
+        checkNames(f, setup, placeholders, steps);
         return new Sidecar(
                 f.string(root, "$", "id"),
                 f.string(root, "$", "specVersion"),
@@ -78,10 +86,201 @@ public final class SidecarReader {
                 f.oneOf(root, "$", "kind", KINDS),
                 f.string(root, "$", "purpose"),
                 List.copyOf(profiles),
-                setup(f, f.object(root, "$", "setup")),
-                placeholders(f, f.object(root, "$", "placeholders")),
+                setup,
+                placeholders,
                 root.has("pacing") ? f.oneOf(root, "$", "pacing", PACING) : "fast",
-                expect(f, f.object(root, "$", "expect")));
+                expect(f, f.object(root, "$", "expect")),
+                steps);
+    }
+
+    private static List<Sidecar.Step> steps(final Fields f, final JsonNode root) throws VectorException {
+        final List<Sidecar.Step> steps = new ArrayList<>();
+        int index = 0;
+        for (final JsonNode step : f.array(root, "$", "steps", false)) {
+            final String at = "$.steps[" + index++ + "]";
+            f.only(step, at, "post", "await", "send", "check");
+            if (step.size() != 1) {
+                throw new VectorException(f.file, at, "must hold exactly one of post, await, send and check");
+            }
+            final String name = step.fieldNames().next();
+            final JsonNode body = f.object(step, at, name);
+            final String bodyAt = at + "." + name;
+            steps.add(
+                    switch (name) {
+                        case "post" -> post(f, body, bodyAt);
+                        case "await" -> await(f, body, bodyAt);
+                        case "send" -> send(f, body, bodyAt);
+                        default -> check(f, body, bodyAt);
+                    });
+        }
+        return List.copyOf(steps);
+    }
+
+    private static Sidecar.Post post(final Fields f, final JsonNode node, final String at) throws VectorException {
+        f.only(
+                node,
+                at,
+                "op",
+                "stream",
+                "wrId",
+                "region",
+                "offset",
+                "length",
+                "remoteAddress",
+                "remoteKey",
+                "immediate");
+        final String op = f.oneOf(node, at, "op", POST_OPS);
+        if (node.has("immediate") != "WRITE_WITH_IMMEDIATE".equals(op)) {
+            throw new VectorException(f.file, at + ".immediate", "is given exactly when op is WRITE_WITH_IMMEDIATE");
+        }
+        final boolean remote = !"SEND".equals(op);
+        if (!remote && (node.has("remoteAddress") || node.has("remoteKey"))) {
+            throw new VectorException(f.file, at, "a SEND names no remote address or key");
+        }
+        return new Sidecar.Post(
+                op,
+                (int) f.integer(node, at, "stream", 0, 65_535),
+                f.integer(node, at, "wrId", 0, (1L << 53) - 1),
+                f.string(node, at, "region"),
+                f.integer(node, at, "offset", 0, 1 << 26),
+                f.integer(node, at, "length", 0, 1 << 26),
+                remote ? f.u64(node, at, "remoteAddress") : 0,
+                remote ? f.u32(node, at, "remoteKey") : 0,
+                node.has("immediate")
+                        ? OptionalLong.of(f.integer(node, at, "immediate", 0, 0xFFFF_FFFFL))
+                        : OptionalLong.empty());
+    }
+
+    private static Sidecar.Await await(final Fields f, final JsonNode node, final String at) throws VectorException {
+        f.only(
+                node,
+                at,
+                "opcode",
+                "stream",
+                "as",
+                "msn",
+                "messageLength",
+                "remoteAddress",
+                "remoteKey",
+                "immediate",
+                "rsn",
+                "sinkHandle",
+                "payloadHex",
+                "payloadSha256",
+                "reservedZero",
+                "fullSegments");
+        final String opcode = f.oneOf(node, at, "opcode", AWAIT_OPCODES);
+        if (node.has("payloadHex") && node.has("payloadSha256")) {
+            throw new VectorException(f.file, at, "give at most one of payloadHex and payloadSha256");
+        }
+        return new Sidecar.Await(
+                opcode,
+                (int) f.integer(node, at, "stream", 0, 65_535),
+                node.has("as") ? Optional.of(f.string(node, at, "as")) : Optional.empty(),
+                optional(f, node, at, "msn", 0xFFFF_FFFFL),
+                optional(f, node, at, "messageLength", 0xFFFF_FFFFL),
+                node.has("remoteAddress") ? OptionalLong.of(f.u64(node, at, "remoteAddress")) : OptionalLong.empty(),
+                node.has("remoteKey") ? OptionalLong.of(f.u32(node, at, "remoteKey")) : OptionalLong.empty(),
+                optional(f, node, at, "immediate", 0xFFFF_FFFFL),
+                optional(f, node, at, "rsn", 0xFFFF_FFFFL),
+                node.has("sinkHandle") ? OptionalLong.of(f.u32(node, at, "sinkHandle")) : OptionalLong.empty(),
+                node.has("payloadHex")
+                        ? Optional.of(
+                                f.matching(node.get("payloadHex"), at + ".payloadHex", HEX, "lower-case hex bytes"))
+                        : Optional.empty(),
+                node.has("payloadSha256")
+                        ? Optional.of(f.matching(
+                                node.get("payloadSha256"), at + ".payloadSha256", SHA256, "64 lower-case hex digits"))
+                        : Optional.empty(),
+                node.has("reservedZero") && f.bool(node, at, "reservedZero"),
+                node.has("fullSegments") && f.bool(node, at, "fullSegments"));
+    }
+
+    private static Sidecar.Send send(final Fields f, final JsonNode node, final String at) throws VectorException {
+        f.only(node, at, "frames");
+        final List<Integer> frames = new ArrayList<>();
+        for (final JsonNode frame : f.array(node, at, "frames", true)) {
+            if (!frame.isIntegralNumber() || frame.asLong() < 0 || frame.asLong() > 1_000_000) {
+                throw new VectorException(f.file, at + ".frames[]", "must be frame indexes from 0");
+            }
+            frames.add(frame.asInt());
+        }
+        if (frames.isEmpty()) {
+            throw new VectorException(f.file, at + ".frames", "must name at least one frame");
+        }
+        return new Sidecar.Send(List.copyOf(frames));
+    }
+
+    private static Sidecar.Check check(final Fields f, final JsonNode node, final String at) throws VectorException {
+        f.only(node, at, "regions", "notCompleted");
+        final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
+        final List<Long> notCompleted = new ArrayList<>();
+        for (final JsonNode wrId : f.array(node, at, "notCompleted", false)) {
+            if (!wrId.isIntegralNumber() || wrId.asLong() < 0) {
+                throw new VectorException(f.file, at + ".notCompleted[]", "must be work request ids");
+            }
+            notCompleted.add(wrId.asLong());
+        }
+        if (regions.isEmpty() && notCompleted.isEmpty()) {
+            throw new VectorException(f.file, at, "checks nothing; give regions or notCompleted");
+        }
+        return new Sidecar.Check(regions, List.copyOf(notCompleted));
+    }
+
+    private static OptionalLong optional(
+            final Fields f, final JsonNode node, final String at, final String name, final long max)
+            throws VectorException {
+        return node.has(name) ? OptionalLong.of(f.integer(node, at, name, 0, max)) : OptionalLong.empty();
+    }
+
+    /**
+     * Every region a step names exists, every request placeholder is bound by an await of a READ_REQUEST, and no name
+     * is bound twice: a typo must be an error, not a placeholder that is never rewritten.
+     */
+    private static void checkNames(
+            final Fields f,
+            final Sidecar.Setup setup,
+            final Sidecar.Placeholders placeholders,
+            final List<Sidecar.Step> steps)
+            throws VectorException {
+        final Set<String> regions = new java.util.HashSet<>();
+        setup.regions().forEach(r -> regions.add(r.name()));
+        final Set<String> bound = new java.util.HashSet<>();
+        for (int i = 0; i < steps.size(); i++) {
+            final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Post post && !regions.contains(post.region())) {
+                throw new VectorException(
+                        f.file, "$.steps[" + i + "].post.region", "names no region of $.setup.regions");
+            }
+            if (step instanceof Sidecar.Check check) {
+                for (final Sidecar.RegionContent content : check.regions()) {
+                    if (!regions.contains(content.region())) {
+                        throw new VectorException(
+                                f.file, "$.steps[" + i + "].check.regions", "names no region: " + content.region());
+                    }
+                }
+            }
+            if (step instanceof Sidecar.Await await && await.as().isPresent()) {
+                if (!"READ_REQUEST".equals(await.opcode())) {
+                    throw new VectorException(f.file, "$.steps[" + i + "].await.as", "binds READ_REQUESTs only");
+                }
+                if (!bound.add(await.as().get())) {
+                    throw new VectorException(f.file, "$.steps[" + i + "].await.as", "is bound twice");
+                }
+            }
+        }
+        for (final String name : placeholders.requests().keySet()) {
+            if (!bound.contains(name)) {
+                throw new VectorException(
+                        f.file,
+                        "$.placeholders.requests." + name,
+                        "is an unknown placeholder: no await step binds it (\"as\": \"" + name + "\")");
+            }
+        }
+        if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
+            throw new VectorException(
+                    f.file, "$.setup.initialSendPsn", "only matters when the DUT sends: give steps that post work");
+        }
     }
 
     private JsonNode parse(final Path file) throws VectorException {
@@ -114,21 +313,29 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Setup setup(final Fields f, final JsonNode setup) throws VectorException {
-        f.only(setup, "$.setup", "paths", "streams", "initialPsn", "regions", "receives");
+        f.only(setup, "$.setup", "paths", "streams", "initialPsn", "initialSendPsn", "regions", "receives");
         final List<Sidecar.Region> regions = new ArrayList<>();
         int index = 0;
         for (final JsonNode region : f.array(setup, "$.setup", "regions", false)) {
             final String at = "$.setup.regions[" + index++ + "]";
-            f.only(region, at, "name", "length", "access", "fill");
+            f.only(region, at, "name", "length", "access", "fill", "hex");
             final List<String> access = new ArrayList<>();
             for (final JsonNode flag : f.array(region, at, "access", true)) {
                 access.add(f.oneOfText(flag, at + ".access[]", ACCESS));
             }
+            final long length = f.integer(region, at, "length", 1, 1 << 26);
+            final Optional<String> hex = region.has("hex")
+                    ? Optional.of(f.matching(region.get("hex"), at + ".hex", HEX, "lower-case hex bytes"))
+                    : Optional.empty();
+            if (hex.isPresent() && hex.get().length() / 2 > length) {
+                throw new VectorException(f.file, at + ".hex", "holds more bytes than the region's length " + length);
+            }
             regions.add(new Sidecar.Region(
                     f.string(region, at, "name"),
-                    f.integer(region, at, "length", 1, 1 << 26),
+                    length,
                     List.copyOf(access),
-                    region.has("fill") ? (int) f.integer(region, at, "fill", 0, 255) : 0));
+                    region.has("fill") ? (int) f.integer(region, at, "fill", 0, 255) : 0,
+                    hex));
         }
         final List<Sidecar.Receive> receives = new ArrayList<>();
         index = 0;
@@ -146,12 +353,13 @@ public final class SidecarReader {
                 (int) f.integer(setup, "$.setup", "paths", 1, 256),
                 (int) f.integer(setup, "$.setup", "streams", 1, 65_536),
                 setup.has("initialPsn") ? f.integer(setup, "$.setup", "initialPsn", 0, 0xFFFF_FFFFL) : 0,
+                setup.has("initialSendPsn") ? f.integer(setup, "$.setup", "initialSendPsn", 0, 0xFFFF_FFFFL) : 0,
                 List.copyOf(regions),
                 List.copyOf(receives));
     }
 
     private static Sidecar.Placeholders placeholders(final Fields f, final JsonNode node) throws VectorException {
-        f.only(node, "$.placeholders", "connection", "psnBase", "regions");
+        f.only(node, "$.placeholders", "connection", "psnBase", "regions", "requests");
         final Map<String, Sidecar.RegionPlaceholder> regions = new LinkedHashMap<>();
         final JsonNode byName = node.has("regions") ? f.object(node, "$.placeholders", "regions") : null;
         if (byName != null) {
@@ -165,38 +373,42 @@ public final class SidecarReader {
                                 f.u64(entry.getValue(), at, "address"), f.u64(entry.getValue(), at, "key")));
             }
         }
+        final Map<String, Sidecar.RequestPlaceholder> requests = new LinkedHashMap<>();
+        final JsonNode requestsByName = node.has("requests") ? f.object(node, "$.placeholders", "requests") : null;
+        if (requestsByName != null) {
+            for (final Iterator<Map.Entry<String, JsonNode>> it = requestsByName.fields(); it.hasNext(); ) {
+                final Map.Entry<String, JsonNode> entry = it.next();
+                final String at = "$.placeholders.requests." + entry.getKey();
+                f.only(entry.getValue(), at, "sinkHandle", "msn");
+                requests.put(
+                        entry.getKey(),
+                        new Sidecar.RequestPlaceholder(
+                                f.u32(entry.getValue(), at, "sinkHandle"),
+                                f.integer(entry.getValue(), at, "msn", 0, 0xFFFF_FFFFL)));
+            }
+        }
         return new Sidecar.Placeholders(
                 f.u64(node, "$.placeholders", "connection"),
                 f.integer(node, "$.placeholders", "psnBase", 0, 0xFFFF_FFFFL),
-                Map.copyOf(regions));
+                Map.copyOf(regions),
+                Map.copyOf(requests));
     }
 
     private static Sidecar.Expect expect(final Fields f, final JsonNode node) throws VectorException {
-        f.only(node, "$.expect", "regions", "completions", "noOtherCompletions", "counters", "responses", "never");
-        final List<Sidecar.RegionContent> regions = new ArrayList<>();
-        int index = 0;
-        for (final JsonNode region : f.array(node, "$.expect", "regions", false)) {
-            final String at = "$.expect.regions[" + index++ + "]";
-            f.only(region, at, "region", "offset", "length", "hex", "sha256");
-            final Optional<String> hex = region.has("hex")
-                    ? Optional.of(f.matching(region.get("hex"), at + ".hex", HEX, "lower-case hex bytes"))
-                    : Optional.empty();
-            final Optional<String> sha = region.has("sha256")
-                    ? Optional.of(f.matching(region.get("sha256"), at + ".sha256", SHA256, "64 lower-case hex digits"))
-                    : Optional.empty();
-            if (hex.isEmpty() == sha.isEmpty()) {
-                throw new VectorException(f.file, at, "give exactly one of hex and sha256");
-            }
-            final int length = (int) f.integer(region, at, "length", 0, 1 << 26);
-            if (hex.isPresent() && hex.get().length() != 2L * length) {
-                throw new VectorException(
-                        f.file, at + ".hex", "holds " + hex.get().length() / 2 + " bytes, length is " + length);
-            }
-            regions.add(new Sidecar.RegionContent(
-                    f.string(region, at, "region"), f.integer(region, at, "offset", 0, 1 << 26), length, hex, sha));
-        }
+        f.only(
+                node,
+                "$.expect",
+                "regions",
+                "completions",
+                "noOtherCompletions",
+                "counters",
+                "responses",
+                "never",
+                "sentPsnsFromInitial");
+        final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
-        index = 0;
+        int index = 0;
+
         for (final JsonNode completion : f.array(node, "$.expect", "completions", false)) {
             final String at = "$.expect.completions[" + index++ + "]";
             f.only(completion, at, "wrId", "status", "type", "immediate");
@@ -230,17 +442,46 @@ public final class SidecarReader {
                 node.has("noOtherCompletions") && f.bool(node, "$.expect", "noOtherCompletions"),
                 List.copyOf(counters),
                 responses(f, node, "responses"),
-                responses(f, node, "never"));
+                responses(f, node, "never"),
+                node.has("sentPsnsFromInitial") && f.bool(node, "$.expect", "sentPsnsFromInitial"));
         if (expect.regions().isEmpty()
                 && expect.completions().isEmpty()
                 && !expect.noOtherCompletions()
                 && expect.counters().isEmpty()
                 && expect.responses().isEmpty()
-                && expect.never().isEmpty()) {
+                && expect.never().isEmpty()
+                && !expect.sentPsnsFromInitial()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }
         return expect;
+    }
+
+    private static List<Sidecar.RegionContent> regionContents(final Fields f, final JsonNode node, final String where)
+            throws VectorException {
+        final List<Sidecar.RegionContent> regions = new ArrayList<>();
+        int index = 0;
+        for (final JsonNode region : f.array(node, where, "regions", false)) {
+            final String at = where + ".regions[" + index++ + "]";
+            f.only(region, at, "region", "offset", "length", "hex", "sha256");
+            final Optional<String> hex = region.has("hex")
+                    ? Optional.of(f.matching(region.get("hex"), at + ".hex", HEX, "lower-case hex bytes"))
+                    : Optional.empty();
+            final Optional<String> sha = region.has("sha256")
+                    ? Optional.of(f.matching(region.get("sha256"), at + ".sha256", SHA256, "64 lower-case hex digits"))
+                    : Optional.empty();
+            if (hex.isEmpty() == sha.isEmpty()) {
+                throw new VectorException(f.file, at, "give exactly one of hex and sha256");
+            }
+            final int length = (int) f.integer(region, at, "length", 0, 1 << 26);
+            if (hex.isPresent() && hex.get().length() != 2L * length) {
+                throw new VectorException(
+                        f.file, at + ".hex", "holds " + hex.get().length() / 2 + " bytes, length is " + length);
+            }
+            regions.add(new Sidecar.RegionContent(
+                    f.string(region, at, "region"), f.integer(region, at, "offset", 0, 1 << 26), length, hex, sha));
+        }
+        return List.copyOf(regions);
     }
 
     private static List<Sidecar.ResponseExpectation> responses(final Fields f, final JsonNode node, final String name)
@@ -381,6 +622,14 @@ public final class SidecarReader {
                 throw new VectorException(file, at + "." + name, "is '" + text + "'; must be hex such as 0x70000000");
             }
             return Long.parseUnsignedLong(text.substring(2), 16);
+        }
+
+        long u32(final JsonNode node, final String at, final String name) throws VectorException {
+            final long value = u64(node, at, name);
+            if ((value & ~0xFFFF_FFFFL) != 0) {
+                throw new VectorException(file, at + "." + name, "must fit 32 bits");
+            }
+            return value;
         }
 
         boolean bool(final JsonNode node, final String at, final String name) throws VectorException {

@@ -48,6 +48,8 @@ public final class VectorReplay {
     private static final long REGION_BASE = 0x7000_0000L;
     private static final long REGION_STRIDE = 1L << 27;
     private static final long MAX_GAP_NS = 100_000_000L;
+    /** The MTU of the tester's side of the connection; the tester sends nothing through it but ACKs. */
+    private static final int TESTER_MTU = 1500;
 
     private VectorReplay() {}
 
@@ -57,23 +59,42 @@ public final class VectorReplay {
      */
     public static void run(final TestVector vector, final DutControl control, final WireLink link)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
+        run(vector, control, link, java.util.OptionalInt.empty());
+    }
+
+    /**
+     * As {@link #run(TestVector, DutControl, WireLink)}, knowing the connection MTU the device declares (its test
+     * parameter), which an await step's {@code fullSegments} check needs; without it such a vector is INCONCLUSIVE.
+     */
+    public static void run(
+            final TestVector vector, final DutControl control, final WireLink link, final java.util.OptionalInt mtu)
+            throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final Sidecar sidecar = vector.sidecar();
+        if (mtu.isEmpty() && sidecar.steps().stream().anyMatch(s -> s instanceof Sidecar.Await a && a.fullSegments())) {
+            throw new TestAbortedException(
+                    "the vector checks segmentation at the MTU, and the device's MTU is unknown");
+        }
         control.reset();
-        control.createConnection(new ConnectionSpec(
+        final ConnectionSpec spec = new ConnectionSpec(
                 DUT_CONNECTION,
                 TESTER_CONNECTION,
                 link.testerAddress(),
                 link.testerPort(),
                 sidecar.setup().paths(),
                 sidecar.setup().streams(),
-                0,
-                sidecar.setup().initialPsn()));
+                sidecar.setup().initialSendPsn(),
+                sidecar.setup().initialPsn());
+        control.createConnection(spec);
         final Map<String, PlaceholderRewriter.ActualRegion> regions = new HashMap<>();
         long base = REGION_BASE;
         for (final Sidecar.Region region : sidecar.setup().regions()) {
             final long key = control.registerRegion(base, region.length(), access(region.access()));
             final byte[] fill = new byte[(int) region.length()];
             Arrays.fill(fill, (byte) region.fill());
+            region.hex().ifPresent(hex -> {
+                final byte[] bytes = HexFormat.of().parseHex(hex);
+                System.arraycopy(bytes, 0, fill, 0, bytes.length);
+            });
             control.writeRegion(key, base, fill);
             regions.put(region.name(), new PlaceholderRewriter.ActualRegion(base, key, region.length()));
             base += REGION_STRIDE;
@@ -91,14 +112,38 @@ public final class VectorReplay {
         final PlaceholderRewriter rewriter = new PlaceholderRewriter(
                 sidecar.placeholders(), DUT_CONNECTION, sidecar.setup().initialPsn(), regions);
         final Map<String, Long> before = control.readCounters();
+        final List<Frame> frames = frames(vector);
         try (TesterPeer peer = TesterPeer.start(link)) {
             final int mark = peer.mark();
-            send(vector, peer, rewriter, "recorded".equals(sidecar.pacing()));
-            peer.recorder().awaitQuiet(QUIET, LIMIT);
-            final List<ReceivedPacket> answers = peer.recorder().since(mark);
             final List<String> failures = new ArrayList<>();
+            final List<DutCompletion> completions = new ArrayList<>();
+            SenderSteps steps = null;
+            if (sidecar.steps().isEmpty()) {
+                send(frames, peer, rewriter, "recorded".equals(sidecar.pacing()));
+            } else {
+                // The DUT sends: the tester acknowledges each of its packets at once, as a correct receiver may.
+                peer.connection(spec, TESTER_MTU).autoAck(true);
+                steps = new SenderSteps(
+                        sidecar,
+                        mtu.orElse(0),
+                        link.testerAddress() instanceof java.net.Inet6Address ? 40 : 20,
+                        control,
+                        peer,
+                        mark,
+                        rewriter,
+                        frames.stream().map(Frame::packet).toList(),
+                        regions,
+                        completions,
+                        failures);
+                steps.run(vector.stimulus());
+            }
+            peer.recorder().awaitQuiet(QUIET, LIMIT);
+            if (steps != null) {
+                steps.checkSent();
+            }
+            final List<ReceivedPacket> answers = peer.recorder().since(mark);
             checkResponses(sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
-            checkCompletions(sidecar.expect(), control, failures);
+            checkCompletions(sidecar.expect(), control, completions, failures);
             checkCounters(sidecar.expect(), before, control.readCounters(), failures);
             checkRegions(sidecar.expect(), control, regions, failures);
             if (!failures.isEmpty()) {
@@ -110,10 +155,11 @@ public final class VectorReplay {
         }
     }
 
-    private static void send(
-            final TestVector vector, final TesterPeer peer, final PlaceholderRewriter rewriter, final boolean recorded)
-            throws CaptureFileException, java.io.IOException, InterruptedException {
-        long previousNs = Long.MIN_VALUE;
+    /** A stimulus packet and when it was captured. */
+    private record Frame(byte[] packet, long atNs) {}
+
+    private static List<Frame> frames(final TestVector vector) throws CaptureFileException, java.io.IOException {
+        final List<Frame> frames = new ArrayList<>();
         try (PcapReader reader = PcapReader.open(vector.stimulus())) {
             for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
                 final byte[] packet;
@@ -124,15 +170,26 @@ public final class VectorReplay {
                             vector.stimulus(),
                             "frame " + (frame.index() + 1) + " is not Ethernet/IP/UDP: " + e.getMessage());
                 }
-                final long atNs = frame.timestamp().getEpochSecond() * 1_000_000_000L
-                        + frame.timestamp().getNano();
-                if (recorded && previousNs != Long.MIN_VALUE && atNs > previousNs) {
-                    final long gapNs = Math.min(atNs - previousNs, MAX_GAP_NS);
-                    Thread.sleep(gapNs / 1_000_000, (int) (gapNs % 1_000_000));
-                }
-                previousNs = atNs;
-                peer.send(rewriter.rewrite(packet));
+                frames.add(new Frame(
+                        packet,
+                        frame.timestamp().getEpochSecond() * 1_000_000_000L
+                                + frame.timestamp().getNano()));
             }
+        }
+        return frames;
+    }
+
+    private static void send(
+            final List<Frame> frames, final TesterPeer peer, final PlaceholderRewriter rewriter, final boolean recorded)
+            throws java.io.IOException, InterruptedException {
+        long previousNs = Long.MIN_VALUE;
+        for (final Frame frame : frames) {
+            if (recorded && previousNs != Long.MIN_VALUE && frame.atNs() > previousNs) {
+                final long gapNs = Math.min(frame.atNs() - previousNs, MAX_GAP_NS);
+                Thread.sleep(gapNs / 1_000_000, (int) (gapNs % 1_000_000));
+            }
+            previousNs = frame.atNs();
+            peer.send(rewriter.rewrite(frame.packet()));
         }
     }
 
@@ -187,9 +244,11 @@ public final class VectorReplay {
     }
 
     private static void checkCompletions(
-            final Sidecar.Expect expect, final DutControl control, final List<String> failures)
+            final Sidecar.Expect expect,
+            final DutControl control,
+            final List<DutCompletion> seen,
+            final List<String> failures)
             throws DutControlException {
-        final List<DutCompletion> seen = new ArrayList<>();
         final long deadline = System.nanoTime() + LIMIT.toNanos();
         while (System.nanoTime() < deadline && !allSeen(expect, seen)) {
             seen.addAll(control.pollCompletions(64, Duration.ofMillis(100)));
@@ -308,7 +367,15 @@ public final class VectorReplay {
                 .replace(response.opcode().toLowerCase(Locale.ROOT), response.opcode());
     }
 
-    private static String summary(final List<ReceivedPacket> answers) {
+    /** Whether {@code bytes} are what {@code content} says. */
+    static boolean holds(final Sidecar.RegionContent content, final byte[] bytes) {
+        return content.hex()
+                        .map(hex -> hex.equals(HexFormat.of().formatHex(bytes)))
+                        .orElse(true)
+                && content.sha256().map(sha -> sha.equals(sha256(bytes))).orElse(true);
+    }
+
+    static String summary(final List<ReceivedPacket> answers) {
         if (answers.isEmpty()) {
             return "nothing";
         }

@@ -12,7 +12,7 @@ import org.mrconf.wire.Packet;
 
 class PlaceholderRewriterTest {
     private static final Sidecar.Placeholders RECORDED = new Sidecar.Placeholders(
-            0x0001_0001L, 10, Map.of("target", new Sidecar.RegionPlaceholder(0x7000_0000L, 0x77)));
+            0x0001_0001L, 10, Map.of("target", new Sidecar.RegionPlaceholder(0x7000_0000L, 0x77)), Map.of());
     private static final PlaceholderRewriter REWRITER = new PlaceholderRewriter(
             RECORDED,
             0x00AB_0001L,

@@ -48,7 +48,9 @@ public final class VectorsBenchmark implements Callable<Integer> {
                     VectorReplay.run(
                             vector,
                             reference.device().control(),
-                            reference.device().link());
+                            reference.device().link(),
+                            java.util.OptionalInt.of(
+                                    reference.device().profile().parameters().mtu()));
                 } catch (final AssertionError e) {
                     failed++;
                     console.println("FAIL " + vector.id() + ": " + e.getMessage());

@@ -24,6 +24,10 @@ final class Scenario {
     final ObjectNode expect = JSON.objectNode();
     final List<byte[]> stimulus = new ArrayList<>();
     final List<Integer> paths = new ArrayList<>();
+    /** The steps of a scenario in which the DUT sends; empty: the whole stimulus is sent. */
+    final ArrayNode steps = JSON.arrayNode();
+    /** Request placeholders by name (a READ_REQUEST of the DUT the stimulus answers). */
+    final ObjectNode requests = JSON.objectNode();
 
     Scenario(final String id, final String kind, final String purpose, final String... clauses) {
         this.id = id;
@@ -49,6 +53,105 @@ final class Scenario {
         ((ObjectNode) ((ArrayNode) setup.get("regions"))
                         .get(setup.get("regions").size() - 1))
                 .put("fill", fill);
+        return this;
+    }
+
+    /** A region whose first bytes start as {@code bytes} (the rest as 0), e.g. the source of a WRITE the DUT posts. */
+    Scenario region(final String name, final int length, final byte[] bytes, final String... access) {
+        region(name, length, access);
+        ((ObjectNode) ((ArrayNode) setup.get("regions"))
+                        .get(setup.get("regions").size() - 1))
+                .put("hex", java.util.HexFormat.of().formatHex(bytes));
+        return this;
+    }
+
+    /** The first PSN of every path the DUT sends on. */
+    Scenario initialSendPsn(final long psn) {
+        setup.put("initialSendPsn", psn);
+        return this;
+    }
+
+    /** A stimulus frame held back for a {@link #sendFrames} step; returns its index. */
+    int frame(final int path, final byte[] packet) {
+        stimulus.add(packet);
+        paths.add(path);
+        return stimulus.size() - 1;
+    }
+
+    /** Step: the DUT posts a WRITE, WRITE_WITH_IMMEDIATE or READ to the tester's {@code remoteAddress}/key. */
+    Scenario post(
+            final String op,
+            final int stream,
+            final long wrId,
+            final String region,
+            final int offset,
+            final int length,
+            final long remoteAddress,
+            final long remoteKey) {
+        final ObjectNode post = steps.addObject().putObject("post");
+        post.put("op", op)
+                .put("stream", stream)
+                .put("wrId", wrId)
+                .put("region", region)
+                .put("offset", offset)
+                .put("length", length);
+        if (!"SEND".equals(op)) {
+            post.put("remoteAddress", String.format("0x%08x", remoteAddress))
+                    .put("remoteKey", String.format("0x%08x", remoteKey));
+        }
+        return this;
+    }
+
+    /** Step: the DUT posts a SEND. */
+    Scenario postSend(final int stream, final long wrId, final String region, final int offset, final int length) {
+        return post("SEND", stream, wrId, region, offset, length, 0, 0);
+    }
+
+    /** Step: wait for a whole message of the DUT; the caller adds the expected fields to the returned node. */
+    ObjectNode await(final String opcode, final int stream) {
+        final ObjectNode await = steps.addObject().putObject("await");
+        await.put("opcode", opcode).put("stream", stream);
+        return await;
+    }
+
+    /** Step: send these stimulus frames, in this order. */
+    Scenario sendFrames(final int... frames) {
+        final ArrayNode list = steps.addObject().putObject("send").putArray("frames");
+        for (final int frame : frames) {
+            list.add(frame);
+        }
+        return this;
+    }
+
+    /** Step: the region holds {@code hex} at {@code offset} (waited for), and these work requests have not completed. */
+    Scenario checkOnTheWay(final String region, final int offset, final String hex, final long... notCompleted) {
+        final ObjectNode check = steps.addObject().putObject("check");
+        check.putArray("regions")
+                .addObject()
+                .put("region", region)
+                .put("offset", offset)
+                .put("length", hex.length() / 2)
+                .put("hex", hex);
+        if (notCompleted.length > 0) {
+            final ArrayNode ids = check.putArray("notCompleted");
+            for (final long id : notCompleted) {
+                ids.add(id);
+            }
+        }
+        return this;
+    }
+
+    /** A READ_REQUEST of the DUT that stimulus READ_RESPONSEs recorded with {@code sinkHandle} answer. */
+    Scenario request(final String name, final long sinkHandle, final long msn) {
+        requests.putObject(name)
+                .put("sinkHandle", String.format("0x%08x", sinkHandle))
+                .put("msn", msn);
+        return this;
+    }
+
+    /** The DUT's PSNs on every path run from the initial send PSN by 1 (clause 6.1.1). */
+    Scenario expectSentPsnsFromInitial() {
+        expect.put("sentPsnsFromInitial", true);
         return this;
     }
 
@@ -152,6 +255,18 @@ final class Scenario {
     Scenario never(final String opcode) {
         array(expect, "never").addObject().put("opcode", opcode);
         return this;
+    }
+
+    boolean hasRegion(final String name) {
+        if (!setup.has("regions")) {
+            return false;
+        }
+        for (final com.fasterxml.jackson.databind.JsonNode region : setup.get("regions")) {
+            if (name.equals(region.get("name").asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ArrayNode array(final ObjectNode node, final String name) {

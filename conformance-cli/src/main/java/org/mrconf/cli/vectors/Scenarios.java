@@ -65,6 +65,8 @@ final class Scenarios {
         all.add(sixteenStreams());
         all.add(probeConsumesNoPsn());
         all.add(readRequestWithPayloadLength());
+        all.add(reservedFieldsIgnored());
+        all.addAll(SenderScenarios.all());
         return all;
     }
 
@@ -85,7 +87,7 @@ final class Scenarios {
                 .ackRequest();
     }
 
-    private static byte[] pattern(final int length, final int seed) {
+    static byte[] pattern(final int length, final int seed) {
         final byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++) {
             bytes[i] = (byte) (i * 31 + seed * 7 + 1);
@@ -334,7 +336,7 @@ final class Scenarios {
                 .ackRequest();
     }
 
-    private static String hex(final byte[] bytes) {
+    static String hex(final byte[] bytes) {
         return HexFormat.of().formatHex(bytes);
     }
 
@@ -684,6 +686,26 @@ final class Scenarios {
                                 .build());
         scenario.profiles.add("multipath");
         return scenario.expectAck(0, 2, 1).neverAck(0, 3).expectRegion("target", 0, hex(first) + hex(second));
+    }
+
+    private static Scenario reservedFieldsIgnored() {
+        final byte[] payload = pattern(64, 16);
+        return target(new Scenario(
+                        "5.1.1/reserved-fields-ignored",
+                        "valid",
+                        "Ensure that the DUT ignores non-zero reserved fields on receipt: a WRITE with reserved byte 9,"
+                                + " reserved bytes 10 and 11 and every reserved flag bit set is placed and acknowledged",
+                        "5.1.1"))
+                .send(
+                        0,
+                        write(0, 0, 0, 64, payload)
+                                .reserved1(0xA5)
+                                .reserved2(0x5AA5)
+                                .addFlags(0xFFFC)
+                                .build())
+                .expectAck(0, 1, 1)
+                .never("NACK")
+                .expectRegion("target", 0, hex(payload));
     }
 
     private static Scenario readRequestWithPayloadLength() {

@@ -38,13 +38,21 @@ final class VectorWriter {
         final ObjectNode placeholders = sidecar.putObject("placeholders");
         placeholders.put("connection", hex(Scenarios.CONNECTION));
         placeholders.put("psnBase", Scenarios.PSN_BASE);
-        placeholders
-                .putObject("regions")
-                .putObject("target")
-                .put("address", hex(Scenarios.TARGET_ADDRESS))
-                .put("key", hex(Scenarios.TARGET_KEY));
+        final ObjectNode regions = placeholders.putObject("regions");
+        if (scenario.hasRegion("target")) {
+            // Only the target region is addressed by the stimulus; a DUT's own source or sink is not.
+            regions.putObject("target")
+                    .put("address", hex(Scenarios.TARGET_ADDRESS))
+                    .put("key", hex(Scenarios.TARGET_KEY));
+        }
+        if (!scenario.requests.isEmpty()) {
+            placeholders.set("requests", scenario.requests);
+        }
         sidecar.put("pacing", "fast");
         sidecar.set("expect", scenario.expect);
+        if (!scenario.steps.isEmpty()) {
+            sidecar.set("steps", scenario.steps);
+        }
         Files.writeString(
                 folder.resolve(TestVector.SIDECAR), mapper.writeValueAsString(sidecar) + "\n", StandardCharsets.UTF_8);
         try (PcapWriter writer = PcapWriter.create(folder.resolve(TestVector.STIMULUS))) {

@@ -16,6 +16,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.pcap.CapturedFrame;
 import org.mrconf.pcap.PcapReader;
+import org.mrconf.vectors.Sidecar;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorException;
@@ -175,7 +176,9 @@ public final class VectorsCommand implements Runnable {
                     VectorReplay.run(
                             vector,
                             reference.device().control(),
-                            reference.device().link());
+                            reference.device().link(),
+                            java.util.OptionalInt.of(
+                                    reference.device().profile().parameters().mtu()));
                     out.println("recorded " + scenario.id);
                 } catch (final AssertionError e) {
                     failures++;
@@ -221,8 +224,13 @@ public final class VectorsCommand implements Runnable {
                 problems.addAll(schema.check(sidecar));
             }
             for (final TestVector vector : corpus.vectors()) {
-                checksums(vector.stimulus(), problems);
+                // Only the DUT sends in a vector whose steps send no frame: its capture may be empty.
+                final int frames = checksums(
+                        vector.stimulus(),
+                        problems,
+                        vector.sidecar().steps().stream().noneMatch(s -> s instanceof Sidecar.Send));
                 vector.expected().ifPresent(expected -> checksums(expected, problems));
+                checkSteps(vector, frames, problems);
             }
             if (updateManifest) {
                 Manifest.write(root);
@@ -246,7 +254,42 @@ public final class VectorsCommand implements Runnable {
             }
         }
 
-        private static void checksums(final Path capture, final List<String> problems) {
+        /**
+         * A vector with steps sends its frames by index: each index names a frame of the capture, and each frame is
+         * sent by some step (a frame never sent is a sign the sidecar and the capture drifted apart).
+         */
+        private static void checkSteps(final TestVector vector, final int frames, final List<String> problems) {
+            final List<Sidecar.Step> steps = vector.sidecar().steps();
+            if (steps.isEmpty() || frames < 0) {
+                return;
+            }
+            final java.util.Set<Integer> sent = new java.util.HashSet<>();
+            for (int i = 0; i < steps.size(); i++) {
+                if (steps.get(i) instanceof Sidecar.Send send) {
+                    for (final int frame : send.frames()) {
+                        if (frame >= frames) {
+                            problems.add(vector.folder().resolve(TestVector.SIDECAR) + ": $.steps[" + i
+                                    + "].send.frames names frame " + frame + ", " + vector.stimulus() + " holds "
+                                    + frames);
+                        }
+                        sent.add(frame);
+                    }
+                }
+            }
+            for (int frame = 0; frame < frames; frame++) {
+                if (!sent.contains(frame)) {
+                    problems.add(vector.folder().resolve(TestVector.SIDECAR) + ": $.steps: no step sends frame " + frame
+                            + " of " + vector.stimulus());
+                }
+            }
+        }
+
+        /** Checks every frame's checksums; returns how many frames the capture holds, or -1 if it cannot be read. */
+        private static int checksums(final Path capture, final List<String> problems) {
+            return checksums(capture, problems, false);
+        }
+
+        private static int checksums(final Path capture, final List<String> problems, final boolean mayBeEmpty) {
             try (PcapReader reader = PcapReader.open(capture)) {
                 int frames = 0;
                 for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
@@ -255,11 +298,13 @@ public final class VectorsCommand implements Runnable {
                         problems.add(capture + ": frame " + frames + " has a wrong IP or UDP checksum");
                     }
                 }
-                if (frames == 0) {
+                if (frames == 0 && !mayBeEmpty) {
                     problems.add(capture + ": holds no frame");
                 }
+                return frames;
             } catch (final Exception e) {
                 problems.add(capture + ": " + e.getMessage());
+                return -1;
             }
         }
     }

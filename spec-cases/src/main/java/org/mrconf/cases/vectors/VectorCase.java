@@ -53,7 +53,12 @@ class VectorCase {
                                         + " profile, which the device does not claim");
                             }
                         }
-                        VectorReplay.run(vector, dut.control(), dut.link());
+                        VectorReplay.run(
+                                vector,
+                                dut.control(),
+                                dut.link(),
+                                java.util.OptionalInt.of(
+                                        dut.profile().parameters().mtu()));
                     }));
         }
         for (final VectorException problem : corpus.problems()) {

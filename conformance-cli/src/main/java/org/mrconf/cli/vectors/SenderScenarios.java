@@ -1,0 +1,302 @@
+package org.mrconf.cli.vectors;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.mrconf.peer.PacketBuilder;
+
+/**
+ * The built-in scenarios in which the DUT is the sender: the tester asks it, through the control channel, to post a
+ * WRITE, SEND or READ, and compares what it sends field by field (data header, WRITE and SEND extensions, reserved
+ * fields, PSNs, MSNs and RSNs), or answers its READ out of order. Each expectation is the spec's, not the reference's
+ * output; see {@link Scenarios}.
+ */
+final class SenderScenarios {
+    /** The tester's region the DUT writes to or reads from: the tester has no memory, the values are only compared. */
+    static final long TESTER_ADDRESS = 0x00AA_0000L;
+
+    static final long TESTER_KEY = 0x42;
+    /** Long enough to need several packets at any MTU up to 9000 bytes. */
+    private static final int MESSAGE = 10_000;
+
+    private static final int SOURCE_LENGTH = 64 * 1024;
+    /** The sink handle and MSN the READ_RESPONSEs are recorded with; replay uses the DUT's actual READ_REQUEST's. */
+    private static final long RECORDED_SINK_HANDLE = 0x5EED_0001L;
+
+    private static final int READ_SEGMENT = 1024;
+
+    private SenderScenarios() {}
+
+    static List<Scenario> all() {
+        final List<Scenario> all = new ArrayList<>();
+        all.add(dataHeaderFields());
+        all.add(writeExtension());
+        all.add(reservedSentAsZero());
+        all.add(sendRsn());
+        all.add(msnPerStream());
+        all.add(psnsFromInitialSendPsn());
+        all.add(readAnsweredOutOfOrder());
+        all.add(readResponseFields());
+        all.add(segmentsFilledToTheMtu());
+        return all;
+    }
+
+    private static Scenario source(final Scenario scenario, final byte[] bytes) {
+        return scenario.region("source", SOURCE_LENGTH, bytes, "LOCAL_WRITE");
+    }
+
+    private static Scenario postWrite(final Scenario scenario, final int stream, final long wrId, final int length) {
+        return scenario.post("WRITE", stream, wrId, "source", 0, length, TESTER_ADDRESS, TESTER_KEY);
+    }
+
+    private static Scenario dataHeaderFields() {
+        final byte[] data = Scenarios.pattern(MESSAGE, 40);
+        final Scenario scenario = source(
+                new Scenario(
+                        "5.2.1/dut-write-data-header",
+                        "valid",
+                        "Ensure that every packet of a 10000-byte WRITE the DUT sends carries the data header of"
+                                + " Table 5-4: its stream, MSN 0, the message length 10000 and message offsets and"
+                                + " payload lengths that together carry exactly the message's bytes",
+                        "5.2.1"),
+                data);
+        postWrite(scenario, 0, 900, MESSAGE);
+        scenario.await("WRITE", 0)
+                .put("msn", 0)
+                .put("messageLength", MESSAGE)
+                .put("payloadSha256", Scenarios.sha256(data));
+        return scenario.expectResponse("WRITE", 2);
+    }
+
+    private static Scenario writeExtension() {
+        final byte[] data = Scenarios.pattern(MESSAGE, 41);
+        final Scenario scenario = source(
+                new Scenario(
+                        "5.2.3/dut-write-remote-address-and-key",
+                        "valid",
+                        "Ensure that every packet of a 10000-byte WRITE the DUT sends carries the remote address of"
+                                + " the message's first byte and the remote key the work request named, so that its"
+                                + " bytes land at remote address + message offset",
+                        "5.2.3"),
+                data);
+        postWrite(scenario, 0, 901, MESSAGE);
+        scenario.await("WRITE", 0)
+                .put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS))
+                .put("remoteKey", String.format("0x%08x", TESTER_KEY))
+                .put("messageLength", MESSAGE)
+                .put("payloadSha256", Scenarios.sha256(data));
+        return scenario.expectResponse("WRITE", 2);
+    }
+
+    private static Scenario segmentsFilledToTheMtu() {
+        final byte[] data = Scenarios.pattern(MESSAGE, 49);
+        final Scenario scenario = source(
+                new Scenario(
+                        "4.1.9/dut-write-segments-fill-the-mtu",
+                        "valid",
+                        "Ensure that no datagram of a 10000-byte WRITE the DUT sends exceeds the connection's MTU and"
+                                + " that every packet but the last carries the largest payload the MTU allows",
+                        "4.1.9"),
+                data);
+        postWrite(scenario, 0, 940, MESSAGE);
+        scenario.await("WRITE", 0).put("fullSegments", true).put("payloadSha256", Scenarios.sha256(data));
+        return scenario.expectResponse("WRITE", 2);
+    }
+
+    private static Scenario reservedSentAsZero() {
+        final byte[] data = Scenarios.pattern(MESSAGE, 42);
+        final Scenario scenario = source(
+                new Scenario(
+                        "5.1.1/dut-sends-reserved-as-zero",
+                        "valid",
+                        "Ensure that the DUT sends the reserved fields of the common header (bytes 9 to 11 and every"
+                                + " flag bit Table 5-3 does not define) as zero in every packet of a WRITE and a READ"
+                                + " it is asked to post",
+                        "5.1.1"),
+                data);
+        postWrite(scenario, 0, 902, MESSAGE);
+        scenario.await("WRITE", 0).put("reservedZero", true);
+        scenario.post("READ", 0, 903, "source", 32 * 1024, 64, TESTER_ADDRESS, TESTER_KEY);
+        scenario.await("READ_REQUEST", 0).put("reservedZero", true);
+        scenario.profiles.add("read");
+        return scenario.expectResponse("WRITE", 2).expectResponse("READ_REQUEST", 1);
+    }
+
+    private static Scenario sendRsn() {
+        final byte[] data = Scenarios.pattern(256, 43);
+        final Scenario scenario = source(
+                new Scenario(
+                        "5.2.4/dut-send-rsn-after-a-write",
+                        "valid",
+                        "Ensure that a SEND the DUT posts after a WRITE on the same stream carries RSN 0 (the first"
+                                + " SEND of the stream) although its MSN is 1",
+                        "5.2.4"),
+                data);
+        postWrite(scenario, 0, 910, 128);
+        scenario.postSend(0, 911, "source", 128, 128);
+        scenario.await("WRITE", 0);
+        scenario.await("SEND", 0)
+                .put("rsn", 0)
+                .put("messageLength", 128)
+                .put("payloadHex", Scenarios.hex(Arrays.copyOfRange(data, 128, 256)));
+        return scenario.expectResponse("SEND", 1);
+    }
+
+    private static Scenario msnPerStream() {
+        final byte[] data = Scenarios.pattern(512, 44);
+        final Scenario scenario = source(
+                new Scenario(
+                        "7.5.7/dut-msn-per-stream",
+                        "valid",
+                        "Ensure that the DUT numbers the messages of each stream from MSN 0 in posting order, whatever"
+                                + " their opcode: a WRITE on stream 0, a WRITE on stream 1, a SEND on stream 0 and a"
+                                + " SEND on stream 1 carry MSNs 0, 0, 1 and 1, and the SENDs RSN 0",
+                        "7.5.7"),
+                data);
+        scenario.setup.put("streams", 2);
+        postWrite(scenario, 0, 920, 128);
+        postWrite(scenario, 1, 921, 128);
+        scenario.postSend(0, 922, "source", 256, 64);
+        scenario.postSend(1, 923, "source", 320, 64);
+        scenario.await("WRITE", 0).put("msn", 0);
+        scenario.await("WRITE", 1).put("msn", 0);
+        scenario.await("SEND", 0).put("msn", 1).put("rsn", 0);
+        scenario.await("SEND", 1).put("msn", 1).put("rsn", 0);
+        return scenario.expectResponse("SEND", 2);
+    }
+
+    private static Scenario psnsFromInitialSendPsn() {
+        final byte[] data = Scenarios.pattern(MESSAGE, 45);
+        final Scenario scenario = source(
+                new Scenario(
+                        "6.1.1/dut-psns-from-initial-send-psn",
+                        "valid",
+                        "Ensure that the DUT's first packet on a path carries the connection's initial send PSN"
+                                + " (2^32 - 3) and each next one the previous plus 1 modulo 2^32, across the wrap,"
+                                + " for two 10000-byte WRITEs and a READ_REQUEST",
+                        "6.1.1"),
+                data);
+        scenario.initialSendPsn(0xFFFF_FFFDL);
+        postWrite(scenario, 0, 930, MESSAGE);
+        postWrite(scenario, 0, 931, MESSAGE);
+        scenario.post("READ", 0, 932, "source", 32 * 1024, 64, TESTER_ADDRESS, TESTER_KEY);
+        scenario.await("WRITE", 0);
+        scenario.await("WRITE", 0);
+        scenario.await("READ_REQUEST", 0);
+        scenario.profiles.add("read");
+        return scenario.expectSentPsnsFromInitial();
+    }
+
+    /**
+     * Clause 7.4.2 with the DUT as requester: the tester answers its READ out of order (the last segment first, a
+     * duplicate of a middle one, then the first) and checks placement on arrival and that the READ completes only
+     * when every byte has arrived.
+     */
+    private static Scenario readAnsweredOutOfOrder() {
+        final int length = 4 * READ_SEGMENT - 9;
+        final byte[] data = Scenarios.pattern(length, 46);
+        final int sinkOffset = 1;
+        final Scenario scenario = new Scenario(
+                        "7.4.2/read-answered-out-of-order",
+                        "valid",
+                        "Ensure that the DUT, as requester of a 4087-byte READ, places each READ_RESPONSE at its sink"
+                                + " offset on arrival whatever the order (the last first, a middle one twice, the"
+                                + " first last) and completes the READ only once every byte has arrived",
+                        "7.4.2")
+                .region("sink", SOURCE_LENGTH, "LOCAL_WRITE")
+                .request("read", RECORDED_SINK_HANDLE, 0)
+                .post("READ", 0, 700, "sink", sinkOffset, length, TESTER_ADDRESS, TESTER_KEY);
+        scenario.profiles.add("read");
+        scenario.await("READ_REQUEST", 0)
+                .put("as", "read")
+                .put("messageLength", length)
+                .put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS))
+                .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+        final int[] frames = new int[4];
+        for (int i = 0; i < 4; i++) {
+            final int from = i * READ_SEGMENT;
+            final byte[] slice = Arrays.copyOfRange(data, from, Math.min(length, from + READ_SEGMENT));
+            frames[i] = scenario.frame(
+                    0,
+                    PacketBuilder.readResponse()
+                            .connection(Scenarios.CONNECTION)
+                            .path(0)
+                            .psn(Scenarios.PSN_BASE + i)
+                            .stream(0)
+                            .msn(0)
+                            .messageLength(length)
+                            .messageOffset(from)
+                            .sinkHandle(RECORDED_SINK_HANDLE)
+                            .transmitTimestamp(2000 + i)
+                            .payload(slice)
+                            .ackRequest()
+                            .build());
+        }
+        scenario.sendFrames(frames[3]);
+        scenario.checkOnTheWay("sink", sinkOffset + 3 * READ_SEGMENT, Scenarios.hex(slice(data, 3)), 700);
+        scenario.sendFrames(frames[1], frames[1], frames[2]);
+        scenario.checkOnTheWay("sink", sinkOffset + READ_SEGMENT, Scenarios.hex(slice(data, 1)));
+        scenario.checkOnTheWay("sink", sinkOffset + 2 * READ_SEGMENT, Scenarios.hex(slice(data, 2)), 700);
+        scenario.sendFrames(frames[0]);
+        final byte[] whole = new byte[length + 65];
+        System.arraycopy(data, 0, whole, 1, length);
+        return scenario.expectCompletion(700, "SUCCESS", "READ")
+                .expectRegion("sink", 0, Scenarios.hex(whole))
+                .never("NACK");
+    }
+
+    /**
+     * Clause 5.2.6 with the DUT as responder: a READ_REQUEST with MSN 1 (after a WRITE with MSN 0) is answered by
+     * READ_RESPONSEs that carry its sink handle, stream, MSN and message length and, together, the bytes read.
+     */
+    private static Scenario readResponseFields() {
+        final int length = 3000;
+        final byte[] data = Scenarios.pattern(length, 47);
+        final long sinkHandle = 0x31;
+        final Scenario scenario = new Scenario(
+                        "5.2.6/read-response-fields",
+                        "valid",
+                        "Ensure that the READ_RESPONSEs the DUT answers a 3000-byte READ_REQUEST (MSN 1, after a"
+                                + " WRITE with MSN 0) with carry the request's sink handle, stream, MSN and message"
+                                + " length, message offsets within the read, and together exactly the bytes read",
+                        "5.2.6")
+                .region("target", 64 * 1024, data, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ");
+        scenario.profiles.add("read");
+        final int write = scenario.frame(
+                0,
+                PacketBuilder.write().connection(Scenarios.CONNECTION).path(0).psn(Scenarios.PSN_BASE).stream(0)
+                        .msn(0)
+                        .messageLength(64)
+                        .messageOffset(0)
+                        .remoteAddress(Scenarios.TARGET_ADDRESS + 60_000)
+                        .remoteKey(Scenarios.TARGET_KEY)
+                        .transmitTimestamp(3000)
+                        .payload(Scenarios.pattern(64, 48))
+                        .ackRequest()
+                        .build());
+        final int read = scenario.frame(
+                0,
+                PacketBuilder.readRequest().connection(Scenarios.CONNECTION).path(0).psn(Scenarios.PSN_BASE + 1).stream(
+                                0)
+                        .msn(1)
+                        .messageLength(length)
+                        .messageOffset(0)
+                        .remoteAddress(Scenarios.TARGET_ADDRESS)
+                        .remoteKey(Scenarios.TARGET_KEY)
+                        .sinkHandle(sinkHandle)
+                        .transmitTimestamp(3001)
+                        .ackRequest()
+                        .build());
+        scenario.sendFrames(write, read);
+        scenario.await("READ_RESPONSE", 0)
+                .put("msn", 1)
+                .put("messageLength", length)
+                .put("sinkHandle", String.format("0x%08x", sinkHandle))
+                .put("payloadSha256", Scenarios.sha256(data));
+        return scenario.expectResponse("READ_RESPONSE", 1).never("NACK");
+    }
+
+    private static byte[] slice(final byte[] data, final int index) {
+        return Arrays.copyOfRange(data, index * READ_SEGMENT, Math.min(data.length, (index + 1) * READ_SEGMENT));
+    }
+}

@@ -1,0 +1,386 @@
+package org.mrconf.vectors;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutControl;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.Psn;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.TesterPeer;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketFlags;
+
+/**
+ * Runs the {@link Sidecar#steps()} of a vector in which the DUT takes part as a sender: posts work through the control
+ * channel, waits for the messages the DUT sends and compares them field by field, sends stimulus frames with the
+ * DUT's actual values, and checks placement and completions on the way. The tester acknowledges every data packet and
+ * READ_REQUEST of the DUT at once (a correct receiver; coalescing is optional). Broken expectations are collected as
+ * failures; a message the DUT never sends ends the steps.
+ */
+final class SenderSteps {
+    private static final long POLL_MS = 5;
+    private static final int RESERVED_BYTE_OFFSET = 9;
+
+    private final Sidecar sidecar;
+    private final int mtu;
+    private final int ipHeaderLength;
+    private final DutControl control;
+    private final TesterPeer peer;
+    private final int mark;
+    private final PlaceholderRewriter rewriter;
+    private final List<byte[]> frames;
+    private final Map<String, PlaceholderRewriter.ActualRegion> regions;
+    private final List<DutCompletion> completions;
+    private final List<String> failures;
+    /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
+    private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
+
+    /** One message of the DUT: READ_RESPONSEs are named by the stream and MSN of the request they answer. */
+    private record MessageKey(Opcode opcode, int stream, long msn) {
+        static MessageKey of(final DataPacket packet) {
+            return new MessageKey(packet.opcode(), packet.streamId(), packet.messageSequenceNumber());
+        }
+    }
+
+    SenderSteps(
+            final Sidecar sidecar,
+            final int mtu,
+            final int ipHeaderLength,
+            final DutControl control,
+            final TesterPeer peer,
+            final int mark,
+            final PlaceholderRewriter rewriter,
+            final List<byte[]> frames,
+            final Map<String, PlaceholderRewriter.ActualRegion> regions,
+            final List<DutCompletion> completions,
+            final List<String> failures) {
+        this.sidecar = sidecar;
+        this.mtu = mtu;
+        this.ipHeaderLength = ipHeaderLength;
+        this.control = control;
+        this.peer = peer;
+        this.mark = mark;
+        this.rewriter = rewriter;
+        this.frames = frames;
+        this.regions = regions;
+        this.completions = completions;
+        this.failures = failures;
+    }
+
+    /** Runs every step in order; stops early when the DUT never sends a message a step waits for. */
+    void run(final java.nio.file.Path stimulus)
+            throws DutControlException, java.io.IOException, InterruptedException,
+                    org.mrconf.pcap.CaptureFileException {
+        int index = 0;
+        for (final Sidecar.Step step : sidecar.steps()) {
+            final String at = "step " + index++;
+            if (step instanceof Sidecar.Post post) {
+                post(post);
+            } else if (step instanceof Sidecar.Await await) {
+                if (!await(await, at)) {
+                    return;
+                }
+            } else if (step instanceof Sidecar.Send send) {
+                for (final int frame : send.frames()) {
+                    if (frame >= frames.size()) {
+                        throw new org.mrconf.pcap.CaptureFileException(
+                                stimulus,
+                                at + " ($.steps[" + (index - 1) + "].send.frames) sends frame " + frame
+                                        + ", the capture" + " holds " + frames.size());
+                    }
+                    peer.send(rewriter.rewrite(frames.get(frame)));
+                }
+            } else if (step instanceof Sidecar.Check check) {
+                check(check, at);
+            }
+        }
+    }
+
+    /** After the DUT went quiet: every packet of every awaited message, and the PSNs of every path, field by field. */
+    void checkSent() {
+        final List<DataPacket> sent = sentData();
+        for (final Map.Entry<MessageKey, Sidecar.Await> entry : claimed.entrySet()) {
+            final List<DataPacket> message = sent.stream()
+                    .filter(p -> MessageKey.of(p).equals(entry.getKey()))
+                    .toList();
+            compare(entry.getValue(), message);
+        }
+        if (sidecar.expect().sentPsnsFromInitial()) {
+            checkPsns(sent);
+        }
+    }
+
+    private void post(final Sidecar.Post post) throws DutControlException {
+        final PlaceholderRewriter.ActualRegion region = regions.get(post.region());
+        final WorkRequest request = new WorkRequest(
+                VectorReplay.DUT_CONNECTION,
+                post.stream(),
+                post.wrId(),
+                region.key(),
+                region.address() + post.offset(),
+                post.length());
+        switch (post.op()) {
+            case "WRITE", "WRITE_WITH_IMMEDIATE" ->
+                control.postWrite(request, post.remoteAddress(), post.remoteKey(), post.immediate());
+            case "SEND" -> control.postSend(request);
+            default -> control.postRead(request, post.remoteAddress(), post.remoteKey());
+        }
+    }
+
+    /** Waits for the next unclaimed message of the step's opcode and stream to be whole; false if it never is. */
+    private boolean await(final Sidecar.Await await, final String at) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+        while (true) {
+            final List<DataPacket> sent = sentData();
+            final DataPacket first = sent.stream()
+                    .filter(p -> p.opcode().name().equals(await.opcode())
+                            && p.streamId() == await.stream()
+                            && !claimed.containsKey(MessageKey.of(p)))
+                    .findFirst()
+                    .orElse(null);
+            if (first != null && isWhole(first, sent)) {
+                claimed.put(MessageKey.of(first), await);
+                await.as()
+                        .ifPresent(name -> rewriter.bind(
+                                name,
+                                new PlaceholderRewriter.BoundRequest(
+                                        first.streamId(), first.messageSequenceNumber(), first.sinkHandle())));
+                return true;
+            }
+            if (System.nanoTime() - deadlineNs > 0) {
+                failures.add(String.format(
+                        "%s: expected the DUT to send a whole %s message on stream %d within %d s, %s",
+                        at,
+                        await.opcode(),
+                        await.stream(),
+                        VectorReplay.LIMIT.toSeconds(),
+                        first == null
+                                ? "it sent none (the DUT sent: "
+                                        + VectorReplay.summary(peer.recorder().since(mark)) + ")"
+                                : "its bytes never all arrived: " + first));
+                return false;
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    private static boolean isWhole(final DataPacket first, final List<DataPacket> sent) {
+        if (first.opcode() == Opcode.READ_REQUEST) {
+            return true;
+        }
+        final long length = first.messageLength();
+        final TreeMap<Long, Long> ends = new TreeMap<>();
+        sent.stream()
+                .filter(p -> MessageKey.of(p).equals(MessageKey.of(first)))
+                .forEach(p -> ends.merge(p.messageOffset(), p.messageOffset() + p.payloadLength(), Math::max));
+        long covered = 0;
+        for (final Map.Entry<Long, Long> range : ends.entrySet()) {
+            if (range.getKey() > covered) {
+                return false;
+            }
+            covered = Math.max(covered, range.getValue());
+        }
+        return covered >= length;
+    }
+
+    private void compare(final Sidecar.Await await, final List<DataPacket> message) {
+        final String what = await.opcode() + " on stream " + await.stream();
+        final int paths = sidecar.setup().paths();
+        final long length = await.messageLength().orElse(message.get(0).messageLength());
+        final byte[] assembled = new byte[(int) Math.min(length, 1 << 26)];
+        final boolean[] covered = new boolean[assembled.length];
+        final Set<String> wrong = new TreeSet<>();
+        for (final DataPacket p : message) {
+            final String at = what + ", PSN " + p.header().psn() + " on path "
+                    + p.header().pathId() + ": ";
+            if (p.header().pathId() >= paths) {
+                wrong.add(at + "path " + p.header().pathId() + " is not one of the connection's " + paths);
+            }
+            expectField(wrong, at, "MSN", await.msn(), p.messageSequenceNumber());
+            expectField(wrong, at, "message length", await.messageLength(), p.messageLength());
+            expectField(wrong, at, "remote address", await.remoteAddress(), p.remoteAddress());
+            expectField(wrong, at, "remote key", await.remoteKey(), p.remoteKey());
+            expectField(wrong, at, "immediate", await.immediate(), p.immediate());
+            expectField(wrong, at, "RSN", await.rsn(), p.receiveSequenceNumber());
+            expectField(wrong, at, "sink handle", await.sinkHandle(), p.sinkHandle());
+            if (await.reservedZero()) {
+                checkReserved(wrong, at, p);
+            }
+            if (await.fullSegments()) {
+                checkSegment(wrong, at, p, length);
+            }
+            if (p.opcode() == Opcode.READ_REQUEST) {
+                if (p.payloadLength() != 0) {
+                    wrong.add(at + "a READ_REQUEST carries " + p.payloadLength() + " payload bytes");
+                }
+                continue;
+            }
+            if (p.messageOffset() + p.payloadLength() > length) {
+                wrong.add(at + "bytes " + p.messageOffset() + " to " + (p.messageOffset() + p.payloadLength())
+                        + " run past the message length " + length);
+                continue;
+            }
+            final byte[] payload = p.payload();
+            for (int i = 0; i < payload.length; i++) {
+                final int offset = (int) p.messageOffset() + i;
+                if (covered[offset] && assembled[offset] != payload[i]) {
+                    wrong.add(at + "message byte " + offset + " differs from an earlier copy of it");
+                }
+                covered[offset] = true;
+                assembled[offset] = payload[i];
+            }
+        }
+        wrong.stream().limit(8).forEach(failures::add);
+        if (wrong.size() > 8) {
+            failures.add(what + ": and " + (wrong.size() - 8) + " more wrong fields");
+        }
+        if (await.payloadHex().isPresent() || await.payloadSha256().isPresent()) {
+            final String hex = HexFormat.of().formatHex(assembled);
+            if (await.payloadHex().isPresent() && !await.payloadHex().get().equals(hex)) {
+                failures.add(what + ": expected the message bytes "
+                        + abbreviate(await.payloadHex().get()) + ", got " + abbreviate(hex));
+            }
+            if (await.payloadSha256().isPresent()
+                    && !await.payloadSha256().get().equals(VectorReplay.sha256(assembled))) {
+                failures.add(what + ": expected message bytes of SHA-256 "
+                        + await.payloadSha256().get() + ", got " + VectorReplay.sha256(assembled) + " ("
+                        + abbreviate(hex) + ")");
+            }
+        }
+    }
+
+    /**
+     * Clause 4.1.9: no datagram exceeds the MTU, and every packet but the one carrying the message's last byte holds
+     * the largest payload the MTU allows (MTU minus the IP header, UDP header, the opcode's header and the trailer).
+     */
+    private void checkSegment(final Set<String> wrong, final String at, final DataPacket p, final long length) {
+        final int largest = mtu - ipHeaderLength - 8 - p.opcode().headerLength() - 4;
+        final int datagram = ipHeaderLength + 8 + p.opcode().headerLength() + p.payloadLength() + 4;
+        if (datagram > mtu) {
+            wrong.add(at + "its IP datagram of " + datagram + " bytes exceeds the MTU " + mtu);
+        } else if (p.messageOffset() + p.payloadLength() < length && p.payloadLength() != largest) {
+            wrong.add(at + "carries " + p.payloadLength() + " payload bytes; a packet but the last of a message"
+                    + " carries the largest payload the MTU " + mtu + " allows, " + largest);
+        }
+    }
+
+    /** Clause 5.1.1: reserved fields are sent as zero (bytes 9 to 11 and every flag bit Table 5-3 does not define). */
+    private void checkReserved(final Set<String> wrong, final String at, final DataPacket p) {
+        final int flags = p.header().flags();
+        if ((flags & PacketFlags.RESERVED_MASK) != 0) {
+            wrong.add(String.format("%sreserved flag bits 0x%04x are set", at, flags & PacketFlags.RESERVED_MASK));
+        }
+        final byte[] raw = rawOf(p);
+        if (raw != null && raw.length >= RESERVED_BYTE_OFFSET + 3) {
+            final byte[] reserved = Arrays.copyOfRange(raw, RESERVED_BYTE_OFFSET, RESERVED_BYTE_OFFSET + 3);
+            if (reserved[0] != 0 || reserved[1] != 0 || reserved[2] != 0) {
+                wrong.add(at + "reserved bytes 9 to 11 are " + HexFormat.of().formatHex(reserved) + ", not zero");
+            }
+        }
+    }
+
+    private byte[] rawOf(final DataPacket packet) {
+        for (final ReceivedPacket received : peer.recorder().since(mark)) {
+            if (received.data().map(packet::equals).orElse(false)) {
+                return received.captured().bytes();
+            }
+        }
+        return null;
+    }
+
+    /** Clause 6.1.1: on each path, the DUT's new PSNs are the initial send PSN and each next one, none skipped. */
+    private void checkPsns(final List<DataPacket> sent) {
+        final long initial = sidecar.setup().initialSendPsn();
+        final Map<Integer, Set<Long>> byPath = new TreeMap<>();
+        for (final DataPacket p : sent) {
+            byPath.computeIfAbsent(p.header().pathId(), path -> new TreeSet<>())
+                    .add(Psn.distance(initial, p.header().psn()));
+        }
+        for (final Map.Entry<Integer, Set<Long>> path : byPath.entrySet()) {
+            final List<Long> offsets = new ArrayList<>(path.getValue());
+            for (int i = 0; i < offsets.size(); i++) {
+                if (offsets.get(i) != i) {
+                    failures.add(String.format(
+                            "path %d: expected the DUT's PSNs to run from the initial send PSN %d by 1, got %s",
+                            path.getKey(),
+                            initial,
+                            offsets.stream()
+                                    .limit(8)
+                                    .map(o -> String.valueOf(Psn.add(initial, o)))
+                                    .toList()));
+                    break;
+                }
+            }
+        }
+    }
+
+    private void check(final Sidecar.Check check, final String at) throws DutControlException, InterruptedException {
+        for (final Sidecar.RegionContent content : check.regions()) {
+            final PlaceholderRewriter.ActualRegion region = regions.get(content.region());
+            final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+            byte[] bytes;
+            while (true) {
+                bytes = control.readRegion(region.key(), region.address() + content.offset(), content.length());
+                if (VectorReplay.holds(content, bytes) || System.nanoTime() - deadlineNs > 0) {
+                    break;
+                }
+                Thread.sleep(POLL_MS * 4);
+            }
+            if (!VectorReplay.holds(content, bytes)) {
+                failures.add(String.format(
+                        "%s: expected region %s at offset %d to hold %s within %d s, got %s",
+                        at,
+                        content.region(),
+                        content.offset(),
+                        content.hex().map(SenderSteps::abbreviate).orElse("bytes of SHA-256 " + content.sha256()),
+                        VectorReplay.LIMIT.toSeconds(),
+                        abbreviate(HexFormat.of().formatHex(bytes))));
+            }
+        }
+        if (!check.notCompleted().isEmpty()) {
+            completions.addAll(control.pollCompletions(64, VectorReplay.QUIET));
+            final Set<Long> early = new HashSet<>(check.notCompleted());
+            for (final DutCompletion completion : completions) {
+                if (early.contains(completion.wrId())) {
+                    failures.add(at + ": expected work request " + completion.wrId()
+                            + " not to have completed yet, it completed: " + completion);
+                }
+            }
+        }
+    }
+
+    /** Every data packet and READ_REQUEST the DUT sent on the vector's connection since the mark, in arrival order. */
+    private List<DataPacket> sentData() {
+        return peer.recorder().since(mark).stream()
+                .map(ReceivedPacket::data)
+                .flatMap(java.util.Optional::stream)
+                .filter(p -> p.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                .toList();
+    }
+
+    private static void expectField(
+            final Set<String> wrong,
+            final String at,
+            final String field,
+            final java.util.OptionalLong expected,
+            final long actual) {
+        if (expected.isPresent() && expected.getAsLong() != actual) {
+            wrong.add(String.format("%s%s: expected 0x%x, got 0x%x", at, field, expected.getAsLong(), actual));
+        }
+    }
+
+    private static String abbreviate(final String hex) {
+        return hex.length() <= 64 ? hex : hex.substring(0, 64) + "... (" + hex.length() / 2 + " bytes)";
+    }
+}
