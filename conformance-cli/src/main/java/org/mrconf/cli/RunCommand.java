@@ -115,7 +115,9 @@ final class RunCommand implements Callable<Integer> {
             names = "--case",
             split = ",",
             paramLabel = "PATTERN",
-            description = "Only cases whose id (Class.method) matches, e.g. 'Integrity*' or '*.badCrc*'.")
+            description =
+                    "Only cases whose id (Class.method) matches, e.g. 'Integrity*' or '*.badCrc*'; test vectors by"
+                            + " 'vector:' and their folder, e.g. 'vector:*' (every vector, no case) or 'vector:7.4.*'.")
     List<String> cases = new ArrayList<>();
 
     @Option(

@@ -95,11 +95,17 @@ public final class CaseRunner {
                     VectorScope.CLAUSES_PARAMETER,
                     String.join(",", options.selection().clausePatterns()));
         }
+        if (!options.selection().casePatterns().isEmpty()) {
+            builder.configurationParameter(
+                    VectorScope.CASES_PARAMETER,
+                    String.join(",", options.selection().casePatterns()));
+        }
         final LauncherDiscoveryRequest request = builder.build();
         final Launcher launcher = LauncherFactory.create();
         final TestPlan plan = launcher.discover(request);
         final long cases = plan.countTestIdentifiers(TestIdentifier::isTest);
-        if (cases == 0) {
+        // Vectors are dynamic tests, not in the plan: a selection of vectors only (--case 'vector:*') is no empty one.
+        if (cases == 0 && !selectsAVector(options)) {
             throw new NoCasesSelected("no conformance case matches the selection "
                     + (options.selection().describe().isEmpty()
                             ? "(none found)"
@@ -116,6 +122,21 @@ public final class CaseRunner {
             }
         }
         return Collections.unmodifiableList(new ArrayList<>(collector.results));
+    }
+
+    /** Whether the selection takes in at least one readable vector of the run's vector root. */
+    private static boolean selectsAVector(final RunOptions options) {
+        try {
+            final java.nio.file.Path root = options.vectorRoot().orElse(VectorScope.defaultRoot());
+            return org.mrconf.vectors.VectorCorpus.discover(root, Applicability.catalogue()).vectors().stream()
+                    .anyMatch(v -> options.selection()
+                            .includesVector(
+                                    VectorScope.CASE_PREFIX + v.id(),
+                                    v.sidecar().clauses(),
+                                    CaseKind.valueOf(v.sidecar().kind().toUpperCase(java.util.Locale.ROOT))));
+        } catch (final java.io.IOException | RuntimeException e) {
+            return false; // no readable corpus: the vector case reports why when it runs
+        }
     }
 
     private static PostDiscoveryFilter selectionFilter(final Selection selection) {

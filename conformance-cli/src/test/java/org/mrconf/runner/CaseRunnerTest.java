@@ -87,6 +87,50 @@ class CaseRunnerTest {
         }
     }
 
+    @Test
+    @Timeout(120)
+    void shouldRunTheVectorsAloneWhenTheCaseSelectionNamesOnlyVectors() throws Exception {
+        try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
+            final List<CaseResult> results = CaseRunner.run(
+                    embedded.device(),
+                    RunOptions.defaults()
+                            .withSelection(byCase("vector:7.4.*"))
+                            .withVectorRoot(java.nio.file.Path.of("..", "test-vectors")),
+                    r -> {});
+            assertThat(results)
+                    .extracting(CaseResult::caseId)
+                    .containsExactlyInAnyOrder(
+                            "vector:7.4.1/read-request-answered", "vector:7.4.2/read-answered-out-of-order");
+            assertThat(results).extracting(CaseResult::verdict).containsOnly(Verdict.PASS);
+            assertThatThrownBy(() -> CaseRunner.run(
+                            embedded.device(),
+                            RunOptions.defaults()
+                                    .withSelection(byCase("vector:9.9.*"))
+                                    .withVectorRoot(java.nio.file.Path.of("..", "test-vectors")),
+                            r -> {}))
+                    .isInstanceOf(NoCasesSelected.class);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldReplayAClausesVectorsBesideItsCases() throws Exception {
+        try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
+            final List<CaseResult> results = CaseRunner.run(
+                    embedded.device(),
+                    RunOptions.defaults()
+                            .withSelection(new Selection(List.of("7.4.2"), Set.of(), Set.of(), Set.of(), List.of()))
+                            .withVectorRoot(java.nio.file.Path.of("..", "test-vectors")),
+                    r -> {});
+            assertThat(results)
+                    .extracting(CaseResult::caseId)
+                    .contains(
+                            "vector:7.4.2/read-answered-out-of-order",
+                            "ReadCase.requesterPlacesOnArrivalAndCompletesOnAllBytes")
+                    .noneMatch(id -> id.startsWith("vector:") && !id.startsWith("vector:7.4.2/"));
+        }
+    }
+
     private static Selection byCase(final String pattern) {
         return new Selection(List.of(), Set.of(), Set.of(), Set.of(), List.of(pattern));
     }

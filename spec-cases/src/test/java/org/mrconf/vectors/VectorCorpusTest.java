@@ -89,6 +89,54 @@ class VectorCorpusTest {
                 .contains(message);
     }
 
+    static Stream<Arguments> stepBreakages() {
+        return Stream.of(
+                Arguments.of(
+                        "a request placeholder no step binds",
+                        edit("\"as\" : \"read\"", "\"as\" : \"other\""),
+                        "$.placeholders.requests.read: is an unknown placeholder"),
+                Arguments.of(
+                        "a step of two actions",
+                        edit("\"post\" : {", "\"send\" : { \"frames\" : [ 0 ] }, \"post\" : {"),
+                        "$.steps[0]: must hold exactly one of post, await, send and check"),
+                Arguments.of(
+                        "an unknown post operation",
+                        edit("\"op\" : \"READ\"", "\"op\" : \"FETCH\""),
+                        "$.steps[0].post.op: is 'FETCH'"),
+                Arguments.of(
+                        "a post from an unknown region",
+                        edit(
+                                "\"region\" : \"sink\",\n      \"offset\" : 1,\n      \"length\" : 4087,",
+                                "\"region\" : \"sunk\",\n      \"offset\" : 1,\n      \"length\" : 4087,"),
+                        "$.steps[0].post.region: names no region"),
+                Arguments.of(
+                        "an unknown await field",
+                        edit("\"as\" : \"read\",", "\"as\" : \"read\", \"psn\" : 4,"),
+                        "$.steps[1].await.psn: is not a field"),
+                Arguments.of(
+                        "a frame index that is no number",
+                        edit("\"frames\" : [ 3 ]", "\"frames\" : [ \"last\" ]"),
+                        "$.steps[2].send.frames[]: must be frame indexes from 0"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stepBreakages")
+    void shouldNameTheFileAndFieldOfABrokenStep(
+            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
+        final String id = "7.4.2/read-answered-out-of-order";
+        copy(id);
+        final Path sidecar = dir.resolve(id).resolve(TestVector.SIDECAR);
+        Files.writeString(sidecar, breakage.apply(Files.readString(sidecar)), StandardCharsets.UTF_8);
+
+        final VectorCorpus corpus = VectorCorpus.discover(dir, catalogue);
+
+        assertThat(corpus.vectors()).isEmpty();
+        assertThat(corpus.problems()).hasSize(1);
+        assertThat(corpus.problems().get(0).getMessage())
+                .contains(sidecar.toString())
+                .contains(message);
+    }
+
     @Test
     void shouldRejectASidecarThatIsNotUtf8() throws Exception {
         copy(SAMPLE);

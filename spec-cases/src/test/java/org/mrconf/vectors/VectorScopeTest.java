@@ -35,4 +35,21 @@ class VectorScopeTest {
         assertThat(VectorScope.clauseMatches("5.6.*", "5.7.1")).isFalse();
         assertThat(new VectorScope(Path.of("x"), List.of()).clausePatterns()).isEmpty();
     }
+
+    @Test
+    void shouldSelectVectorsByTheirCaseIdWithTheRunnersGlobs() throws Exception {
+        final VectorCorpus corpus = VectorCorpus.discover(
+                Path.of("..", "test-vectors"), new org.mrconf.catalogue.CatalogueLoader().loadBundled());
+        final VectorScope read = VectorScope.of(Optional.empty(), Optional.empty(), Optional.of("vector:7.4.*"));
+        assertThat(corpus.vectors().stream().filter(read::includes).map(TestVector::id))
+                .containsExactlyInAnyOrder("7.4.1/read-request-answered", "7.4.2/read-answered-out-of-order");
+        final VectorScope all = VectorScope.of(Optional.empty(), Optional.empty(), Optional.of("vector:*"));
+        assertThat(corpus.vectors()).allMatch(all::includes);
+        final VectorScope cases = VectorScope.of(Optional.empty(), Optional.empty(), Optional.of("Integrity*"));
+        assertThat(corpus.vectors()).noneMatch(cases::includes);
+        final VectorScope both =
+                VectorScope.of(Optional.empty(), Optional.of("7.4.2"), Optional.of("vector:7.4.*, ReadCase.*"));
+        assertThat(corpus.vectors().stream().filter(both::includes).map(TestVector::id))
+                .containsExactly("7.4.2/read-answered-out-of-order");
+    }
 }

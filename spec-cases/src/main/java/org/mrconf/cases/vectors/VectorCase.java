@@ -28,7 +28,8 @@ import org.mrconf.vectors.VectorScope;
  * Every test vector under the vector root ({@link VectorScope}: the run's configuration parameter or system property
  * {@value VectorScope#ROOT_PARAMETER}, default {@code test-vectors}) as one dynamic test, found at run time: a new
  * folder runs in the next run without a rebuild. A run selected by clause replays only the vectors of those clauses
- * ({@value VectorScope#CLAUSES_PARAMETER}). Each test's source is its {@code vector.json}, from which the runner reads
+ * ({@value VectorScope#CLAUSES_PARAMETER}), one selected by case id only the vectors whose {@code vector:<id>} matches
+ * ({@value VectorScope#CASES_PARAMETER}). Each test's source is its {@code vector.json}, from which the runner reads
  * the clauses; a vector that cannot be read is an ERROR naming the file and field, and the others still run.
  */
 @ExtendWith({DutExtension.class, VectorCase.ScopeResolver.class})
@@ -81,7 +82,8 @@ class VectorCase {
         public Object resolveParameter(final ParameterContext parameter, final ExtensionContext context) {
             return VectorScope.of(
                     context.getConfigurationParameter(VectorScope.ROOT_PARAMETER),
-                    context.getConfigurationParameter(VectorScope.CLAUSES_PARAMETER));
+                    context.getConfigurationParameter(VectorScope.CLAUSES_PARAMETER),
+                    context.getConfigurationParameter(VectorScope.CASES_PARAMETER));
         }
     }
 }
