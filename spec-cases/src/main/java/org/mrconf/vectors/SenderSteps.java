@@ -1,5 +1,6 @@
 package org.mrconf.vectors;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
@@ -25,7 +27,8 @@ import org.mrconf.wire.PacketFlags;
  * Runs the {@link Sidecar#steps()} of a vector in which the DUT takes part as a sender: posts work through the control
  * channel, waits for the messages the DUT sends and compares them field by field, sends stimulus frames with the
  * DUT's actual values, and checks placement and completions on the way. The tester acknowledges every data packet and
- * READ_REQUEST of the DUT at once (a correct receiver; coalescing is optional). Broken expectations are collected as
+ * READ_REQUEST of the DUT at once (a correct receiver; coalescing is optional) unless an {@code acks} step holds its
+ * ACKs back, and NACKs a message when a {@code nack} step says so. Broken expectations are collected as
  * failures; a message the DUT never sends ends the steps.
  */
 final class SenderSteps {
@@ -34,6 +37,8 @@ final class SenderSteps {
 
     private final Sidecar sidecar;
     private final int mtu;
+    private final Duration holdLimit;
+    private long holdStartNs;
     private final int ipHeaderLength;
     private final DutControl control;
     private final TesterPeer peer;
@@ -43,6 +48,17 @@ final class SenderSteps {
     private final Map<String, PlaceholderRewriter.ActualRegion> regions;
     private final List<DutCompletion> completions;
     private final List<String> failures;
+    /** Messages an await step named ({@code as}). */
+    private final Map<String, MessageKey> named = new java.util.HashMap<>();
+
+    private final PeerConnection connection;
+    private boolean acksHeld;
+    private volatile boolean loseFirst;
+    /** The cumulative PSN of the last ACK the tester sent on each path. */
+    private final Map<Integer, Long> acknowledgedUpTo = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final java.util.function.Consumer<ReceivedPacket> acknowledger = this::acknowledge;
+
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
 
@@ -56,9 +72,11 @@ final class SenderSteps {
     SenderSteps(
             final Sidecar sidecar,
             final int mtu,
+            final Duration holdLimit,
             final int ipHeaderLength,
             final DutControl control,
             final TesterPeer peer,
+            final PeerConnection connection,
             final int mark,
             final PlaceholderRewriter rewriter,
             final List<byte[]> frames,
@@ -67,9 +85,11 @@ final class SenderSteps {
             final List<String> failures) {
         this.sidecar = sidecar;
         this.mtu = mtu;
+        this.holdLimit = holdLimit;
         this.ipHeaderLength = ipHeaderLength;
         this.control = control;
         this.peer = peer;
+        this.connection = connection;
         this.mark = mark;
         this.rewriter = rewriter;
         this.frames = frames;
@@ -78,10 +98,14 @@ final class SenderSteps {
         this.failures = failures;
     }
 
-    /** Runs every step in order; stops early when the DUT never sends a message a step waits for. */
+    /**
+     * Runs every step in order; stops early when the DUT never sends a message a step waits for. The tester
+     * acknowledges the DUT's packets from now until {@link #close()}.
+     */
     void run(final java.nio.file.Path stimulus)
             throws DutControlException, java.io.IOException, InterruptedException,
                     org.mrconf.pcap.CaptureFileException {
+        peer.recorder().addListener(acknowledger);
         int index = 0;
         for (final Sidecar.Step step : sidecar.steps()) {
             final String at = "step " + index++;
@@ -103,8 +127,91 @@ final class SenderSteps {
                 }
             } else if (step instanceof Sidecar.Check check) {
                 check(check, at);
+            } else if (step instanceof Sidecar.Acks acks) {
+                loseFirst = acks.loseFirst();
+                holdAcks(acks.hold());
+            } else if (step instanceof Sidecar.Nack nack) {
+                nack(nack);
             }
         }
+    }
+
+    /** Stops acknowledging. */
+    void close() {
+        peer.recorder().removeListener(acknowledger);
+    }
+
+    /** One ACK per data packet or READ_REQUEST of the DUT, at once (a correct receiver), unless held back. */
+    private void acknowledge(final ReceivedPacket received) {
+        synchronized (connection) {
+            if (loseFirst
+                    && received.data()
+                            .map(p -> p.header().psn() == sidecar.setup().initialSendPsn())
+                            .orElse(false)) {
+                return; // treated as lost: neither recorded nor acknowledged
+            }
+            if (connection.onReceived(received) == null || acksHeld) {
+                return;
+            }
+            final DataPacket data = received.data().orElseThrow();
+            sendAck(data.header().pathId(), data.transmitTimestamp());
+        }
+    }
+
+    private void sendAck(final int path, final long echoedTimestamp) {
+        acknowledgedUpTo.put(path, connection.receiveState(path).cumulativePsn());
+        try {
+            peer.send(connection.ackFor(path, echoedTimestamp));
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException("ACK failed", e);
+        }
+    }
+
+    /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
+    private void holdAcks(final boolean hold) {
+        synchronized (connection) {
+            final boolean wasHeld = acksHeld;
+            acksHeld = hold;
+            if (hold) {
+                if (!wasHeld) {
+                    holdStartNs = System.nanoTime();
+                }
+                return;
+            }
+            final Duration held = Duration.ofNanos(System.nanoTime() - holdStartNs);
+            if (wasHeld && held.compareTo(holdLimit) >= 0) {
+                // Past the connection timeout the DUT may rightly have failed the connection: nothing is judged.
+                throw new org.opentest4j.TestAbortedException("the tester held its ACKs back for " + held.toMillis()
+                        + " ms, not less than the device's connection timeout (or " + holdLimit.toMillis()
+                        + " ms when it declares none): what follows cannot be judged");
+            }
+            final Map<Integer, Long> lastTimestamp = new TreeMap<>();
+            for (final DataPacket p : sentData()) {
+                lastTimestamp.put(p.header().pathId(), p.transmitTimestamp());
+            }
+            lastTimestamp.forEach(this::sendAck);
+        }
+    }
+
+    /**
+     * A NACK for the named message: its first packet's path and PSN (the lowest message offset), stream and MSN, and
+     * as its cumulative PSN that PSN (every earlier PSN received: awaits wait for whole messages) with no retry
+     * interval.
+     */
+    private void nack(final Sidecar.Nack nack) throws java.io.IOException {
+        final MessageKey key = named.get(nack.of());
+        final DataPacket first = sentData().stream()
+                .filter(p -> MessageKey.of(p).equals(key))
+                .min(java.util.Comparator.comparingLong(DataPacket::messageOffset))
+                .orElseThrow();
+        peer.send(org.mrconf.peer.PacketBuilder.nack(org.mrconf.wire.NackCode.valueOf(nack.code()))
+                .connection(VectorReplay.DUT_CONNECTION)
+                .path(first.header().pathId())
+                .psn(first.header().psn())
+                .stream(first.streamId())
+                .msn(first.messageSequenceNumber())
+                .cumulativePsn(first.header().psn())
+                .retryAfter(0));
     }
 
     /** After the DUT went quiet: every packet of every awaited message, and the PSNs of every path, field by field. */
@@ -151,11 +258,13 @@ final class SenderSteps {
                     .orElse(null);
             if (first != null && isWhole(first, sent)) {
                 claimed.put(MessageKey.of(first), await);
-                await.as()
-                        .ifPresent(name -> rewriter.bind(
-                                name,
-                                new PlaceholderRewriter.BoundRequest(
-                                        first.streamId(), first.messageSequenceNumber(), first.sinkHandle())));
+                await.as().ifPresent(name -> {
+                    named.put(name, MessageKey.of(first));
+                    rewriter.bind(
+                            name,
+                            new PlaceholderRewriter.BoundRequest(
+                                    first.streamId(), first.messageSequenceNumber(), first.sinkHandle()));
+                });
                 return true;
             }
             if (System.nanoTime() - deadlineNs > 0) {
@@ -348,6 +457,9 @@ final class SenderSteps {
                         abbreviate(HexFormat.of().formatHex(bytes))));
             }
         }
+        if (check.sendWindow().isPresent()) {
+            checkWindow(check.sendWindow().getAsLong(), at);
+        }
         if (!check.notCompleted().isEmpty()) {
             completions.addAll(control.pollCompletions(64, VectorReplay.QUIET));
             final Set<Long> early = new HashSet<>(check.notCompleted());
@@ -358,6 +470,60 @@ final class SenderSteps {
                 }
             }
         }
+    }
+
+    /**
+     * Clause 6.1.3: once the DUT sent no new PSN for {@link VectorReplay#QUIET} (at most {@link VectorReplay#LIMIT}),
+     * each path has at most {@code window} distinct PSNs at or after the cumulative PSN the tester last acknowledged;
+     * fewer on every path means the edge was not reached, and nothing is judged.
+     */
+    private void checkWindow(final long window, final String at) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+        Map<Integer, Long> counts = outstanding();
+        long stableSinceNs = System.nanoTime();
+        while (System.nanoTime() - stableSinceNs < VectorReplay.QUIET.toNanos() && System.nanoTime() - deadlineNs < 0) {
+            Thread.sleep(POLL_MS * 4);
+            final Map<Integer, Long> now = outstanding();
+            if (!now.equals(counts)) {
+                counts = now;
+                stableSinceNs = System.nanoTime();
+            }
+        }
+        boolean reached = false;
+        for (final Map.Entry<Integer, Long> path : counts.entrySet()) {
+            reached |= path.getValue() >= window;
+            if (path.getValue() > window) {
+                failures.add(String.format(
+                        "%s: expected at most %d PSNs outstanding on path %d from the cumulative PSN %d the tester"
+                                + " acknowledged, the DUT sent %d",
+                        at,
+                        window,
+                        path.getKey(),
+                        acknowledgedUpTo.getOrDefault(
+                                path.getKey(), sidecar.setup().initialSendPsn()),
+                        path.getValue()));
+            }
+        }
+        if (!reached && failures.isEmpty()) {
+            throw new org.opentest4j.TestAbortedException("the DUT did not fill its " + window + "-PSN window (it"
+                    + " had " + counts + " outstanding by path; its congestion window may be smaller), so the"
+                    + " window's edge was not reached");
+        }
+    }
+
+    private Map<Integer, Long> outstanding() {
+        final Map<Integer, Set<Long>> psns = new TreeMap<>();
+        for (final DataPacket p : sentData()) {
+            final int path = p.header().pathId();
+            final long from =
+                    acknowledgedUpTo.getOrDefault(path, sidecar.setup().initialSendPsn());
+            if (Psn.atOrBefore(from, p.header().psn())) {
+                psns.computeIfAbsent(path, k -> new HashSet<>()).add(p.header().psn());
+            }
+        }
+        final Map<Integer, Long> counts = new TreeMap<>();
+        psns.forEach((path, set) -> counts.put(path, (long) set.size()));
+        return counts;
     }
 
     /** Every data packet and READ_REQUEST the DUT sent on the vector's connection since the mark, in arrival order. */

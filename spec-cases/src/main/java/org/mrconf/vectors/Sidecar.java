@@ -109,7 +109,7 @@ public record Sidecar(
             int atLeast) {}
 
     /** One step of a vector in which the DUT takes part as a sender. */
-    public sealed interface Step permits Post, Await, Send, Check {}
+    public sealed interface Step permits Post, Await, Send, Check, Acks, Nack {}
 
     /**
      * Asks the DUT, through its control channel, to post a WRITE, WRITE_WITH_IMMEDIATE, SEND or READ from (or into)
@@ -133,9 +133,9 @@ public record Sidecar(
      * message length; one packet for a READ_REQUEST; for READ_RESPONSEs, the answer to one READ_REQUEST) and compares every packet of it field by field with the given
      * values. Tolerated, as the spec allows: the path (any of the connection's), the segment sizes, the PSNs (checked
      * by {@link Expect#sentPsnsFromInitial()} when asked), timestamps, the ACK_REQUEST flag, retransmissions of a
-     * segment with the same bytes, and the UDP source port. {@code reservedZero} also checks the reserved fields
-     * (clause 5.1.1), {@code fullSegments} the segment sizes at the device's MTU (clause 4.1.9). {@code as} binds the message for a
-     * {@link RequestPlaceholder} of the same name.
+     * segment with the same bytes, and the UDP source port. {@code as} names the message for a {@link Nack} step
+     * and, for a READ_REQUEST, for a {@link RequestPlaceholder} of the same name. {@code reservedZero} also checks the reserved fields
+     * (clause 5.1.1), {@code fullSegments} the segment sizes at the device's MTU (clause 4.1.9).
      */
     public record Await(
             String opcode,
@@ -158,8 +158,26 @@ public record Sidecar(
     public record Send(List<Integer> frames) implements Step {}
 
     /**
-     * Checks on the way: region bytes that must be there (waited for, at most 5 s: placement on arrival) and work
-     * requests that must not have completed yet (watched while the DUT is quiet).
+     * Checks on the way: region bytes that must be there (waited for, at most 5 s: placement on arrival), work
+     * requests that must not have completed yet (watched while the DUT is quiet), and the send window: the most PSNs
+     * the DUT may have outstanding on each path from the cumulative PSN the tester last acknowledged (counted once the
+     * DUT sent no new PSN for 300 ms; retransmissions are no new PSNs). A DUT that stopped short of the window
+     * (its congestion window may be smaller) makes the vector INCONCLUSIVE: the edge was not reached.
      */
-    public record Check(List<RegionContent> regions, List<Long> notCompleted) implements Step {}
+    public record Check(List<RegionContent> regions, List<Long> notCompleted, OptionalLong sendWindow)
+            implements Step {}
+
+    /**
+     * Holds back the tester's ACKs of the DUT's packets ({@code hold}), or sends them (one per path, describing all
+     * it received) and acknowledges each packet at once again. With {@code loseFirst}, until the next acks step the
+     * tester treats the first PSN of each path (its initial send PSN) as lost: it neither records nor acknowledges
+     * it, so its ACKs keep the cumulative PSN there and report the later PSNs in the SACK bitmap.
+     */
+    public record Acks(boolean hold, boolean loseFirst) implements Step {}
+
+    /**
+     * Sends a NACK of {@code code} for the message an {@link Await} step bound as {@code of}: its first packet's path
+     * and PSN, its stream and MSN (clause 5.4.1).
+     */
+    public record Nack(String of, String code) implements Step {}
 }

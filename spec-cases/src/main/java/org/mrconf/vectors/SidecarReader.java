@@ -33,6 +33,14 @@ public final class SidecarReader {
     static final Set<String> KINDS = Set.of("valid", "invalid", "inopportune");
     static final Set<String> PACING = Set.of("fast", "recorded");
     static final Set<String> ACCESS = Set.of("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ");
+    static final Set<String> NACK_CODES = Set.of(
+            "REMOTE_ACCESS",
+            "BOUNDS",
+            "RECEIVER_NOT_READY",
+            "MESSAGE_TOO_LONG",
+            "INVALID_REQUEST",
+            "UNKNOWN_CONNECTION",
+            "PSN_OUT_OF_WINDOW");
     static final Set<String> POST_OPS = Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ");
     static final Set<String> AWAIT_OPCODES =
             Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE");
@@ -98,9 +106,10 @@ public final class SidecarReader {
         int index = 0;
         for (final JsonNode step : f.array(root, "$", "steps", false)) {
             final String at = "$.steps[" + index++ + "]";
-            f.only(step, at, "post", "await", "send", "check");
+            f.only(step, at, "post", "await", "send", "check", "acks", "nack");
             if (step.size() != 1) {
-                throw new VectorException(f.file, at, "must hold exactly one of post, await, send and check");
+                throw new VectorException(
+                        f.file, at, "must hold exactly one of post, await, send, check, acks and nack");
             }
             final String name = step.fieldNames().next();
             final JsonNode body = f.object(step, at, name);
@@ -110,6 +119,8 @@ public final class SidecarReader {
                         case "post" -> post(f, body, bodyAt);
                         case "await" -> await(f, body, bodyAt);
                         case "send" -> send(f, body, bodyAt);
+                        case "acks" -> acks(f, body, bodyAt);
+                        case "nack" -> nack(f, body, bodyAt);
                         default -> check(f, body, bodyAt);
                     });
         }
@@ -211,8 +222,21 @@ public final class SidecarReader {
         return new Sidecar.Send(List.copyOf(frames));
     }
 
+    private static Sidecar.Acks acks(final Fields f, final JsonNode node, final String at) throws VectorException {
+        f.only(node, at, "hold", "loseFirst");
+        if (!node.has("hold")) {
+            throw new VectorException(f.file, at + ".hold", "is missing");
+        }
+        return new Sidecar.Acks(f.bool(node, at, "hold"), node.has("loseFirst") && f.bool(node, at, "loseFirst"));
+    }
+
+    private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
+        f.only(node, at, "of", "code");
+        return new Sidecar.Nack(f.string(node, at, "of"), f.oneOf(node, at, "code", NACK_CODES));
+    }
+
     private static Sidecar.Check check(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "regions", "notCompleted");
+        f.only(node, at, "regions", "notCompleted", "sendWindow");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> notCompleted = new ArrayList<>();
         for (final JsonNode wrId : f.array(node, at, "notCompleted", false)) {
@@ -221,10 +245,11 @@ public final class SidecarReader {
             }
             notCompleted.add(wrId.asLong());
         }
-        if (regions.isEmpty() && notCompleted.isEmpty()) {
-            throw new VectorException(f.file, at, "checks nothing; give regions or notCompleted");
+        final OptionalLong outstanding = optional(f, node, at, "sendWindow", 0xFFFF_FFFFL);
+        if (regions.isEmpty() && notCompleted.isEmpty() && outstanding.isEmpty()) {
+            throw new VectorException(f.file, at, "checks nothing; give regions, notCompleted or sendWindow");
         }
-        return new Sidecar.Check(regions, List.copyOf(notCompleted));
+        return new Sidecar.Check(regions, List.copyOf(notCompleted), outstanding);
     }
 
     private static OptionalLong optional(
@@ -246,6 +271,7 @@ public final class SidecarReader {
         final Set<String> regions = new java.util.HashSet<>();
         setup.regions().forEach(r -> regions.add(r.name()));
         final Set<String> bound = new java.util.HashSet<>();
+        final Set<String> requests = new java.util.HashSet<>();
         for (int i = 0; i < steps.size(); i++) {
             final Sidecar.Step step = steps.get(i);
             if (step instanceof Sidecar.Post post && !regions.contains(post.region())) {
@@ -261,20 +287,26 @@ public final class SidecarReader {
                 }
             }
             if (step instanceof Sidecar.Await await && await.as().isPresent()) {
-                if (!"READ_REQUEST".equals(await.opcode())) {
-                    throw new VectorException(f.file, "$.steps[" + i + "].await.as", "binds READ_REQUESTs only");
-                }
-                if (!bound.add(await.as().get())) {
+                if (bound.contains(await.as().get())) {
                     throw new VectorException(f.file, "$.steps[" + i + "].await.as", "is bound twice");
                 }
+                bound.add(await.as().get());
+                if ("READ_REQUEST".equals(await.opcode())) {
+                    requests.add(await.as().get());
+                }
+            }
+            if (step instanceof Sidecar.Nack nack && !bound.contains(nack.of())) {
+                throw new VectorException(
+                        f.file, "$.steps[" + i + "].nack.of", "names no message an earlier await bound (\"as\")");
             }
         }
         for (final String name : placeholders.requests().keySet()) {
-            if (!bound.contains(name)) {
+            if (!requests.contains(name)) {
                 throw new VectorException(
                         f.file,
                         "$.placeholders.requests." + name,
-                        "is an unknown placeholder: no await step binds it (\"as\": \"" + name + "\")");
+                        "is an unknown placeholder: no await step of a READ_REQUEST binds it (\"as\": \"" + name
+                                + "\")");
             }
         }
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {

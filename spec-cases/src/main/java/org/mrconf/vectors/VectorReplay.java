@@ -59,16 +59,34 @@ public final class VectorReplay {
      */
     public static void run(final TestVector vector, final DutControl control, final WireLink link)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
-        run(vector, control, link, java.util.OptionalInt.empty());
+        run(vector, control, link, Declared.NONE);
     }
 
     /**
-     * As {@link #run(TestVector, DutControl, WireLink)}, knowing the connection MTU the device declares (its test
-     * parameter), which an await step's {@code fullSegments} check needs; without it such a vector is INCONCLUSIVE.
+     * What the device declares that some steps need: its connection MTU (an await's {@code fullSegments}; without it
+     * such a vector is INCONCLUSIVE) and its connection timeout (held ACKs must end well before it; without it, within
+     * {@link #DEFAULT_HOLD_LIMIT}).
      */
+    public record Declared(java.util.OptionalInt mtu, java.util.Optional<Duration> connectionTimeout) {
+        /** Nothing declared. */
+        public static final Declared NONE = new Declared(java.util.OptionalInt.empty(), java.util.Optional.empty());
+
+        /** The declarations of a device's profile. */
+        public static Declared of(final org.mrconf.dut.DutProfile.Parameters parameters) {
+            return new Declared(
+                    java.util.OptionalInt.of(parameters.mtu()),
+                    java.util.Optional.of(parameters.timers().connectionTimeout()));
+        }
+    }
+
+    /** How long ACKs may be held back when the device declares no connection timeout. */
+    static final Duration DEFAULT_HOLD_LIMIT = Duration.ofSeconds(1);
+
+    /** As {@link #run(TestVector, DutControl, WireLink)}, knowing what the device declares. */
     public static void run(
-            final TestVector vector, final DutControl control, final WireLink link, final java.util.OptionalInt mtu)
+            final TestVector vector, final DutControl control, final WireLink link, final Declared declared)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
+        final java.util.OptionalInt mtu = declared.mtu();
         final Sidecar sidecar = vector.sidecar();
         if (mtu.isEmpty() && sidecar.steps().stream().anyMatch(s -> s instanceof Sidecar.Await a && a.fullSegments())) {
             throw new TestAbortedException(
@@ -121,14 +139,15 @@ public final class VectorReplay {
             if (sidecar.steps().isEmpty()) {
                 send(frames, peer, rewriter, "recorded".equals(sidecar.pacing()));
             } else {
-                // The DUT sends: the tester acknowledges each of its packets at once, as a correct receiver may.
-                peer.connection(spec, TESTER_MTU).autoAck(true);
+                // The DUT sends: the steps acknowledge each of its packets at once, as a correct receiver may.
                 steps = new SenderSteps(
                         sidecar,
                         mtu.orElse(0),
+                        declared.connectionTimeout().orElse(DEFAULT_HOLD_LIMIT),
                         link.testerAddress() instanceof java.net.Inet6Address ? 40 : 20,
                         control,
                         peer,
+                        peer.connection(spec, TESTER_MTU),
                         mark,
                         rewriter,
                         frames.stream().map(Frame::packet).toList(),
@@ -139,6 +158,7 @@ public final class VectorReplay {
             }
             peer.recorder().awaitQuiet(QUIET, LIMIT);
             if (steps != null) {
+                steps.close();
                 steps.checkSent();
             }
             final List<ReceivedPacket> answers = peer.recorder().since(mark);

@@ -98,7 +98,7 @@ class VectorCorpusTest {
                 Arguments.of(
                         "a step of two actions",
                         edit("\"post\" : {", "\"send\" : { \"frames\" : [ 0 ] }, \"post\" : {"),
-                        "$.steps[0]: must hold exactly one of post, await, send and check"),
+                        "$.steps[0]: must hold exactly one of post, await, send, check, acks and nack"),
                 Arguments.of(
                         "an unknown post operation",
                         edit("\"op\" : \"READ\"", "\"op\" : \"FETCH\""),
@@ -135,6 +135,21 @@ class VectorCorpusTest {
         assertThat(corpus.problems().get(0).getMessage())
                 .contains(sidecar.toString())
                 .contains(message);
+    }
+
+    @Test
+    void shouldRejectANackOfAMessageNoAwaitNamedAndAHoldThatIsNoBoolean() throws Exception {
+        final String id = "9.1.7/dut-write-nacked-remote-access-fails";
+        copy(id);
+        final Path sidecar = dir.resolve(id).resolve(TestVector.SIDECAR);
+        final String text = Files.readString(sidecar);
+        Files.writeString(
+                sidecar, edit("\"of\" : \"write\"", "\"of\" : \"wirte\"").apply(text));
+        assertThat(VectorCorpus.discover(dir, catalogue).problems().get(0).getMessage())
+                .contains("$.steps[3].nack.of: names no message an earlier await bound");
+        Files.writeString(sidecar, edit("\"hold\" : true", "\"hold\" : \"yes\"").apply(text));
+        assertThat(VectorCorpus.discover(dir, catalogue).problems().get(0).getMessage())
+                .contains("$.steps[0].acks.hold: must be true or false");
     }
 
     @Test

@@ -49,8 +49,8 @@ public final class VectorsBenchmark implements Callable<Integer> {
                             vector,
                             reference.device().control(),
                             reference.device().link(),
-                            java.util.OptionalInt.of(
-                                    reference.device().profile().parameters().mtu()));
+                            VectorReplay.Declared.of(
+                                    reference.device().profile().parameters()));
                 } catch (final AssertionError e) {
                     failed++;
                     console.println("FAIL " + vector.id() + ": " + e.getMessage());

@@ -114,6 +114,39 @@ final class Scenario {
         return await;
     }
 
+    /** Step: hold the tester's ACKs back, or send them and acknowledge at once again. */
+    Scenario holdAcks(final boolean hold) {
+        steps.addObject().putObject("acks").put("hold", hold);
+        return this;
+    }
+
+    /** Step: NACK the message an await bound as {@code of}. */
+    Scenario nack(final String of, final String code) {
+        steps.addObject().putObject("nack").put("of", of).put("code", code);
+        return this;
+    }
+
+    /** Step: these work requests have not completed (while the DUT is quiet). */
+    Scenario checkNotCompleted(final long... wrIds) {
+        final ArrayNode ids = steps.addObject().putObject("check").putArray("notCompleted");
+        for (final long id : wrIds) {
+            ids.add(id);
+        }
+        return this;
+    }
+
+    /** Step: the send window: at most {@code window} PSNs outstanding on each path (clause 6.1.3). */
+    Scenario checkSendWindow(final long window) {
+        steps.addObject().putObject("check").put("sendWindow", window);
+        return this;
+    }
+
+    /** Step: ACK at once, but treat the first PSN of each path as lost (a SACK gap there). */
+    Scenario loseFirst() {
+        steps.addObject().putObject("acks").put("hold", false).put("loseFirst", true);
+        return this;
+    }
+
     /** Step: send these stimulus frames, in this order. */
     Scenario sendFrames(final int... frames) {
         final ArrayNode list = steps.addObject().putObject("send").putArray("frames");

@@ -38,6 +38,10 @@ final class SenderScenarios {
         all.add(readAnsweredOutOfOrder());
         all.add(readResponseFields());
         all.add(segmentsFilledToTheMtu());
+        all.add(completesOnlyWhenAcknowledged());
+        all.add(nackedWriteFails());
+        all.add(errorCompletionInMsnOrder());
+        all.add(sendWindowOf256());
         return all;
     }
 
@@ -101,6 +105,82 @@ final class SenderScenarios {
         postWrite(scenario, 0, 940, MESSAGE);
         scenario.await("WRITE", 0).put("fullSegments", true).put("payloadSha256", Scenarios.sha256(data));
         return scenario.expectResponse("WRITE", 2);
+    }
+
+    private static Scenario completesOnlyWhenAcknowledged() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "7.5.4/dut-write-completes-only-when-acknowledged",
+                        "valid",
+                        "Ensure that the DUT does not complete a 10000-byte WRITE whose packets were all sent while"
+                                + " the tester holds its ACKs back, and completes it with SUCCESS once they are"
+                                + " acknowledged",
+                        "7.5.4"),
+                Scenarios.pattern(MESSAGE, 50));
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 950, MESSAGE);
+        scenario.await("WRITE", 0);
+        scenario.checkNotCompleted(950);
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(950, "SUCCESS", "WRITE");
+    }
+
+    /** Clause 6.1.3: 4 MiB is more than 256 packets at any MTU up to 9000 bytes. */
+    private static Scenario sendWindowOf256() {
+        final int length = 4 << 20;
+        final Scenario scenario = new Scenario(
+                        "6.1.3/dut-send-window-of-256",
+                        "valid",
+                        "Ensure that the DUT, posting a 4 MiB WRITE whose first packet the tester treats as lost while"
+                                + " it acknowledges every later one at once (a SACK gap at the cumulative PSN), has at"
+                                + " most 256 PSNs outstanding on the path from that cumulative PSN, and completes the"
+                                + " WRITE once the gap is filled",
+                        "6.1.3")
+                .region("source", length, 0x3C, "LOCAL_WRITE");
+        scenario.loseFirst();
+        postWrite(scenario, 0, 980, length);
+        scenario.checkSendWindow(256);
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(980, "SUCCESS", "WRITE");
+    }
+
+    private static Scenario nackedWriteFails() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "9.1.7/dut-write-nacked-remote-access-fails",
+                        "inopportune",
+                        "Ensure that a one-packet WRITE the tester answers with NACK REMOTE_ACCESS, then with an ACK"
+                                + " that reports its PSN as received, completes with REMOTE_ACCESS_ERROR, never with"
+                                + " SUCCESS",
+                        "9.1.7"),
+                Scenarios.pattern(128, 51));
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 960, 128);
+        scenario.await("WRITE", 0).put("as", "write");
+        scenario.nack("write", "REMOTE_ACCESS");
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(960, "REMOTE_ACCESS_ERROR", "WRITE");
+    }
+
+    private static Scenario errorCompletionInMsnOrder() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "7.5.8/dut-error-completion-in-msn-order",
+                        "inopportune",
+                        "Ensure that a WRITE the tester NACKs with BOUNDS completes with REMOTE_BOUNDS_ERROR only after"
+                                + " the earlier WRITE of its stream, whose ACKs the tester holds back, and that the"
+                                + " earlier one completes with SUCCESS",
+                        "7.5.8"),
+                Scenarios.pattern(MESSAGE, 52));
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 970, MESSAGE);
+        postWrite(scenario, 0, 971, 128);
+        scenario.await("WRITE", 0);
+        scenario.await("WRITE", 0).put("as", "second").put("msn", 1);
+        scenario.nack("second", "BOUNDS");
+        scenario.checkNotCompleted(970, 971);
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(970, "SUCCESS", "WRITE").expectCompletion(971, "REMOTE_BOUNDS_ERROR", "WRITE");
     }
 
     private static Scenario reservedSentAsZero() {
@@ -202,7 +282,8 @@ final class SenderScenarios {
                         "Ensure that the DUT, as requester of a 4087-byte READ, places each READ_RESPONSE at its sink"
                                 + " offset on arrival whatever the order (the last first, a middle one twice, the"
                                 + " first last) and completes the READ only once every byte has arrived",
-                        "7.4.2")
+                        "7.4.2",
+                        "7.5.4")
                 .region("sink", SOURCE_LENGTH, "LOCAL_WRITE")
                 .request("read", RECORDED_SINK_HANDLE, 0)
                 .post("READ", 0, 700, "sink", sinkOffset, length, TESTER_ADDRESS, TESTER_KEY);

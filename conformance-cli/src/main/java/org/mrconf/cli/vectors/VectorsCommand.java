@@ -177,8 +177,8 @@ public final class VectorsCommand implements Runnable {
                             vector,
                             reference.device().control(),
                             reference.device().link(),
-                            java.util.OptionalInt.of(
-                                    reference.device().profile().parameters().mtu()));
+                            VectorReplay.Declared.of(
+                                    reference.device().profile().parameters()));
                     out.println("recorded " + scenario.id);
                 } catch (final AssertionError e) {
                     failures++;

@@ -58,8 +58,7 @@ class VectorCase {
                                 vector,
                                 dut.control(),
                                 dut.link(),
-                                java.util.OptionalInt.of(
-                                        dut.profile().parameters().mtu()));
+                                VectorReplay.Declared.of(dut.profile().parameters()));
                     }));
         }
         for (final VectorException problem : corpus.problems()) {
