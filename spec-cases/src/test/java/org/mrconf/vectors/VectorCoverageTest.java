@@ -41,10 +41,9 @@ class VectorCoverageTest {
     static final Map<String, String> LEGEND = Map.of(
             NOT_ON_THE_WIRE, "declarations or the control protocol only: not wire-observable",
             DUT_SENDS,
-                    "steps make the DUT post work, compare what it sends, hold ACKs back and NACK a message, but the"
-                            + " tester cannot yet lose one of its packets, leave a SACK gap or NACK with"
-                            + " RECEIVER_NOT_READY and a retry interval, so its loss recovery, timers and paths cannot"
-                            + " be provoked",
+                    "steps make the DUT post work, compare what it sends, hold ACKs back, NACK a message and leave"
+                            + " a SACK gap at a path's first PSN, but have no predicate yet on what the DUT"
+                            + " retransmits, on which path, or when",
             TIMERS, "replay judges what holds once the DUT is quiet, never how soon it answered",
             LINK, "replay uses the wire link's addresses, ports, ECN and framing and ignores the capture's",
             NO_PREDICATE, "the sidecar has no expectation for it yet",
