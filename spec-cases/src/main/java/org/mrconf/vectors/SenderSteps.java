@@ -226,6 +226,56 @@ final class SenderSteps {
         if (sidecar.expect().sentPsnsFromInitial()) {
             checkPsns(sent);
         }
+        if (sidecar.expect().retransmissionsFaithful()) {
+            checkRetransmissions(sent);
+        }
+    }
+
+    /**
+     * Clause 6.4.2: every later copy of a segment (same opcode, stream, MSN and message offset) carries the original's
+     * path, PSN and fields and payload, the RETRANSMISSION flag, and a transmit timestamp of its own. No copy at all
+     * leaves nothing to judge (INCONCLUSIVE).
+     */
+    private void checkRetransmissions(final List<DataPacket> sent) {
+        final Map<String, DataPacket> originals = new LinkedHashMap<>();
+        int copies = 0;
+        final Set<String> wrong = new TreeSet<>();
+        for (final DataPacket p : sent) {
+            final String segment = p.opcode() + " stream " + p.streamId() + " MSN " + p.messageSequenceNumber()
+                    + " offset " + p.messageOffset();
+            final DataPacket original = originals.putIfAbsent(segment, p);
+            if (original == null) {
+                continue;
+            }
+            copies++;
+            final String at = "the retransmission of " + segment + " (PSN "
+                    + original.header().psn() + " on path " + original.header().pathId() + "): ";
+            if (p.header().pathId() != original.header().pathId()
+                    || p.header().psn() != original.header().psn()) {
+                wrong.add(at + "went as PSN " + p.header().psn() + " on path "
+                        + p.header().pathId());
+            }
+            if (p.messageLength() != original.messageLength()
+                    || p.remoteAddress() != original.remoteAddress()
+                    || p.remoteKey() != original.remoteKey()
+                    || p.immediate() != original.immediate()
+                    || p.receiveSequenceNumber() != original.receiveSequenceNumber()
+                    || p.sinkHandle() != original.sinkHandle()
+                    || !Arrays.equals(p.payload(), original.payload())) {
+                wrong.add(at + "its fields or payload differ from the original's: " + p);
+            }
+            if ((p.header().flags() & PacketFlags.RETRANSMISSION) == 0) {
+                wrong.add(at + "the RETRANSMISSION flag is not set");
+            }
+            if (p.transmitTimestamp() == original.transmitTimestamp()) {
+                wrong.add(at + "it carries the original's transmit timestamp " + p.transmitTimestamp());
+            }
+        }
+        if (copies == 0) {
+            throw new org.opentest4j.TestAbortedException(
+                    "the DUT retransmitted nothing, so no retransmission could be compared with its original");
+        }
+        wrong.stream().limit(8).forEach(failures::add);
     }
 
     private void post(final Sidecar.Post post) throws DutControlException {

@@ -88,7 +88,8 @@ public record Sidecar(
             List<CounterExpectation> counters,
             List<ResponseExpectation> responses,
             List<ResponseExpectation> never,
-            boolean sentPsnsFromInitial) {}
+            boolean sentPsnsFromInitial,
+            boolean retransmissionsFaithful) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(

@@ -436,7 +436,8 @@ public final class SidecarReader {
                 "counters",
                 "responses",
                 "never",
-                "sentPsnsFromInitial");
+                "sentPsnsFromInitial",
+                "retransmissionsFaithful");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -475,14 +476,16 @@ public final class SidecarReader {
                 List.copyOf(counters),
                 responses(f, node, "responses"),
                 responses(f, node, "never"),
-                node.has("sentPsnsFromInitial") && f.bool(node, "$.expect", "sentPsnsFromInitial"));
+                node.has("sentPsnsFromInitial") && f.bool(node, "$.expect", "sentPsnsFromInitial"),
+                node.has("retransmissionsFaithful") && f.bool(node, "$.expect", "retransmissionsFaithful"));
         if (expect.regions().isEmpty()
                 && expect.completions().isEmpty()
                 && !expect.noOtherCompletions()
                 && expect.counters().isEmpty()
                 && expect.responses().isEmpty()
                 && expect.never().isEmpty()
-                && !expect.sentPsnsFromInitial()) {
+                && !expect.sentPsnsFromInitial()
+                && !expect.retransmissionsFaithful()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }

@@ -68,7 +68,6 @@ class VectorCoverageTest {
             Map.entry("6.2.1", NO_PREDICATE + " (the SACK bitmap)"),
             Map.entry("6.3.1", DUT_SENDS),
             Map.entry("6.4.1", DUT_SENDS),
-            Map.entry("6.4.2", DUT_SENDS),
             Map.entry("6.6.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.6.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.6.3", DUT_SENDS + "; " + TIMERS),

@@ -42,6 +42,7 @@ final class SenderScenarios {
         all.add(nackedWriteFails());
         all.add(errorCompletionInMsnOrder());
         all.add(sendWindowOf256());
+        all.add(retransmissionKeepsItsFields());
         return all;
     }
 
@@ -142,6 +143,25 @@ final class SenderScenarios {
         scenario.checkSendWindow(256);
         scenario.holdAcks(false);
         return scenario.expectCompletion(980, "SUCCESS", "WRITE");
+    }
+
+    private static Scenario retransmissionKeepsItsFields() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "6.4.2/dut-retransmission-keeps-path-psn-and-fields",
+                        "inopportune",
+                        "Ensure that when the tester treats the first packet of a 10000-byte WRITE as lost (a SACK gap"
+                                + " at the cumulative PSN), every retransmission the DUT sends carries the original's"
+                                + " path id, PSN, opcode, stream, MSN, lengths, offset, extension fields and payload,"
+                                + " the RETRANSMISSION flag and a fresh transmit timestamp",
+                        "6.4.2"),
+                Scenarios.pattern(MESSAGE, 53));
+        scenario.loseFirst();
+        postWrite(scenario, 0, 990, MESSAGE);
+        scenario.await("WRITE", 0);
+        scenario.holdAcks(false);
+        scenario.expect.put("retransmissionsFaithful", true);
+        return scenario;
     }
 
     private static Scenario nackedWriteFails() {
