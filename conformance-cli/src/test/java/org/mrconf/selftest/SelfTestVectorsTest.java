@@ -78,6 +78,32 @@ class SelfTestVectorsTest {
                 .contains("\"5.1.2/unknown-opcode\"");
     }
 
+    /** The vectors whose steps make the DUT send fail against the defects of their clauses (a vector that can fail). */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} fails {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+        "READ_COMPLETES_ON_LAST_SEGMENT, 7.4.2/read-answered-out-of-order",
+        "PER_PACKET_REMOTE_ADDRESS, 5.2.3/dut-write-remote-address-and-key",
+        "NONZERO_RESERVED_ON_SEND, 5.1.1/dut-sends-reserved-as-zero",
+        "MSN_PER_CONNECTION, 7.5.7/dut-msn-per-stream",
+        "NACKED_PSN_ACKNOWLEDGED_FIRST, 9.1.7/dut-write-nacked-remote-access-fails",
+        "SEND_WINDOW_OFF_BY_ONE, 6.1.3/dut-send-window-of-256",
+        "RETRANSMIT_WITHOUT_FLAG, 6.4.2/dut-retransmission-keeps-path-psn-and-fields"
+    })
+    void shouldFailTheDutAsSenderVectorsOfTheirDefects(final Defect defect, final String vector) throws Exception {
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect))) {
+            final List<CaseResult> replayed = CaseRunner.run(
+                    reference.device(),
+                    RunOptions.defaults()
+                            .withSelection(new Selection(
+                                    defect.clauses(), Set.of(), Set.of(), Set.of(), List.of("vector:" + vector)))
+                            .withVectorRoot(COMMITTED),
+                    r -> {});
+            assertThat(replayed)
+                    .singleElement()
+                    .satisfies(v -> assertThat(v.verdict()).as(v.message()).isEqualTo(Verdict.FAIL));
+        }
+    }
+
     @Test
     void shouldFindTheNearestVectorFolderUpwards(@TempDir final Path dir) throws Exception {
         final Path module = Files.createDirectories(dir.resolve("repo/conformance-cli/target"));
