@@ -42,8 +42,10 @@ public final class VectorsBenchmark implements Callable<Integer> {
         final VectorCorpus corpus = VectorCorpus.discover(root, new CatalogueLoader().loadBundled());
         final long start = System.nanoTime();
         int failed = 0;
+        final java.util.Map<String, Double> secondsById = new java.util.HashMap<>();
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
             for (final TestVector vector : corpus.vectors()) {
+                final long vectorStart = System.nanoTime();
                 try {
                     VectorReplay.run(
                             vector,
@@ -55,6 +57,7 @@ public final class VectorsBenchmark implements Callable<Integer> {
                     failed++;
                     console.println("FAIL " + vector.id() + ": " + e.getMessage());
                 }
+                secondsById.put(vector.id(), (System.nanoTime() - vectorStart) / 1e9);
             }
         }
         final double seconds = (System.nanoTime() - start) / 1e9;
@@ -75,6 +78,15 @@ public final class VectorsBenchmark implements Callable<Integer> {
         lines.add(
                 "Each vector waits until the DUT has been quiet for 300 ms after its last packet (and as long again for"
                         + " vectors that expect no other completion); that wait, not the packets, is most of the time.");
+        lines.add("");
+        lines.add("The slowest vectors:");
+        lines.add("");
+        lines.add("| vector | seconds |");
+        lines.add("| --- | ---: |");
+        secondsById.entrySet().stream()
+                .sorted(java.util.Map.Entry.<String, Double>comparingByValue().reversed())
+                .limit(8)
+                .forEach(e -> lines.add(String.format("| %s | %.2f |", e.getKey(), e.getValue())));
         Files.createDirectories(out);
         Files.write(out.resolve("vectors.md"), lines, StandardCharsets.UTF_8);
         lines.forEach(console::println);
