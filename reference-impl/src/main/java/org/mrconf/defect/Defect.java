@@ -37,6 +37,12 @@ public enum Defect {
     /** Drops a packet of stream s that arrives on a path other than s mod paths; caught by PathsAndStreamsCase. */
     STREAM_BOUND_TO_PATH(breaks("3.1.6")),
 
+    /**
+     * Sends everything for a peer to the UDP source port it was last heard from (a naive UDP server's reply), not
+     * to the port given at set-up; caught by {@code ConnectionsCase.packetsGoToTheSetUpPort}.
+     */
+    ANSWER_TO_SOURCE_PORT(breaks("4.2.3")),
+
     /** Puts a 4-byte shim before the MetaRoCE header of every data packet it sends; caught by EncapsulationCase. */
     SHIM_BEFORE_HEADER(breaks("4.1.1")),
 
@@ -237,6 +243,19 @@ public enum Defect {
      * {@code DeclarationsCase.testParametersAreConsistent}.
      */
     HELLO_UNDERSTATES_MTU(breaks("12.1.3")),
+
+    /**
+     * Reports {@code hello}'s ACK delay in microseconds under the name {@code ackDelayNs} (a unit slip), so
+     * {@code hello} and the profile file declare different timers. Caught by
+     * {@code DeclarationsCase.helloAndProfileDeclareTheSame}.
+     */
+    HELLO_ACK_DELAY_IN_MICROSECONDS(breaks("12.1.5")),
+
+    /**
+     * Reports {@code hello}'s link rate in kbit/s under the name {@code linkRateBitsPerSecond} (a unit slip). Caught
+     * by {@code DeclarationsCase.congestionParametersAreDeclared}.
+     */
+    HELLO_LINK_RATE_IN_KBPS(breaks("12.1.6")),
 
     /** Leaves the rx_unexpected_source counter out of {@code read_counters}. Caught by {@code DeclarationsCase.everyCounterIsObservable}. */
     COUNTER_MISSING(breaks("12.1.4")),

@@ -142,4 +142,56 @@ class ConnectionsCase {
             testbed.control().createConnection(connection.spec());
         }
     }
+
+    @Test
+    @DisplayName("every packet the DUT sends goes to the port given at set-up, whatever source ports the tester uses")
+    @Verifies("4.2.3")
+    void packetsGoToTheSetUpPort(final DeviceUnderTest dut) throws Exception {
+        final boolean multipath = dut.profile().claims(org.mrconf.catalogue.Profile.MULTIPATH);
+        try (Testbed testbed = Testbed.open(dut, multipath ? 2 : 1, 1)) {
+            final PeerConnection connection = testbed.connection();
+            final int setUpPort = testbed.peer().link().testerPort();
+            // Every packet of the tester comes from a port other than the one given at set-up (the ports are the
+            // entropy, clause 4.1.4), one port per kind, so a DUT that answers to a source port shows which.
+            final int[] entropy = {49152, 50001, 61000, 65535};
+            connection.ackSourcePort(entropy[2]);
+            final int mark = testbed.peer().mark();
+            final int lastPath = connection.spec().paths() - 1;
+            // Data to the DUT on each path, each from its own port: the DUT ACKs them.
+            for (int path = 0; path <= lastPath; path++) {
+                final var write = testbed.write(path, Testbed.BASE + 64L * path, testbed.key(), new byte[64])
+                        .ackRequest();
+                connection.setNextPsn(path, connection.nextPsn(path) + 1);
+                testbed.peer().sender().send(write.build(), entropy[path], org.mrconf.pcap.Ecn.NOT_ECT);
+                testbed.peer()
+                        .await(mark, PacketMatcher.expect().ack().path(path).cumulativePsn(1), Testbed.WAIT);
+            }
+            // A WRITE with a foreign key from a third port: the DUT NACKs it (clause 11.1.1).
+            final var foreign = testbed.write(0, Testbed.BASE, testbed.key() ^ 0x5A5A, new byte[16]);
+            connection.setNextPsn(0, connection.nextPsn(0) + 1);
+            testbed.peer().sender().send(foreign.build(), entropy[3], org.mrconf.pcap.Ecn.NOT_ECT);
+            testbed.peer().await(mark, PacketMatcher.expect().nack(), Testbed.WAIT);
+            // The DUT's own WRITE: its data goes to the set-up port, and the tester's ACKs from another port are
+            // accepted (the WRITE completes successfully).
+            final long wrId = 423;
+            DutTraffic.write(
+                    testbed, 0, wrId, 2 * connection.maxPayload(org.mrconf.wire.Opcode.WRITE), OptionalLong.empty());
+            assertThat(org.mrconf.cases.TesterMessages.awaitCompletions(testbed, wrId)
+                            .get(wrId)
+                            .status())
+                    .as("4.2.3: the DUT accepts ACKs from source port %d, not the set-up port", entropy[2])
+                    .isEqualTo(CompletionStatus.SUCCESS);
+            final List<ReceivedPacket> sent = testbed.peer().recorder().since(mark);
+            assertThat(sent)
+                    .as("4.2.3: packets the DUT sent (ACKs, a NACK, data)")
+                    .hasSizeGreaterThanOrEqualTo(lastPath + 4);
+            for (final ReceivedPacket packet : sent) {
+                assertThat(packet.captured().destinationPort())
+                        .as(
+                                "4.2.3: %s goes to the set-up port %d, not a source port of the tester %s",
+                                packet, setUpPort, java.util.Arrays.toString(entropy))
+                        .isEqualTo(setUpPort);
+            }
+        }
+    }
 }
