@@ -146,6 +146,25 @@ public enum Defect {
      */
     HALF_SPACE_PSN_AHEAD(breaks("5.6.5", "6.5.1")),
 
+    /**
+     * Tracks one MSN more than the declared {@code maxOutstandingMessages} ({@code >} where {@code >=} belongs), so an
+     * MSN exactly that far ahead is not NACKed INVALID_REQUEST (Table 5-13); caught by
+     * {@code MessageFieldsCase.msnTooFarAheadIsNacked}.
+     */
+    OUTSTANDING_LIMIT_OFF_BY_ONE(breaks("5.6.5")),
+
+    /**
+     * Places a packet whose message length disagrees with the earlier packets of its incomplete message, instead of
+     * NACKing it INVALID_REQUEST (Table 5-13); caught by {@code MessageFieldsCase.disagreeingSegmentIsNacked}.
+     */
+    CONFLICTING_SEGMENT_PLACED(breaks("5.6.5")),
+
+    /**
+     * Reads a NACK code outside Table 9-1 as REMOTE_ACCESS and fails the work request, instead of dropping the NACK
+     * (Table 5-13); caught by {@code MessageFieldsCase.unknownNackCodeIsDropped}.
+     */
+    UNKNOWN_NACK_CODE_AS_REMOTE_ACCESS(breaks("5.6.5")),
+
     // ------------------------------------------------------------------ sections 6 and 7
 
     /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */
