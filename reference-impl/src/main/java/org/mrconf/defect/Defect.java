@@ -43,6 +43,12 @@ public enum Defect {
      */
     ANSWER_TO_SOURCE_PORT(breaks("4.2.3")),
 
+    /**
+     * Accepts a second connection to a peer address on another peer port, but keeps sending to the first port; caught
+     * by {@code ConnectionsCase.anotherPeerPortIsRefusedOrHonoured}.
+     */
+    SECOND_PEER_PORT_IGNORED(breaks("4.2.3")),
+
     /** Puts a 4-byte shim before the MetaRoCE header of every data packet it sends; caught by EncapsulationCase. */
     SHIM_BEFORE_HEADER(breaks("4.1.1")),
 

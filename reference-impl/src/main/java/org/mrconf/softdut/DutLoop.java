@@ -98,6 +98,9 @@ final class DutLoop implements Runnable {
         if (endpointConfig.defects().has(org.mrconf.defect.Defect.ANSWER_TO_SOURCE_PORT)) {
             network.peers().answerToSourcePort();
         }
+        if (endpointConfig.defects().has(org.mrconf.defect.Defect.SECOND_PEER_PORT_IGNORED)) {
+            network.peers().ignoreSecondPeerPort();
+        }
         // Work posted by the agent runs on this thread, so a flag is enough to ask for onWakeup.
         this.endpoint.wakeupListener(() -> wakeupRequested = true);
         this.agent = new ControlAgent(

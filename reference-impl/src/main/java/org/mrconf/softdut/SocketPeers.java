@@ -40,6 +40,8 @@ final class SocketPeers implements PeerDirectory {
     private int nextNode = 1;
     /** Defect {@link org.mrconf.defect.Defect#ANSWER_TO_SOURCE_PORT}: off unless the loop turns it on. */
     private boolean answerToSourcePort;
+    /** Defect {@link org.mrconf.defect.Defect#SECOND_PEER_PORT_IGNORED}: off unless the loop turns it on. */
+    private boolean secondPortIgnored;
 
     SocketPeers(final Class<? extends InetAddress> family, final IntUnaryOperator sourcePort) {
         this.family = family;
@@ -58,6 +60,10 @@ final class SocketPeers implements PeerDirectory {
             peer = new Peer(nextNode++, address);
             byAddress.put(address, peer);
             byNode.put(peer.node, peer);
+        }
+        if (peer.connections > 0 && peer.destination.getPort() != port && secondPortIgnored) {
+            peer.connections++; // accepted, but everything still goes to the first port
+            return peer.node;
         }
         if (peer.connections > 0 && peer.destination.getPort() != port) {
             throw new IllegalStateException("connections to " + address.getHostAddress() + " already use its port "
@@ -111,6 +117,11 @@ final class SocketPeers implements PeerDirectory {
     /** Turns on the defect that answers to the source port a peer was last heard from (spec clause 4.2.3). */
     void answerToSourcePort() {
         answerToSourcePort = true;
+    }
+
+    /** Turns on the defect that accepts a second peer port for an address and ignores it (spec clause 4.2.3). */
+    void ignoreSecondPeerPort() {
+        secondPortIgnored = true;
     }
 
     /** Where packets for {@code node} go, or null for a node nobody acquired. */
