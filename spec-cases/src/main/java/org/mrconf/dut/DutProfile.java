@@ -184,21 +184,18 @@ public record DutProfile(
             int initialPathWindow,
             int initialConnectionWindow,
             Set<String> undeclared) {
+        /** The fields of the profile file's {@code parameters.congestion}, every one required by clause 12.1.6. */
+        public static final Set<String> FIELDS = Set.of(
+                "decreaseFactor",
+                "linkRateMbps",
+                "targetUtilization",
+                "hintIntervalUs",
+                "initialPathWindow",
+                "initialConnectionWindow");
+
         /** The spec's defaults (clauses 8.2.4, 10.1.1) for a 100 Gbit/s link; nothing fixes the first windows. */
-        public static final Congestion DEFAULTS = new Congestion(
-                0.5,
-                100_000,
-                0.95,
-                Duration.ofNanos(10_000),
-                0,
-                0,
-                Set.of(
-                        "decreaseFactor",
-                        "linkRateMbps",
-                        "targetUtilization",
-                        "hintIntervalUs",
-                        "initialPathWindow",
-                        "initialConnectionWindow"));
+        public static final Congestion DEFAULTS =
+                new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000), 0, 0, FIELDS);
 
         public Congestion {
             Objects.requireNonNull(hintInterval, "hintInterval");

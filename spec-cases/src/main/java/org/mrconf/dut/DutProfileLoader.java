@@ -265,16 +265,7 @@ public final class DutProfileLoader {
      * (no first windows): the declarations case, not the loader, reports what a device claiming congestion left out.
      */
     private static DutProfile.Congestion congestion(ObjectNode node, String at) throws FieldException {
-        JsonFields.onlyFields(
-                node,
-                at,
-                Set.of(
-                        "decreaseFactor",
-                        "linkRateMbps",
-                        "targetUtilization",
-                        "hintIntervalUs",
-                        "initialPathWindow",
-                        "initialConnectionWindow"));
+        JsonFields.onlyFields(node, at, DutProfile.Congestion.FIELDS);
         DutProfile.Congestion defaults = DutProfile.Congestion.DEFAULTS;
         double decreaseFactor = JsonFields.has(node, "decreaseFactor")
                 ? JsonFields.number(node, at, "decreaseFactor", 0.01, 0.99)
@@ -294,7 +285,7 @@ public final class DutProfileLoader {
         int connectionWindow = JsonFields.has(node, "initialConnectionWindow")
                 ? (int) JsonFields.integer(node, at, "initialConnectionWindow", 1, Integer.MAX_VALUE)
                 : 0;
-        Set<String> undeclared = new java.util.TreeSet<>(defaults.undeclared());
+        Set<String> undeclared = new java.util.TreeSet<>(DutProfile.Congestion.FIELDS);
         node.fieldNames().forEachRemaining(undeclared::remove);
         return new DutProfile.Congestion(
                 decreaseFactor,
