@@ -1,27 +1,40 @@
 package org.mrconf.vectors;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.WorkRequest;
+import org.mrconf.pcap.CaptureFileException;
+import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.PacketFlags;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Runs the {@link Sidecar#steps()} of a vector in which the DUT takes part as a sender: posts work through the control
@@ -49,15 +62,15 @@ final class SenderSteps {
     private final List<DutCompletion> completions;
     private final List<String> failures;
     /** Messages an await step named ({@code as}). */
-    private final Map<String, MessageKey> named = new java.util.HashMap<>();
+    private final Map<String, MessageKey> named = new HashMap<>();
 
     private final PeerConnection connection;
     private boolean acksHeld;
     private volatile boolean loseFirst;
     /** The cumulative PSN of the last ACK the tester sent on each path. */
-    private final Map<Integer, Long> acknowledgedUpTo = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, Long> acknowledgedUpTo = new ConcurrentHashMap<>();
 
-    private final java.util.function.Consumer<ReceivedPacket> acknowledger = this::acknowledge;
+    private final Consumer<ReceivedPacket> acknowledger = this::acknowledge;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -102,9 +115,7 @@ final class SenderSteps {
      * Runs every step in order; stops early when the DUT never sends a message a step waits for. The tester
      * acknowledges the DUT's packets from now until {@link #close()}.
      */
-    void run(final java.nio.file.Path stimulus)
-            throws DutControlException, java.io.IOException, InterruptedException,
-                    org.mrconf.pcap.CaptureFileException {
+    void run(final Path stimulus) throws DutControlException, IOException, InterruptedException, CaptureFileException {
         peer.recorder().addListener(acknowledger);
         int index = 0;
         for (final Sidecar.Step step : sidecar.steps()) {
@@ -118,7 +129,7 @@ final class SenderSteps {
             } else if (step instanceof Sidecar.Send send) {
                 for (final int frame : send.frames()) {
                     if (frame >= frames.size()) {
-                        throw new org.mrconf.pcap.CaptureFileException(
+                        throw new CaptureFileException(
                                 stimulus,
                                 at + " ($.steps[" + (index - 1) + "].send.frames) sends frame " + frame
                                         + ", the capture" + " holds " + frames.size());
@@ -162,8 +173,8 @@ final class SenderSteps {
         acknowledgedUpTo.put(path, connection.receiveState(path).cumulativePsn());
         try {
             peer.send(connection.ackFor(path, echoedTimestamp));
-        } catch (final java.io.IOException e) {
-            throw new java.io.UncheckedIOException("ACK failed", e);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("ACK failed", e);
         }
     }
 
@@ -181,7 +192,7 @@ final class SenderSteps {
             final Duration held = Duration.ofNanos(System.nanoTime() - holdStartNs);
             if (wasHeld && held.compareTo(holdLimit) >= 0) {
                 // Past the connection timeout the DUT may rightly have failed the connection: nothing is judged.
-                throw new org.opentest4j.TestAbortedException("the tester held its ACKs back for " + held.toMillis()
+                throw new TestAbortedException("the tester held its ACKs back for " + held.toMillis()
                         + " ms, not less than the device's connection timeout (or " + holdLimit.toMillis()
                         + " ms when it declares none): what follows cannot be judged");
             }
@@ -198,13 +209,13 @@ final class SenderSteps {
      * as its cumulative PSN that PSN (every earlier PSN received: awaits wait for whole messages) with no retry
      * interval.
      */
-    private void nack(final Sidecar.Nack nack) throws java.io.IOException {
+    private void nack(final Sidecar.Nack nack) throws IOException {
         final MessageKey key = named.get(nack.of());
         final DataPacket first = sentData().stream()
                 .filter(p -> MessageKey.of(p).equals(key))
-                .min(java.util.Comparator.comparingLong(DataPacket::messageOffset))
+                .min(Comparator.comparingLong(DataPacket::messageOffset))
                 .orElseThrow();
-        peer.send(org.mrconf.peer.PacketBuilder.nack(org.mrconf.wire.NackCode.valueOf(nack.code()))
+        peer.send(PacketBuilder.nack(NackCode.valueOf(nack.code()))
                 .connection(VectorReplay.DUT_CONNECTION)
                 .path(first.header().pathId())
                 .psn(first.header().psn())
@@ -272,7 +283,7 @@ final class SenderSteps {
             }
         }
         if (copies == 0) {
-            throw new org.opentest4j.TestAbortedException(
+            throw new TestAbortedException(
                     "the DUT retransmitted nothing, so no retransmission could be compared with its original");
         }
         wrong.stream().limit(8).forEach(failures::add);
@@ -555,7 +566,7 @@ final class SenderSteps {
             }
         }
         if (!reached && failures.isEmpty()) {
-            throw new org.opentest4j.TestAbortedException("the DUT did not fill its " + window + "-PSN window (it"
+            throw new TestAbortedException("the DUT did not fill its " + window + "-PSN window (it"
                     + " had " + counts + " outstanding by path; its congestion window may be smaller), so the"
                     + " window's edge was not reached");
         }
@@ -580,7 +591,7 @@ final class SenderSteps {
     private List<DataPacket> sentData() {
         return peer.recorder().since(mark).stream()
                 .map(ReceivedPacket::data)
-                .flatMap(java.util.Optional::stream)
+                .flatMap(Optional::stream)
                 .filter(p -> p.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
                 .toList();
     }
@@ -589,7 +600,7 @@ final class SenderSteps {
             final Set<String> wrong,
             final String at,
             final String field,
-            final java.util.OptionalLong expected,
+            final OptionalLong expected,
             final long actual) {
         if (expected.isPresent() && expected.getAsLong() != actual) {
             wrong.add(String.format("%s%s: expected 0x%x, got 0x%x", at, field, expected.getAsLong(), actual));

@@ -1,5 +1,6 @@
 package org.mrconf.vectors;
 
+import java.net.Inet6Address;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -11,12 +12,15 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WireLink;
 import org.mrconf.dut.WorkRequest;
@@ -70,15 +74,15 @@ public final class VectorReplay {
      * such a vector is INCONCLUSIVE) and its connection timeout (held ACKs must end well before it; without it, within
      * {@link #DEFAULT_HOLD_LIMIT}).
      */
-    public record Declared(java.util.OptionalInt mtu, java.util.Optional<Duration> connectionTimeout) {
+    public record Declared(OptionalInt mtu, Optional<Duration> connectionTimeout) {
         /** Nothing declared. */
-        public static final Declared NONE = new Declared(java.util.OptionalInt.empty(), java.util.Optional.empty());
+        public static final Declared NONE = new Declared(OptionalInt.empty(), Optional.empty());
 
         /** The declarations of a device's profile. */
-        public static Declared of(final org.mrconf.dut.DutProfile.Parameters parameters) {
+        public static Declared of(final DutProfile.Parameters parameters) {
             return new Declared(
-                    java.util.OptionalInt.of(parameters.mtu()),
-                    java.util.Optional.of(parameters.timers().connectionTimeout()));
+                    OptionalInt.of(parameters.mtu()),
+                    Optional.of(parameters.timers().connectionTimeout()));
         }
     }
 
@@ -89,7 +93,7 @@ public final class VectorReplay {
     public static void run(
             final TestVector vector, final DutControl control, final WireLink link, final Declared declared)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
-        final java.util.OptionalInt mtu = declared.mtu();
+        final OptionalInt mtu = declared.mtu();
         final Sidecar sidecar = vector.sidecar();
         if (mtu.isEmpty() && sidecar.steps().stream().anyMatch(s -> s instanceof Sidecar.Await a && a.fullSegments())) {
             throw new TestAbortedException(
@@ -147,7 +151,7 @@ public final class VectorReplay {
                         sidecar,
                         mtu.orElse(0),
                         declared.connectionTimeout().orElse(DEFAULT_HOLD_LIMIT),
-                        link.testerAddress() instanceof java.net.Inet6Address ? 40 : 20,
+                        link.testerAddress() instanceof Inet6Address ? 40 : 20,
                         control,
                         peer,
                         peer.connection(spec, TESTER_MTU),
