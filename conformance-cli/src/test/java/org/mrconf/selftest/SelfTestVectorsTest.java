@@ -87,7 +87,8 @@ class SelfTestVectorsTest {
         "MSN_PER_CONNECTION, 7.5.7/dut-msn-per-stream",
         "NACKED_PSN_ACKNOWLEDGED_FIRST, 9.1.7/dut-write-nacked-remote-access-fails",
         "SEND_WINDOW_OFF_BY_ONE, 6.1.3/dut-send-window-of-256",
-        "RETRANSMIT_WITHOUT_FLAG, 6.4.2/dut-retransmission-keeps-path-psn-and-fields"
+        "RETRANSMIT_WITHOUT_FLAG, 6.4.2/dut-retransmission-keeps-path-psn-and-fields",
+        "RETRANSMIT_ON_OTHER_PATH, 6.4.2/dut-retransmission-keeps-path-psn-and-fields"
     })
     void shouldFailTheDutAsSenderVectorsOfTheirDefects(final Defect defect, final String vector) throws Exception {
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect))) {

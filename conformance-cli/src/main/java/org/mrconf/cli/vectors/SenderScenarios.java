@@ -150,12 +150,15 @@ final class SenderScenarios {
                 new Scenario(
                         "6.4.2/dut-retransmission-keeps-path-psn-and-fields",
                         "inopportune",
-                        "Ensure that when the tester treats the first packet of a 10000-byte WRITE as lost (a SACK gap"
-                                + " at the cumulative PSN), every retransmission the DUT sends carries the original's"
-                                + " path id, PSN, opcode, stream, MSN, lengths, offset, extension fields and payload,"
-                                + " the RETRANSMISSION flag and a fresh transmit timestamp",
+                        "Ensure that when the tester treats the first packet of each of two paths as lost (a SACK gap"
+                                + " at the cumulative PSN) during a 10000-byte WRITE, every retransmission the DUT sends"
+                                + " carries the original's path id, PSN, opcode, stream, MSN, lengths, offset,"
+                                + " extension fields and payload, the RETRANSMISSION flag and a fresh transmit"
+                                + " timestamp",
                         "6.4.2"),
                 Scenarios.pattern(MESSAGE, 53));
+        // Two paths, so that a retransmission on the other path shows (on one path there is no other).
+        scenario.setup.put("paths", 2);
         scenario.loseFirst();
         postWrite(scenario, 0, 990, MESSAGE);
         scenario.await("WRITE", 0);
