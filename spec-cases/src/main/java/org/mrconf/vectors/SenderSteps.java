@@ -67,6 +67,8 @@ final class SenderSteps {
     private final PeerConnection connection;
     private boolean acksHeld;
     private volatile boolean loseFirst;
+    /** What the tester received but treats as lost while {@link #loseFirst}. */
+    private final List<ReceivedPacket> lost = new ArrayList<>();
     /** The cumulative PSN of the last ACK the tester sent on each path. */
     private final Map<Integer, Long> acknowledgedUpTo = new ConcurrentHashMap<>();
 
@@ -139,8 +141,7 @@ final class SenderSteps {
             } else if (step instanceof Sidecar.Check check) {
                 check(check, at);
             } else if (step instanceof Sidecar.Acks acks) {
-                loseFirst = acks.loseFirst();
-                holdAcks(acks.hold());
+                acks(acks);
             } else if (step instanceof Sidecar.Nack nack) {
                 nack(nack);
             }
@@ -159,7 +160,8 @@ final class SenderSteps {
                     && received.data()
                             .map(p -> p.header().psn() == sidecar.setup().initialSendPsn())
                             .orElse(false)) {
-                return; // treated as lost: neither recorded nor acknowledged
+                lost.add(received); // treated as lost: neither recorded nor acknowledged, until the gap ends
+                return;
             }
             if (connection.onReceived(received) == null || acksHeld) {
                 return;
@@ -179,18 +181,27 @@ final class SenderSteps {
     }
 
     /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
-    private void holdAcks(final boolean hold) {
+    private void acks(final Sidecar.Acks acks) {
         synchronized (connection) {
-            final boolean wasHeld = acksHeld;
-            acksHeld = hold;
-            if (hold) {
+            final boolean wasHeld = acksHeld || loseFirst;
+            if (loseFirst && !acks.loseFirst()) {
+                // The gap ends: what the tester pretended to have lost it did receive, so it records it now rather
+                // than wait for the DUT's next retransmission (its timer, which the tester does not control).
+                lost.forEach(connection::onReceived);
+                lost.clear();
+            }
+            acksHeld = acks.hold();
+            loseFirst = acks.loseFirst();
+            if (acksHeld || loseFirst) {
                 if (!wasHeld) {
                     holdStartNs = System.nanoTime();
                 }
-                return;
+                if (acksHeld) {
+                    return;
+                }
             }
             final Duration held = Duration.ofNanos(System.nanoTime() - holdStartNs);
-            if (wasHeld && held.compareTo(holdLimit) >= 0) {
+            if (wasHeld && !loseFirst && held.compareTo(holdLimit) >= 0) {
                 // Past the connection timeout the DUT may rightly have failed the connection: nothing is judged.
                 throw new TestAbortedException("the tester held its ACKs back for " + held.toMillis()
                         + " ms, not less than the device's connection timeout (or " + holdLimit.toMillis()
