@@ -340,6 +340,13 @@ final class SenderSteps {
                 return true;
             }
             if (System.nanoTime() - deadlineNs > 0) {
+                if (acksHeld || loseFirst) {
+                    // Without ACKs a DUT may rightly hold the message back for its congestion or send window.
+                    throw new TestAbortedException(String.format(
+                            "%s: the DUT sent no whole %s message on stream %d within %d s while the tester held"
+                                    + " ACKs back, which its window may explain: nothing is judged",
+                            at, await.opcode(), await.stream(), VectorReplay.LIMIT.toSeconds()));
+                }
                 failures.add(String.format(
                         "%s: expected the DUT to send a whole %s message on stream %d within %d s, %s",
                         at,

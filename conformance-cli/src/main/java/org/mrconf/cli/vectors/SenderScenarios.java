@@ -113,13 +113,12 @@ final class SenderScenarios {
                 new Scenario(
                         "7.5.4/dut-write-completes-only-when-acknowledged",
                         "valid",
-                        "Ensure that the DUT does not complete a 10000-byte WRITE whose packets were all sent while"
-                                + " the tester holds its ACKs back, and completes it with SUCCESS once they are"
-                                + " acknowledged",
+                        "Ensure that the DUT does not complete a one-packet WRITE it sent while the tester holds its"
+                                + " ACK back, and completes it with SUCCESS once it is acknowledged",
                         "7.5.4"),
-                Scenarios.pattern(MESSAGE, 50));
+                Scenarios.pattern(128, 50));
         scenario.holdAcks(true);
-        postWrite(scenario, 0, 950, MESSAGE);
+        postWrite(scenario, 0, 950, 128);
         scenario.await("WRITE", 0);
         scenario.checkNotCompleted(950);
         scenario.holdAcks(false);
@@ -190,14 +189,15 @@ final class SenderScenarios {
                 new Scenario(
                         "7.5.8/dut-error-completion-in-msn-order",
                         "inopportune",
-                        "Ensure that a WRITE the tester NACKs with BOUNDS completes with REMOTE_BOUNDS_ERROR only after"
-                                + " the earlier WRITE of its stream, whose ACKs the tester holds back, and that the"
-                                + " earlier one completes with SUCCESS",
+                        "Ensure that a one-packet WRITE the tester NACKs with BOUNDS completes with REMOTE_BOUNDS_ERROR"
+                                + " only after the earlier one-packet WRITE of its stream, whose ACK the tester holds"
+                                + " back, and that the earlier one completes with SUCCESS",
                         "7.5.8"),
-                Scenarios.pattern(MESSAGE, 52));
+                Scenarios.pattern(256, 52));
+        // Two packets in all while ACKs are held: few enough for any first window.
         scenario.holdAcks(true);
-        postWrite(scenario, 0, 970, MESSAGE);
-        postWrite(scenario, 0, 971, 128);
+        postWrite(scenario, 0, 970, 128);
+        scenario.post("WRITE", 0, 971, "source", 128, 128, TESTER_ADDRESS + 128, TESTER_KEY);
         scenario.await("WRITE", 0);
         scenario.await("WRITE", 0).put("as", "second").put("msn", 1);
         scenario.nack("second", "BOUNDS");
