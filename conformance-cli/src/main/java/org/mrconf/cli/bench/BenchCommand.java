@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
             AnalyzeBenchmark.class,
             VectorsBenchmark.class,
             SoakCommand.class,
+            UdpCommand.class,
             StabilityCommand.class
         })
 public final class BenchCommand implements Runnable {
