@@ -7,11 +7,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -58,9 +55,34 @@ final class UdpBenchmark {
             long timeouts,
             long injectedDrops,
             long socketDrops,
-            boolean dataIntact) {
+            boolean dataIntact,
+            int round) {
         boolean isBlaster() {
             return writeBytes == 0;
+        }
+
+        Row inRound(final int number) {
+            return new Row(
+                    kind,
+                    paths,
+                    writeBytes,
+                    loss,
+                    goodputGbps,
+                    messages,
+                    succeeded,
+                    p50Ms,
+                    p99Ms,
+                    retransmissions,
+                    timeouts,
+                    injectedDrops,
+                    socketDrops,
+                    dataIntact,
+                    number);
+        }
+
+        /** What the row measures, the same in every round. */
+        String key() {
+            return kind + "/" + paths + "/" + writeBytes + "/" + loss;
         }
     }
 
@@ -81,39 +103,26 @@ final class UdpBenchmark {
     /**
      * Runs {@code settings.rounds()} rounds; in each, for each path count, the blaster and then every WRITE
      * size lossless and lossy back to back, so that the load other users put on the machine falls on a
-     * row and its baseline alike. Each row reported is the round with the median goodput.
+     * row and its baselines alike. Returns every round's rows.
      */
     static List<Row> run(final Settings settings, final PrintWriter progress) throws Exception {
-        final Map<String, List<Row>> byRow = new LinkedHashMap<>();
+        final List<Row> rows = new ArrayList<>();
         try (Pair lossless = Pair.start(settings, 0, progress);
                 Pair lossy = settings.loss() > 0 ? Pair.start(settings, settings.loss(), progress) : null) {
             for (int round = 1; round <= settings.rounds(); round++) {
                 progress.println("round " + round + " of " + settings.rounds());
                 for (final int paths : settings.paths()) {
-                    add(byRow, report(progress, blast(settings, paths)));
+                    rows.add(report(progress, blast(settings, paths).inRound(round)));
                     for (final Write write : settings.writes()) {
-                        add(byRow, report(progress, lossless.move(write, paths)));
+                        rows.add(report(progress, lossless.move(write, paths).inRound(round)));
                         if (lossy != null) {
-                            add(byRow, report(progress, lossy.move(write, paths)));
+                            rows.add(report(progress, lossy.move(write, paths).inRound(round)));
                         }
                     }
                 }
             }
         }
-        final List<Row> rows = new ArrayList<>();
-        for (final List<Row> rounds : byRow.values()) {
-            final List<Row> sorted = new ArrayList<>(rounds);
-            sorted.sort(Comparator.comparingDouble(Row::goodputGbps));
-            rows.add(sorted.get((sorted.size() - 1) / 2));
-        }
         return rows;
-    }
-
-    private static void add(final Map<String, List<Row>> byRow, final Row row) {
-        byRow.computeIfAbsent(
-                        row.kind() + "/" + row.paths() + "/" + row.writeBytes() + "/" + row.loss(),
-                        k -> new ArrayList<>())
-                .add(row);
     }
 
     private static Row blast(final Settings settings, final int sockets) throws Exception {
@@ -147,7 +156,8 @@ final class UdpBenchmark {
                         0,
                         0,
                         socketDrops,
-                        true);
+                        true,
+                        0);
             }
         }
     }
@@ -305,7 +315,8 @@ final class UdpBenchmark {
                 counter(sender, "rto_expirations") - timeoutsBefore,
                 counter(sender, "x_injected_drops") + counter(receiver, "x_injected_drops") - dropsBefore,
                 socketDrops,
-                intact);
+                intact,
+                0);
     }
 
     /** Whether the receiver's region holds the sender's bytes: the first, a middle and the last 64 KiB written. */

@@ -43,14 +43,14 @@ final class UdpCommand implements Callable<Integer> {
 
     @Option(
             names = "--line-rate",
-            defaultValue = "20000000000",
+            defaultValue = "12000000000",
             paramLabel = "BITS_PER_SECOND",
             description = "The endpoints' configured line rate, the pacer's ceiling (default: ${DEFAULT-VALUE}).")
     long lineRate;
 
     @Option(
             names = "--rounds",
-            defaultValue = "3",
+            defaultValue = "5",
             description = "Rounds of every row; each row reports its median round (default: ${DEFAULT-VALUE}).")
     int rounds;
 
@@ -105,10 +105,10 @@ final class UdpCommand implements Callable<Integer> {
         if (loss != 0.01) {
             command.append(" --loss ").append(loss);
         }
-        if (lineRate != 20_000_000_000L) {
+        if (lineRate != 12_000_000_000L) {
             command.append(" --line-rate ").append(lineRate);
         }
-        if (rounds != 3 && !quick) {
+        if (rounds != 5 && !quick) {
             command.append(" --rounds ").append(rounds);
         }
         if (seed != 1) {

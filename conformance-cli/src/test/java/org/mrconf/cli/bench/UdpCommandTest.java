@@ -29,18 +29,18 @@ class UdpCommandTest {
 
         assertThat(exit).as(out.toString()).isZero();
         final List<String> csv = Files.readAllLines(dir.resolve("udp.csv"));
-        assertThat(csv.get(0)).startsWith("kind,paths,write_bytes,loss_rate,goodput_gbps,of_blaster,of_lossless");
+        assertThat(csv.get(0)).startsWith("round,kind,paths,write_bytes,loss_rate,goodput_gbps,of_blaster,of_lossless");
         // 2 blaster rows, then 2 path counts x 2 WRITE sizes x (lossless, 1% loss).
         assertThat(csv).hasSize(1 + 2 + 2 * 2 * 2);
-        assertThat(csv).anyMatch(line -> line.startsWith("BLASTER,8,0,"));
-        assertThat(csv).anyMatch(line -> line.startsWith("METAROCE,8,262144,0.010,"));
+        assertThat(csv).anyMatch(line -> line.startsWith("1,BLASTER,8,0,"));
+        assertThat(csv).anyMatch(line -> line.startsWith("1,METAROCE,8,262144,0.010,"));
         for (final String line : csv.subList(1, csv.size())) {
             final String[] f = line.split(",");
-            final double goodput = Double.parseDouble(f[4]);
+            final double goodput = Double.parseDouble(f[5]);
             assertThat(goodput).as(line).isPositive().isFinite();
-            assertThat(Double.parseDouble(f[5])).as(line).isPositive().isFinite();
-            assertThat(f[9]).as("every WRITE completed: " + line).isEqualTo(f[10]);
-            assertThat(f[15])
+            assertThat(Double.parseDouble(f[6])).as(line).isPositive().isFinite();
+            assertThat(f[10]).as("every WRITE completed: " + line).isEqualTo(f[11]);
+            assertThat(f[16])
                     .as("the receiver holds the sender's bytes: " + line)
                     .isEqualTo("true");
         }
