@@ -31,6 +31,10 @@ import org.mrconf.defect.Defects;
  * @param receiveStateBudgetBytes most bytes of receive-side state (streams, message rings, segment trackers)
  *                              that packets may make the endpoint allocate; a packet needing more is dropped,
  *                              counted in {@link Counter#RX_DROPPED_NO_STATE} and not recorded
+ * @param tailLossProbe         whether a path whose outstanding packets draw no ACK for two smoothed RTTs plus the
+ *                              ACK delay sends a PROBE, and takes the PSNs sent before it that the probe's ACK
+ *                              does not acknowledge as lost ({@link TailLossProbe}; on by default; the draft
+ *                              permits it and a proposed clause would recommend it)
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
  *                              only {@code metaroce selftest} and defect-hunting runs set any
  */
@@ -56,6 +60,7 @@ public record EndpointConfig(
         long receiverNotReadyRetryNs,
         long entropySeed,
         long receiveStateBudgetBytes,
+        boolean tailLossProbe,
         Defects defects) {
 
     public EndpointConfig {
@@ -95,6 +100,7 @@ public record EndpointConfig(
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
         b.entropySeed = entropySeed;
         b.receiveStateBudgetBytes = receiveStateBudgetBytes;
+        b.tailLossProbe = tailLossProbe;
         b.defects = defects;
         return b;
     }
@@ -122,6 +128,7 @@ public record EndpointConfig(
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
         private long receiveStateBudgetBytes = 64L << 20;
+        private boolean tailLossProbe = true;
         private Defects defects = Defects.NONE;
 
         private Builder() {}
@@ -207,6 +214,12 @@ public record EndpointConfig(
             return this;
         }
 
+        /** Whether paths send tail-loss probes ({@link TailLossProbe}). */
+        public Builder tailLossProbe(final boolean enabled) {
+            this.tailLossProbe = enabled;
+            return this;
+        }
+
         /** Deliberate non-conformances to commit (self-validation only). */
         public Builder defects(final Defects active) {
             this.defects = active;
@@ -251,6 +264,7 @@ public record EndpointConfig(
                     receiverNotReadyRetryNs,
                     entropySeed,
                     receiveStateBudgetBytes,
+                    tailLossProbe,
                     defects);
         }
     }
