@@ -18,7 +18,7 @@ public final class IncastBenchmark {
     /**
      * @param senders          number of senders
      * @param paths            paths per sender
-     * @param hintIntervalNs   the receiver's rate-hint interval
+     * @param activeWindowNs   how recently a sender must have sent data to count as active for the rate hint
      * @param windowRtts       RTTs over which each Jain index is taken: 1, or more where a sender's fair share
      *                         of one RTT is under {@link #MIN_SHARE_PACKETS} packets, since whole packets per RTT
      *                         cannot be fair at the index's resolution (64 senders get under 2 packets each)
@@ -31,7 +31,7 @@ public final class IncastBenchmark {
     public record Result(
             int senders,
             int paths,
-            long hintIntervalNs,
+            long activeWindowNs,
             int windowRtts,
             long convergenceNs,
             long baseRttNs,
@@ -48,17 +48,17 @@ public final class IncastBenchmark {
 
     private IncastBenchmark() {}
 
-    /** {@link #run(LossBenchmark.Settings, int, int, long)} with the receiver's default rate-hint interval. */
+    /** {@link #run(LossBenchmark.Settings, int, int, long)} with the receiver's default active window (the interval). */
     public static Result run(final LossBenchmark.Settings settings, final int senders, final int paths) {
         return run(settings, senders, paths, EndpointConfig.defaults().rateHintIntervalNs());
     }
 
     /**
-     * Runs {@code senders} senders of {@code paths} paths each into one receiver whose rate hint counts the
-     * connections active in, and is recomputed every, {@code hintIntervalNs} (clause 8.2.4).
+     * Runs {@code senders} senders of {@code paths} paths each into one receiver whose rate hint, recomputed
+     * every default interval (10 us), counts the connections that sent data in the last {@code activeWindowNs}.
      */
     public static Result run(
-            final LossBenchmark.Settings settings, final int senders, final int paths, final long hintIntervalNs) {
+            final LossBenchmark.Settings settings, final int senders, final int paths, final long activeWindowNs) {
         final long rtt = settings.baseRttNs();
         final long staggerNs = 2 * rtt;
         final long lastStartNs = (senders - 1) * staggerNs;
@@ -76,7 +76,7 @@ public final class IncastBenchmark {
         final EndpointConfig config = EndpointConfig.builder()
                 .lineRate(settings.linkRateBps())
                 .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536)
-                .rateHintInterval(hintIntervalNs)
+                .rateHintActiveWindow(activeWindowNs)
                 .build();
         final Endpoint receiver = cluster.addEndpoint(
                 config.toBuilder().entropySeed(settings.seed()).build());
@@ -129,7 +129,7 @@ public final class IncastBenchmark {
         return new Result(
                 senders,
                 paths,
-                hintIntervalNs,
+                Math.max(activeWindowNs, EndpointConfig.defaults().rateHintIntervalNs()),
                 window,
                 convergenceNs,
                 rtt,

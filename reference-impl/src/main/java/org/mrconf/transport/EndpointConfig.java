@@ -21,7 +21,10 @@ import org.mrconf.defect.Defects;
  * @param initialConnectionWindow initial connection window, packets
  * @param maxConnectionWindow   largest connection window, packets
  * @param decreaseFactor        multiplicative decrease on CE (clause 10.1.1)
- * @param rateHintIntervalNs    window over which the receiver counts active senders (clause 8.2.4)
+ * @param rateHintIntervalNs    how often the receiver recomputes its rate hint, and by default the window over
+ *                              which it counts active senders (clause 8.2.4)
+ * @param rateHintActiveWindowNs the window over which the receiver counts a connection active for the hint, if
+ *                              longer than the interval; 0 (the default) for the interval, as clause 8.2.4 says
  * @param rateHintUtilization   share of the line rate the receiver hands out in hints, below 1 so that
  *                              queues built by transients drain (clause 8.2.4)
  * @param maxOutstandingMessages messages per stream the receiver tracks at once
@@ -54,6 +57,7 @@ public record EndpointConfig(
         int maxConnectionWindow,
         double decreaseFactor,
         long rateHintIntervalNs,
+        long rateHintActiveWindowNs,
         double rateHintUtilization,
         int maxOutstandingMessages,
         int maxPostedReceives,
@@ -94,6 +98,7 @@ public record EndpointConfig(
         b.maxConnectionWindow = maxConnectionWindow;
         b.decreaseFactor = decreaseFactor;
         b.rateHintIntervalNs = rateHintIntervalNs;
+        b.rateHintActiveWindowNs = rateHintActiveWindowNs;
         b.rateHintUtilization = rateHintUtilization;
         b.maxOutstandingMessages = maxOutstandingMessages;
         b.maxPostedReceives = maxPostedReceives;
@@ -122,6 +127,7 @@ public record EndpointConfig(
         private int maxConnectionWindow = 65536;
         private double decreaseFactor = 0.5;
         private long rateHintIntervalNs = 10_000;
+        private long rateHintActiveWindowNs;
         private double rateHintUtilization = 0.95;
         private int maxOutstandingMessages = 1024;
         private int maxPostedReceives = 4096;
@@ -180,6 +186,12 @@ public record EndpointConfig(
 
         public Builder decreaseFactor(final double factor) {
             this.decreaseFactor = factor;
+            return this;
+        }
+
+        /** Counts a connection active for the rate hint if it sent data this recently (0: the hint interval). */
+        public Builder rateHintActiveWindow(final long ns) {
+            this.rateHintActiveWindowNs = ns;
             return this;
         }
 
@@ -258,6 +270,7 @@ public record EndpointConfig(
                     maxConnectionWindow,
                     decreaseFactor,
                     rateHintIntervalNs,
+                    rateHintActiveWindowNs,
                     rateHintUtilization,
                     maxOutstandingMessages,
                     maxPostedReceives,

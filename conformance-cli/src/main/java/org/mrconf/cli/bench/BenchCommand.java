@@ -96,7 +96,7 @@ public final class BenchCommand implements Runnable {
             final PathFailureBenchmark.Result failure = PathFailureBenchmark.run(settings);
             out.println("incast ...");
             final List<IncastBenchmark.Result> incast = new ArrayList<>();
-            // The default 10-us hint interval, and one of two base RTTs (see LossReportWriter.NOTES).
+            // The draft's active window (the 10-us hint interval), and one of two base RTTs (LossReportWriter.NOTES).
             for (final long interval :
                     new long[] {EndpointConfig.defaults().rateHintIntervalNs(), 2 * settings.baseRttNs()}) {
                 for (final int senders : new int[] {8, 64}) {

@@ -88,8 +88,8 @@ record LossReport(
             final double rtts = result.convergenceRtts();
             targets.add(new Target(
                     "incast of " + result.senders() + " senders, " + result.paths() + " path"
-                            + (result.paths() == 1 ? "" : "s") + " each, hint interval "
-                            + result.hintIntervalNs() / 1000 + " us, fair (Jain >= 0.95"
+                            + (result.paths() == 1 ? "" : "s") + " each, hint active window "
+                            + result.activeWindowNs() / 1000 + " us, fair (Jain >= 0.95"
                             + (result.windowRtts() > 1 ? " over " + result.windowRtts() + "-RTT windows" : "") + ")",
                     String.format(Locale.ROOT, "within %.0f RTTs", INCAST_RTTS),
                     Double.isNaN(rtts) ? "never" : String.format(Locale.ROOT, "%.0f RTTs", rtts),
