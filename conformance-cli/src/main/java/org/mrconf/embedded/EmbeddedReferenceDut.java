@@ -105,7 +105,14 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
     private static DutProfile profile() {
         try {
             final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
-            return bundled.withLink(DutProfile.Link.embedded())
+            // The in-memory link keeps each packet's own source port, so the embedded reference implements 8.1.6
+            // (its hello says so), which the UDP soft DUT's socket pool cannot: the declarations must agree (12.1.5).
+            final DutProfile.Conformance udp = bundled.conformance();
+            final java.util.List<String> optional = new java.util.ArrayList<>(udp.optionalClauses());
+            optional.add("8.1.6");
+            return bundled.withConformance(
+                            new DutProfile.Conformance(udp.profiles(), optional, udp.limits(), udp.reorderTolerance()))
+                    .withLink(DutProfile.Link.embedded())
                     .withControl(Optional.empty())
                     .withParameters(bundled.parameters()
                             .withDut(new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT))

@@ -65,17 +65,24 @@ final class Hello {
         parameters.put("minRtoNs", ec.minRtoNs());
         parameters.put("initialRtoNs", ec.initialRtoNs());
         parameters.put("maxRtoNs", ec.maxRtoNs());
-        parameters.put("ackDelayNs", ec.ackDelayNs());
+        // A unit slip, when told to: microseconds under a nanosecond name.
+        parameters.put(
+                "ackDelayNs", ec.ackDelayNs() / (ec.defects().has(Defect.HELLO_ACK_DELAY_IN_MICROSECONDS) ? 1000 : 1));
         parameters.put("ackCoalescingCount", ec.ackCoalescingCount());
         parameters.put("unhealthyAfterTimeouts", ec.unhealthyAfterTimeouts());
         parameters.put("connectionTimeoutNs", ec.connectionTimeoutNs());
         parameters.put("initialPsn", 0);
         parameters.put("timerToleranceNs", config.timerToleranceNs());
-        // Spec 0.2 clauses 12.1.5, 12.1.6: what decides applicability and what a rate hint is judged against.
-        parameters.put("linkRateBitsPerSecond", ec.lineRateBitsPerSecond());
+        // Spec clauses 12.1.5, 12.1.6: what decides applicability and what a rate hint is judged against.
+        parameters.put(
+                "linkRateBitsPerSecond",
+                ec.lineRateBitsPerSecond() / (ec.defects().has(Defect.HELLO_LINK_RATE_IN_KBPS) ? 1000 : 1));
         parameters.put("targetUtilization", ec.rateHintUtilization());
         parameters.put("rateHintIntervalNs", ec.rateHintIntervalNs());
         parameters.put("decreaseFactor", ec.decreaseFactor());
+        // Open Draft 0.3 clause 12.1.6: the first windows, which a window case needs to know.
+        parameters.put("initialPathWindowPackets", ec.initialPathWindow());
+        parameters.put("initialConnectionWindowPackets", ec.initialConnectionWindow());
         parameters.put("receiverNotReadyRetryUs", ec.receiverNotReadyRetryNs() / 1000);
         final ArrayNode optional = result.putArray("optionalClauses");
         config.optionalClauses().forEach(optional::add);

@@ -37,6 +37,18 @@ public enum Defect {
     /** Drops a packet of stream s that arrives on a path other than s mod paths; caught by PathsAndStreamsCase. */
     STREAM_BOUND_TO_PATH(breaks("3.1.6")),
 
+    /**
+     * Sends everything for a peer to the UDP source port it was last heard from (a naive UDP server's reply), not
+     * to the port given at set-up; caught by {@code ConnectionsCase.packetsGoToTheSetUpPort}.
+     */
+    ANSWER_TO_SOURCE_PORT(breaks("4.2.3")),
+
+    /**
+     * Accepts a second connection to a peer address on another peer port, but keeps sending to the first port; caught
+     * by {@code ConnectionsCase.anotherPeerPortIsRefusedOrHonoured}.
+     */
+    SECOND_PEER_PORT_IGNORED(breaks("4.2.3")),
+
     /** Puts a 4-byte shim before the MetaRoCE header of every data packet it sends; caught by EncapsulationCase. */
     SHIM_BEFORE_HEADER(breaks("4.1.1")),
 
@@ -140,6 +152,25 @@ public enum Defect {
      */
     HALF_SPACE_PSN_AHEAD(breaks("5.6.5", "6.5.1")),
 
+    /**
+     * Tracks one MSN more than the declared {@code maxOutstandingMessages} ({@code >} where {@code >=} belongs), so an
+     * MSN exactly that far ahead is not NACKed INVALID_REQUEST (Table 5-13); caught by
+     * {@code MessageFieldsCase.msnTooFarAheadIsNacked}.
+     */
+    OUTSTANDING_LIMIT_OFF_BY_ONE(breaks("5.6.5")),
+
+    /**
+     * Places a packet whose message length disagrees with the earlier packets of its incomplete message, instead of
+     * NACKing it INVALID_REQUEST (Table 5-13); caught by {@code MessageFieldsCase.disagreeingSegmentIsNacked}.
+     */
+    CONFLICTING_SEGMENT_PLACED(breaks("5.6.5")),
+
+    /**
+     * Reads a NACK code outside Table 9-1 as REMOTE_ACCESS and fails the work request, instead of dropping the NACK
+     * (Table 5-13); caught by {@code MessageFieldsCase.unknownNackCodeIsDropped}.
+     */
+    UNKNOWN_NACK_CODE_AS_REMOTE_ACCESS(breaks("5.6.5")),
+
     // ------------------------------------------------------------------ sections 6 and 7
 
     /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */
@@ -237,6 +268,19 @@ public enum Defect {
      * {@code DeclarationsCase.testParametersAreConsistent}.
      */
     HELLO_UNDERSTATES_MTU(breaks("12.1.3")),
+
+    /**
+     * Reports {@code hello}'s ACK delay in microseconds under the name {@code ackDelayNs} (a unit slip), so
+     * {@code hello} and the profile file declare different timers. Caught by
+     * {@code DeclarationsCase.helloAndProfileDeclareTheSame}.
+     */
+    HELLO_ACK_DELAY_IN_MICROSECONDS(breaks("12.1.5")),
+
+    /**
+     * Reports {@code hello}'s link rate in kbit/s under the name {@code linkRateBitsPerSecond} (a unit slip). Caught
+     * by {@code DeclarationsCase.congestionParametersAreDeclared}.
+     */
+    HELLO_LINK_RATE_IN_KBPS(breaks("12.1.6")),
 
     /** Leaves the rx_unexpected_source counter out of {@code read_counters}. Caught by {@code DeclarationsCase.everyCounterIsObservable}. */
     COUNTER_MISSING(breaks("12.1.4")),

@@ -95,6 +95,12 @@ final class DutLoop implements Runnable {
         this.clock = clock;
         this.selector = Selector.open();
         this.endpoint = new Endpoint(endpointConfig, network.transmitter(), clock);
+        if (endpointConfig.defects().has(org.mrconf.defect.Defect.ANSWER_TO_SOURCE_PORT)) {
+            network.peers().answerToSourcePort();
+        }
+        if (endpointConfig.defects().has(org.mrconf.defect.Defect.SECOND_PEER_PORT_IGNORED)) {
+            network.peers().ignoreSecondPeerPort();
+        }
         // Work posted by the agent runs on this thread, so a flag is enough to ask for onWakeup.
         this.endpoint.wakeupListener(() -> wakeupRequested = true);
         this.agent = new ControlAgent(
@@ -265,7 +271,7 @@ final class DutLoop implements Runnable {
             final ByteBuffer buffer,
             final int offset,
             final int length) {
-        final int node = network.peers().nodeOf(source);
+        final int node = network.peers().nodeOf(source, sourcePort);
         try {
             endpoint.onPacket(node, sourcePort, ecn, buffer, offset, length, clock.nanoTime());
         } catch (final RuntimeException e) {

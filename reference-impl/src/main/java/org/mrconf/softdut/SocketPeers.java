@@ -20,6 +20,9 @@ final class SocketPeers implements PeerDirectory {
         final int node;
         final InetAddress address;
         InetSocketAddress destination;
+        /** Where the defect {@code answer-to-source-port} sends instead: the last source port heard from. */
+        InetSocketAddress lastHeardFrom;
+
         int connections;
 
         Peer(final int node, final InetAddress address) {
@@ -35,6 +38,10 @@ final class SocketPeers implements PeerDirectory {
 
     private final IntUnaryOperator sourcePort;
     private int nextNode = 1;
+    /** Defect {@link org.mrconf.defect.Defect#ANSWER_TO_SOURCE_PORT}: off unless the loop turns it on. */
+    private boolean answerToSourcePort;
+    /** Defect {@link org.mrconf.defect.Defect#SECOND_PEER_PORT_IGNORED}: off unless the loop turns it on. */
+    private boolean secondPortIgnored;
 
     SocketPeers(final Class<? extends InetAddress> family, final IntUnaryOperator sourcePort) {
         this.family = family;
@@ -53,6 +60,10 @@ final class SocketPeers implements PeerDirectory {
             peer = new Peer(nextNode++, address);
             byAddress.put(address, peer);
             byNode.put(peer.node, peer);
+        }
+        if (peer.connections > 0 && peer.destination.getPort() != port && secondPortIgnored) {
+            peer.connections++; // accepted, but everything still goes to the first port
+            return peer.node;
         }
         if (peer.connections > 0 && peer.destination.getPort() != port) {
             throw new IllegalStateException("connections to " + address.getHostAddress() + " already use its port "
@@ -91,9 +102,34 @@ final class SocketPeers implements PeerDirectory {
         return peer == null ? UNKNOWN_NODE : peer.node;
     }
 
+    /** The node of a received packet, remembering its source port when the defect needs it. */
+    int nodeOf(final InetAddress source, final int port) {
+        final Peer peer = byAddress.get(source);
+        if (peer == null) {
+            return UNKNOWN_NODE;
+        }
+        if (answerToSourcePort && (peer.lastHeardFrom == null || peer.lastHeardFrom.getPort() != port)) {
+            peer.lastHeardFrom = new InetSocketAddress(source, port);
+        }
+        return peer.node;
+    }
+
+    /** Turns on the defect that answers to the source port a peer was last heard from (spec clause 4.2.3). */
+    void answerToSourcePort() {
+        answerToSourcePort = true;
+    }
+
+    /** Turns on the defect that accepts a second peer port for an address and ignores it (spec clause 4.2.3). */
+    void ignoreSecondPeerPort() {
+        secondPortIgnored = true;
+    }
+
     /** Where packets for {@code node} go, or null for a node nobody acquired. */
     InetSocketAddress destination(final int node) {
         final Peer peer = byNode.get(node);
-        return peer == null ? null : peer.destination;
+        if (peer == null) {
+            return null;
+        }
+        return answerToSourcePort && peer.lastHeardFrom != null ? peer.lastHeardFrom : peer.destination;
     }
 }

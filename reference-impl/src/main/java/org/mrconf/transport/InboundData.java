@@ -94,6 +94,8 @@ final class InboundData {
     private final boolean readRequestReexecuted;
     private final boolean zeroLengthNotCompleted;
     private final boolean stalePlaced;
+    private final boolean outstandingLimitOffByOne;
+    private final boolean conflictingSegmentPlaced;
     private final boolean staleNotAcked;
     /** REORDER_BUFFER only: the packets each path holds back until its gap is filled. */
     private final java.util.Map<PathReceiver, java.util.List<byte[]>> held = new java.util.IdentityHashMap<>();
@@ -135,6 +137,8 @@ final class InboundData {
         this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
         this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
         this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
+        this.outstandingLimitOffByOne = defects.has(Defect.OUTSTANDING_LIMIT_OFF_BY_ONE);
+        this.conflictingSegmentPlaced = defects.has(Defect.CONFLICTING_SEGMENT_PLACED);
         this.staleNotAcked = defects.has(org.mrconf.defect.Defect.STALE_NOT_ACKED);
         this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
         this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
@@ -384,7 +388,7 @@ final class InboundData {
         if (stream.isDelivered(msn) && !stalePlaced) {
             return stale();
         }
-        if (stream.isBeyondTracking(msn)) {
+        if (stream.isBeyondTracking(msn) && !(outstandingLimitOffByOne && stream.isAtTrackingLimit(msn))) {
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         if (!stream.ensureCovers(msn)) {
@@ -396,6 +400,7 @@ final class InboundData {
             return stale();
         }
         if (messageState == StreamReceiveState.PARTIAL
+                && !conflictingSegmentPlaced
                 && (stream.messageOpcode[index] != opcode
                         || stream.messageLength[index] != header.messageLength()
                         || opcode == Opcode.WRITE_WITH_IMMEDIATE

@@ -37,6 +37,7 @@ final class ReceiveDefects {
     private final boolean acceptSackBit0;
     private final boolean rejectNonzeroReserved;
     private final boolean crcCheckedFirst;
+    private final boolean unknownNackCodeAsRemoteAccess;
 
     ReceiveDefects(final Defects defects) {
         this.any = !defects.isEmpty();
@@ -50,6 +51,7 @@ final class ReceiveDefects {
         this.acceptSackBit0 = defects.has(Defect.ACCEPT_SACK_BIT0);
         this.rejectNonzeroReserved = defects.has(Defect.REJECT_NONZERO_RESERVED);
         this.crcCheckedFirst = defects.has(Defect.CRC_CHECKED_FIRST);
+        this.unknownNackCodeAsRemoteAccess = defects.has(Defect.UNKNOWN_NACK_CODE_AS_REMOTE_ACCESS);
     }
 
     /** Decodes the packet into {@code out}; returns the status the endpoint acts on (counts and drops unless OK). */
@@ -122,6 +124,12 @@ final class ReceiveDefects {
             putU32(buffer, psnIndex, (getU32(buffer, psnIndex) + 1) & 0xFFFF_FFFFL);
             final int bitmap = offset + AckFlyweight.SACK_BITMAP_OFFSET;
             buffer.put(bitmap, (byte) (buffer.get(bitmap) & ~1));
+            return redecode(buffer, offset, length, out);
+        }
+        if (status == DecodeStatus.INVALID_FIELD
+                && DecodeError.FIELD_CODE.equals(error.field())
+                && unknownNackCodeAsRemoteAccess) {
+            buffer.put(offset + org.mrconf.wire.NackFlyweight.CODE_OFFSET, (byte) 0x01);
             return redecode(buffer, offset, length, out);
         }
         return status;

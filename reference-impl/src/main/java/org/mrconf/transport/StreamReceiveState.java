@@ -201,6 +201,11 @@ final class StreamReceiveState {
         return Serial.distance(nextMsnToDeliver, msn) >= maxOutstandingMessages;
     }
 
+    /** Whether the MSN is exactly the declared limit ahead (the defect OUTSTANDING_LIMIT_OFF_BY_ONE takes it). */
+    boolean isAtTrackingLimit(final long msn) {
+        return Serial.distance(nextMsnToDeliver, msn) == maxOutstandingMessages;
+    }
+
     /**
      * Makes the message ring cover {@code msn} (which is not beyond tracking), growing it if the budget
      * allows; false if it does not.

@@ -164,21 +164,47 @@ public record DutProfile(
 
     /**
      * The congestion test parameters of spec clause 12.1.6, against which rate hints and window reactions are
-     * judged (profile file {@code parameters.congestion}).
+     * judged (profile file {@code parameters.congestion}, {@code hello}'s {@code parameters}).
      *
-     * @param decreaseFactor    the multiplicative decrease of clause 10.1.1 (default 0.5)
-     * @param linkRateMbps      the device's receive link rate, Mbit/s (default 100,000)
-     * @param targetUtilization the share of the link rate handed out in rate hints, clause 8.2.4 (default 0.95)
-     * @param hintInterval      the interval over which the receiver counts active senders, clause 8.2.4
-     *                          (default 10 microseconds)
+     * @param decreaseFactor          the multiplicative decrease of clause 10.1.1 (default 0.5)
+     * @param linkRateMbps            the device's receive link rate, Mbit/s (default 100,000)
+     * @param targetUtilization       the share of the link rate handed out in rate hints, clause 8.2.4 (default 0.95)
+     * @param hintInterval            the interval over which the receiver counts active senders, clause 8.2.4
+     *                                (default 10 microseconds)
+     * @param initialPathWindow       the first congestion window of each path, packets; 0 when not declared
+     * @param initialConnectionWindow the first connection window, packets; 0 when not declared
+     * @param undeclared              the fields the declaration left out, for which the defaults stand (clause 12.1.6
+     *                                requires all of them of a device claiming congestion; the case reports them)
      */
     public record Congestion(
-            double decreaseFactor, long linkRateMbps, double targetUtilization, Duration hintInterval) {
-        /** The spec's defaults (clauses 8.2.4, 10.1.1) for a 100 Gbit/s link. */
-        public static final Congestion DEFAULTS = new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000));
+            double decreaseFactor,
+            long linkRateMbps,
+            double targetUtilization,
+            Duration hintInterval,
+            int initialPathWindow,
+            int initialConnectionWindow,
+            Set<String> undeclared) {
+        /** The fields of the profile file's {@code parameters.congestion}, every one required by clause 12.1.6. */
+        public static final Set<String> FIELDS = Set.of(
+                "decreaseFactor",
+                "linkRateMbps",
+                "targetUtilization",
+                "hintIntervalUs",
+                "initialPathWindow",
+                "initialConnectionWindow");
+
+        /** The spec's defaults (clauses 8.2.4, 10.1.1) for a 100 Gbit/s link; nothing fixes the first windows. */
+        public static final Congestion DEFAULTS =
+                new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000), 0, 0, FIELDS);
 
         public Congestion {
             Objects.requireNonNull(hintInterval, "hintInterval");
+            undeclared = Set.copyOf(undeclared);
+        }
+
+        /** Whether both first windows are declared (clause 12.1.6 since Open Draft 0.3). */
+        public boolean declaresInitialWindows() {
+            return initialPathWindow > 0 && initialConnectionWindow > 0;
         }
     }
 

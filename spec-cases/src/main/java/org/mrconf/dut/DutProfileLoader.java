@@ -260,10 +260,12 @@ public final class DutProfileLoader {
         return new Parameters(dut, tester, mtu, paths, sendPsn, receivePsn, timers, congestion);
     }
 
-    /** Spec clause 12.1.6; every field is optional and defaults to {@link DutProfile.Congestion#DEFAULTS}. */
+    /**
+     * Spec clause 12.1.6. Every field is optional here and defaults to {@link DutProfile.Congestion#DEFAULTS}
+     * (no first windows): the declarations case, not the loader, reports what a device claiming congestion left out.
+     */
     private static DutProfile.Congestion congestion(ObjectNode node, String at) throws FieldException {
-        JsonFields.onlyFields(
-                node, at, Set.of("decreaseFactor", "linkRateMbps", "targetUtilization", "hintIntervalUs"));
+        JsonFields.onlyFields(node, at, DutProfile.Congestion.FIELDS);
         DutProfile.Congestion defaults = DutProfile.Congestion.DEFAULTS;
         double decreaseFactor = JsonFields.has(node, "decreaseFactor")
                 ? JsonFields.number(node, at, "decreaseFactor", 0.01, 0.99)
@@ -277,7 +279,22 @@ public final class DutProfileLoader {
         Duration hintInterval = JsonFields.has(node, "hintIntervalUs")
                 ? Duration.ofNanos(1000 * JsonFields.integer(node, at, "hintIntervalUs", 1, 10_000_000))
                 : defaults.hintInterval();
-        return new DutProfile.Congestion(decreaseFactor, linkRateMbps, targetUtilization, hintInterval);
+        int pathWindow = JsonFields.has(node, "initialPathWindow")
+                ? (int) JsonFields.integer(node, at, "initialPathWindow", 1, 256)
+                : 0;
+        int connectionWindow = JsonFields.has(node, "initialConnectionWindow")
+                ? (int) JsonFields.integer(node, at, "initialConnectionWindow", 1, Integer.MAX_VALUE)
+                : 0;
+        Set<String> undeclared = new java.util.TreeSet<>(DutProfile.Congestion.FIELDS);
+        node.fieldNames().forEachRemaining(undeclared::remove);
+        return new DutProfile.Congestion(
+                decreaseFactor,
+                linkRateMbps,
+                targetUtilization,
+                hintInterval,
+                pathWindow,
+                connectionWindow,
+                undeclared);
     }
 
     private static InetSocketAddress endpoint(ObjectNode node, String at, int minPort) throws FieldException {

@@ -60,12 +60,29 @@ public record HelloDeclarations(
                 || JsonFields.has(p, "linkRateBitsPerSecond")
                 || JsonFields.has(p, "targetUtilization")
                 || JsonFields.has(p, "rateHintIntervalNs")) {
-            // Clause 12.1.6: the four come together. The profile file counts Mbit/s; hello bit/s.
+            // Clause 12.1.6: the four come together. The profile file counts Mbit/s; hello bit/s. The first windows
+            // are new in Open Draft 0.3: a hello without them leaves them undeclared (0), for the case to report.
+            final java.util.Set<String> undeclared = new java.util.TreeSet<>();
+            final int pathWindow = JsonFields.has(p, "initialPathWindowPackets")
+                    ? (int) JsonFields.integer(p, at, "initialPathWindowPackets", 1, 256)
+                    : 0;
+            final int connectionWindow = JsonFields.has(p, "initialConnectionWindowPackets")
+                    ? (int) JsonFields.integer(p, at, "initialConnectionWindowPackets", 1, Integer.MAX_VALUE)
+                    : 0;
+            if (pathWindow == 0) {
+                undeclared.add("initialPathWindowPackets");
+            }
+            if (connectionWindow == 0) {
+                undeclared.add("initialConnectionWindowPackets");
+            }
             congestion = Optional.of(new DutProfile.Congestion(
                     exclusive(p, at, "decreaseFactor"),
                     JsonFields.integer(p, at, "linkRateBitsPerSecond", 1_000_000, Long.MAX_VALUE) / 1_000_000,
                     JsonFields.number(p, at, "targetUtilization", Double.MIN_VALUE, 1),
-                    nanos(p, at, "rateHintIntervalNs")));
+                    nanos(p, at, "rateHintIntervalNs"),
+                    pathWindow,
+                    connectionWindow,
+                    undeclared));
         }
         return new HelloDeclarations(tolerance, Optional.of(timers), congestion);
     }

@@ -275,10 +275,9 @@ class CongestionCase {
         final double seconds = windowNs / 1e9;
         final long tolerance =
                 testbed.profile().parameters().timers().tolerance().toNanos();
-        // Allowed: the hint over the window and the device's declared timer tolerance, plus four full packets of
-        // burst at the window's edges (a paced sender may hold one small burst; at 10 Mbit/s four packets are 13 ms
-        // of sending). The spec's "any interval of one smoothed RTT" is judged over one longer interval here: see
-        // INTERPRETING.md.
+        // Allowed, as clause 10.1.4 (Open Draft 0.3) says: the hint over the interval and the device's declared timer
+        // tolerance, plus four full packets of burst at the interval's edges (at 10 Mbit/s four packets are 13 ms of
+        // sending). The clause holds for every interval of at least one SRTT; this is one of them.
         final double allowedBytes = hintMbps * 1e6 / 8 * (seconds + tolerance / 1e9)
                 + 4 * testbed.profile().parameters().mtu();
         assertThat((double) bytes)

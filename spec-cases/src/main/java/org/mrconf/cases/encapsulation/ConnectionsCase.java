@@ -16,9 +16,13 @@ import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.DutErrorCode;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
@@ -35,6 +39,11 @@ class ConnectionsCase {
     private static final long RECEIVE_PSN = 0xFFFF_FFFEL;
 
     private static final long SEND_PSN = 1000;
+
+    /** A second connection to the same tester address, for the peer-port rule of clause 4.2.3. */
+    private static final long SECOND_DUT_CONNECTION = 0x0003_0003L;
+
+    private static final long SECOND_TESTER_CONNECTION = 0x0004_0004L;
 
     @Test
     @DisplayName("the initial PSNs agreed at set-up hold in both directions, across the PSN wrap-around")
@@ -140,6 +149,131 @@ class ConnectionsCase {
         } finally {
             // The testbed destroys its connection when the case ends: give it one to destroy.
             testbed.control().createConnection(connection.spec());
+        }
+    }
+
+    @Test
+    @DisplayName("every packet the DUT sends goes to the port given at set-up, whatever source ports the tester uses")
+    @Verifies("4.2.3")
+    void packetsGoToTheSetUpPort(final DeviceUnderTest dut) throws Exception {
+        final boolean multipath = dut.profile().claims(Profile.MULTIPATH);
+        try (Testbed testbed = Testbed.open(dut, multipath ? 2 : 1, 1)) {
+            final PeerConnection connection = testbed.connection();
+            final int setUpPort = testbed.peer().link().testerPort();
+            // Every packet of the tester comes from a port other than the one given at set-up (the ports are the
+            // entropy, clause 4.1.4), one port per kind, so a DUT that answers to a source port shows which.
+            final int[] entropy = {49152, 50001, 61000, 65535};
+            connection.ackSourcePort(entropy[2]);
+            final int mark = testbed.peer().mark();
+            final int lastPath = connection.spec().paths() - 1;
+            // Data to the DUT on each path, each from its own port: the DUT ACKs them.
+            for (int path = 0; path <= lastPath; path++) {
+                final var write = testbed.write(path, Testbed.BASE + 64L * path, testbed.key(), new byte[64])
+                        .ackRequest();
+                connection.setNextPsn(path, connection.nextPsn(path) + 1);
+                testbed.peer().sender().send(write.build(), entropy[path], org.mrconf.pcap.Ecn.NOT_ECT);
+                testbed.peer()
+                        .await(mark, PacketMatcher.expect().ack().path(path).cumulativePsn(1), Testbed.WAIT);
+            }
+            // A WRITE with a foreign key from a third port: the DUT NACKs it (clause 11.1.1).
+            final var foreign = testbed.write(0, Testbed.BASE, testbed.key() ^ 0x5A5A, new byte[16]);
+            connection.setNextPsn(0, connection.nextPsn(0) + 1);
+            testbed.peer().sender().send(foreign.build(), entropy[3], org.mrconf.pcap.Ecn.NOT_ECT);
+            testbed.peer().await(mark, PacketMatcher.expect().nack(), Testbed.WAIT);
+            // A READ_REQUEST from the first port: the READ_RESPONSE goes to the set-up port all the same.
+            if (dut.profile().claims(Profile.READ)) {
+                final long msn = connection.takeMsn(0);
+                final var request = connection.packet(org.mrconf.wire.Opcode.READ_REQUEST, 0).stream(0)
+                        .msn(msn)
+                        .messageLength(64)
+                        .remoteAddress(Testbed.BASE)
+                        .remoteKey(testbed.key())
+                        .sinkHandle(0x423)
+                        .ackRequest()
+                        .transmitTimestamp(423);
+                connection.setNextPsn(0, connection.nextPsn(0) + 1);
+                testbed.peer().sender().send(request.build(), entropy[0], org.mrconf.pcap.Ecn.NOT_ECT);
+                testbed.peer()
+                        .await(
+                                mark,
+                                PacketMatcher.expect()
+                                        .data()
+                                        .opcode(org.mrconf.wire.Opcode.READ_RESPONSE)
+                                        .sinkHandle(0x423),
+                                Testbed.WAIT);
+            }
+            // The DUT's own WRITE: its data goes to the set-up port, and the tester's ACKs from another port are
+            // accepted (the WRITE completes successfully).
+            final long wrId = 423;
+            DutTraffic.write(
+                    testbed, 0, wrId, 2 * connection.maxPayload(org.mrconf.wire.Opcode.WRITE), OptionalLong.empty());
+            assertThat(org.mrconf.cases.TesterMessages.awaitCompletions(testbed, wrId)
+                            .get(wrId)
+                            .status())
+                    .as("4.2.3: the DUT accepts ACKs from source port %d, not the set-up port", entropy[2])
+                    .isEqualTo(CompletionStatus.SUCCESS);
+            final List<ReceivedPacket> sent = testbed.peer().recorder().since(mark);
+            assertThat(sent)
+                    .as("4.2.3: packets the DUT sent (ACKs, a NACK, READ_RESPONSEs, data)")
+                    .hasSizeGreaterThanOrEqualTo(lastPath + 4);
+            for (final ReceivedPacket packet : sent) {
+                assertThat(packet.captured().destinationPort())
+                        .as(
+                                "4.2.3: %s goes to the set-up port %d, not a source port of the tester %s",
+                                packet, setUpPort, java.util.Arrays.toString(entropy))
+                        .isEqualTo(setUpPort);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a second connection to the same address on another peer port is refused, or its packets go there")
+    @Verifies("4.2.3")
+    void anotherPeerPortIsRefusedOrHonoured(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final int setUpPort = testbed.peer().link().testerPort();
+            final int otherPort = setUpPort == 50001 ? 50002 : 50001;
+            // The tester sends from the other port first, so every link has a socket there to hear the DUT's answer.
+            final var first = testbed.write(0, Testbed.BASE, testbed.key(), new byte[32]);
+            testbed.connection().setNextPsn(0, testbed.connection().nextPsn(0) + 1);
+            final int mark = testbed.peer().mark();
+            testbed.peer().sender().send(first.build(), otherPort, org.mrconf.pcap.Ecn.NOT_ECT);
+            testbed.peer().await(mark, PacketMatcher.expect().ack().path(0).cumulativePsn(1), Testbed.WAIT);
+            final ConnectionSpec second = ConnectionSpec.of(
+                    SECOND_DUT_CONNECTION, SECOND_TESTER_CONNECTION, dut.link().testerAddress(), otherPort, 1, 1);
+            try {
+                testbed.control().createConnection(second);
+            } catch (final DutControlException e) {
+                assertThat(e.code())
+                        .as(
+                                "4.2.3: a device that reaches one address on one port refuses the setup (%s)",
+                                e.getMessage())
+                        .isIn(DutErrorCode.CONFLICT, DutErrorCode.INVALID_ARGUMENT);
+                return;
+            }
+            try {
+                final PeerConnection peer = testbed.peer()
+                        .connection(second, dut.profile().parameters().mtu());
+                final int before = testbed.peer().mark();
+                final var write = peer.packet(org.mrconf.wire.Opcode.WRITE, 0).stream(0)
+                        .msn(peer.takeMsn(0))
+                        .messageLength(32)
+                        .messageOffset(0)
+                        .remoteAddress(Testbed.BASE + 4096)
+                        .remoteKey(testbed.key())
+                        .transmitTimestamp(4231)
+                        .payload(new byte[32])
+                        .ackRequest();
+                peer.setNextPsn(0, peer.nextPsn(0) + 1);
+                testbed.peer().sender().send(write.build(), setUpPort, org.mrconf.pcap.Ecn.NOT_ECT);
+                final ReceivedPacket ack = testbed.peer()
+                        .await(before, PacketMatcher.expect().ack().connection(SECOND_TESTER_CONNECTION), Testbed.WAIT);
+                assertThat(ack.captured().destinationPort())
+                        .as("4.2.3: the second connection was accepted, so its ACK goes to its own peer port")
+                        .isEqualTo(otherPort);
+            } finally {
+                testbed.control().destroyConnection(SECOND_DUT_CONNECTION);
+            }
         }
     }
 }
