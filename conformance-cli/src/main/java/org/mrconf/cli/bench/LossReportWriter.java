@@ -184,8 +184,9 @@ final class LossReportWriter {
                 + " index's resolution, however well paced); the time is then to the start of the first such window"
                 + " from which every later one is fair.\n\n");
         md.append(
-                "| Senders | Paths per sender | Jain window | Converged after | Jain (last quarter) | Aggregate (Gbit/s) |\n"
-                        + "| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                "| Senders | Paths per sender | Hint active window (us) | Jain window | Converged after | Jain (last quarter)"
+                        + " | Aggregate (Gbit/s) |\n"
+                        + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (final IncastBenchmark.Result result : report.incast()) {
             md.append(String.format(
                     Locale.ROOT,

@@ -127,10 +127,11 @@ final class UdpReportWriter {
         md.append("\nRetransmissions in lossless rows with no socket drops are spurious: a timeout (minimum RTO"
                 + " 2 ms, the soft DUT's default for real sockets) fired while the receiving JVM was descheduled or"
                 + " its socket queue was deep, and the sender resent what was only late. At injected loss, a lost"
-                + " packet near the end of a WRITE has few packets after it on its path to reveal the gap, so it"
-                + " waits for a timeout; a 1 MiB WRITE lasts about 2 ms here, the order of one RTO, which is why"
-                + " the 1 MiB rows lose more than the 64 MiB ones (the sparse-path late detection of issue 15,"
-                + " item 2, seen on sockets).\n");
+                + " packet near the end of a WRITE has few packets after it on its path to reveal the gap: the"
+                + " endpoints' tail-loss probe finds it after 1.25 smoothed RTTs plus the ACK delay, but on loopback"
+                + " the RTT includes the wait in the receiver's socket queue and in a descheduled JVM (the spurious"
+                + " timeouts above show it can pass 2 ms), and a lost probe or ACK still leaves it to the timeout; a 1 MiB WRITE lasts about 2 ms here, which is why"
+                + " a tail loss costs the 1 MiB rows more than the 64 MiB ones.\n");
         md.append("\nA target also needs every WRITE to succeed and the sampled bytes (the first, a middle and the"
                 + " last 64 KiB written) to equal the sender's.\n");
         return md.toString();
