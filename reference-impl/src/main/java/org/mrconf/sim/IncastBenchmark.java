@@ -17,22 +17,48 @@ import org.mrconf.transport.MemoryRegion;
 public final class IncastBenchmark {
     /**
      * @param senders          number of senders
-     * @param convergenceNs    from the last sender's start to sustained fairness; -1 if never
+     * @param paths            paths per sender
+     * @param activeWindowNs   how recently a sender must have sent data to count as active for the rate hint
+     * @param windowRtts       RTTs over which each Jain index is taken: 1, or more where a sender's fair share
+     *                         of one RTT is under {@link #MIN_SHARE_PACKETS} packets, since whole packets per RTT
+     *                         cannot be fair at the index's resolution (64 senders get under 2 packets each)
+     * @param convergenceNs    from the last sender's start to the start of the first window from which every
+     *                         later window is fair; -1 if never
      * @param baseRttNs        the fabric's base RTT
      * @param finalJain        Jain's index over the last quarter of the run
      * @param aggregateGbps    delivered goodput into the receiver over the last quarter
      */
-    public record Result(int senders, long convergenceNs, long baseRttNs, double finalJain, double aggregateGbps) {
+    public record Result(
+            int senders,
+            int paths,
+            long activeWindowNs,
+            int windowRtts,
+            long convergenceNs,
+            long baseRttNs,
+            double finalJain,
+            double aggregateGbps) {
         public double convergenceRtts() {
             return convergenceNs < 0 ? Double.NaN : (double) convergenceNs / baseRttNs;
         }
     }
 
     private static final int DATA_MIN_BYTES = 200;
+    /** Fewest packets per sender per fairness window. */
+    public static final int MIN_SHARE_PACKETS = 8;
 
     private IncastBenchmark() {}
 
+    /** {@link #run(LossBenchmark.Settings, int, int, long)} with the receiver's default active window (the interval). */
     public static Result run(final LossBenchmark.Settings settings, final int senders, final int paths) {
+        return run(settings, senders, paths, EndpointConfig.defaults().rateHintIntervalNs());
+    }
+
+    /**
+     * Runs {@code senders} senders of {@code paths} paths each into one receiver whose rate hint, recomputed
+     * every default interval (10 us), counts the connections that sent data in the last {@code activeWindowNs}.
+     */
+    public static Result run(
+            final LossBenchmark.Settings settings, final int senders, final int paths, final long activeWindowNs) {
         final long rtt = settings.baseRttNs();
         final long staggerNs = 2 * rtt;
         final long lastStartNs = (senders - 1) * staggerNs;
@@ -50,6 +76,7 @@ public final class IncastBenchmark {
         final EndpointConfig config = EndpointConfig.builder()
                 .lineRate(settings.linkRateBps())
                 .windows(settings.initialWindowPackets(), settings.initialWindowPackets(), 65536)
+                .rateHintActiveWindow(activeWindowNs)
                 .build();
         final Endpoint receiver = cluster.addEndpoint(
                 config.toBuilder().entropySeed(settings.seed()).build());
@@ -76,28 +103,37 @@ public final class IncastBenchmark {
         }
         cluster.runUntil(() -> false, runNs);
 
+        final double bdpPackets = settings.linkRateBps() / 8.0 * rtt / 1e9 / 4096;
+        final int window = (int) Math.max(1, Math.ceil(MIN_SHARE_PACKETS * senders / bdpPackets));
         long convergenceNs = -1;
-        for (int bin = binCount - 1; bin >= 0; bin--) {
-            if (jain(bytesPerBin, bin) < 0.95) {
-                convergenceNs = bin == binCount - 1 ? -1 : (bin + 1) * rtt;
+        for (int bin = binCount - window; bin >= 0; bin--) {
+            if (jain(bytesPerBin, bin, window) < 0.95) {
+                convergenceNs = bin == binCount - window ? -1 : (bin + 1) * rtt;
                 break;
             }
             convergenceNs = 0;
         }
         double lastQuarterJain = 0;
+        int lastQuarterWindows = 0;
         long lastQuarterBytes = 0;
         final int from = binCount * 3 / 4;
         for (int bin = from; bin < binCount; bin++) {
-            lastQuarterJain += jain(bytesPerBin, bin);
+            if (bin + window <= binCount) {
+                lastQuarterJain += jain(bytesPerBin, bin, window);
+                lastQuarterWindows++;
+            }
             for (final long[] sender : bytesPerBin) {
                 lastQuarterBytes += sender[bin];
             }
         }
         return new Result(
                 senders,
+                paths,
+                Math.max(activeWindowNs, EndpointConfig.defaults().rateHintIntervalNs()),
+                window,
                 convergenceNs,
                 rtt,
-                lastQuarterJain / (binCount - from),
+                lastQuarterJain / Math.max(1, lastQuarterWindows),
                 lastQuarterBytes * 8.0 / ((binCount - from) * rtt));
     }
 
@@ -131,13 +167,17 @@ public final class IncastBenchmark {
                 1, 0, source.key(), source.address(), settings.messageBytes(), target.address(), target.key(), 0);
     }
 
-    /** Jain's fairness index of the senders' bytes in one bin: (sum x)^2 / (n * sum x^2). */
-    static double jain(final long[][] bytesPerBin, final int bin) {
+    /** Jain's fairness index of the senders' bytes in bins {@code bin} to {@code bin + window - 1}: (sum x)^2 / (n * sum x^2). */
+    static double jain(final long[][] bytesPerBin, final int bin, final int window) {
         double sum = 0;
         double squares = 0;
         for (final long[] sender : bytesPerBin) {
-            sum += sender[bin];
-            squares += (double) sender[bin] * sender[bin];
+            long bytes = 0;
+            for (int b = bin; b < bin + window; b++) {
+                bytes += sender[b];
+            }
+            sum += bytes;
+            squares += (double) bytes * bytes;
         }
         return squares == 0 ? 0 : sum * sum / (bytesPerBin.length * squares);
     }

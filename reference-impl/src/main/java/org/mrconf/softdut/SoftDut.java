@@ -105,7 +105,10 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         final UdpNetwork network = UdpNetwork.open(options.bindAddress(), options.udpPort(), options.entropyPorts());
         final SoftDut dut;
         try {
-            dut = new SoftDut(options, network, null, network.port(), withControl ? options.bindAddress() : null);
+            final Network carrier = options.injectedLoss() > 0
+                    ? new LossyNetwork(network, options.injectedLoss(), options.injectedLossSeed())
+                    : network;
+            dut = new SoftDut(options, carrier, null, network.port(), withControl ? options.bindAddress() : null);
         } catch (final IOException | RuntimeException e) {
             network.close();
             throw e;

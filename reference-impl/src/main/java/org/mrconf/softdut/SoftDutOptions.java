@@ -20,6 +20,9 @@ import org.mrconf.wire.WireConstants;
  *                          with 1 socket the soft DUT cannot re-path and does not claim multipath
  * @param endpoint          the endpoint's parameters (default {@link #defaultEndpointConfig()})
  * @param memoryBudgetBytes most bytes of regions registered at once
+ * @param injectedLoss      share of received UDP datagrams dropped before the endpoint sees them (default 0):
+ *                          wire loss for benchmarks on loopback ({@code metaroce bench udp}), never for conformance
+ * @param injectedLossSeed  seed of that drop decision, so that a run can be repeated
  */
 public record SoftDutOptions(
         InetAddress bindAddress,
@@ -28,7 +31,9 @@ public record SoftDutOptions(
         String token,
         int entropyPorts,
         EndpointConfig endpoint,
-        long memoryBudgetBytes) {
+        long memoryBudgetBytes,
+        double injectedLoss,
+        long injectedLossSeed) {
     /** Most entropy sockets. */
     public static final int MAX_ENTROPY_PORTS = 1024;
     /** Largest MTU: an IP datagram's length field is 16 bits. */
@@ -56,6 +61,9 @@ public record SoftDutOptions(
         }
         if (memoryBudgetBytes < 1) {
             throw new IllegalArgumentException("the memory budget must be positive");
+        }
+        if (!(injectedLoss >= 0 && injectedLoss < 1)) {
+            throw new IllegalArgumentException("injected loss must be at least 0 and below 1, was " + injectedLoss);
         }
     }
 
@@ -86,6 +94,8 @@ public record SoftDutOptions(
         private int entropyPorts = 8;
         private EndpointConfig endpoint = defaultEndpointConfig();
         private long memoryBudgetBytes = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 2);
+        private double injectedLoss;
+        private long injectedLossSeed = 1;
 
         private Builder() {}
 
@@ -131,9 +141,24 @@ public record SoftDutOptions(
             return this;
         }
 
+        /** Drops this share of received datagrams, chosen by a generator seeded with {@code seed}. */
+        public Builder injectedLoss(final double share, final long seed) {
+            this.injectedLoss = share;
+            this.injectedLossSeed = seed;
+            return this;
+        }
+
         public SoftDutOptions build() {
             return new SoftDutOptions(
-                    bindAddress, udpPort, controlPort, token, entropyPorts, endpoint, memoryBudgetBytes);
+                    bindAddress,
+                    udpPort,
+                    controlPort,
+                    token,
+                    entropyPorts,
+                    endpoint,
+                    memoryBudgetBytes,
+                    injectedLoss,
+                    injectedLossSeed);
         }
     }
 }

@@ -31,7 +31,10 @@ final class AckHandler {
     private final boolean echoIgnored;
     private final boolean nackedPsnAcknowledgedFirst;
 
+    private final TailLossProbe tailLossProbe;
+
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
+        this.tailLossProbe = new TailLossProbe(state.config);
         this.state = state;
         this.completions = completions;
         final org.mrconf.defect.Defects defects = state.config.defects();
@@ -116,9 +119,13 @@ final class AckHandler {
         }
         path.advanceOldestUnacked();
         detectLoss(path, cumulative, highestSacked, nowNs);
+        final boolean answeredProbe = tailLossProbe.onAck(path, ack.echoedTimestamp());
         onPathAnswered(path);
         if (newlyAcked > 0 && path.unacknowledged > 0) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+        }
+        if ((newlyAcked > 0 || answeredProbe) && path.unacknowledged > 0) {
+            tailLossProbe.arm(path, nowNs);
         }
         applyRateHint(connection, ack.rateHint(), nowNs);
         final long srttNs = path.rtt.srttNs();

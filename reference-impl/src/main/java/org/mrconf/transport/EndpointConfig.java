@@ -21,7 +21,10 @@ import org.mrconf.defect.Defects;
  * @param initialConnectionWindow initial connection window, packets
  * @param maxConnectionWindow   largest connection window, packets
  * @param decreaseFactor        multiplicative decrease on CE (clause 10.1.1)
- * @param rateHintIntervalNs    window over which the receiver counts active senders (clause 8.2.4)
+ * @param rateHintIntervalNs    how often the receiver recomputes its rate hint, and by default the window over
+ *                              which it counts active senders (clause 8.2.4)
+ * @param rateHintActiveWindowNs the window over which the receiver counts a connection active for the hint, if
+ *                              longer than the interval; 0 (the default) for the interval, as clause 8.2.4 says
  * @param rateHintUtilization   share of the line rate the receiver hands out in hints, below 1 so that
  *                              queues built by transients drain (clause 8.2.4)
  * @param maxOutstandingMessages messages per stream the receiver tracks at once
@@ -31,6 +34,10 @@ import org.mrconf.defect.Defects;
  * @param receiveStateBudgetBytes most bytes of receive-side state (streams, message rings, segment trackers)
  *                              that packets may make the endpoint allocate; a packet needing more is dropped,
  *                              counted in {@link Counter#RX_DROPPED_NO_STATE} and not recorded
+ * @param tailLossProbe         whether a path whose outstanding packets draw no ACK for two smoothed RTTs plus the
+ *                              ACK delay sends a PROBE, and takes the PSNs sent before it that the probe's ACK
+ *                              does not acknowledge as lost ({@link TailLossProbe}; on by default; the draft
+ *                              permits it and a proposed clause would recommend it)
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
  *                              only {@code metaroce selftest} and defect-hunting runs set any
  */
@@ -50,12 +57,14 @@ public record EndpointConfig(
         int maxConnectionWindow,
         double decreaseFactor,
         long rateHintIntervalNs,
+        long rateHintActiveWindowNs,
         double rateHintUtilization,
         int maxOutstandingMessages,
         int maxPostedReceives,
         long receiverNotReadyRetryNs,
         long entropySeed,
         long receiveStateBudgetBytes,
+        boolean tailLossProbe,
         Defects defects) {
 
     public EndpointConfig {
@@ -89,12 +98,14 @@ public record EndpointConfig(
         b.maxConnectionWindow = maxConnectionWindow;
         b.decreaseFactor = decreaseFactor;
         b.rateHintIntervalNs = rateHintIntervalNs;
+        b.rateHintActiveWindowNs = rateHintActiveWindowNs;
         b.rateHintUtilization = rateHintUtilization;
         b.maxOutstandingMessages = maxOutstandingMessages;
         b.maxPostedReceives = maxPostedReceives;
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
         b.entropySeed = entropySeed;
         b.receiveStateBudgetBytes = receiveStateBudgetBytes;
+        b.tailLossProbe = tailLossProbe;
         b.defects = defects;
         return b;
     }
@@ -116,12 +127,14 @@ public record EndpointConfig(
         private int maxConnectionWindow = 65536;
         private double decreaseFactor = 0.5;
         private long rateHintIntervalNs = 10_000;
+        private long rateHintActiveWindowNs;
         private double rateHintUtilization = 0.95;
         private int maxOutstandingMessages = 1024;
         private int maxPostedReceives = 4096;
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
         private long receiveStateBudgetBytes = 64L << 20;
+        private boolean tailLossProbe = true;
         private Defects defects = Defects.NONE;
 
         private Builder() {}
@@ -176,6 +189,12 @@ public record EndpointConfig(
             return this;
         }
 
+        /** Counts a connection active for the rate hint if it sent data this recently (0: the hint interval). */
+        public Builder rateHintActiveWindow(final long ns) {
+            this.rateHintActiveWindowNs = ns;
+            return this;
+        }
+
         public Builder rateHintInterval(final long ns) {
             this.rateHintIntervalNs = ns;
             return this;
@@ -204,6 +223,12 @@ public record EndpointConfig(
 
         public Builder receiveStateBudget(final long bytes) {
             this.receiveStateBudgetBytes = bytes;
+            return this;
+        }
+
+        /** Whether paths send tail-loss probes ({@link TailLossProbe}). */
+        public Builder tailLossProbe(final boolean enabled) {
+            this.tailLossProbe = enabled;
             return this;
         }
 
@@ -245,12 +270,14 @@ public record EndpointConfig(
                     maxConnectionWindow,
                     decreaseFactor,
                     rateHintIntervalNs,
+                    rateHintActiveWindowNs,
                     rateHintUtilization,
                     maxOutstandingMessages,
                     maxPostedReceives,
                     receiverNotReadyRetryNs,
                     entropySeed,
                     receiveStateBudgetBytes,
+                    tailLossProbe,
                     defects);
         }
     }

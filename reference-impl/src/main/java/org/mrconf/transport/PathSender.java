@@ -49,6 +49,17 @@ final class PathSender {
     long rtoDeadlineNs;
     /** When an unhealthy path with nothing outstanding is probed next (clause 6.7.2). */
     long probeDeadlineNs;
+    /** Whether a tail-loss probe is due at {@link #tailProbeDeadlineNs} ({@link TailLossProbe}). */
+    boolean tailProbeArmed;
+
+    long tailProbeDeadlineNs;
+    /** Whether a tail-loss probe went out and its ACK has not come back; then its time, as sent and as on the wire. */
+    boolean tailProbeOutstanding;
+
+    long tailProbeSentNs;
+    long tailProbeTimestamp;
+    /** A tail-loss probe found PSNs lost: give the path new entropy before resending them (clause 6.6.4). */
+    boolean repathBeforeResend;
 
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean sendWindowOffByOne;

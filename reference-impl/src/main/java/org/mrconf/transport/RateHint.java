@@ -19,6 +19,7 @@ final class RateHint {
     private final long lineRateMbps;
     private final double utilization;
     private final long intervalNs;
+    private final long activeWindowNs;
     private final List<Connection> connections;
     private long countedAtNs = Long.MIN_VALUE;
     private long hintMbps;
@@ -30,6 +31,7 @@ final class RateHint {
         this.lineRateMbps = Math.max(1, config.lineRateBitsPerSecond() / 1_000_000);
         this.utilization = config.rateHintUtilization();
         this.intervalNs = config.rateHintIntervalNs();
+        this.activeWindowNs = Math.max(intervalNs, config.rateHintActiveWindowNs());
         this.connections = connections;
         this.hintMbps = lineRateMbps;
     }
@@ -53,7 +55,7 @@ final class RateHint {
     private void recount(final long nowNs) {
         int active = 0;
         for (int i = 0; i < connections.size(); i++) {
-            if (nowNs - connections.get(i).lastDataReceivedNs <= intervalNs) {
+            if (nowNs - connections.get(i).lastDataReceivedNs <= activeWindowNs) {
                 active++;
             }
         }

@@ -33,6 +33,7 @@ final class SendScheduler {
         this.out = out;
         this.completions = completions;
         this.ackHandler = ackHandler;
+        this.tailLossProbe = new TailLossProbe(state.config);
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
         this.invalidationMissesQueuedSends =
                 state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
@@ -47,6 +48,7 @@ final class SendScheduler {
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean goBackN;
     private final boolean noRepathAfterRto;
+    private final TailLossProbe tailLossProbe;
     private final boolean noConnectionTimeout;
     private final boolean completesBeforeAck;
 
@@ -94,6 +96,7 @@ final class SendScheduler {
             connection.unacknowledged++;
             if (path.unacknowledged == 1) {
                 path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+                tailLossProbe.arm(path, nowNs);
             }
             if (connection.unacknowledged == 1) {
                 connection.lastHeardNs = nowNs; // the silence clock starts when data becomes outstanding
@@ -118,6 +121,12 @@ final class SendScheduler {
         for (final PathSender path : connection.sendPaths) {
             if (path.awaitingResend == 0) {
                 continue;
+            }
+            if (path.repathBeforeResend) {
+                path.repathBeforeResend = false;
+                if (!noRepathAfterRto) {
+                    repath(connection, path);
+                }
             }
             for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
                 final int slot = PathSender.slot(psn);
@@ -206,6 +215,9 @@ final class SendScheduler {
         for (final PathSender path : connection.sendPaths) {
             if (path.unacknowledged > 0 && nowNs - path.rtoDeadlineNs >= 0) {
                 onRetransmissionTimeout(connection, path, nowNs);
+            } else if (tailLossProbe.isDue(path, nowNs)) {
+                out.sendProbe(connection, path, nowNs);
+                tailLossProbe.onProbeSent(path, nowNs, nowNs & Serial.MASK);
             } else if (!path.healthy && path.unacknowledged == 0 && nowNs - path.probeDeadlineNs >= 0) {
                 repath(connection, path);
                 out.sendProbe(connection, path, nowNs);
@@ -236,10 +248,12 @@ final class SendScheduler {
             repath(connection, path);
         }
         path.congestionWindow.onTimeout();
+        path.repathBeforeResend = false;
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
             path.markLost(psn);
         }
         path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+        tailLossProbe.onTimeout(path, nowNs);
     }
 
     /**
@@ -307,7 +321,7 @@ final class SendScheduler {
         boolean hasResend = false;
         for (final PathSender path : connection.sendPaths) {
             if (path.unacknowledged > 0) {
-                deadline = Math.min(deadline, path.rtoDeadlineNs);
+                deadline = Math.min(deadline, Math.min(path.rtoDeadlineNs, tailLossProbe.deadlineNs(path)));
             } else if (!path.healthy) {
                 deadline = Math.min(deadline, path.probeDeadlineNs);
             }

@@ -19,6 +19,7 @@ import org.mrconf.wire.NackPacket;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.Packet;
 import org.mrconf.wire.PacketFlags;
+import org.mrconf.wire.ProbePacket;
 
 /** Behaviour of two reference endpoints over {@link TestNetwork}, clause by clause. */
 class EndpointTest {
@@ -42,9 +43,15 @@ class EndpointTest {
     }
 
     private void setUp(final ConnectionConfig aConnection, final ConnectionConfig bConnection) {
+        setUp(
+                aConnection,
+                bConnection,
+                EndpointConfig.builder().lineRate(10_000_000_000L).mtu(1100).build());
+    }
+
+    private void setUp(
+            final ConnectionConfig aConnection, final ConnectionConfig bConnection, final EndpointConfig config) {
         network = new TestNetwork(DELAY_NS);
-        final EndpointConfig config =
-                EndpointConfig.builder().lineRate(10_000_000_000L).mtu(1100).build();
         a = network.add(config);
         b = network.add(config);
         a.createConnection(aConnection);
@@ -389,6 +396,80 @@ class EndpointTest {
         assertThat(((DataPacket) tail.get(1).packet()).header().flags() & PacketFlags.RETRANSMISSION)
                 .isNotZero();
         assertThat(pathBefore).isNegative();
+    }
+
+    @Test
+    void shouldRecoverALostTailWithAProbeInsteadOfATimeoutOnceTheRttIsKnown() {
+        // First every path gets an RTT sample: a probe waits for a multiple of its path's smoothed RTT.
+        a.postWrite(A_ID, 0, aMemory.key(), BASE, 20_000, BASE, bMemory.key(), 1);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        final int sentBefore = network.log.size();
+        final boolean[] dropped = {false};
+        network.filter((sent, fate) -> {
+            if (!dropped[0]
+                    && sent.packet() instanceof DataPacket data
+                    && (data.header().flags() & PacketFlags.ACK_REQUEST) != 0) {
+                dropped[0] = true;
+                return false; // the second WRITE's last packet: nothing after it on its path reveals the gap
+            }
+            return true;
+        });
+        a.postWrite(A_ID, 0, aMemory.key(), BASE + 20_000, 2000, BASE + 20_000, bMemory.key(), 2);
+
+        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(dropped[0]).isTrue();
+        assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).as("no timeout").isZero();
+        final List<TestNetwork.Sent> after = network.log.subList(sentBefore, network.log.size());
+        final List<TestNetwork.Sent> probes = after.stream()
+                .filter(s -> s.from() == 0 && s.packet() instanceof ProbePacket)
+                .toList();
+        assertThat(probes).as("one tail-loss probe").hasSize(1);
+        final List<TestNetwork.Sent> tail = after.stream()
+                .filter(s -> s.from() == 0
+                        && s.packet() instanceof DataPacket d
+                        && (d.header().flags() & PacketFlags.ACK_REQUEST) != 0)
+                .toList();
+        assertThat(tail).hasSize(2);
+        final DataPacket resent = (DataPacket) tail.get(1).packet();
+        assertThat(resent.header().flags() & PacketFlags.RETRANSMISSION).isNotZero();
+        assertThat(resent.header().pathId())
+                .as("the probe went on the tail's path")
+                .isEqualTo(((ProbePacket) probes.get(0).packet()).header().pathId());
+        assertThat(tail.get(1).srcPort())
+                .as("resent with new entropy, as after a timeout (6.6.4)")
+                .isNotEqualTo(tail.get(0).srcPort());
+        assertSameBytes(bMemory, 20_000, aMemory, 20_000, 2000);
+    }
+
+    @Test
+    void shouldWaitForTheTimeoutWhenTailLossProbesAreOff() {
+        setUp(
+                ConnectionConfig.of(A_ID, B_ID, 1, PATHS, STREAMS),
+                ConnectionConfig.of(B_ID, A_ID, 0, PATHS, STREAMS),
+                EndpointConfig.builder()
+                        .lineRate(10_000_000_000L)
+                        .mtu(1100)
+                        .tailLossProbe(false)
+                        .build());
+        // First every path gets an RTT sample: a probe waits for a multiple of its path's smoothed RTT.
+        a.postWrite(A_ID, 0, aMemory.key(), BASE, 20_000, BASE, bMemory.key(), 1);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        final boolean[] dropped = {false};
+        network.filter((sent, fate) -> {
+            if (!dropped[0]
+                    && sent.packet() instanceof DataPacket data
+                    && (data.header().flags() & PacketFlags.ACK_REQUEST) != 0) {
+                dropped[0] = true;
+                return false;
+            }
+            return true;
+        });
+        a.postWrite(A_ID, 0, aMemory.key(), BASE + 20_000, 2000, BASE + 20_000, bMemory.key(), 2);
+
+        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).isEqualTo(1);
+        assertThat(network.log.stream().filter(s -> s.packet() instanceof ProbePacket))
+                .isEmpty();
     }
 
     @Test

@@ -63,6 +63,17 @@ class RateHintTest {
         assertThat(last).isEqualTo(fair / 4);
     }
 
+    @Test
+    void shouldCountASenderQuietForLessThanTheActiveWindowWhenOneIsSet() {
+        final EndpointConfig longer =
+                config.toBuilder().rateHintActiveWindow(8 * INTERVAL).build();
+        final RateHint windowed = new RateHint(longer, connections);
+        active(4, 0);
+        connections.add(connection(-3 * INTERVAL)); // a fair-share sender between two packets
+        assertThat(hint.currentMbps(0)).as("the draft's window: one interval").isEqualTo(95_000 / 4);
+        assertThat(windowed.currentMbps(0)).isEqualTo(95_000 / 5);
+    }
+
     private void active(final int count, final long nowNs) {
         connections.clear();
         for (int i = 0; i < count; i++) {

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.mrconf.sim.IncastBenchmark;
 import org.mrconf.sim.LossBenchmark;
 import org.mrconf.sim.PathFailureBenchmark;
+import org.mrconf.transport.EndpointConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Spec;
             AnalyzeBenchmark.class,
             VectorsBenchmark.class,
             SoakCommand.class,
+            UdpCommand.class,
             StabilityCommand.class
         })
 public final class BenchCommand implements Runnable {
@@ -93,8 +95,16 @@ public final class BenchCommand implements Runnable {
             out.println("path failure ...");
             final PathFailureBenchmark.Result failure = PathFailureBenchmark.run(settings);
             out.println("incast ...");
-            final List<IncastBenchmark.Result> incast =
-                    List.of(IncastBenchmark.run(settings, 8, 1), IncastBenchmark.run(settings, 8, 8));
+            final List<IncastBenchmark.Result> incast = new ArrayList<>();
+            // The draft's active window (the 10-us hint interval), and one of two base RTTs (LossReportWriter.NOTES).
+            for (final long interval :
+                    new long[] {EndpointConfig.defaults().rateHintIntervalNs(), 2 * settings.baseRttNs()}) {
+                for (final int senders : new int[] {8, 64}) {
+                    for (final int paths : new int[] {1, 8}) {
+                        incast.add(IncastBenchmark.run(settings, senders, paths, interval));
+                    }
+                }
+            }
             final String command =
                     "./metaroce bench loss" + (quick ? " --quick" : "") + (seed != 1 ? " --seed " + seed : "");
             final LossReport report = new LossReport(command, settings, LossReport.relative(runs), failure, incast);
