@@ -40,6 +40,8 @@ import org.mrconf.wire.Opcode;
 @ExtendWith(DutExtension.class)
 @DisplayName("Acknowledgement")
 class AcknowledgementCase {
+    /** Bursts of the coalescing check (see {@link #ackCoalescingIsBounded}). */
+    private static final int BURSTS = 4;
 
     @Test
     @DisplayName("an ACK reports a PSN only once its bytes are in memory, in any arrival order, for WRITE and SEND")
@@ -212,41 +214,47 @@ class AcknowledgementCase {
     @Verifies("8.1.4")
     void ackCoalescingIsBounded(final Testbed testbed) throws Exception {
         final int coalescing = testbed.profile().parameters().timers().ackCoalescing();
-        final int count = 3 * coalescing;
-        final long first = testbed.connection().nextPsn(0);
-        final List<byte[]> wire = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            wire.add(testbed.connection().packet(Opcode.WRITE, 0).psn(Psn.add(first, i)).stream(0)
-                    .msn(testbed.connection().takeMsn(0))
-                    .messageLength(16)
-                    .remoteAddress(Testbed.BASE + 32L * i)
-                    .remoteKey(testbed.key())
-                    .payloadPattern(16, i)
-                    .transmitTimestamp(0x3000 + i)
-                    .build());
-        }
-        testbed.connection().setNextPsn(0, Psn.add(first, count));
-        final int mark = testbed.peer().mark();
-        for (final byte[] packet : wire) {
-            testbed.peer().send(packet);
-        }
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect().ack().path(0).cumulativePsnAtLeast(Psn.add(first, count)),
-                        Testbed.WAIT);
-        long previous = first;
-        for (final ReceivedPacket received : testbed.peer()
-                .recorder()
-                .matching(mark, PacketMatcher.expect().ack().path(0))) {
-            final long cumulative = received.ack().orElseThrow().cumulativePsn();
-            if (Psn.precedes(previous, cumulative)) {
-                assertThat(Psn.distance(previous, cumulative))
-                        .as(
-                                "8.1.4: packets acknowledged by one ACK of an in-order run (coalescing count %d)",
-                                coalescing)
-                        .isLessThanOrEqualTo(coalescing);
-                previous = cumulative;
+        // Several bursts: a device that ignores the count and ACKs only when its delay expires shows it only when a
+        // burst reaches it faster than the delay. On a loaded tester one burst may trickle in, so one burst that comes
+        // in fast enough is all the case needs, and a correct device passes every burst whatever the timing.
+        for (int burst = 0; burst < BURSTS; burst++) {
+            final int count = 4 * coalescing;
+            final long first = testbed.connection().nextPsn(0);
+            final List<byte[]> wire = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                wire.add(testbed.connection().packet(Opcode.WRITE, 0).psn(Psn.add(first, i)).stream(0)
+                        .msn(testbed.connection().takeMsn(0))
+                        .messageLength(16)
+                        .remoteAddress(Testbed.BASE + 32L * i)
+                        .remoteKey(testbed.key())
+                        .payloadPattern(16, i)
+                        .transmitTimestamp(0x3000 + i)
+                        .build());
+            }
+            testbed.connection().setNextPsn(0, Psn.add(first, count));
+            final int mark = testbed.peer().mark();
+            for (final byte[] packet : wire) {
+                testbed.peer().send(packet);
+            }
+            testbed.peer()
+                    .await(
+                            mark,
+                            PacketMatcher.expect().ack().path(0).cumulativePsnAtLeast(Psn.add(first, count)),
+                            Testbed.WAIT);
+            long previous = first;
+            for (final ReceivedPacket received : testbed.peer()
+                    .recorder()
+                    .matching(mark, PacketMatcher.expect().ack().path(0))) {
+                final long cumulative = received.ack().orElseThrow().cumulativePsn();
+                if (Psn.precedes(previous, cumulative)) {
+                    assertThat(Psn.distance(previous, cumulative))
+                            .as(
+                                    "8.1.4: packets acknowledged by one ACK of an in-order run (coalescing count %d,"
+                                            + " burst %d of %d)",
+                                    coalescing, burst + 1, BURSTS)
+                            .isLessThanOrEqualTo(coalescing);
+                    previous = cumulative;
+                }
             }
         }
     }
