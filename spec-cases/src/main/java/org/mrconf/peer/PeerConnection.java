@@ -136,9 +136,23 @@ public final class PeerConnection {
 
     /** Sends a packet built by the test as the next new packet of its path, consuming that path's PSN. */
     public synchronized Segment sendNew(PacketBuilder builder, int path) throws IOException {
+        return sendNew(builder, path, bytes -> sender.send(bytes));
+    }
+
+    /** {@link #sendNew} from an explicit UDP source port (the entropy, clause 4.1.4) with the default ECN. */
+    public synchronized Segment sendNewFrom(PacketBuilder builder, int path, int sourcePort) throws IOException {
+        return sendNew(builder, path, bytes -> sender.send(bytes, sourcePort, sender.defaultEcn()));
+    }
+
+    /** How {@link #sendNew} hands the built bytes to the sender. */
+    private interface Transmit {
+        SentPacket send(byte[] bytes) throws IOException;
+    }
+
+    private Segment sendNew(PacketBuilder builder, int path, Transmit transmit) throws IOException {
         long psn = nextPsn[path];
         byte[] bytes = builder.build();
-        SentPacket sent = sender.send(bytes);
+        SentPacket sent = transmit.send(bytes);
         nextPsn[path] = Psn.add(psn, 1);
         Segment segment = new Segment(path, psn, 0, bytes.length, sent);
         sentByPathPsn.put(key(path, psn), segment);

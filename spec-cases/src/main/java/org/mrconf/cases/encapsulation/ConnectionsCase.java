@@ -168,17 +168,15 @@ class ConnectionsCase {
             final int lastPath = connection.spec().paths() - 1;
             // Data to the DUT on each path, each from its own port: the DUT ACKs them.
             for (int path = 0; path <= lastPath; path++) {
-                final var write = testbed.write(path, Testbed.BASE + 64L * path, testbed.key(), new byte[64])
-                        .ackRequest();
-                connection.setNextPsn(path, connection.nextPsn(path) + 1);
-                testbed.peer().sender().send(write.build(), entropy[path], org.mrconf.pcap.Ecn.NOT_ECT);
+                connection.sendNewFrom(
+                        testbed.write(path, Testbed.BASE + 64L * path, testbed.key(), new byte[64]),
+                        path,
+                        entropy[path]);
                 testbed.peer()
                         .await(mark, PacketMatcher.expect().ack().path(path).cumulativePsn(1), Testbed.WAIT);
             }
             // A WRITE with a foreign key from a third port: the DUT NACKs it (clause 11.1.1).
-            final var foreign = testbed.write(0, Testbed.BASE, testbed.key() ^ 0x5A5A, new byte[16]);
-            connection.setNextPsn(0, connection.nextPsn(0) + 1);
-            testbed.peer().sender().send(foreign.build(), entropy[3], org.mrconf.pcap.Ecn.NOT_ECT);
+            connection.sendNewFrom(testbed.write(0, Testbed.BASE, testbed.key() ^ 0x5A5A, new byte[16]), 0, entropy[3]);
             testbed.peer().await(mark, PacketMatcher.expect().nack(), Testbed.WAIT);
             // A READ_REQUEST from the first port: the READ_RESPONSE goes to the set-up port all the same.
             if (dut.profile().claims(Profile.READ)) {
@@ -191,8 +189,7 @@ class ConnectionsCase {
                         .sinkHandle(0x423)
                         .ackRequest()
                         .transmitTimestamp(423);
-                connection.setNextPsn(0, connection.nextPsn(0) + 1);
-                testbed.peer().sender().send(request.build(), entropy[0], org.mrconf.pcap.Ecn.NOT_ECT);
+                connection.sendNewFrom(request, 0, entropy[0]);
                 testbed.peer()
                         .await(
                                 mark,
@@ -234,10 +231,8 @@ class ConnectionsCase {
             final int setUpPort = testbed.peer().link().testerPort();
             final int otherPort = setUpPort == 50001 ? 50002 : 50001;
             // The tester sends from the other port first, so every link has a socket there to hear the DUT's answer.
-            final var first = testbed.write(0, Testbed.BASE, testbed.key(), new byte[32]);
-            testbed.connection().setNextPsn(0, testbed.connection().nextPsn(0) + 1);
             final int mark = testbed.peer().mark();
-            testbed.peer().sender().send(first.build(), otherPort, org.mrconf.pcap.Ecn.NOT_ECT);
+            testbed.connection().sendNewFrom(testbed.write(0, Testbed.BASE, testbed.key(), new byte[32]), 0, otherPort);
             testbed.peer().await(mark, PacketMatcher.expect().ack().path(0).cumulativePsn(1), Testbed.WAIT);
             final ConnectionSpec second = ConnectionSpec.of(
                     SECOND_DUT_CONNECTION, SECOND_TESTER_CONNECTION, dut.link().testerAddress(), otherPort, 1, 1);
@@ -264,8 +259,7 @@ class ConnectionsCase {
                         .transmitTimestamp(4231)
                         .payload(new byte[32])
                         .ackRequest();
-                peer.setNextPsn(0, peer.nextPsn(0) + 1);
-                testbed.peer().sender().send(write.build(), setUpPort, org.mrconf.pcap.Ecn.NOT_ECT);
+                peer.sendNewFrom(write, 0, setUpPort);
                 final ReceivedPacket ack = testbed.peer()
                         .await(before, PacketMatcher.expect().ack().connection(SECOND_TESTER_CONNECTION), Testbed.WAIT);
                 assertThat(ack.captured().destinationPort())

@@ -122,7 +122,7 @@ class EncapsulationCase {
         final int mark = testbed.peer().mark();
         for (int i = 0; i < 4; i++) {
             final byte[] segment = java.util.Arrays.copyOfRange(data, i * payload, (i + 1) * payload);
-            final byte[] packet = connection.packet(Opcode.WRITE, 0).stream(0)
+            final var packet = connection.packet(Opcode.WRITE, 0).stream(0)
                     .msn(0)
                     .messageLength(data.length)
                     .messageOffset((long) i * payload)
@@ -130,10 +130,8 @@ class EncapsulationCase {
                     .remoteKey(testbed.key())
                     .transmitTimestamp(1000 + i)
                     .payload(segment)
-                    .ackRequest()
-                    .build();
-            connection.setNextPsn(0, i + 1);
-            testbed.peer().sender().send(packet, ports[i], Ecn.NOT_ECT);
+                    .ackRequest();
+            connection.sendNewFrom(packet, 0, ports[i]);
         }
         testbed.peer().await(mark, PacketMatcher.expect().ack().path(0).cumulativePsn(4), Testbed.WAIT);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))

@@ -215,7 +215,8 @@ class InvalidFieldsCase {
                 "a correct packet afterwards is placed");
     }
 
-    private static NackPacket awaitNack(final Testbed testbed, final int mark) {
+    /** The first NACK the DUT sends on the testbed's connection since {@code mark}. */
+    static NackPacket awaitNack(final Testbed testbed, final int mark) {
         return testbed.peer()
                 .await(mark, PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT)
                 .nack()

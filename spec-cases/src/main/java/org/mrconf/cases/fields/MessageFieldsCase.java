@@ -50,8 +50,9 @@ class MessageFieldsCase {
         final byte[] data = Testbed.randomBytes(64, 81);
         final Map<String, Long> before = testbed.counters();
         final int mark = testbed.peer().mark();
-        final var far = connection.sendNew(message(testbed, lowest + limit, Testbed.BASE, data), PATH);
-        final NackPacket nack = awaitNack(testbed, mark);
+        final var far = connection.sendNew(
+                testbed.write(PATH, Testbed.BASE, testbed.key(), data).msn((lowest + limit) & 0xFFFF_FFFFL), PATH);
+        final NackPacket nack = InvalidFieldsCase.awaitNack(testbed, mark);
         assertThat(nack.code())
                 .as("5.6.5: an MSN %d ahead of the lowest incomplete (%d), the declared limit", limit, lowest)
                 .isEqualTo(NackCode.INVALID_REQUEST);
@@ -60,7 +61,9 @@ class MessageFieldsCase {
         TesterMessages.assertMemory(testbed, "5.6.5: nothing placed", testbed.key(), Testbed.BASE, new byte[64]);
         // One less is within the limit: placed on arrival, earlier messages still missing.
         final int accepted = testbed.peer().mark();
-        final var near = connection.sendNew(message(testbed, lowest + limit - 1, Testbed.BASE + 4096, data), PATH);
+        final var near = connection.sendNew(
+                testbed.write(PATH, Testbed.BASE + 4096, testbed.key(), data).msn((lowest + limit - 1) & 0xFFFF_FFFFL),
+                PATH);
         testbed.peer().await(accepted, PacketMatcher.expect().ack().path(PATH).covers(near.psn()), Testbed.WAIT);
         TesterMessages.assertMemory(
                 testbed, "5.6.5: an MSN limit - 1 ahead is placed", testbed.key(), Testbed.BASE + 4096, data);
@@ -80,7 +83,7 @@ class MessageFieldsCase {
         connection.sendNew(segment(testbed, msn, data.length, 0, data, payload), PATH);
         // The second segment, claiming a longer message than the first did.
         final var disagreeing = connection.sendNew(segment(testbed, msn, 3 * payload, payload, data, payload), PATH);
-        final NackPacket nack = awaitNack(testbed, mark);
+        final NackPacket nack = InvalidFieldsCase.awaitNack(testbed, mark);
         assertThat(nack.code())
                 .as("5.6.5: a segment whose message length differs from its message's")
                 .isEqualTo(NackCode.INVALID_REQUEST);
@@ -136,19 +139,6 @@ class MessageFieldsCase {
                 .isEqualTo(1);
     }
 
-    /** A one-packet WRITE of {@code data} with an explicit MSN of stream 0. */
-    private static PacketBuilder message(final Testbed testbed, final long msn, final long address, final byte[] data) {
-        return testbed.connection().packet(Opcode.WRITE, PATH).stream(0)
-                .msn(msn & 0xFFFF_FFFFL)
-                .messageLength(data.length)
-                .messageOffset(0)
-                .remoteAddress(address)
-                .remoteKey(testbed.key())
-                .transmitTimestamp(81)
-                .payload(data)
-                .ackRequest();
-    }
-
     /** The segment at {@code offset} of a WRITE to the region's base that says its message is {@code length} long. */
     private static PacketBuilder segment(
             final Testbed testbed,
@@ -166,12 +156,5 @@ class MessageFieldsCase {
                 .transmitTimestamp(82)
                 .payload(java.util.Arrays.copyOfRange(data, offset, offset + payload))
                 .ackRequest();
-    }
-
-    private static NackPacket awaitNack(final Testbed testbed, final int mark) {
-        return testbed.peer()
-                .await(mark, PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT)
-                .nack()
-                .orElseThrow();
     }
 }
