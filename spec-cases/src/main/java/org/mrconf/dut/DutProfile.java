@@ -201,11 +201,6 @@ public record DutProfile(
             Objects.requireNonNull(hintInterval, "hintInterval");
             undeclared = Set.copyOf(undeclared);
         }
-
-        /** Whether both first windows are declared (clause 12.1.6 since Open Draft 0.3). */
-        public boolean declaresInitialWindows() {
-            return initialPathWindow > 0 && initialConnectionWindow > 0;
-        }
     }
 
     /**
