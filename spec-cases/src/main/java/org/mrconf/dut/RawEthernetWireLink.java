@@ -58,9 +58,17 @@ import org.pcap4j.util.LinkLayerAddress;
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class RawEthernetWireLink implements WireLink, FrameSender {
-    private static final int SNAPLEN = 262_144;
+    /**
+     * The longest frame kept whole: a jumbo frame (9,216 bytes) with room to spare. In immediate mode libpcap gives
+     * every frame a ring slot of this size, so a larger snaplen makes the ring hold fewer frames: at 256 KiB an 8 MiB
+     * ring held 32, and a window's burst of a few hundred packets overflowed it.
+     */
+    private static final int SNAPLEN = 16_384;
+
     private static final int READ_TIMEOUT_MS = 20;
-    private static final int CAPTURE_BUFFER_BYTES = 8 << 20;
+    /** The capture ring: about 2,000 frames at {@link #SNAPLEN}, a full 256-packet path window eight times over. */
+    private static final int CAPTURE_BUFFER_BYTES = 32 << 20;
+
     private static final int MAX_KEPT_FRAME_ERRORS = 1000;
 
     private final RawEthernetOptions options;
