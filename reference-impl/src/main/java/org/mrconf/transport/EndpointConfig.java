@@ -123,7 +123,7 @@ public record EndpointConfig(
         private int unhealthyAfterTimeouts = 3;
         private long connectionTimeoutNs = 1_000_000_000L;
         private int initialPathWindow = 32;
-        private int initialConnectionWindow = 4096;
+        private int initialConnectionWindow = 1024;
         private int maxConnectionWindow = 65536;
         private double decreaseFactor = 0.5;
         private long rateHintIntervalNs = 10_000;
