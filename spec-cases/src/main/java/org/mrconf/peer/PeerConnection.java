@@ -56,6 +56,7 @@ public final class PeerConnection {
     private Consumer<ReceivedPacket> autoAck;
     private int ackSourcePort;
     private long ackRateHint = -1;
+    private long ackEchoAgeNs;
 
     /**
      * @param spec the connection as the DUT was told to create it
@@ -328,6 +329,15 @@ public final class PeerConnection {
         this.ackRateHint = mbps;
     }
 
+    /**
+     * How much older than the acknowledged packet's own timestamp the auto-ACKs' echoed timestamp is (0 by default):
+     * the DUT's RTT samples (clause 6.6.1), and with them its smoothed RTT and timeouts, come out that much longer
+     * without the tester waiting.
+     */
+    public synchronized void ackEchoAge(java.time.Duration age) {
+        this.ackEchoAgeNs = age.toNanos();
+    }
+
     /** The UDP source port of auto-ACKs, by default the tester's MetaRoCE port. */
     public synchronized void ackSourcePort(int port) {
         this.ackSourcePort = port;
@@ -339,7 +349,8 @@ public final class PeerConnection {
             return;
         }
         DataPacket data = received.data().orElseThrow();
-        PacketBuilder builder = ackFor(data.header().pathId(), data.transmitTimestamp());
+        PacketBuilder builder =
+                ackFor(data.header().pathId(), (data.transmitTimestamp() - ackEchoAgeNs) & 0xFFFF_FFFFL);
         if (ackRateHint >= 0) {
             builder.rateHint(ackRateHint);
         }

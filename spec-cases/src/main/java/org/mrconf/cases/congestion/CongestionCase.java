@@ -1,6 +1,8 @@
 package org.mrconf.cases.congestion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mrconf.cases.congestion.WindowRounds.WARM_UP_RTT;
+import static org.mrconf.cases.congestion.WindowRounds.acknowledgeAll;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,9 +22,7 @@ import org.mrconf.dut.WorkRequest;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
-import org.mrconf.peer.PathReceiveState;
 import org.mrconf.peer.ReceivedPacket;
-import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.Opcode;
 
 /**
@@ -37,12 +37,9 @@ import org.mrconf.wire.Opcode;
 @ExtendWith(DutExtension.class)
 @DisplayName("Congestion control")
 class CongestionCase {
-    /** How late the tester acknowledges the warm-up packet: the DUT's smoothed RTT starts there. */
-    private static final Duration WARM_UP_RTT = Duration.ofMillis(400);
-
     /**
      * How long after the decrease the second CE reports may come and still be "within one smoothed RTT": the warm-up
-     * gives the DUT a smoothed RTT of about {@link #WARM_UP_RTT}, and every later ACK of the case echoes a timestamp
+     * gives the DUT a smoothed RTT of about {@link WindowRounds#WARM_UP_RTT}, and every later ACK of the case echoes a timestamp
      * that much older than the latest, so every sample (6.6.1) is at least that long and the smoothed RTT stays above
      * it; 0.7 of it leaves a margin for a DUT that samples differently.
      */
@@ -169,7 +166,7 @@ class CongestionCase {
     }
 
     private void judgePerPathAimd(final Testbed testbed) throws Exception {
-        warmUp(testbed);
+        WindowRounds.warmUp(testbed, "10.1.1", 290);
         final double factor = testbed.profile().parameters().decreaseFactor();
         final int mark = testbed.peer().mark();
         postLongWrite(testbed, 301, LONG_WRITE);
@@ -394,65 +391,6 @@ class CongestionCase {
                         0x77);
     }
 
-    /**
-     * Gives the DUT a smoothed RTT of about {@link #WARM_UP_RTT} on every path without waiting that long: one WRITE per
-     * path is acknowledged at once, but echoing a timestamp {@link #WARM_UP_RTT} older than its own, so its RTT sample
-     * (clause 6.6.1) and with it its retransmission timeout are far longer than a measuring round.
-     */
-    private static void warmUp(final Testbed testbed) throws Exception {
-        final int mark = testbed.peer().mark();
-        final int paths = testbed.connection().spec().paths();
-        final long[] wrIds =
-                java.util.stream.LongStream.range(290, 290 + 2 * paths).toArray();
-        for (final long wrId : wrIds) {
-            testbed.control()
-                    .postWrite(
-                            new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE, 64),
-                            0x1000,
-                            0x77);
-        }
-        // Each packet is acknowledged as it comes (a DUT may start with a window of one packet per path, 10.1.1),
-        // retransmissions included: the echoed timestamp, not the packet, makes the RTT sample.
-        final PacketMatcher warmUpData = PacketMatcher.expect()
-                .data()
-                .connection(Testbed.TESTER_CONNECTION)
-                .messageLength(64);
-        final boolean[] sampled = new boolean[paths];
-        final java.util.Set<Long> completed = new java.util.HashSet<>();
-        int handled = 0;
-        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
-        while (!(allTrue(sampled) && completed.size() == wrIds.length)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(String.format(
-                        "set-up of 10.1.1: the %d short WRITEs of the warm-up did not all complete within %s although"
-                                + " the tester acknowledged every packet (completed: %s, paths sampled: %s)",
-                        wrIds.length, Testbed.WAIT, completed, java.util.Arrays.toString(sampled)));
-            }
-            final List<ReceivedPacket> packets = testbed.peer().recorder().matching(mark, warmUpData);
-            for (; handled < packets.size(); handled++) {
-                final ReceivedPacket packet = packets.get(handled);
-                testbed.connection().onReceived(packet);
-                final DataPacket data = packet.data().orElseThrow();
-                final int path = data.header().pathId();
-                sampled[path] = true;
-                final long older = (data.transmitTimestamp() - WARM_UP_RTT.toNanos()) & 0xFFFF_FFFFL;
-                testbed.peer().send(testbed.connection().ackFor(path, older));
-            }
-            for (final var completion : testbed.control().pollCompletions(64, Duration.ofMillis(10))) {
-                completed.add(completion.wrId());
-            }
-        }
-    }
-
-    private static boolean allTrue(final boolean[] flags) {
-        for (final boolean flag : flags) {
-            if (!flag) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Waits until the DUT stops putting new PSNs on the wire; returns how many it put on each path since {@code mark}. */
     private static int[] round(final Testbed testbed, final int mark) throws Exception {
         return round(testbed, mark, true);
@@ -479,52 +417,5 @@ class CongestionCase {
             perPath[packet.data().orElseThrow().header().pathId()]++;
         }
         return perPath;
-    }
-
-    /**
-     * Records every data packet since {@code mark} and acknowledges each path with one ACK echoing its latest
-     * timestamp and reporting {@code ce[path]} CE marks; with {@code split}, path 0 gets two ACKs back to back, each
-     * reporting the CE count.
-     */
-    private static void acknowledgeAll(final Testbed testbed, final int mark, final int[] ce, final boolean split)
-            throws Exception {
-        acknowledgeAll(testbed, mark, ce, split, 0);
-    }
-
-    /**
-     * As {@link #acknowledgeAll(Testbed, int, int[], boolean)}, each ACK echoing a timestamp {@code echoAgeNs} older
-     * than the latest, so that the DUT's RTT samples (and its smoothed RTT) stay at least that long.
-     */
-    private static void acknowledgeAll(
-            final Testbed testbed, final int mark, final int[] ce, final boolean split, final long echoAgeNs)
-            throws Exception {
-        final int paths = ce.length;
-        final long[] echo = new long[paths];
-        final long[] half = new long[paths];
-        int[] count = new int[paths];
-        for (final ReceivedPacket packet : testbed.peer()
-                .recorder()
-                .matching(mark, PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION))) {
-            final PathReceiveState.Arrival arrival = testbed.connection().onReceived(packet);
-            final DataPacket data = packet.data().orElseThrow();
-            final int path = data.header().pathId();
-            echo[path] = (data.transmitTimestamp() - echoAgeNs) & 0xFFFF_FFFFL;
-            if (arrival == PathReceiveState.Arrival.NEW && ++count[path] == 1) {
-                half[path] = data.header().psn();
-            }
-        }
-        for (int path = 0; path < paths; path++) {
-            if (split && path == 0 && ce[path] > 0) {
-                // A first ACK of part of the path, then the full one: two CE reports within microseconds.
-                final PacketBuilder partial = PacketBuilder.ack()
-                        .connection(Testbed.DUT_CONNECTION)
-                        .path(path)
-                        .cumulativePsn(half[path] + Math.max(1, count[path] / 2))
-                        .echoedTimestamp(echo[path])
-                        .ceCount(ce[path]);
-                testbed.peer().send(partial);
-            }
-            testbed.peer().send(testbed.connection().ackFor(path, echo[path]).ceCount(ce[path]));
-        }
     }
 }

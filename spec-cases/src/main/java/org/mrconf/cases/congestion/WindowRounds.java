@@ -1,0 +1,177 @@
+package org.mrconf.cases.congestion;
+
+import java.time.Duration;
+import java.util.List;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.PathReceiveState;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
+
+/**
+ * What the window cases of section 10 share: a warm-up that makes the DUT's smoothed RTT far longer than a measuring
+ * round, so that no timer the case does not control fires while it withholds ACKs, and the ACKs that end a round,
+ * with the CE counts the case chooses.
+ */
+final class WindowRounds {
+    /** How late the tester acknowledges the warm-up packets: the DUT's smoothed RTT starts there. */
+    static final Duration WARM_UP_RTT = Duration.ofMillis(400);
+
+    /** The first data packets sent by the DUT as a first transmission on the testbed's connection. */
+    static final PacketMatcher FRESH_DATA =
+            PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION).firstTransmission();
+
+    private WindowRounds() {}
+
+    /**
+     * Gives the DUT a smoothed RTT of about {@link #WARM_UP_RTT} on every path without waiting that long: two one-packet
+     * WRITEs per path (work requests {@code firstWrId} on) are acknowledged at once, by the tester's receive thread so
+     * that no first packet outlasts a short initial RTO, but echoing a timestamp {@link #WARM_UP_RTT} older than their
+     * own, so their RTT samples (clause 6.6.1) and with them the retransmission timeouts are far longer than a
+     * measuring round.
+     *
+     * @param clause the clause this sets up, for the messages
+     * @return how many packets the tester acknowledged for the first time, each of which may have grown a window
+     * @throws Inconclusive when every WRITE completed but some path carried none of them, so its timer keeps the
+     *     initial RTO (spraying itself is judged by clause 10.2.1, not here)
+     */
+    static int warmUp(final Testbed testbed, final String clause, final long firstWrId) throws Exception {
+        final int mark = testbed.peer().mark();
+        final int paths = testbed.connection().spec().paths();
+        final long[] wrIds = java.util.stream.LongStream.range(firstWrId, firstWrId + 2L * paths)
+                .toArray();
+        testbed.connection().ackEchoAge(WARM_UP_RTT);
+        testbed.connection().autoAck(true);
+        try {
+            for (final long wrId : wrIds) {
+                postShortWrite(testbed, wrId);
+            }
+            awaitCompletions(testbed, clause, wrIds);
+        } finally {
+            testbed.connection().autoAck(false);
+            testbed.connection().ackEchoAge(Duration.ZERO);
+        }
+        List<Integer> idle = unsampled(testbed, mark, paths);
+        if (idle.isEmpty()) {
+            return wrIds.length;
+        }
+        // A DUT may keep new data on the paths with the most window while the others have room (clause 10.2.1 asks
+        // for spraying only once data is held back): withhold ACKs, one more WRITE at a time, until its windows push
+        // a packet onto every idle path; then acknowledge them all with the same old echo.
+        final int heldMark = testbed.peer().mark();
+        final long firstHeld = firstWrId + wrIds.length;
+        final int cap = paths * 256 + paths;
+        int held = 0;
+        while (!idle.isEmpty() && held < cap) {
+            postShortWrite(testbed, firstHeld + held);
+            held++;
+            testbed.peer().recorder().awaitCount(heldMark, WARM_UP_DATA, held, Duration.ofSeconds(1));
+            idle = unsampled(testbed, mark, paths);
+        }
+        acknowledgeAll(testbed, heldMark, new int[paths], false, WARM_UP_RTT.toNanos());
+        awaitCompletions(
+                testbed,
+                clause,
+                java.util.stream.LongStream.range(firstHeld, firstHeld + held).toArray());
+        if (!idle.isEmpty()) {
+            throw Inconclusive.because(String.format(
+                    "set-up of %s: the DUT sent %d warm-up WRITEs without using paths %s, so those paths keep"
+                            + " their initial RTO and their timers would fire during a measuring round",
+                    clause, wrIds.length + held, idle));
+        }
+        return wrIds.length + held;
+    }
+
+    private static final PacketMatcher WARM_UP_DATA =
+            PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION).messageLength(64);
+
+    private static void postShortWrite(final Testbed testbed, final long wrId) throws Exception {
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE, 64),
+                        0x1000,
+                        0x77);
+    }
+
+    private static void awaitCompletions(final Testbed testbed, final String clause, final long[] wrIds)
+            throws Exception {
+        final java.util.Set<Long> completed = new java.util.HashSet<>();
+        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
+        while (completed.size() < wrIds.length) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(String.format(
+                        "set-up of %s: the %d short WRITEs of the warm-up did not all complete within %s although"
+                                + " the tester acknowledged every packet (completed: %d)",
+                        clause, wrIds.length, Testbed.WAIT, completed.size()));
+            }
+            for (final var completion : testbed.control().pollCompletions(64, Duration.ofMillis(10))) {
+                completed.add(completion.wrId());
+            }
+        }
+    }
+
+    /** The paths that carried no warm-up packet since {@code mark}. */
+    private static List<Integer> unsampled(final Testbed testbed, final int mark, final int paths) {
+        final boolean[] sampled = new boolean[paths];
+        for (final ReceivedPacket packet : testbed.peer().recorder().matching(mark, WARM_UP_DATA)) {
+            sampled[packet.data().orElseThrow().header().pathId()] = true;
+        }
+        final List<Integer> idle = new java.util.ArrayList<>();
+        for (int path = 0; path < paths; path++) {
+            if (!sampled[path]) {
+                idle.add(path);
+            }
+        }
+        return idle;
+    }
+
+    /**
+     * Records every data packet since {@code mark} and acknowledges each path with one ACK echoing its latest
+     * timestamp and reporting {@code ce[path]} CE marks; with {@code split}, path 0 gets two ACKs back to back, each
+     * reporting the CE count.
+     */
+    static void acknowledgeAll(final Testbed testbed, final int mark, final int[] ce, final boolean split)
+            throws Exception {
+        acknowledgeAll(testbed, mark, ce, split, 0);
+    }
+
+    /**
+     * As {@link #acknowledgeAll(Testbed, int, int[], boolean)}, each ACK echoing a timestamp {@code echoAgeNs} older
+     * than the latest, so that the DUT's RTT samples (and its smoothed RTT) stay at least that long.
+     */
+    static void acknowledgeAll(
+            final Testbed testbed, final int mark, final int[] ce, final boolean split, final long echoAgeNs)
+            throws Exception {
+        final int paths = ce.length;
+        final long[] echo = new long[paths];
+        final long[] half = new long[paths];
+        int[] count = new int[paths];
+        for (final ReceivedPacket packet : testbed.peer()
+                .recorder()
+                .matching(mark, PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION))) {
+            final PathReceiveState.Arrival arrival = testbed.connection().onReceived(packet);
+            final DataPacket data = packet.data().orElseThrow();
+            final int path = data.header().pathId();
+            echo[path] = (data.transmitTimestamp() - echoAgeNs) & 0xFFFF_FFFFL;
+            if (arrival == PathReceiveState.Arrival.NEW && ++count[path] == 1) {
+                half[path] = data.header().psn();
+            }
+        }
+        for (int path = 0; path < paths; path++) {
+            if (split && path == 0 && ce[path] > 0) {
+                // A first ACK of part of the path, then the full one: two CE reports within microseconds.
+                final PacketBuilder partial = PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(path)
+                        .cumulativePsn(half[path] + Math.max(1, count[path] / 2))
+                        .echoedTimestamp(echo[path])
+                        .ceCount(ce[path]);
+                testbed.peer().send(partial);
+            }
+            testbed.peer().send(testbed.connection().ackFor(path, echo[path]).ceCount(ce[path]));
+        }
+    }
+}
