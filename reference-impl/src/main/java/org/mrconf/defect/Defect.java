@@ -306,19 +306,37 @@ public enum Defect {
      */
     RATE_HINT_READ_AS_BYTES(breaks("10.1.4")),
 
-    /** Never decreases a congestion window on CE reports. Caught by {@code CongestionCase.perPathAimd}. */
-    NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1")),
+    /**
+     * Never decreases a congestion window (path or connection) on CE reports. Caught by {@code CongestionCase.perPathAimd}
+     * and {@code ConnectionWindowCase}.
+     */
+    NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1", "10.1.2")),
 
     /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
     WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1")),
 
-    /** Decreases a window on every ACK with CE, not at most once per smoothed RTT. Caught by {@code CongestionCase.perPathAimd}. */
-    DECREASE_ON_EVERY_CE_ACK(breaks("10.1.1")),
+    /**
+     * Decreases a window (path or connection) on every ACK with CE, not at most once per smoothed RTT. Caught by
+     * {@code CongestionCase.perPathAimd} and {@code ConnectionWindowCase}.
+     */
+    DECREASE_ON_EVERY_CE_ACK(breaks("10.1.1", "10.1.2")),
 
     /**
      * Applies a CE report on one path to the windows of every path. Caught by {@code CongestionCase.perPathAimd}.
      */
     DECREASE_APPLIED_TO_ALL_PATHS(breaks("10.1.1")),
+
+    /**
+     * Sends whenever a path window allows, never checking the connection window. Caught by
+     * {@code ConnectionWindowCase.connectionWindowBindsWhateverThePathsAllow}.
+     */
+    CONNECTION_WINDOW_IGNORED(breaks("10.1.2")),
+
+    /**
+     * Decreases the path windows on CE reports but grows the connection window on them as if unmarked. Caught by
+     * {@code ConnectionWindowCase.connectionWindowBindsWhateverThePathsAllow}.
+     */
+    CONNECTION_WINDOW_BLIND_TO_CE(breaks("10.1.2")),
 
     /** Puts every new PSN on path 0 while it has window, leaving the other paths idle. Caught by {@code CongestionCase.spraysOverEveryHealthyPath}. */
     SPRAY_FIRST_PATH_ONLY(breaks("10.2.1")),

@@ -25,6 +25,7 @@ final class AckHandler {
     private final boolean rateHintIgnored;
     private final boolean rateHintReadAsBytes;
     private final boolean decreaseAppliedToAllPaths;
+    private final boolean connectionWindowBlindToCe;
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
     private final boolean unhealthyPathNotRecovered;
@@ -47,6 +48,7 @@ final class AckHandler {
         this.rateHintIgnored = defects.has(org.mrconf.defect.Defect.RATE_HINT_IGNORED);
         this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
         this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
+        this.connectionWindowBlindToCe = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_BLIND_TO_CE);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
@@ -139,7 +141,8 @@ final class AckHandler {
                 }
             }
         }
-        connection.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor);
+        connection.congestionWindow.onAck(
+                newlyAcked, connectionWindowBlindToCe ? 0 : ack.ceCount(), nowNs, srttNs, connectionFloor);
     }
 
     /**

@@ -43,10 +43,12 @@ final class SendScheduler {
         this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
         this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
         this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
+        this.connectionWindowIgnored = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_IGNORED);
     }
 
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean goBackN;
+    private final boolean connectionWindowIgnored;
     private final boolean noRepathAfterRto;
     private final TailLossProbe tailLossProbe;
     private final boolean noConnectionTimeout;
@@ -66,7 +68,7 @@ final class SendScheduler {
                 connection.sendQueue.pollFirst(); // failed before all of it went out
                 continue;
             }
-            if (connection.unacknowledged >= connection.congestionWindow.packets()) {
+            if (connectionWindowFull(connection)) {
                 return;
             }
             if (message.opcode != Opcode.READ_REQUEST
@@ -307,6 +309,11 @@ final class SendScheduler {
         return false;
     }
 
+    /** Whether the connection has as many packets in flight as its congestion window allows (clause 10.1.2). */
+    private boolean connectionWindowFull(final Connection connection) {
+        return connection.unacknowledged >= connection.congestionWindow.packets() && !connectionWindowIgnored;
+    }
+
     /** The earliest time this connection needs attention, or {@link Long#MAX_VALUE}. */
     long nextDeadlineNs(final Connection connection, final long nowNs) {
         if (connection.failed) {
@@ -316,8 +323,7 @@ final class SendScheduler {
         if (connection.hasOutstanding()) {
             deadline = connection.lastHeardNs + state.config.connectionTimeoutNs();
         }
-        final boolean canSendNew =
-                !connection.sendQueue.isEmpty() && connection.unacknowledged < connection.congestionWindow.packets();
+        final boolean canSendNew = !connection.sendQueue.isEmpty() && !connectionWindowFull(connection);
         boolean hasResend = false;
         for (final PathSender path : connection.sendPaths) {
             if (path.unacknowledged > 0) {
