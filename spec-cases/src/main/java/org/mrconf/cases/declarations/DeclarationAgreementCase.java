@@ -3,7 +3,6 @@ package org.mrconf.cases.declarations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.TreeSet;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,24 +33,28 @@ class DeclarationAgreementCase {
         final DutInfo hello = dut.control().hello();
         final DutProfile profile = dut.profile();
         final DutProfile.Conformance file = profile.conformance();
-        final SoftAssertions soft = new SoftAssertions();
-        soft.assertThat(hello.profiles()).as("12.1.5: profiles").isEqualTo(file.profiles());
-        soft.assertThat(new TreeSet<>(hello.optionalClauses()))
-                .as("12.1.5: optionalClauses")
-                .isEqualTo(new TreeSet<>(file.optionalClauses()));
-        soft.assertThat(hello.limits()).as("12.1.5: limits").isEqualTo(file.limits());
-        soft.assertThat(hello.declarations().reorderTolerance())
-                .as("12.1.5: reorderTolerance (hello in ns, the file in us)")
-                .isEqualTo(file.reorderTolerance());
-        soft.assertThat(hello.declarations().timers())
-                .as("12.1.5: hello gives the test parameters (its parameters object)")
-                .isPresent();
+        final Disagreements found = new Disagreements();
+        found.same("12.1.5: profiles", hello.profiles(), file.profiles());
+        found.same(
+                "12.1.5: optionalClauses",
+                new TreeSet<>(hello.optionalClauses()),
+                new TreeSet<>(file.optionalClauses()));
+        found.same("12.1.5: limits", hello.limits(), file.limits());
+        found.same(
+                "12.1.5: reorderTolerance (hello in ns, the file in us)",
+                hello.declarations().reorderTolerance(),
+                file.reorderTolerance());
+        found.require(
+                "12.1.5: hello gives the test parameters (its parameters object)",
+                hello.declarations().timers().isPresent(),
+                "missing");
         hello.declarations()
                 .timers()
-                .ifPresent(timers -> soft.assertThat(timers)
-                        .as("12.1.5: parameters: the timers and their tolerance (hello in ns, the file in us)")
-                        .isEqualTo(profile.parameters().timers()));
-        soft.assertAll();
+                .ifPresent(timers -> found.same(
+                        "12.1.5: parameters: the timers and their tolerance (hello in ns, the file in us)",
+                        timers,
+                        profile.parameters().timers()));
+        found.assertNone();
     }
 
     @Test
@@ -74,33 +77,35 @@ class DeclarationAgreementCase {
         assertThat(said.undeclared())
                 .as("12.1.6: hello's parameters give initialPathWindowPackets and initialConnectionWindowPackets")
                 .isEmpty();
-        final SoftAssertions soft = new SoftAssertions();
-        soft.assertThat(said.linkRateMbps())
-                .as("12.1.6: link rate (hello bit/s / 10^6 against the file's Mbit/s)")
-                .isEqualTo(file.linkRateMbps());
-        soft.assertThat(said.targetUtilization())
-                .as("12.1.6: target utilisation")
-                .isEqualTo(file.targetUtilization());
-        soft.assertThat(said.hintInterval())
-                .as("12.1.6: hint interval (hello ns, the file us)")
-                .isEqualTo(file.hintInterval());
-        soft.assertThat(said.decreaseFactor()).as("12.1.6: decrease factor").isEqualTo(file.decreaseFactor());
-        soft.assertThat(said.initialPathWindow())
-                .as("12.1.6: initial path window, packets")
-                .isEqualTo(file.initialPathWindow())
-                .isBetween(1, 256);
-        soft.assertThat(said.initialConnectionWindow())
-                .as("12.1.6: initial connection window, packets")
-                .isEqualTo(file.initialConnectionWindow())
-                .isPositive();
-        soft.assertThat(said.targetUtilization())
-                .as("12.1.6: target utilisation above 0 and at most 1")
-                .isGreaterThan(0)
-                .isLessThanOrEqualTo(1);
-        soft.assertThat(said.decreaseFactor())
-                .as("12.1.6: decrease factor above 0 and below 1")
-                .isGreaterThan(0)
-                .isLessThan(1);
-        soft.assertAll();
+        final Disagreements found = new Disagreements();
+        found.same(
+                "12.1.6: link rate (hello bit/s / 10^6 against the file's Mbit/s)",
+                said.linkRateMbps(),
+                file.linkRateMbps());
+        found.same("12.1.6: target utilisation", said.targetUtilization(), file.targetUtilization());
+        found.same("12.1.6: hint interval (hello ns, the file us)", said.hintInterval(), file.hintInterval());
+        found.same("12.1.6: decrease factor", said.decreaseFactor(), file.decreaseFactor());
+        found.same("12.1.6: initial path window, packets", said.initialPathWindow(), file.initialPathWindow());
+        found.require(
+                "12.1.6: initial path window between 1 and 256 packets",
+                said.initialPathWindow() >= 1 && said.initialPathWindow() <= 256,
+                said.initialPathWindow());
+        found.same(
+                "12.1.6: initial connection window, packets",
+                said.initialConnectionWindow(),
+                file.initialConnectionWindow());
+        found.require(
+                "12.1.6: initial connection window at least 1 packet",
+                said.initialConnectionWindow() >= 1,
+                said.initialConnectionWindow());
+        found.require(
+                "12.1.6: target utilisation above 0 and at most 1",
+                said.targetUtilization() > 0 && said.targetUtilization() <= 1,
+                said.targetUtilization());
+        found.require(
+                "12.1.6: decrease factor above 0 and below 1",
+                said.decreaseFactor() > 0 && said.decreaseFactor() < 1,
+                said.decreaseFactor());
+        found.assertNone();
     }
 }
