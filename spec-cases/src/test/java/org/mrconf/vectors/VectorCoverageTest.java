@@ -88,7 +88,6 @@ class VectorCoverageTest {
             Map.entry("8.2.2", LINK + " (CE marks)"),
             Map.entry("8.2.3", NO_PREDICATE + " (the rate hint)"),
             Map.entry("8.2.5", LINK + " (CE marks)"),
-            Map.entry("9.1.2", DUT_SENDS),
             Map.entry("9.1.6", NO_PREDICATE + " (the order of the DUT's responses)"),
             Map.entry("9.1.9", NO_PREDICATE + " (a NACK's retry interval); " + DUT_SENDS),
             Map.entry("10.1.1", DUT_SENDS + "; " + TIMERS),

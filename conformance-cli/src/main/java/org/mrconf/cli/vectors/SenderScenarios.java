@@ -40,6 +40,8 @@ final class SenderScenarios {
         all.add(segmentsFilledToTheMtu());
         all.add(completesOnlyWhenAcknowledged());
         all.add(nackedWriteFails());
+        all.add(invalidRequestFailsTheWrite());
+        all.add(messageTooLongFailsTheSend());
         all.add(errorCompletionInMsnOrder());
         all.add(sendWindowOf256());
         all.add(retransmissionKeepsItsFields());
@@ -182,6 +184,47 @@ final class SenderScenarios {
         scenario.nack("write", "REMOTE_ACCESS");
         scenario.holdAcks(false);
         return scenario.expectCompletion(960, "REMOTE_ACCESS_ERROR", "WRITE");
+    }
+
+    /**
+     * Table 9-1's action for INVALID_REQUEST (clause 9.1.2): the work request fails with the code's error; a sender
+     * that retransmitted the packet instead would see it acknowledged and complete with SUCCESS.
+     */
+    private static Scenario invalidRequestFailsTheWrite() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "9.1.2/dut-write-nacked-invalid-request-fails",
+                        "inopportune",
+                        "Ensure that a one-packet WRITE the tester answers with NACK INVALID_REQUEST, a final code of"
+                                + " Table 9-1, completes with REMOTE_INVALID_REQUEST and not with SUCCESS once the"
+                                + " tester acknowledges everything it receives",
+                        "9.1.2"),
+                Scenarios.pattern(128, 53));
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 985, 128);
+        scenario.await("WRITE", 0).put("as", "write");
+        scenario.nack("write", "INVALID_REQUEST");
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(985, "REMOTE_INVALID_REQUEST", "WRITE");
+    }
+
+    /** Table 9-1's action for MESSAGE_TOO_LONG (clause 9.1.2), for a SEND the DUT posted. */
+    private static Scenario messageTooLongFailsTheSend() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "9.1.2/dut-send-nacked-message-too-long-fails",
+                        "inopportune",
+                        "Ensure that a one-packet SEND the tester answers with NACK MESSAGE_TOO_LONG, a final code of"
+                                + " Table 9-1, completes with REMOTE_MESSAGE_TOO_LONG and not with SUCCESS once the"
+                                + " tester acknowledges everything it receives",
+                        "9.1.2"),
+                Scenarios.pattern(256, 54));
+        scenario.holdAcks(true);
+        scenario.post("SEND", 0, 986, "source", 0, 256, 0, 0);
+        scenario.await("SEND", 0).put("as", "send");
+        scenario.nack("send", "MESSAGE_TOO_LONG");
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(986, "REMOTE_MESSAGE_TOO_LONG", "SEND");
     }
 
     private static Scenario errorCompletionInMsnOrder() {
