@@ -88,6 +88,7 @@ class SelfTestVectorsTest {
         "NACKED_PSN_ACKNOWLEDGED_FIRST, 9.1.7/dut-write-nacked-remote-access-fails",
         "FINAL_NACK_RETRANSMITTED, 9.1.2/dut-write-nacked-invalid-request-fails",
         "FINAL_NACK_RETRANSMITTED, 9.1.2/dut-send-nacked-message-too-long-fails",
+        "READ_REQUEST_REEXECUTED, 7.4.3/duplicate-read-request-answered-once",
         "SEND_WINDOW_OFF_BY_ONE, 6.1.3/dut-send-window-of-256",
         "RETRANSMIT_WITHOUT_FLAG, 6.4.2/dut-retransmission-keeps-path-psn-and-fields",
         "RETRANSMIT_ON_OTHER_PATH, 6.4.2/dut-retransmission-keeps-path-psn-and-fields"

@@ -101,13 +101,18 @@ public record Sidecar(
     /** A counter's growth during the stimulus: exactly {@code delta}, or at least {@code atLeast}. */
     public record CounterExpectation(String name, OptionalLong delta, OptionalLong atLeast) {}
 
-    /** Packets the DUT sends: an opcode and optional field values; at least {@code atLeast} of them. */
+    /**
+     * Packets the DUT sends: an opcode and optional field values; at least {@code atLeast} of them, and at most
+     * {@code atMost} when given, counting a data packet only at its first transmission (retransmissions repeat a
+     * PSN the DUT already sent, and any path may need them).
+     */
     public record ResponseExpectation(
             String opcode,
             OptionalLong path,
             OptionalLong cumulativePsnOffset,
             Optional<String> nackCode,
-            int atLeast) {}
+            int atLeast,
+            java.util.OptionalInt atMost) {}
 
     /** One step of a vector in which the DUT takes part as a sender. */
     public sealed interface Step permits Post, Await, Send, Check, Acks, Nack {}

@@ -525,7 +525,16 @@ public final class SidecarReader {
         int index = 0;
         for (final JsonNode response : f.array(node, "$.expect", name, false)) {
             final String at = "$.expect." + name + "[" + index++ + "]";
-            f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "atLeast");
+            final boolean counted = name.equals("responses");
+            if (counted) {
+                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "atLeast", "atMost");
+            } else {
+                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode");
+            }
+            final int atLeast = response.has("atLeast") ? (int) f.integer(response, at, "atLeast", 1, 1_000_000) : 1;
+            final java.util.OptionalInt atMost = response.has("atMost")
+                    ? java.util.OptionalInt.of((int) f.integer(response, at, "atMost", atLeast, 1_000_000))
+                    : java.util.OptionalInt.empty();
             out.add(new Sidecar.ResponseExpectation(
                     f.oneOf(response, at, "opcode", OPCODES),
                     response.has("path")
@@ -535,7 +544,8 @@ public final class SidecarReader {
                             ? OptionalLong.of(f.integer(response, at, "cumulativePsnOffset", 0, 0xFFFF_FFFFL))
                             : OptionalLong.empty(),
                     response.has("nackCode") ? Optional.of(f.string(response, at, "nackCode")) : Optional.empty(),
-                    response.has("atLeast") ? (int) f.integer(response, at, "atLeast", 1, 1_000_000) : 1));
+                    atLeast,
+                    atMost));
         }
         return List.copyOf(out);
     }

@@ -32,6 +32,7 @@ import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.NackPacket;
+import org.mrconf.wire.PacketFlags;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -233,6 +234,19 @@ public final class VectorReplay {
                 failures.add(String.format(
                         "expected at least %d %s from the DUT, got %d (the DUT sent: %s)",
                         response.atLeast(), describe(response), count, summary(answers)));
+            }
+            if (response.atMost().isPresent()) {
+                final long fresh = answers.stream()
+                        .filter(p -> matches(response, p, initialPsn))
+                        .filter(p -> p.data()
+                                .map(d -> (d.header().flags() & PacketFlags.RETRANSMISSION) == 0)
+                                .orElse(true))
+                        .count();
+                if (fresh > response.atMost().getAsInt()) {
+                    failures.add(String.format(
+                            "expected at most %d %s from the DUT (first transmissions), got %d (the DUT sent: %s)",
+                            response.atMost().getAsInt(), describe(response), fresh, summary(answers)));
+                }
             }
         }
         for (final Sidecar.ResponseExpectation never : expect.never()) {

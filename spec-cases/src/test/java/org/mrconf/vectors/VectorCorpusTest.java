@@ -65,6 +65,16 @@ class VectorCorpusTest {
                         "not JSON", (UnaryOperator<String>) s -> s.substring(0, s.length() / 2), "is not valid JSON"),
                 Arguments.of("an id that is not its folder", edit("\"id\" : \"", "\"id\" : \"x"), "$.id: is 'x"),
                 Arguments.of(
+                        "an upper bound below the lower one",
+                        edit("\"nackCode\" : \"BOUNDS\"", "\"nackCode\" : \"BOUNDS\", \"atLeast\" : 2, \"atMost\" : 1"),
+                        "$.expect.responses[0].atMost: is 1; must be 2 to 1000000"),
+                Arguments.of(
+                        "an upper bound on a packet that must never come",
+                        edit(
+                                "\"expect\" : {",
+                                "\"expect\" : { \"never\" : [ { \"opcode\" : \"ACK\", \"atMost\" : 1 } ],"),
+                        "$.expect.never[0].atMost: is not a field"),
+                Arguments.of(
                         "no expectation",
                         (UnaryOperator<String>)
                                 s -> s.replaceAll("(?s)\"expect\" : \\{.*\\}\\s*\\}\\s*$", "\"expect\" : { } }"),

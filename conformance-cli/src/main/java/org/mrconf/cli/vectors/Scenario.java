@@ -275,6 +275,16 @@ final class Scenario {
         return this;
     }
 
+    /** Between {@code atLeast} and {@code atMost} DUT packets of {@code opcode}, data counted at first transmission. */
+    Scenario expectResponses(final String opcode, final int atLeast, final int atMost) {
+        array(expect, "responses")
+                .addObject()
+                .put("opcode", opcode)
+                .put("atLeast", atLeast)
+                .put("atMost", atMost);
+        return this;
+    }
+
     /** No ACK of {@code path} whose cumulative PSN is {@code cumulativeOffset} past the initial PSN. */
     Scenario neverAck(final int path, final long cumulativeOffset) {
         array(expect, "never")

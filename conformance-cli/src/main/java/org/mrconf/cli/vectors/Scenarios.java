@@ -58,6 +58,7 @@ final class Scenarios {
         all.add(receiverNotReadyNotRecorded());
         all.add(remoteAccessRecorded());
         all.add(readRequestAnswered());
+        all.add(duplicateReadRequestAnsweredOnce());
         all.add(zeroLengthSend());
         all.add(segmentPastMessage());
         all.add(ackWithSackBitZero());
@@ -574,6 +575,37 @@ final class Scenarios {
                 .expectResponse("READ_RESPONSE", 1)
                 .never("NACK")
                 .expectRegion("target", 0, "5a".repeat(64));
+        scenario.profiles.add("read");
+        return scenario;
+    }
+
+    /**
+     * Clause 7.4.3: a READ_REQUEST and then its duplicate (the same PSN again) draw one READ_RESPONSE, first
+     * transmissions counted; 256 bytes fit one packet at any MTU the draft allows.
+     */
+    private static Scenario duplicateReadRequestAnsweredOnce() {
+        final byte[] request = PacketBuilder.readRequest().connection(CONNECTION).path(0).psn(PSN_BASE).stream(0)
+                .msn(0)
+                .messageLength(256)
+                .messageOffset(0)
+                .remoteAddress(TARGET_ADDRESS)
+                .remoteKey(TARGET_KEY)
+                .sinkHandle(0x32)
+                .transmitTimestamp(1000)
+                .ackRequest()
+                .build();
+        final Scenario scenario = new Scenario(
+                        "7.4.3/duplicate-read-request-answered-once",
+                        "inopportune",
+                        "Ensure that the DUT answers a 256-byte READ_REQUEST and its duplicate (the same PSN sent"
+                                + " again) with one READ_RESPONSE only, acknowledging the duplicate, and sends no NACK",
+                        "7.4.3")
+                .region("target", TARGET_LENGTH, 0x5A, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ")
+                .send(0, request)
+                .send(0, request)
+                .expectResponses("READ_RESPONSE", 1, 1)
+                .expectResponse("ACK", 1)
+                .never("NACK");
         scenario.profiles.add("read");
         return scenario;
     }
