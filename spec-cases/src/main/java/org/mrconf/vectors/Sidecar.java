@@ -104,7 +104,8 @@ public record Sidecar(
     /**
      * Packets the DUT sends: an opcode and optional field values; at least {@code atLeast} of them, and at most
      * {@code atMost} when given, counting a data packet only at its first transmission (retransmissions repeat a
-     * PSN the DUT already sent, and any path may need them).
+     * PSN the DUT already sent, and any path may need them). {@code sack}, for an ACK, is the exact set of SACK bits
+     * it sets, as offsets from its cumulative PSN (Table 5-9).
      */
     public record ResponseExpectation(
             String opcode,
@@ -112,7 +113,8 @@ public record Sidecar(
             OptionalLong cumulativePsnOffset,
             Optional<String> nackCode,
             int atLeast,
-            java.util.OptionalInt atMost) {}
+            java.util.OptionalInt atMost,
+            Optional<List<Integer>> sack) {}
 
     /** One step of a vector in which the DUT takes part as a sender. */
     public sealed interface Step permits Post, Await, Send, Check, Acks, Nack {}

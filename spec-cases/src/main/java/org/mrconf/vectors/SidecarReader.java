@@ -527,10 +527,12 @@ public final class SidecarReader {
             final String at = "$.expect." + name + "[" + index++ + "]";
             final boolean counted = name.equals("responses");
             if (counted) {
-                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "atLeast", "atMost");
+                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "atLeast", "atMost");
             } else {
-                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode");
+                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "sack");
             }
+            final Optional<List<Integer>> sack =
+                    response.has("sack") ? Optional.of(sackBits(f, response, at)) : Optional.empty();
             final int atLeast = response.has("atLeast") ? (int) f.integer(response, at, "atLeast", 1, 1_000_000) : 1;
             final java.util.OptionalInt atMost = response.has("atMost")
                     ? java.util.OptionalInt.of((int) f.integer(response, at, "atMost", atLeast, 1_000_000))
@@ -545,9 +547,31 @@ public final class SidecarReader {
                             : OptionalLong.empty(),
                     response.has("nackCode") ? Optional.of(f.string(response, at, "nackCode")) : Optional.empty(),
                     atLeast,
-                    atMost));
+                    atMost,
+                    sack));
         }
         return List.copyOf(out);
+    }
+
+    /** An ACK's SACK bits: offsets 1 to 255 from its cumulative PSN (bit 0 is that PSN, never received), ascending. */
+    private static List<Integer> sackBits(final Fields f, final JsonNode response, final String at)
+            throws VectorException {
+        if (!"ACK".equals(response.path("opcode").asText())) {
+            throw new VectorException(f.file, at + ".sack", "is only for an ACK");
+        }
+        final List<Integer> bits = new ArrayList<>();
+        for (final JsonNode value : f.array(response, at, "sack", true)) {
+            final String where = at + ".sack[" + bits.size() + "]";
+            if (!value.isIntegralNumber() || value.asLong() < 1 || value.asLong() > 255) {
+                throw new VectorException(f.file, where, "is " + value + "; must be a whole number 1 to 255");
+            }
+            final int bit = value.asInt();
+            if (!bits.isEmpty() && bit <= bits.get(bits.size() - 1)) {
+                throw new VectorException(f.file, where, "is " + bit + "; must be above the bit before it");
+            }
+            bits.add(bit);
+        }
+        return List.copyOf(bits);
     }
 
     /** Typed field access that names the file and the JSON path of whatever is wrong. */

@@ -278,6 +278,15 @@ public final class VectorReplay {
                         .orElse(true)) {
             return false;
         }
+        if (expectation.sack().isPresent()
+                && !packet.ack()
+                        .map(a -> java.util.Arrays.stream(a.sackBits())
+                                .boxed()
+                                .toList()
+                                .equals(expectation.sack().get()))
+                        .orElse(false)) {
+            return false;
+        }
         return expectation.nackCode().isEmpty()
                 || packet.nack()
                         .map(n -> n.code().name().equals(expectation.nackCode().get()))
@@ -428,8 +437,9 @@ public final class VectorReplay {
                 .ifPresent(c -> text.append(" with cumulative PSN base+").append(c));
         response.nackCode().ifPresent(c -> text.append(" with code ").append(c));
         return text.toString()
-                .toLowerCase(Locale.ROOT)
-                .replace(response.opcode().toLowerCase(Locale.ROOT), response.opcode());
+                        .toLowerCase(Locale.ROOT)
+                        .replace(response.opcode().toLowerCase(Locale.ROOT), response.opcode())
+                + response.sack().map(bits -> " with SACK bits " + bits).orElse("");
     }
 
     /** Whether {@code bytes} are what {@code content} says. */

@@ -75,6 +75,10 @@ class VectorCorpusTest {
                                 "\"expect\" : { \"never\" : [ { \"opcode\" : \"ACK\", \"atMost\" : 1 } ],"),
                         "$.expect.never[0].atMost: is not a field"),
                 Arguments.of(
+                        "SACK bits on a NACK",
+                        edit("\"nackCode\" : \"BOUNDS\"", "\"nackCode\" : \"BOUNDS\", \"sack\" : [ 1 ]"),
+                        "$.expect.responses[0].sack: is only for an ACK"),
+                Arguments.of(
                         "no expectation",
                         (UnaryOperator<String>)
                                 s -> s.replaceAll("(?s)\"expect\" : \\{.*\\}\\s*\\}\\s*$", "\"expect\" : { } }"),

@@ -264,6 +264,20 @@ final class Scenario {
         return this;
     }
 
+    /** An ACK of {@code path} with that cumulative PSN and exactly these SACK bits (offsets from the cumulative PSN). */
+    Scenario expectAckWithSack(final int path, final long cumulativeOffset, final int... sack) {
+        final ObjectNode ack = array(expect, "responses")
+                .addObject()
+                .put("opcode", "ACK")
+                .put("path", path)
+                .put("cumulativePsnOffset", cumulativeOffset);
+        final var bits = ack.putArray("sack");
+        for (final int bit : sack) {
+            bits.add(bit);
+        }
+        return this;
+    }
+
     Scenario expectNack(final String code) {
         array(expect, "responses").addObject().put("opcode", "NACK").put("nackCode", code);
         return this;

@@ -59,6 +59,8 @@ final class Scenarios {
         all.add(remoteAccessRecorded());
         all.add(readRequestAnswered());
         all.add(duplicateReadRequestAnsweredOnce());
+        all.add(sackBitsLeastSignificantFirst());
+        all.add(sackAcrossTheWindowPerPath());
         all.add(zeroLengthSend());
         all.add(segmentPastMessage());
         all.add(ackWithSackBitZero());
@@ -608,6 +610,50 @@ final class Scenarios {
                 .never("NACK");
         scenario.profiles.add("read");
         return scenario;
+    }
+
+    /**
+     * Table 5-9's SACK bitmap (clause 5.3.1): PSNs 0, 2, 3 and 9 arrive; the ACK after the last has cumulative PSN 1
+     * and exactly bits 1, 2 and 8, least significant first in each byte (a device writing bytes most significant bit
+     * first sets bits 6, 5 and 15 instead).
+     */
+    private static Scenario sackBitsLeastSignificantFirst() {
+        final Scenario scenario = target(new Scenario(
+                "5.3.1/ack-sack-bits-least-significant-first",
+                "inopportune",
+                "Ensure that after PSNs 0, 2, 3 and 9 of a path arrive the DUT acknowledges it with cumulative PSN 1"
+                        + " and a SACK bitmap of exactly bits 1, 2 and 8 (bit i for PSN cumulative + i, least"
+                        + " significant bit first in each byte, Table 5-9)",
+                "5.3.1"));
+        final long[] psns = {0, 2, 3, 9};
+        for (int i = 0; i < psns.length; i++) {
+            scenario.send(0, write(psns[i], i, 0, 64, pattern(64, 60 + i)).build());
+        }
+        return scenario.expectAckWithSack(0, 1, 1, 2, 8).never("NACK");
+    }
+
+    /**
+     * Clause 6.2.1: each path keeps and reports its own receive state over the whole 256-PSN window. Path 0 receives
+     * PSNs 0, 100 and 200 (bits 99 and 199, past the bitmap's first 64-bit word); path 1 receives 0, 1 and 2 and has
+     * nothing to report in its bitmap.
+     */
+    private static Scenario sackAcrossTheWindowPerPath() {
+        final Scenario scenario = target(new Scenario(
+                "6.2.1/sack-across-the-window-per-path",
+                "inopportune",
+                "Ensure that the DUT reports each path's own receive state in its ACKs: path 0, after PSNs 0, 100 and"
+                        + " 200, with cumulative PSN 1 and exactly SACK bits 99 and 199; path 1, after PSNs 0 to 2,"
+                        + " with cumulative PSN 3 and no SACK bit",
+                "6.2.1"));
+        scenario.setup.put("paths", 2);
+        final int[] paths = {0, 1, 0, 1, 0, 1};
+        final long[] psns = {0, 0, 100, 1, 200, 2};
+        for (int i = 0; i < psns.length; i++) {
+            scenario.send(
+                    paths[i],
+                    write(psns[i], i, 0, 64, pattern(64, 70 + i)).path(paths[i]).build());
+        }
+        return scenario.expectAckWithSack(0, 1, 99, 199).expectAckWithSack(1, 3).never("NACK");
     }
 
     private static Scenario zeroLengthSend() {
