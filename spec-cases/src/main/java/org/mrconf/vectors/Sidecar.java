@@ -105,7 +105,8 @@ public record Sidecar(
      * Packets the DUT sends: an opcode and optional field values; at least {@code atLeast} of them, and at most
      * {@code atMost} when given, counting a data packet only at its first transmission (retransmissions repeat a
      * PSN the DUT already sent, and any path may need them). {@code sack}, for an ACK, is the exact set of SACK bits
-     * it sets, as offsets from its cumulative PSN (Table 5-9).
+     * it sets, as offsets from its cumulative PSN (Table 5-9), and {@code echoedTimestamp} the timestamp it echoes
+     * (clause 8.2.1; stimulus timestamps are sent as recorded).
      */
     public record ResponseExpectation(
             String opcode,
@@ -114,7 +115,8 @@ public record Sidecar(
             Optional<String> nackCode,
             int atLeast,
             java.util.OptionalInt atMost,
-            Optional<List<Integer>> sack) {}
+            Optional<List<Integer>> sack,
+            OptionalLong echoedTimestamp) {}
 
     /** One step of a vector in which the DUT takes part as a sender. */
     public sealed interface Step permits Post, Await, Send, Check, Acks, Nack {}

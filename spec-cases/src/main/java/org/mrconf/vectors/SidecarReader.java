@@ -527,9 +527,23 @@ public final class SidecarReader {
             final String at = "$.expect." + name + "[" + index++ + "]";
             final boolean counted = name.equals("responses");
             if (counted) {
-                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "atLeast", "atMost");
+                f.only(
+                        response,
+                        at,
+                        "opcode",
+                        "path",
+                        "cumulativePsnOffset",
+                        "nackCode",
+                        "sack",
+                        "echoedTimestamp",
+                        "atLeast",
+                        "atMost");
             } else {
-                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "sack");
+                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "echoedTimestamp");
+            }
+            if (response.has("echoedTimestamp")
+                    && !"ACK".equals(response.path("opcode").asText())) {
+                throw new VectorException(f.file, at + ".echoedTimestamp", "is only for an ACK");
             }
             final Optional<List<Integer>> sack =
                     response.has("sack") ? Optional.of(sackBits(f, response, at)) : Optional.empty();
@@ -548,7 +562,10 @@ public final class SidecarReader {
                     response.has("nackCode") ? Optional.of(f.string(response, at, "nackCode")) : Optional.empty(),
                     atLeast,
                     atMost,
-                    sack));
+                    sack,
+                    response.has("echoedTimestamp")
+                            ? OptionalLong.of(f.integer(response, at, "echoedTimestamp", 0, 0xFFFF_FFFFL))
+                            : OptionalLong.empty()));
         }
         return List.copyOf(out);
     }

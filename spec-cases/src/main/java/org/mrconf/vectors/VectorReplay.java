@@ -278,6 +278,13 @@ public final class VectorReplay {
                         .orElse(true)) {
             return false;
         }
+        if (expectation.echoedTimestamp().isPresent()
+                && !packet.ack()
+                        .map(a -> a.echoedTimestamp()
+                                == expectation.echoedTimestamp().getAsLong())
+                        .orElse(false)) {
+            return false;
+        }
         if (expectation.sack().isPresent()
                 && !packet.ack()
                         .map(a -> java.util.Arrays.stream(a.sackBits())
@@ -439,7 +446,10 @@ public final class VectorReplay {
         return text.toString()
                         .toLowerCase(Locale.ROOT)
                         .replace(response.opcode().toLowerCase(Locale.ROOT), response.opcode())
-                + response.sack().map(bits -> " with SACK bits " + bits).orElse("");
+                + response.sack().map(bits -> " with SACK bits " + bits).orElse("")
+                + (response.echoedTimestamp().isPresent()
+                        ? " echoing timestamp " + response.echoedTimestamp().getAsLong()
+                        : "");
     }
 
     /** Whether {@code bytes} are what {@code content} says. */

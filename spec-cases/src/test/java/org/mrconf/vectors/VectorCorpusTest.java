@@ -79,6 +79,10 @@ class VectorCorpusTest {
                         edit("\"nackCode\" : \"BOUNDS\"", "\"nackCode\" : \"BOUNDS\", \"sack\" : [ 1 ]"),
                         "$.expect.responses[0].sack: is only for an ACK"),
                 Arguments.of(
+                        "an echoed timestamp on a NACK",
+                        edit("\"nackCode\" : \"BOUNDS\"", "\"nackCode\" : \"BOUNDS\", \"echoedTimestamp\" : 7"),
+                        "$.expect.responses[0].echoedTimestamp: is only for an ACK"),
+                Arguments.of(
                         "no expectation",
                         (UnaryOperator<String>)
                                 s -> s.replaceAll("(?s)\"expect\" : \\{.*\\}\\s*\\}\\s*$", "\"expect\" : { } }"),

@@ -81,7 +81,6 @@ class VectorCoverageTest {
             Map.entry("8.1.2", TIMERS + " (an ACK at once)"),
             Map.entry("8.1.3", TIMERS + " (an ACK at once; every vector's ACK_REQUEST is answered eventually)"),
             Map.entry("8.1.4", TIMERS),
-            Map.entry("8.2.1", NO_PREDICATE + " (the echoed timestamp)"),
             Map.entry("8.2.2", LINK + " (CE marks)"),
             Map.entry("8.2.3", NO_PREDICATE + " (the rate hint)"),
             Map.entry("8.2.5", LINK + " (CE marks)"),

@@ -278,6 +278,17 @@ final class Scenario {
         return this;
     }
 
+    /** An ACK of {@code path} with that cumulative PSN echoing {@code timestamp} (clause 8.2.1). */
+    Scenario expectAckEchoing(final int path, final long cumulativeOffset, final long timestamp) {
+        array(expect, "responses")
+                .addObject()
+                .put("opcode", "ACK")
+                .put("path", path)
+                .put("cumulativePsnOffset", cumulativeOffset)
+                .put("echoedTimestamp", timestamp);
+        return this;
+    }
+
     Scenario expectNack(final String code) {
         array(expect, "responses").addObject().put("opcode", "NACK").put("nackCode", code);
         return this;

@@ -61,6 +61,7 @@ final class Scenarios {
         all.add(duplicateReadRequestAnsweredOnce());
         all.add(sackBitsLeastSignificantFirst());
         all.add(sackAcrossTheWindowPerPath());
+        all.add(echoOfTheLatestArrival());
         all.add(zeroLengthSend());
         all.add(segmentPastMessage());
         all.add(ackWithSackBitZero());
@@ -654,6 +655,38 @@ final class Scenarios {
                     write(psns[i], i, 0, 64, pattern(64, 70 + i)).path(paths[i]).build());
         }
         return scenario.expectAckWithSack(0, 1, 99, 199).expectAckWithSack(1, 3).never("NACK");
+    }
+
+    /**
+     * Clause 8.2.1: an ACK echoes the latest arrival of its path, whatever its PSN. PSN 1, 0 and 2 arrive (timestamps
+     * 2000, 1000, 3000), then a retransmission of PSN 1 stamped 5000: the ACK answering it, cumulative 3, echoes
+     * 5000, not the highest PSN's 3000 nor the first packet's 2000. Any ACK that covers the retransmission is its
+     * answer or a later one, so coalescing cannot make a conforming DUT fail.
+     */
+    private static Scenario echoOfTheLatestArrival() {
+        final Scenario scenario = target(new Scenario(
+                "8.2.1/ack-echoes-the-latest-arrival",
+                "inopportune",
+                "Ensure that the DUT, after PSNs 1, 0 and 2 of a path (timestamps 2000, 1000, 3000) and then a"
+                        + " retransmission of PSN 1 stamped 5000, acknowledges the path with cumulative PSN 3 echoing"
+                        + " 5000, the timestamp of the latest packet to arrive",
+                "8.2.1"));
+        final long[] psns = {1, 0, 2};
+        final long[] stamps = {2000, 1000, 3000};
+        for (int i = 0; i < psns.length; i++) {
+            scenario.send(
+                    0,
+                    write(psns[i], psns[i], 0, 64, pattern(64, 80 + i))
+                            .transmitTimestamp(stamps[i])
+                            .build());
+        }
+        scenario.send(
+                0,
+                write(1, 1, 0, 64, pattern(64, 80))
+                        .transmitTimestamp(5000)
+                        .retransmission()
+                        .build());
+        return scenario.expectAckEchoing(0, 3, 5000).never("NACK");
     }
 
     private static Scenario zeroLengthSend() {
