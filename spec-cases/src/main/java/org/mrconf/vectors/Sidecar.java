@@ -106,7 +106,8 @@ public record Sidecar(
      * {@code atMost} when given, counting a data packet only at its first transmission (retransmissions repeat a
      * PSN the DUT already sent, and any path may need them). {@code sack}, for an ACK, is the exact set of SACK bits
      * it sets, as offsets from its cumulative PSN (Table 5-9), and {@code echoedTimestamp} the timestamp it echoes
-     * (clause 8.2.1; stimulus timestamps are sent as recorded).
+     * (clause 8.2.1; stimulus timestamps are sent as recorded); {@code rejected}, for a NACK, the packet it names.
+     * {@code cumulativePsnOffset} is an ACK's psn field or a NACK's cumulative psn field.
      */
     public record ResponseExpectation(
             String opcode,
@@ -116,7 +117,14 @@ public record Sidecar(
             int atLeast,
             java.util.OptionalInt atMost,
             Optional<List<Integer>> sack,
-            OptionalLong echoedTimestamp) {}
+            OptionalLong echoedTimestamp,
+            Optional<Rejected> rejected) {}
+
+    /**
+     * What a NACK names of the packet it rejects (Table 5-10): its PSN as an offset from the initial PSN, its stream
+     * and its MSN.
+     */
+    public record Rejected(long psnOffset, int stream, long msn) {}
 
     /** One step of a vector in which the DUT takes part as a sender. */
     public sealed interface Step permits Post, Await, Send, Check, Acks, Nack {}

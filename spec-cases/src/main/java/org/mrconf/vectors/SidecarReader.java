@@ -536,10 +536,33 @@ public final class SidecarReader {
                         "nackCode",
                         "sack",
                         "echoedTimestamp",
+                        "rejected",
                         "atLeast",
                         "atMost");
             } else {
-                f.only(response, at, "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "echoedTimestamp");
+                f.only(
+                        response,
+                        at,
+                        "opcode",
+                        "path",
+                        "cumulativePsnOffset",
+                        "nackCode",
+                        "sack",
+                        "echoedTimestamp",
+                        "rejected");
+            }
+            Optional<Sidecar.Rejected> rejected = Optional.empty();
+            if (response.has("rejected")) {
+                if (!"NACK".equals(response.path("opcode").asText())) {
+                    throw new VectorException(f.file, at + ".rejected", "is only for a NACK");
+                }
+                final JsonNode named = f.object(response, at, "rejected");
+                final String in = at + ".rejected";
+                f.only(named, in, "psnOffset", "stream", "msn");
+                rejected = Optional.of(new Sidecar.Rejected(
+                        f.integer(named, in, "psnOffset", 0, 0xFFFF_FFFFL),
+                        (int) f.integer(named, in, "stream", 0, 0xFFFF),
+                        f.integer(named, in, "msn", 0, 0xFFFF_FFFFL)));
             }
             if (response.has("echoedTimestamp")
                     && !"ACK".equals(response.path("opcode").asText())) {
@@ -565,7 +588,8 @@ public final class SidecarReader {
                     sack,
                     response.has("echoedTimestamp")
                             ? OptionalLong.of(f.integer(response, at, "echoedTimestamp", 0, 0xFFFF_FFFFL))
-                            : OptionalLong.empty()));
+                            : OptionalLong.empty(),
+                    rejected));
         }
         return List.copyOf(out);
     }

@@ -273,9 +273,17 @@ public final class VectorReplay {
         }
         if (expectation.cumulativePsnOffset().isPresent()
                 && packet.ack()
-                        .map(a -> ((a.cumulativePsn() - initialPsn) & 0xFFFF_FFFFL)
+                        .map(AckPacket::cumulativePsn)
+                        .or(() -> packet.nack().map(NackPacket::cumulativePsn))
+                        .map(psn -> ((psn - initialPsn) & 0xFFFF_FFFFL)
                                 != expectation.cumulativePsnOffset().getAsLong())
                         .orElse(true)) {
+            return false;
+        }
+        if (expectation.rejected().isPresent()
+                && !packet.nack()
+                        .map(n -> names(n, expectation.rejected().get(), initialPsn))
+                        .orElse(false)) {
             return false;
         }
         if (expectation.echoedTimestamp().isPresent()
@@ -437,6 +445,13 @@ public final class VectorReplay {
         return access;
     }
 
+    /** Whether {@code nack} names the rejected packet {@code rejected}: its PSN, stream and MSN (Table 5-10). */
+    private static boolean names(final NackPacket nack, final Sidecar.Rejected rejected, final long initialPsn) {
+        return ((nack.header().psn() - initialPsn) & 0xFFFF_FFFFL) == rejected.psnOffset()
+                && nack.streamId() == rejected.stream()
+                && nack.messageSequenceNumber() == rejected.msn();
+    }
+
     private static String describe(final Sidecar.ResponseExpectation response) {
         final StringBuilder text = new StringBuilder(response.opcode());
         response.path().ifPresent(p -> text.append(" on path ").append(p));
@@ -449,7 +464,11 @@ public final class VectorReplay {
                 + response.sack().map(bits -> " with SACK bits " + bits).orElse("")
                 + (response.echoedTimestamp().isPresent()
                         ? " echoing timestamp " + response.echoedTimestamp().getAsLong()
-                        : "");
+                        : "")
+                + response.rejected()
+                        .map(r -> String.format(
+                                " naming PSN base+%d, stream %d, MSN %d", r.psnOffset(), r.stream(), r.msn()))
+                        .orElse("");
     }
 
     /** Whether {@code bytes} are what {@code content} says. */

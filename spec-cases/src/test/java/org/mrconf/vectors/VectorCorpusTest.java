@@ -83,6 +83,12 @@ class VectorCorpusTest {
                         edit("\"nackCode\" : \"BOUNDS\"", "\"nackCode\" : \"BOUNDS\", \"echoedTimestamp\" : 7"),
                         "$.expect.responses[0].echoedTimestamp: is only for an ACK"),
                 Arguments.of(
+                        "a rejected packet without its MSN",
+                        edit(
+                                "\"nackCode\" : \"BOUNDS\"",
+                                "\"nackCode\" : \"BOUNDS\", \"rejected\" : { \"psnOffset\" : 0, \"stream\" : 0 }"),
+                        "$.expect.responses[0].rejected.msn: is missing"),
+                Arguments.of(
                         "no expectation",
                         (UnaryOperator<String>)
                                 s -> s.replaceAll("(?s)\"expect\" : \\{.*\\}\\s*\\}\\s*$", "\"expect\" : { } }"),

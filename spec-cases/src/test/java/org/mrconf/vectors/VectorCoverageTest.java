@@ -63,7 +63,6 @@ class VectorCoverageTest {
             Map.entry("4.2.1", NOT_ON_THE_WIRE + " (out-of-band setup; 11.2.1's vector covers the unknown connection)"),
             Map.entry("4.2.2", MID_RUN_CONTROL),
             Map.entry("4.2.3", LINK + " (where the DUT sends)"),
-            Map.entry("5.4.1", NO_PREDICATE + " (a NACK's PSN, stream and MSN)"),
             Map.entry("6.3.1", DUT_SENDS),
             Map.entry("6.4.1", DUT_SENDS),
             Map.entry("6.6.1", DUT_SENDS + "; " + TIMERS),

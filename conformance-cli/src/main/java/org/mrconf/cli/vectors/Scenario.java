@@ -289,6 +289,30 @@ final class Scenario {
         return this;
     }
 
+    /**
+     * A NACK of {@code path} with {@code code} and cumulative PSN {@code cumulativeOffset}, naming the packet of PSN
+     * {@code psnOffset}, {@code stream} and {@code msn} (Table 5-10).
+     */
+    Scenario expectNackNaming(
+            final int path,
+            final String code,
+            final long cumulativeOffset,
+            final long psnOffset,
+            final int stream,
+            final long msn) {
+        array(expect, "responses")
+                .addObject()
+                .put("opcode", "NACK")
+                .put("path", path)
+                .put("nackCode", code)
+                .put("cumulativePsnOffset", cumulativeOffset)
+                .putObject("rejected")
+                .put("psnOffset", psnOffset)
+                .put("stream", stream)
+                .put("msn", msn);
+        return this;
+    }
+
     Scenario expectNack(final String code) {
         array(expect, "responses").addObject().put("opcode", "NACK").put("nackCode", code);
         return this;

@@ -62,6 +62,7 @@ final class Scenarios {
         all.add(sackBitsLeastSignificantFirst());
         all.add(sackAcrossTheWindowPerPath());
         all.add(echoOfTheLatestArrival());
+        all.add(nackNamesTheRejectedPacket());
         all.add(zeroLengthSend());
         all.add(segmentPastMessage());
         all.add(ackWithSackBitZero());
@@ -687,6 +688,31 @@ final class Scenarios {
                         .retransmission()
                         .build());
         return scenario.expectAckEchoing(0, 3, 5000).never("NACK");
+    }
+
+    /**
+     * Table 5-10 (clause 5.4.1): a NACK names the packet it rejects by its path and PSN, stream and MSN. The rejected
+     * WRITE (a foreign key) is PSN 1 of path 1, stream 1 MSN 1, after valid WRITEs on both paths and streams, so that
+     * no field of the NACK can be right by being zero or by copying another packet.
+     */
+    private static Scenario nackNamesTheRejectedPacket() {
+        final Scenario scenario = target(new Scenario(
+                "5.4.1/nack-names-the-rejected-packet",
+                "invalid",
+                "Ensure that the DUT rejects a WRITE with a foreign key, sent as PSN 1 of path 1 on stream 1 with MSN"
+                        + " 1, with a NACK REMOTE_ACCESS on path 1 whose psn field is that PSN, whose stream and MSN"
+                        + " are the packet's and whose cumulative PSN is 1",
+                "5.4.1"));
+        scenario.setup.put("paths", 2).put("streams", 2);
+        scenario.send(0, write(0, 0, 0, 64, pattern(64, 90)).build());
+        scenario.send(0, write(1, 0, 0, 64, pattern(64, 91)).stream(1).build());
+        scenario.send(1, write(0, 1, 0, 64, pattern(64, 92)).path(1).build());
+        scenario.send(
+                1,
+                write(1, 1, 0, 64, pattern(64, 93)).path(1).stream(1)
+                        .remoteKey(FOREIGN_KEY)
+                        .build());
+        return scenario.expectNackNaming(1, "REMOTE_ACCESS", 1, 1, 1, 1);
     }
 
     private static Scenario zeroLengthSend() {
