@@ -89,7 +89,8 @@ public record Sidecar(
             List<ResponseExpectation> responses,
             List<ResponseExpectation> never,
             boolean sentPsnsFromInitial,
-            boolean retransmissionsFaithful) {}
+            boolean retransmissionsFaithful,
+            boolean completionsInOrder) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(

@@ -437,7 +437,8 @@ public final class SidecarReader {
                 "responses",
                 "never",
                 "sentPsnsFromInitial",
-                "retransmissionsFaithful");
+                "retransmissionsFaithful",
+                "completionsInOrder");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -477,7 +478,12 @@ public final class SidecarReader {
                 responses(f, node, "responses"),
                 responses(f, node, "never"),
                 node.has("sentPsnsFromInitial") && f.bool(node, "$.expect", "sentPsnsFromInitial"),
-                node.has("retransmissionsFaithful") && f.bool(node, "$.expect", "retransmissionsFaithful"));
+                node.has("retransmissionsFaithful") && f.bool(node, "$.expect", "retransmissionsFaithful"),
+                node.has("completionsInOrder") && f.bool(node, "$.expect", "completionsInOrder"));
+        if (expect.completionsInOrder() && expect.completions().size() < 2) {
+            throw new VectorException(
+                    f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
+        }
         if (expect.regions().isEmpty()
                 && expect.completions().isEmpty()
                 && !expect.noOtherCompletions()

@@ -371,6 +371,21 @@ public final class VectorReplay {
                         expected.wrId(), expected.immediate().getAsLong(), actual.immediate()));
             }
         }
+        if (expect.completionsInOrder()) {
+            final List<Long> order = new ArrayList<>();
+            for (final DutCompletion completion : seen) {
+                if (expect.completions().stream().anyMatch(e -> e.wrId() == completion.wrId())) {
+                    order.add(completion.wrId());
+                }
+            }
+            final List<Long> listed = expect.completions().stream()
+                    .map(Sidecar.CompletionExpectation::wrId)
+                    .toList();
+            if (order.size() == listed.size() && !order.equals(listed)) {
+                failures.add("expected the completions in the order " + listed + " (clause 7.5.2: MSN order within"
+                        + " a stream), got " + order);
+            }
+        }
         if (expect.noOtherCompletions()) {
             final Set<Long> expectedIds = new java.util.HashSet<>();
             expect.completions().forEach(c -> expectedIds.add(c.wrId()));

@@ -89,6 +89,10 @@ class VectorCorpusTest {
                                 "\"nackCode\" : \"BOUNDS\", \"rejected\" : { \"psnOffset\" : 0, \"stream\" : 0 }"),
                         "$.expect.responses[0].rejected.msn: is missing"),
                 Arguments.of(
+                        "an order of fewer than two completions",
+                        edit("\"expect\" : {", "\"expect\" : { \"completionsInOrder\" : true,"),
+                        "$.expect.completionsInOrder: needs at least two completions to put in order"),
+                Arguments.of(
                         "no expectation",
                         (UnaryOperator<String>)
                                 s -> s.replaceAll("(?s)\"expect\" : \\{.*\\}\\s*\\}\\s*$", "\"expect\" : { } }"),

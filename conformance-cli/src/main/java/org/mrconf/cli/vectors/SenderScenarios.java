@@ -43,6 +43,7 @@ final class SenderScenarios {
         all.add(invalidRequestFailsTheWrite());
         all.add(messageTooLongFailsTheSend());
         all.add(errorCompletionInMsnOrder());
+        all.add(completionsInMsnOrder());
         all.add(sendWindowOf256());
         all.add(retransmissionKeepsItsFields());
         return all;
@@ -225,6 +226,37 @@ final class SenderScenarios {
         scenario.nack("send", "MESSAGE_TOO_LONG");
         scenario.holdAcks(false);
         return scenario.expectCompletion(986, "REMOTE_MESSAGE_TOO_LONG", "SEND");
+    }
+
+    /**
+     * Clause 7.5.2 at the sender: three one-packet WRITEs of one stream on one path; the tester treats the first PSN
+     * as lost and acknowledges the other two, so they must wait for the first, and once the gap is filled the three
+     * complete in MSN order.
+     */
+    private static Scenario completionsInMsnOrder() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "7.5.2/dut-write-completions-in-msn-order",
+                        "inopportune",
+                        "Ensure that of three one-packet WRITEs the DUT posts on one stream, the second and third,"
+                                + " acknowledged while the tester treats the first as lost, do not complete before the"
+                                + " first, and that all three complete with SUCCESS in MSN order once it is"
+                                + " acknowledged",
+                        "7.5.2"),
+                Scenarios.pattern(384, 55));
+        scenario.loseFirst();
+        for (int i = 0; i < 3; i++) {
+            scenario.post("WRITE", 0, 1001 + i, "source", 128 * i, 128, TESTER_ADDRESS + 128L * i, TESTER_KEY);
+        }
+        for (int i = 0; i < 3; i++) {
+            scenario.await("WRITE", 0).put("msn", i);
+        }
+        scenario.checkNotCompleted(1001, 1002, 1003);
+        scenario.holdAcks(false);
+        scenario.expect.put("completionsInOrder", true);
+        return scenario.expectCompletion(1001, "SUCCESS", "WRITE")
+                .expectCompletion(1002, "SUCCESS", "WRITE")
+                .expectCompletion(1003, "SUCCESS", "WRITE");
     }
 
     private static Scenario errorCompletionInMsnOrder() {
