@@ -94,6 +94,8 @@ class SelfTestVectorsTest {
         "TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS, 8.2.1/ack-echoes-the-latest-arrival",
         "NACK_ON_PATH_ZERO, 5.4.1/nack-names-the-rejected-packet",
         "COMPLETIONS_OUT_OF_MSN_ORDER, 7.5.2/dut-write-completions-in-msn-order",
+        "RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES, 7.5.9/send-waits-for-the-write-before-it",
+        "HOL_BLOCKING_ACROSS_STREAMS, 7.5.3/dut-write-completes-past-another-streams-gap",
         "SEND_WINDOW_OFF_BY_ONE, 6.1.3/dut-send-window-of-256",
         "RETRANSMIT_WITHOUT_FLAG, 6.4.2/dut-retransmission-keeps-path-psn-and-fields",
         "RETRANSMIT_ON_OTHER_PATH, 6.4.2/dut-retransmission-keeps-path-psn-and-fields"

@@ -52,6 +52,10 @@ final class SenderSteps {
     private final int mtu;
     private final Duration holdLimit;
     private long holdStartNs;
+
+    /** How long before the hold limit a wait inside a hold gives up, leaving time for the steps that end it. */
+    private static final Duration HOLD_MARGIN = Duration.ofSeconds(1);
+
     private final int ipHeaderLength;
     private final DutControl control;
     private final TesterPeer peer;
@@ -322,12 +326,18 @@ final class SenderSteps {
         final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
         while (true) {
             final List<DataPacket> sent = sentData();
-            final DataPacket first = sent.stream()
+            // The message with the awaited MSN if one came, else the first unclaimed one: packets of several
+            // messages may arrive out of order (any path, any source port), and a wrong MSN must still be compared.
+            final List<DataPacket> unclaimed = sent.stream()
                     .filter(p -> p.opcode().name().equals(await.opcode())
                             && p.streamId() == await.stream()
                             && !claimed.containsKey(MessageKey.of(p)))
+                    .toList();
+            final DataPacket first = unclaimed.stream()
+                    .filter(p -> await.msn().isEmpty()
+                            || p.messageSequenceNumber() == await.msn().getAsLong())
                     .findFirst()
-                    .orElse(null);
+                    .orElse(unclaimed.isEmpty() ? null : unclaimed.get(0));
             if (first != null && isWhole(first, sent)) {
                 claimed.put(MessageKey.of(first), await);
                 await.as().ifPresent(name -> {
@@ -539,6 +549,26 @@ final class SenderSteps {
         if (check.sendWindow().isPresent()) {
             checkWindow(check.sendWindow().getAsLong(), at);
         }
+        if (!check.completed().isEmpty()) {
+            // Waited for at most LIMIT, and while ACKs are held or a gap kept, only until a second before the hold
+            // reaches the device's connection timeout: a failure found here must not be lost to the hold's limit.
+            long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+            if (acksHeld || loseFirst) {
+                deadlineNs = Math.min(deadlineNs, holdStartNs + holdLimit.toNanos() - HOLD_MARGIN.toNanos());
+            }
+            final long startNs = System.nanoTime();
+            while (!completedAll(check.completed()) && System.nanoTime() - deadlineNs < 0) {
+                completions.addAll(control.pollCompletions(64, java.time.Duration.ofMillis(POLL_MS * 4)));
+            }
+            final long waitedMs = (System.nanoTime() - startNs) / 1_000_000;
+            for (final Long wrId : check.completed()) {
+                if (completions.stream().noneMatch(c -> c.wrId() == wrId)) {
+                    failures.add(String.format(
+                            "%s: expected work request %d to have completed, it had not after %d ms",
+                            at, wrId, waitedMs));
+                }
+            }
+        }
         if (!check.notCompleted().isEmpty()) {
             completions.addAll(control.pollCompletions(64, VectorReplay.QUIET));
             final Set<Long> early = new HashSet<>(check.notCompleted());
@@ -549,6 +579,10 @@ final class SenderSteps {
                 }
             }
         }
+    }
+
+    private boolean completedAll(final List<Long> wrIds) {
+        return wrIds.stream().allMatch(id -> completions.stream().anyMatch(c -> c.wrId() == id));
     }
 
     /**

@@ -178,12 +178,14 @@ public record Sidecar(
 
     /**
      * Checks on the way: region bytes that must be there (waited for, at most 5 s: placement on arrival), work
-     * requests that must not have completed yet (watched while the DUT is quiet), and the send window: the most PSNs
+     * requests that must have completed (waited for, at most 5 s) and others that must not have completed yet
+     * (watched while the DUT is quiet), and the send window: the most PSNs
      * the DUT may have outstanding on each path from the cumulative PSN the tester last acknowledged (counted once the
      * DUT sent no new PSN for 300 ms; retransmissions are no new PSNs). A DUT that stopped short of the window
      * (its congestion window may be smaller) makes the vector INCONCLUSIVE: the edge was not reached.
      */
-    public record Check(List<RegionContent> regions, List<Long> notCompleted, OptionalLong sendWindow)
+    public record Check(
+            List<RegionContent> regions, List<Long> completed, List<Long> notCompleted, OptionalLong sendWindow)
             implements Step {}
 
     /**

@@ -236,20 +236,34 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Check check(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "regions", "notCompleted", "sendWindow");
+        f.only(node, at, "regions", "completed", "notCompleted", "sendWindow");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
-        final List<Long> notCompleted = new ArrayList<>();
-        for (final JsonNode wrId : f.array(node, at, "notCompleted", false)) {
-            if (!wrId.isIntegralNumber() || wrId.asLong() < 0) {
-                throw new VectorException(f.file, at + ".notCompleted[]", "must be work request ids");
-            }
-            notCompleted.add(wrId.asLong());
-        }
+        final List<Long> completed = wrIds(f, node, at, "completed");
+        final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
         final OptionalLong outstanding = optional(f, node, at, "sendWindow", 0xFFFF_FFFFL);
-        if (regions.isEmpty() && notCompleted.isEmpty() && outstanding.isEmpty()) {
-            throw new VectorException(f.file, at, "checks nothing; give regions, notCompleted or sendWindow");
+        if (regions.isEmpty() && completed.isEmpty() && notCompleted.isEmpty() && outstanding.isEmpty()) {
+            throw new VectorException(
+                    f.file, at, "checks nothing; give regions, completed, notCompleted or sendWindow");
         }
-        return new Sidecar.Check(regions, List.copyOf(notCompleted), outstanding);
+        for (final Long wrId : completed) {
+            if (notCompleted.contains(wrId)) {
+                throw new VectorException(
+                        f.file, at + ".notCompleted", "names work request " + wrId + ", which completed must name");
+            }
+        }
+        return new Sidecar.Check(regions, completed, notCompleted, outstanding);
+    }
+
+    private static List<Long> wrIds(final Fields f, final JsonNode node, final String at, final String name)
+            throws VectorException {
+        final List<Long> ids = new ArrayList<>();
+        for (final JsonNode wrId : f.array(node, at, name, false)) {
+            if (!wrId.isIntegralNumber() || wrId.asLong() < 0) {
+                throw new VectorException(f.file, at + "." + name + "[]", "must be work request ids");
+            }
+            ids.add(wrId.asLong());
+        }
+        return List.copyOf(ids);
     }
 
     private static OptionalLong optional(

@@ -135,6 +135,22 @@ final class Scenario {
         return this;
     }
 
+    /** Step: {@code completed} have completed (waited for), and {@code notCompleted} have not. */
+    Scenario checkCompleted(final long[] completed, final long... notCompleted) {
+        final ObjectNode check = steps.addObject().putObject("check");
+        final ArrayNode done = check.putArray("completed");
+        for (final long id : completed) {
+            done.add(id);
+        }
+        if (notCompleted.length > 0) {
+            final ArrayNode ids = check.putArray("notCompleted");
+            for (final long id : notCompleted) {
+                ids.add(id);
+            }
+        }
+        return this;
+    }
+
     /** Step: the send window: at most {@code window} PSNs outstanding on each path (clause 6.1.3). */
     Scenario checkSendWindow(final long window) {
         steps.addObject().putObject("check").put("sendWindow", window);

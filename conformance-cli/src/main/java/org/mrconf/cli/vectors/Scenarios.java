@@ -63,6 +63,7 @@ final class Scenarios {
         all.add(sackAcrossTheWindowPerPath());
         all.add(echoOfTheLatestArrival());
         all.add(nackNamesTheRejectedPacket());
+        all.add(sendWaitsForTheWriteBeforeIt());
         all.add(zeroLengthSend());
         all.add(segmentPastMessage());
         all.add(ackWithSackBitZero());
@@ -713,6 +714,39 @@ final class Scenarios {
                         .remoteKey(FOREIGN_KEY)
                         .build());
         return scenario.expectNackNaming(1, "REMOTE_ACCESS", 1, 1, 1, 1);
+    }
+
+    /**
+     * Clause 7.5.9: a WRITE raises no receive completion but keeps its place in its stream. The second packet of a
+     * two-packet WRITE (MSN 0) and a whole SEND (MSN 1) arrive; the SEND is placed at once (7.1.1) but its receive
+     * must not complete while the WRITE lacks its first packet, and completes once that arrives.
+     */
+    private static Scenario sendWaitsForTheWriteBeforeIt() {
+        final byte[] write = pattern(2 * SEGMENT, 95);
+        final byte[] message = pattern(64, 96);
+        final Scenario scenario = target(new Scenario(
+                        "7.5.9/send-waits-for-the-write-before-it",
+                        "inopportune",
+                        "Ensure that the DUT does not complete the receive of a SEND (MSN 1) while the two-packet WRITE"
+                                + " before it on the stream (MSN 0) lacks its first packet, although it places the"
+                                + " SEND, and completes the receive once the WRITE's first packet arrives",
+                        "7.5.9"))
+                .receive(0, "target", 8192, 256, 1);
+        final int first = scenario.frame(
+                0,
+                write(0, 0, 0, write.length, java.util.Arrays.copyOfRange(write, 0, SEGMENT))
+                        .build());
+        final int second = scenario.frame(
+                0,
+                write(1, 0, SEGMENT, write.length, java.util.Arrays.copyOfRange(write, SEGMENT, 2 * SEGMENT))
+                        .build());
+        final int sendPacket = scenario.frame(0, send(2, 1, 0, message).build());
+        scenario.sendFrames(second, sendPacket);
+        scenario.checkOnTheWay("target", 8192, hex(message), 1);
+        scenario.sendFrames(first);
+        return scenario.expectCompletion(1, "SUCCESS", "RECEIVE")
+                .noOtherCompletions()
+                .expectRegion("target", 0, hex(write));
     }
 
     private static Scenario zeroLengthSend() {

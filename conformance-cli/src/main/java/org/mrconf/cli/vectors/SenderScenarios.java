@@ -44,6 +44,7 @@ final class SenderScenarios {
         all.add(messageTooLongFailsTheSend());
         all.add(errorCompletionInMsnOrder());
         all.add(completionsInMsnOrder());
+        all.add(noHeadOfLineBlockingAcrossStreams());
         all.add(sendWindowOf256());
         all.add(retransmissionKeepsItsFields());
         return all;
@@ -257,6 +258,31 @@ final class SenderScenarios {
         return scenario.expectCompletion(1001, "SUCCESS", "WRITE")
                 .expectCompletion(1002, "SUCCESS", "WRITE")
                 .expectCompletion(1003, "SUCCESS", "WRITE");
+    }
+
+    /**
+     * Clause 7.5.3 at the sender: a WRITE on stream 0 whose only packet the tester treats as lost must not hold back
+     * the completion of a later WRITE on stream 1 that it acknowledges.
+     */
+    private static Scenario noHeadOfLineBlockingAcrossStreams() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "7.5.3/dut-write-completes-past-another-streams-gap",
+                        "inopportune",
+                        "Ensure that a one-packet WRITE the DUT posts on stream 1, acknowledged while the tester treats"
+                                + " the packet of an earlier WRITE on stream 0 as lost, completes while that one has"
+                                + " not, and that both complete with SUCCESS once the gap is filled",
+                        "7.5.3"),
+                Scenarios.pattern(256, 56));
+        scenario.setup.put("streams", 2);
+        scenario.loseFirst();
+        scenario.post("WRITE", 0, 1011, "source", 0, 128, TESTER_ADDRESS, TESTER_KEY);
+        scenario.post("WRITE", 1, 1012, "source", 128, 128, TESTER_ADDRESS + 128, TESTER_KEY);
+        scenario.await("WRITE", 0);
+        scenario.await("WRITE", 1);
+        scenario.checkCompleted(new long[] {1012}, 1011);
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(1011, "SUCCESS", "WRITE").expectCompletion(1012, "SUCCESS", "WRITE");
     }
 
     private static Scenario errorCompletionInMsnOrder() {
