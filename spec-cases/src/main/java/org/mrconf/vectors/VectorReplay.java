@@ -145,6 +145,9 @@ public final class VectorReplay {
             final List<DutCompletion> completions = new ArrayList<>();
             SenderSteps steps = null;
             if (sidecar.steps().isEmpty()) {
+                // Whatever data the DUT sends in answer (READ_RESPONSEs) is acknowledged at once, as a correct
+                // requester does; otherwise the DUT's timer resends it until its backoff outlasts the quiet window.
+                peer.connection(spec, TESTER_MTU).autoAck(true);
                 send(frames, peer, rewriter, "recorded".equals(sidecar.pacing()));
             } else {
                 // The DUT sends: the steps acknowledge each of its packets at once, as a correct receiver may.
