@@ -539,38 +539,23 @@ public final class SidecarReader {
         return List.copyOf(regions);
     }
 
+    /** What a response expectation may say of a packet; {@code never} entries say no more. */
+    private static final String[] RESPONSE_FIELDS = {
+        "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "echoedTimestamp", "rejected"
+    };
+
+    /** A {@code responses} entry also counts: at least and at most so many. */
+    private static final String[] COUNTED_RESPONSE_FIELDS = java.util.stream.Stream.concat(
+                    java.util.Arrays.stream(RESPONSE_FIELDS), java.util.stream.Stream.of("atLeast", "atMost"))
+            .toArray(String[]::new);
+
     private static List<Sidecar.ResponseExpectation> responses(final Fields f, final JsonNode node, final String name)
             throws VectorException {
         final List<Sidecar.ResponseExpectation> out = new ArrayList<>();
         int index = 0;
         for (final JsonNode response : f.array(node, "$.expect", name, false)) {
             final String at = "$.expect." + name + "[" + index++ + "]";
-            final boolean counted = name.equals("responses");
-            if (counted) {
-                f.only(
-                        response,
-                        at,
-                        "opcode",
-                        "path",
-                        "cumulativePsnOffset",
-                        "nackCode",
-                        "sack",
-                        "echoedTimestamp",
-                        "rejected",
-                        "atLeast",
-                        "atMost");
-            } else {
-                f.only(
-                        response,
-                        at,
-                        "opcode",
-                        "path",
-                        "cumulativePsnOffset",
-                        "nackCode",
-                        "sack",
-                        "echoedTimestamp",
-                        "rejected");
-            }
+            f.only(response, at, name.equals("responses") ? COUNTED_RESPONSE_FIELDS : RESPONSE_FIELDS);
             Optional<Sidecar.Rejected> rejected = Optional.empty();
             if (response.has("rejected")) {
                 if (!"NACK".equals(response.path("opcode").asText())) {
