@@ -180,12 +180,32 @@ final class SenderScenarios {
                                 + " SUCCESS",
                         "9.1.7"),
                 Scenarios.pattern(128, 51));
+        return nackedWithAFinalCode(scenario, "WRITE", 960, 128, "REMOTE_ACCESS", "REMOTE_ACCESS_ERROR");
+    }
+
+    /**
+     * The DUT posts a one-packet {@code op} (WRITE or SEND) of {@code length} bytes while the tester holds its ACKs;
+     * the tester NACKs it with {@code code}, then acknowledges everything: the work request must complete with
+     * {@code status}.
+     */
+    private static Scenario nackedWithAFinalCode(
+            final Scenario scenario,
+            final String op,
+            final long wrId,
+            final int length,
+            final String code,
+            final String status) {
+        final String name = op.toLowerCase(java.util.Locale.ROOT);
         scenario.holdAcks(true);
-        postWrite(scenario, 0, 960, 128);
-        scenario.await("WRITE", 0).put("as", "write");
-        scenario.nack("write", "REMOTE_ACCESS");
+        if ("SEND".equals(op)) {
+            scenario.post(op, 0, wrId, "source", 0, length, 0, 0);
+        } else {
+            postWrite(scenario, 0, wrId, length);
+        }
+        scenario.await(op, 0).put("as", name);
+        scenario.nack(name, code);
         scenario.holdAcks(false);
-        return scenario.expectCompletion(960, "REMOTE_ACCESS_ERROR", "WRITE");
+        return scenario.expectCompletion(wrId, status, op);
     }
 
     /**
@@ -202,12 +222,7 @@ final class SenderScenarios {
                                 + " tester acknowledges everything it receives",
                         "9.1.2"),
                 Scenarios.pattern(128, 53));
-        scenario.holdAcks(true);
-        postWrite(scenario, 0, 985, 128);
-        scenario.await("WRITE", 0).put("as", "write");
-        scenario.nack("write", "INVALID_REQUEST");
-        scenario.holdAcks(false);
-        return scenario.expectCompletion(985, "REMOTE_INVALID_REQUEST", "WRITE");
+        return nackedWithAFinalCode(scenario, "WRITE", 985, 128, "INVALID_REQUEST", "REMOTE_INVALID_REQUEST");
     }
 
     /** Table 9-1's action for MESSAGE_TOO_LONG (clause 9.1.2), for a SEND the DUT posted. */
@@ -221,12 +236,7 @@ final class SenderScenarios {
                                 + " tester acknowledges everything it receives",
                         "9.1.2"),
                 Scenarios.pattern(256, 54));
-        scenario.holdAcks(true);
-        scenario.post("SEND", 0, 986, "source", 0, 256, 0, 0);
-        scenario.await("SEND", 0).put("as", "send");
-        scenario.nack("send", "MESSAGE_TOO_LONG");
-        scenario.holdAcks(false);
-        return scenario.expectCompletion(986, "REMOTE_MESSAGE_TOO_LONG", "SEND");
+        return nackedWithAFinalCode(scenario, "SEND", 986, 256, "MESSAGE_TOO_LONG", "REMOTE_MESSAGE_TOO_LONG");
     }
 
     /**
