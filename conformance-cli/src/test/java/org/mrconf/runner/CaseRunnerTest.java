@@ -97,10 +97,11 @@ class CaseRunnerTest {
                             .withSelection(byCase("vector:7.4.*"))
                             .withVectorRoot(java.nio.file.Path.of("..", "test-vectors")),
                     r -> {});
+            // The vectors of folders 7.4.x and nothing else, whatever the corpus holds there (it grows).
             assertThat(results)
                     .extracting(CaseResult::caseId)
-                    .containsExactlyInAnyOrder(
-                            "vector:7.4.1/read-request-answered", "vector:7.4.2/read-answered-out-of-order");
+                    .contains("vector:7.4.1/read-request-answered", "vector:7.4.2/read-answered-out-of-order")
+                    .allMatch(id -> id.startsWith("vector:7.4."));
             assertThat(results).extracting(CaseResult::verdict).containsOnly(Verdict.PASS);
             assertThatThrownBy(() -> CaseRunner.run(
                             embedded.device(),
