@@ -94,17 +94,7 @@ class AcknowledgementCase {
     void gapsAndDuplicatesAreAcknowledgedAtOnce(final Testbed testbed) throws Exception {
         final long first = testbed.connection().nextPsn(0);
         final int gaps = 6;
-        final List<PacketBuilder> packets = new ArrayList<>();
-        for (int i = 0; i < 2 * gaps; i++) {
-            packets.add(testbed.connection().packet(Opcode.WRITE, 0).psn(Psn.add(first, i)).stream(0)
-                    .msn(testbed.connection().takeMsn(0))
-                    .messageLength(32)
-                    .remoteAddress(Testbed.BASE + 64L * i)
-                    .remoteKey(testbed.key())
-                    .payloadPattern(32, i)
-                    .transmitTimestamp(0x2000 + i));
-        }
-        testbed.connection().setNextPsn(0, Psn.add(first, 2 * gaps));
+        final List<PacketBuilder> packets = oneWritePerPsn(testbed, 2 * gaps, 32, 0x2000);
         final int mark = testbed.peer().mark();
         // PSNs first+1, +3, +5, ...: each opens a new gap; none asks for an ACK.
         for (int i = 1; i < 2 * gaps; i += 2) {
@@ -220,18 +210,10 @@ class AcknowledgementCase {
         for (int burst = 0; burst < BURSTS; burst++) {
             final int count = 4 * coalescing;
             final long first = testbed.connection().nextPsn(0);
-            final List<byte[]> wire = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                wire.add(testbed.connection().packet(Opcode.WRITE, 0).psn(Psn.add(first, i)).stream(0)
-                        .msn(testbed.connection().takeMsn(0))
-                        .messageLength(16)
-                        .remoteAddress(Testbed.BASE + 32L * i)
-                        .remoteKey(testbed.key())
-                        .payloadPattern(16, i)
-                        .transmitTimestamp(0x3000 + i)
-                        .build());
-            }
-            testbed.connection().setNextPsn(0, Psn.add(first, count));
+            // Built before the burst, so that it leaves as fast as the tester can send.
+            final List<byte[]> wire = oneWritePerPsn(testbed, count, 16, 0x3000).stream()
+                    .map(PacketBuilder::build)
+                    .toList();
             final int mark = testbed.peer().mark();
             for (final byte[] packet : wire) {
                 testbed.peer().send(packet);
@@ -412,5 +394,27 @@ class AcknowledgementCase {
                         PacketMatcher.expect().ack().path(0).covers(segment.psn()),
                         Testbed.WAIT.plus(Duration.ofSeconds(1)));
         return ack.receivedNs() - sent.atNs();
+    }
+
+    /**
+     * {@code count} one-packet WRITEs of {@code length} bytes on path 0, from its next PSN on, each with its own MSN,
+     * its own slot of the testbed region and the transmit timestamp {@code timestampBase + i}; the connection's next
+     * PSN moves past them, so the case may send them in any order.
+     */
+    private static List<PacketBuilder> oneWritePerPsn(
+            final Testbed testbed, final int count, final int length, final long timestampBase) {
+        final long first = testbed.connection().nextPsn(0);
+        final List<PacketBuilder> packets = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            packets.add(testbed.connection().packet(Opcode.WRITE, 0).psn(Psn.add(first, i)).stream(0)
+                    .msn(testbed.connection().takeMsn(0))
+                    .messageLength(length)
+                    .remoteAddress(Testbed.BASE + 2L * length * i)
+                    .remoteKey(testbed.key())
+                    .payloadPattern(length, i)
+                    .transmitTimestamp(timestampBase + i));
+        }
+        testbed.connection().setNextPsn(0, Psn.add(first, count));
+        return packets;
     }
 }

@@ -135,12 +135,7 @@ class ConnectionWindowCase {
                 .as(
                         "10.1.2: new PSNs in flight before any ACK, over %d paths whose first windows allow %d: at"
                                 + " most the first connection window %d (%.2f after the warm-up, plus %d)",
-                        paths,
-                        (long) paths
-                                * testbed.profile().parameters().congestion().initialPathWindow(),
-                        firstWindow,
-                        grown,
-                        SLACK)
+                        paths, (long) paths * pathWindow(testbed), firstWindow, grown, SLACK)
                 .isLessThanOrEqualTo(firstBound);
         if (first < firstWindow) {
             // The link may have lost the last packets of some paths, which no later packet reveals; the DUT's own
