@@ -27,6 +27,7 @@ import org.mrconf.dut.DutInfo;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.runner.BuildInfo;
 import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.LanedRun;
 import org.mrconf.runner.LivenessProbe;
 import org.mrconf.runner.NoCasesSelected;
 import org.mrconf.runner.ReportSink;
@@ -127,6 +128,17 @@ final class RunCommand implements Callable<Integer> {
     Path out;
 
     @Option(
+            names = "--jobs",
+            defaultValue = "2",
+            paramLabel = "N",
+            description = {
+                "2 (default): against the embedded reference, replay the test vectors on a second instance of it",
+                "while the cases run on the first; 1: everything in one lane. A device outside this JVM has one",
+                "state, so its run is always one lane."
+            })
+    int jobs;
+
+    @Option(
             names = "--quiet",
             description = "Print only the verdicts that are not PASS or NOT_APPLICABLE, and the summary (for CI).")
     boolean quiet;
@@ -143,7 +155,11 @@ final class RunCommand implements Callable<Integer> {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final Selection selection =
                 new Selection(clauses, Set.copyOf(profiles), Set.copyOf(levels), Set.copyOf(kinds), cases);
-        try (OpenDevice opened = OpenDevice.open(target)) {
+        if (jobs < 1 || jobs > 2) {
+            throw new ParameterException(spec.commandLine(), "--jobs must be 1 or 2, found " + jobs);
+        }
+        try (OpenDevice opened = OpenDevice.open(target);
+                OpenDevice vectorLane = jobs > 1 ? opened.twin().orElse(null) : null) {
             final DutInfo info = opened.device().control().hello();
             final Optional<String> disagreement =
                     RunJournal.claimsDisagreement(opened.device().profile(), info);
@@ -184,29 +200,31 @@ final class RunCommand implements Callable<Integer> {
             final ConsoleListener printer = new ConsoleListener(console, quiet, System.console() != null);
             final List<CaseResult> results;
             try {
-                results = CaseRunner.run(
-                        opened.device(), new RunOptions(selection, liveness(opened), stop), new RunListener() {
-                            @Override
-                            public void planned(final int count) {
-                                printer.planned(count);
-                            }
+                final RunOptions options = new RunOptions(selection, liveness(opened), stop);
+                final RunListener listener = new RunListener() {
+                    @Override
+                    public void planned(final int count) {
+                        printer.planned(count);
+                    }
 
-                            @Override
-                            public void started(
-                                    final String caseId, final List<String> ids, final int index, final int total) {
-                                printer.started(caseId, ids, index, total);
-                            }
+                    @Override
+                    public void started(final String caseId, final List<String> ids, final int index, final int total) {
+                        printer.started(caseId, ids, index, total);
+                    }
 
-                            @Override
-                            public void finished(final CaseResult result) {
-                                if (finished.get()) {
-                                    return; // interrupted: the hook wrote the reports, a late case must not
-                                }
-                                journal.add(result);
-                                printer.finished(result);
-                                writeQuietly(journal.snapshot(false, false), runDir, console);
-                            }
-                        });
+                    @Override
+                    public void finished(final CaseResult result) {
+                        if (finished.get()) {
+                            return; // interrupted: the hook wrote the reports, a late case must not
+                        }
+                        journal.add(result);
+                        printer.finished(result);
+                        writeQuietly(journal.snapshot(false, false), runDir, console);
+                    }
+                };
+                results = vectorLane == null
+                        ? CaseRunner.run(opened.device(), options, listener)
+                        : LanedRun.run(opened.device(), vectorLane.device(), options, listener);
             } catch (final NoCasesSelected e) {
                 finished.set(true);
                 throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -17,6 +17,7 @@ import org.apiguardian.api.API;
 import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.ClassNameFilter;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -56,6 +57,8 @@ import org.mrconf.verdict.Verdict;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class CaseRunner {
     static final String CASES_PACKAGE = "org.mrconf.cases";
+    /** The simple name of the case class whose dynamic tests are the test vectors. */
+    static final String VECTOR_CASE = "VectorCase";
 
     private CaseRunner() {}
 
@@ -85,7 +88,7 @@ public final class CaseRunner {
             throws NoCasesSelected {
         final LauncherDiscoveryRequestBuilder builder = request()
                 .selectors(selectPackage(casesPackage))
-                .filters(includeClassNamePatterns(".*Case"), selectionFilter(options.selection()));
+                .filters(classFilter(options.part()), selectionFilter(options.selection()));
         // The vector case reads these (this run's, not the JVM's, so parallel runs keep their own): where the vectors
         // are, and the selected clauses, so that vectors of other clauses are not replayed only to be dropped.
         options.vectorRoot()
@@ -105,7 +108,7 @@ public final class CaseRunner {
         final TestPlan plan = launcher.discover(request);
         final long cases = plan.countTestIdentifiers(TestIdentifier::isTest);
         // Vectors are dynamic tests, not in the plan: a selection of vectors only (--case 'vector:*') is no empty one.
-        if (cases == 0 && !selectsAVector(options)) {
+        if (cases == 0 && (options.part() == RunOptions.Part.CASES || !selectsAVector(options))) {
             throw new NoCasesSelected("no conformance case matches the selection "
                     + (options.selection().describe().isEmpty()
                             ? "(none found)"
@@ -114,14 +117,24 @@ public final class CaseRunner {
         final Collector collector =
                 new Collector(device, options.liveness(), listener, options.selection(), options.stop());
         try (DutSession.Installed installed = DutSession.install(device)) {
-            options.stop().attach(installed::markLost);
+            final java.util.function.Consumer<String> markLost = installed::markLost;
+            options.stop().attach(markLost);
             try {
                 launcher.execute(plan, collector);
             } finally {
-                options.stop().detach();
+                options.stop().detach(markLost);
             }
         }
         return Collections.unmodifiableList(new ArrayList<>(collector.results));
+    }
+
+    /** The case classes a part of the run executes: every {@code *Case}, all but the vector case, or that one only. */
+    private static ClassNameFilter classFilter(final RunOptions.Part part) {
+        return switch (part) {
+            case ALL -> includeClassNamePatterns(".*Case");
+            case CASES -> includeClassNamePatterns("^(?!.*\\." + VECTOR_CASE + "$).*Case$");
+            case VECTORS -> includeClassNamePatterns(".*\\." + VECTOR_CASE);
+        };
     }
 
     /** Whether the selection takes in at least one readable vector of the run's vector root. */

@@ -10,15 +10,34 @@ import org.apiguardian.api.API;
 /**
  * How a run goes: which cases ({@link Selection}), how the runner learns that the device is gone
  * ({@link LivenessProbe}), how another thread stops it ({@link RunStop}), and where its test vectors are (absent: the
- * {@code metaroce.vectors} system property, else {@code test-vectors} in the working directory).
+ * {@code metaroce.vectors} system property, else {@code test-vectors} in the working directory), and which part of the
+ * run this is ({@link Part}: all of it, or one lane of a {@link LanedRun}).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public record RunOptions(Selection selection, LivenessProbe liveness, RunStop stop, Optional<Path> vectorRoot) {
+public record RunOptions(
+        Selection selection, LivenessProbe liveness, RunStop stop, Optional<Path> vectorRoot, Part part) {
+    /** Which of the selected cases a run executes. */
+    public enum Part {
+        /** The Java cases and the test vectors. */
+        ALL,
+        /** The Java cases only. */
+        CASES,
+        /** The test vectors only. */
+        VECTORS
+    }
+
     public RunOptions {
         Objects.requireNonNull(selection, "selection");
         Objects.requireNonNull(liveness, "liveness");
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(vectorRoot, "vectorRoot");
+        Objects.requireNonNull(part, "part");
+    }
+
+    /** The whole selection, cases and vectors. */
+    public RunOptions(
+            final Selection selection, final LivenessProbe liveness, final RunStop stop, final Optional<Path> root) {
+        this(selection, liveness, stop, root, Part.ALL);
     }
 
     /** A run with the default vector root. */
@@ -37,15 +56,20 @@ public record RunOptions(Selection selection, LivenessProbe liveness, RunStop st
     }
 
     public RunOptions withSelection(final Selection newSelection) {
-        return new RunOptions(newSelection, liveness, stop, vectorRoot);
+        return new RunOptions(newSelection, liveness, stop, vectorRoot, part);
     }
 
     public RunOptions withLiveness(final LivenessProbe newLiveness) {
-        return new RunOptions(selection, newLiveness, stop, vectorRoot);
+        return new RunOptions(selection, newLiveness, stop, vectorRoot, part);
     }
 
     /** The same run with its test vectors under {@code root}. */
     public RunOptions withVectorRoot(final Path root) {
-        return new RunOptions(selection, liveness, stop, Optional.of(root));
+        return new RunOptions(selection, liveness, stop, Optional.of(root), part);
+    }
+
+    /** The same run, executing only {@code newPart} of its selection. */
+    public RunOptions withPart(final Part newPart) {
+        return new RunOptions(selection, liveness, stop, vectorRoot, newPart);
     }
 }

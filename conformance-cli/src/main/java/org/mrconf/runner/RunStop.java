@@ -3,6 +3,8 @@ package org.mrconf.runner;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apiguardian.api.API;
@@ -18,16 +20,16 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class RunStop {
     private String reason;
-    private Consumer<String> session;
+    /** The sessions of the run's lanes (one, or two in a {@link LanedRun}). */
+    private final List<Consumer<String>> sessions = new ArrayList<>();
+
     private int casesInFlight;
 
     /** Asks the run to start no further case: every case not yet started is ERROR with {@code why}. */
     public synchronized void request(final String why) {
         if (reason == null) {
             reason = why;
-            if (session != null) {
-                session.accept(why);
-            }
+            sessions.forEach(session -> session.accept(why));
         }
     }
 
@@ -52,16 +54,16 @@ public final class RunStop {
         return true;
     }
 
-    /** The runner attaches the session's {@code markLost} when it starts. */
+    /** The runner attaches the session's {@code markLost} when it starts (each lane its own). */
     synchronized void attach(final Consumer<String> markLost) {
-        session = markLost;
+        sessions.add(markLost);
         if (reason != null) {
             markLost.accept(reason);
         }
     }
 
-    synchronized void detach() {
-        session = null;
+    synchronized void detach(final Consumer<String> markLost) {
+        sessions.remove(markLost);
     }
 
     synchronized void caseStarted() {

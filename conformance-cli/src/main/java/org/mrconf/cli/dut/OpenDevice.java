@@ -33,9 +33,20 @@ public final class OpenDevice implements AutoCloseable {
     private final List<AutoCloseable> resources;
 
     private final boolean declaredByHello;
+    /** Starts another instance of the same embedded reference; null for a device outside this JVM. */
+    private final Twin twin;
 
-    private OpenDevice(final DeviceUnderTest device, final List<AutoCloseable> resources) {
-        this(device, resources, false);
+    /** How a second, identical instance of an embedded device is started. */
+    @FunctionalInterface
+    private interface Twin {
+        OpenDevice start();
+    }
+
+    private OpenDevice(final DeviceUnderTest device, final List<AutoCloseable> resources, final Twin twin) {
+        this.device = device;
+        this.resources = resources;
+        this.declaredByHello = false;
+        this.twin = twin;
     }
 
     private OpenDevice(
@@ -43,6 +54,15 @@ public final class OpenDevice implements AutoCloseable {
         this.device = device;
         this.resources = resources;
         this.declaredByHello = declaredByHello;
+        this.twin = null;
+    }
+
+    /**
+     * A second, independent instance of this device in the same state (same defects, same declarations), for a run in
+     * two lanes ({@link org.mrconf.runner.LanedRun}); empty for a device outside this JVM, which has one state only.
+     */
+    public Optional<OpenDevice> twin() {
+        return twin == null ? Optional.empty() : Optional.of(twin.start());
     }
 
     /** Whether the device is judged by what its {@code hello} declares, no profile file having been given. */
@@ -71,8 +91,7 @@ public final class OpenDevice implements AutoCloseable {
     public static OpenDevice open(final String target) throws DutProfileException, DutControlException, IOException {
         final DutTarget parsed = DutTarget.parse(target);
         if (parsed instanceof DutTarget.Embedded reference) {
-            final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects(reference));
-            return new OpenDevice(embedded.device(), List.of(embedded));
+            return embedded(defects(reference));
         }
         if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
             throw new DutProfileException(
@@ -83,6 +102,17 @@ public final class OpenDevice implements AutoCloseable {
         }
         // Clause 12.1.5: without a profile file, what applies is decided from hello, not from the reference's claims.
         return openProfile(profileOf(parsed), target, !(parsed instanceof DutTarget.ProfileFile));
+    }
+
+    private static OpenDevice embedded(final Defects defects) {
+        final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects);
+        return new OpenDevice(embedded.device(), List.of(embedded), () -> embedded(defects));
+    }
+
+    /** The embedded reference judged by a profile file's declarations (e.g. a core-only profile). */
+    private static OpenDevice embedded(final DutProfile declared) {
+        final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
+        return new OpenDevice(embedded.device(declared), List.of(embedded), () -> embedded(declared));
     }
 
     /** The defects the {@code reference?defect=} target names, checked against the reference's catalogue. */
@@ -112,8 +142,7 @@ public final class OpenDevice implements AutoCloseable {
         DutProfile profile = given;
         if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
             // The embedded reference judged by the file's declarations (e.g. a core-only profile).
-            final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
-            return new OpenDevice(embedded.device(profile), List.of(embedded));
+            return embedded(profile);
         }
         final InetSocketAddress dut = profile.parameters().dut();
         final InetSocketAddress tester = testerAddress(profile);
