@@ -51,6 +51,9 @@ final class SenderSteps {
     private final Sidecar sidecar;
     private final int mtu;
     private final Duration holdLimit;
+    /** The device's quiet window ({@link VectorReplay.Declared#quiet()}). */
+    private final Duration quiet;
+
     private long holdStartNs;
 
     /** How long before the hold limit a wait inside a hold gives up, leaving time for the steps that end it. */
@@ -92,6 +95,7 @@ final class SenderSteps {
             final Sidecar sidecar,
             final int mtu,
             final Duration holdLimit,
+            final Duration quiet,
             final int ipHeaderLength,
             final DutControl control,
             final TesterPeer peer,
@@ -105,6 +109,7 @@ final class SenderSteps {
         this.sidecar = sidecar;
         this.mtu = mtu;
         this.holdLimit = holdLimit;
+        this.quiet = quiet;
         this.ipHeaderLength = ipHeaderLength;
         this.control = control;
         this.peer = peer;
@@ -570,7 +575,7 @@ final class SenderSteps {
             }
         }
         if (!check.notCompleted().isEmpty()) {
-            completions.addAll(control.pollCompletions(64, VectorReplay.QUIET));
+            completions.addAll(control.pollCompletions(64, quiet));
             final Set<Long> early = new HashSet<>(check.notCompleted());
             for (final DutCompletion completion : completions) {
                 if (early.contains(completion.wrId())) {
@@ -586,7 +591,7 @@ final class SenderSteps {
     }
 
     /**
-     * Clause 6.1.3: once the DUT sent no new PSN for {@link VectorReplay#QUIET} (at most {@link VectorReplay#LIMIT}),
+     * Clause 6.1.3: once the DUT sent no new PSN for its quiet window (at most {@link VectorReplay#LIMIT}),
      * each path has at most {@code window} distinct PSNs at or after the cumulative PSN the tester last acknowledged;
      * fewer on every path means the edge was not reached, and nothing is judged.
      */
@@ -594,7 +599,7 @@ final class SenderSteps {
         final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
         Map<Integer, Long> counts = outstanding();
         long stableSinceNs = System.nanoTime();
-        while (System.nanoTime() - stableSinceNs < VectorReplay.QUIET.toNanos() && System.nanoTime() - deadlineNs < 0) {
+        while (System.nanoTime() - stableSinceNs < quiet.toNanos() && System.nanoTime() - deadlineNs < 0) {
             Thread.sleep(POLL_MS * 4);
             final Map<Integer, Long> now = outstanding();
             if (!now.equals(counts)) {

@@ -38,7 +38,8 @@ import org.opentest4j.TestAbortedException;
 /**
  * Replays one vector against a device through the DUT interfaces only: sets the DUT up through its control channel as
  * the sidecar says, sends the stimulus (placeholders rewritten to the DUT's values) over the wire link, waits until the
- * DUT has been quiet for {@link #QUIET}, then checks every expectation. A broken expectation is an
+ * DUT has been quiet for the device's quiet window ({@link Declared#quiet()}) and everything the vector expects to see
+ * has come ({@link Arrivals}), then checks every expectation. A broken expectation is an
  * {@link AssertionError} naming the expected and the actual value (FAIL); a failed control request or link is a
  * {@link DutControlException} (ERROR).
  */
@@ -48,7 +49,13 @@ public final class VectorReplay {
     /** The DUT's connection id, which the stimulus is rewritten to. */
     public static final long DUT_CONNECTION = 0x0001_0001L;
 
-    static final Duration QUIET = Duration.ofMillis(300);
+    /** The quiet window of a device that declares no timers. */
+    static final Duration DEFAULT_QUIET = Duration.ofMillis(300);
+    /** The shortest quiet window, whatever the device declares: far above any scheduling hiccup of a host. */
+    static final Duration MIN_QUIET = Duration.ofMillis(100);
+    /** The least time a silent DUT is given for what a vector expects ({@link #patience(Duration)}). */
+    static final Duration PATIENCE = Duration.ofSeconds(1);
+
     static final Duration LIMIT = Duration.ofSeconds(5);
     /** How long one poll of the completions waits while the replay watches for quiet. */
     private static final Duration POLL = Duration.ofMillis(25);
@@ -71,19 +78,29 @@ public final class VectorReplay {
     }
 
     /**
-     * What the device declares that some steps need: its connection MTU (an await's {@code fullSegments}; without it
-     * such a vector is INCONCLUSIVE) and its connection timeout (held ACKs must end well before it; without it, within
-     * {@link #DEFAULT_HOLD_LIMIT}).
+     * What the device declares that replay needs: its connection MTU (an await's {@code fullSegments}; without it
+     * such a vector is INCONCLUSIVE), its connection timeout (held ACKs must end well before it; without it, within
+     * {@link #DEFAULT_HOLD_LIMIT}), and the quiet window: how long the DUT must have sent nothing before replay
+     * takes it that nothing more will come.
      */
-    public record Declared(OptionalInt mtu, Optional<Duration> connectionTimeout) {
+    public record Declared(OptionalInt mtu, Optional<Duration> connectionTimeout, Duration quiet) {
         /** Nothing declared. */
-        public static final Declared NONE = new Declared(OptionalInt.empty(), Optional.empty());
+        public static final Declared NONE = new Declared(OptionalInt.empty(), Optional.empty(), DEFAULT_QUIET);
 
-        /** The declarations of a device's profile. */
+        /**
+         * The declarations of a device's profile. Its quiet window outlasts twice its ACK deadline (a late but legal
+         * ACK, clause 8.1.4) and its initial RTO plus tolerance (a retransmission that must not come, clause 6.6.2),
+         * and is never under {@link #MIN_QUIET}. A DUT that is merely slow cannot fail by it: what a vector expects
+         * to see is waited for ({@link Arrivals}); only what must not happen is watched for this long.
+         */
         public static Declared of(final DutProfile.Parameters parameters) {
-            return new Declared(
-                    OptionalInt.of(parameters.mtu()),
-                    Optional.of(parameters.timers().connectionTimeout()));
+            final DutProfile.Timers timers = parameters.timers();
+            Duration quiet = MIN_QUIET;
+            for (final Duration bound : List.of(
+                    timers.ackDeadline().multipliedBy(2), timers.initialRto().plus(timers.tolerance()))) {
+                quiet = bound.compareTo(quiet) > 0 ? bound : quiet;
+            }
+            return new Declared(OptionalInt.of(parameters.mtu()), Optional.of(timers.connectionTimeout()), quiet);
         }
     }
 
@@ -155,6 +172,7 @@ public final class VectorReplay {
                         sidecar,
                         mtu.orElse(0),
                         declared.connectionTimeout().orElse(DEFAULT_HOLD_LIMIT),
+                        declared.quiet(),
                         link.testerAddress() instanceof Inet6Address ? 40 : 20,
                         control,
                         peer,
@@ -167,7 +185,13 @@ public final class VectorReplay {
                         failures);
                 steps.run(vector.stimulus());
             }
-            awaitQuiet(peer, mark, control, completions);
+            awaitQuiet(
+                    peer,
+                    mark,
+                    control,
+                    completions,
+                    declared.quiet(),
+                    new Arrivals(sidecar.expect(), sidecar.setup().initialPsn(), control, before, regions));
             if (steps != null) {
                 steps.close();
                 steps.checkSent();
@@ -262,7 +286,7 @@ public final class VectorReplay {
         }
     }
 
-    private static boolean matches(
+    static boolean matches(
             final Sidecar.ResponseExpectation expectation, final ReceivedPacket packet, final long initialPsn) {
         if (packet.opcode().isEmpty() || !packet.opcode().get().name().equals(expectation.opcode())) {
             return false;
@@ -312,11 +336,28 @@ public final class VectorReplay {
     }
 
     /**
-     * Waits until the DUT has been quiet for {@link #QUIET} on the wire (no packet) and on its control channel (no
-     * completion) at once, at most {@link #LIMIT}; the completions it reported meanwhile go to {@code completions}.
+     * How long a DUT may stay silent while something the vector expects has not come: the longer of 1 s and three
+     * quiet windows, far past any answer the DUT's declarations allow, so a slow DUT is not judged early and a
+     * broken one does not hold the run for {@link #LIMIT}.
+     */
+    static Duration patience(final Duration quiet) {
+        final Duration threeWindows = quiet.multipliedBy(3);
+        return threeWindows.compareTo(PATIENCE) > 0 ? threeWindows : PATIENCE;
+    }
+
+    /**
+     * Waits until the DUT has been quiet for {@code quiet} on the wire (no packet) and on its control channel (no
+     * completion) at once, and everything the vector expects to see has come (or it has been silent for
+     * {@link #patience(Duration)}), at most {@link #LIMIT}; the completions it reported meanwhile go to
+     * {@code completions}.
      */
     private static void awaitQuiet(
-            final TesterPeer peer, final int mark, final DutControl control, final List<DutCompletion> completions)
+            final TesterPeer peer,
+            final int mark,
+            final DutControl control,
+            final List<DutCompletion> completions,
+            final Duration quiet,
+            final Arrivals arrivals)
             throws DutControlException {
         final long startNs = System.nanoTime();
         long lastNs = startNs;
@@ -328,8 +369,14 @@ public final class VectorReplay {
                 completions.addAll(polled);
                 packets = now;
                 lastNs = System.nanoTime();
-            } else if (System.nanoTime() - lastNs >= QUIET.toNanos()) {
-                return;
+            } else {
+                final long silentNs = System.nanoTime() - lastNs;
+                // Something expected still missing after a long silence is judged missing: the DUT owes it long since.
+                if (silentNs >= quiet.toNanos()
+                        && (silentNs >= patience(quiet).toNanos()
+                                || arrivals.allCame(peer.recorder().since(mark), completions))) {
+                    return;
+                }
             }
         }
     }
@@ -345,7 +392,7 @@ public final class VectorReplay {
             seen.addAll(control.pollCompletions(64, Duration.ofMillis(100)));
         }
         if (expect.noOtherCompletions()) {
-            // The DUT was already quiet for QUIET on the wire and the control channel alike (awaitQuiet).
+            // The DUT was already quiet for its quiet window on the wire and the control channel alike (awaitQuiet).
             seen.addAll(control.pollCompletions(64, Duration.ZERO));
         }
         for (final Sidecar.CompletionExpectation expected : expect.completions()) {
@@ -400,7 +447,7 @@ public final class VectorReplay {
         }
     }
 
-    private static boolean allSeen(final Sidecar.Expect expect, final List<DutCompletion> seen) {
+    static boolean allSeen(final Sidecar.Expect expect, final List<DutCompletion> seen) {
         return expect.completions().stream().allMatch(e -> seen.stream().anyMatch(c -> c.wrId() == e.wrId()));
     }
 

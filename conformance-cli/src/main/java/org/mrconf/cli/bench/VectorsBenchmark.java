@@ -75,9 +75,11 @@ public final class VectorsBenchmark implements Callable<Integer> {
                 "| %d | %d | %d | %.1f | under 30 s |",
                 corpus.vectors().size(), failed, corpus.problems().size(), seconds));
         lines.add("");
-        lines.add(
-                "Each vector waits until the DUT has been quiet for 300 ms after its last packet (and as long again for"
-                        + " vectors that expect no other completion); that wait, not the packets, is most of the time.");
+        lines.add("Each vector ends once everything it expects to see has come and the DUT has then been quiet for its"
+                + " quiet window (here 100 ms: the floor, above twice the declared ACK deadline and the initial"
+                + " RTO plus tolerance); that wait, not the packets, is most of the time. Before the window was"
+                + " derived from the declarations it was a fixed 300 ms, and the corpus of 80 vectors took"
+                + " 30.2 s.");
         lines.add("");
         lines.add("The slowest vectors:");
         lines.add("");
