@@ -34,8 +34,10 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
     private final SoftDut dut;
     private final QueueWireLink link;
     private final JsonLineControlClient control;
+    private final ReferenceConfiguration configuration;
 
-    private EmbeddedReferenceDut(final SoftDutOptions options) {
+    private EmbeddedReferenceDut(final SoftDutOptions options, final ReferenceConfiguration configuration) {
+        this.configuration = configuration;
         final InetSocketAddress dutPort = new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
         final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT);
         final SoftDut[] device = new SoftDut[1];
@@ -66,19 +68,31 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
 
     /** Starts the embedded reference committing {@code defects} (self-validation), with its default options. */
     public static EmbeddedReferenceDut start(final Defects defects) {
+        return start(defects, ReferenceConfiguration.STANDARD);
+    }
+
+    /** Starts the embedded reference in {@code configuration}, committing {@code defects}. */
+    public static EmbeddedReferenceDut start(final Defects defects, final ReferenceConfiguration configuration) {
         final SoftDutOptions defaults = SoftDutOptions.builder().build();
-        return new EmbeddedReferenceDut(SoftDutOptions.builder()
-                .udpPort(WireConstants.DEFAULT_UDP_PORT)
-                .controlPort(-1)
-                .endpoint(defaults.endpoint().toBuilder().defects(defects).build())
-                .build());
+        return new EmbeddedReferenceDut(
+                SoftDutOptions.builder()
+                        .udpPort(WireConstants.DEFAULT_UDP_PORT)
+                        .controlPort(-1)
+                        .endpoint(configuration.endpoint(defaults.endpoint()).toBuilder()
+                                .defects(defects)
+                                .build())
+                        .build(),
+                configuration);
     }
 
     /** The device as the conformance cases see it, with the reference's bundled declarations. */
     public DeviceUnderTest device() {
         final Defects defects = dut.options().endpoint().defects();
-        final String name = defects.isEmpty() ? "embedded reference" : "embedded reference with defects " + defects;
-        return new DeviceUnderTest(name, control, link, profile());
+        final String name = (configuration == ReferenceConfiguration.STANDARD
+                        ? "embedded reference"
+                        : "embedded reference (" + configuration.targetName() + ")")
+                + (defects.isEmpty() ? "" : " with defects " + defects);
+        return new DeviceUnderTest(name, control, link, configuration.declarations(profile()));
     }
 
     /**

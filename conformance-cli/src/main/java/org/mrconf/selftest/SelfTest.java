@@ -1,7 +1,11 @@
 package org.mrconf.selftest;
 
+import static org.mrconf.embedded.ReferenceConfiguration.LONG_HAUL;
+import static org.mrconf.embedded.ReferenceConfiguration.STANDARD;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -10,10 +14,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import org.mrconf.cases.Applicability;
+import org.mrconf.catalogue.Clause;
+import org.mrconf.catalogue.Profile;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
 import org.mrconf.embedded.EmbeddedReferenceDut;
+import org.mrconf.embedded.ReferenceConfiguration;
 import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.LanedRun;
 import org.mrconf.runner.RunOptions;
 import org.mrconf.runner.Selection;
 import org.mrconf.verdict.CaseResult;
@@ -68,7 +77,7 @@ public final class SelfTest {
      */
     public SelfTestReport run(final List<Defect> defects, final Consumer<DefectOutcome> onOutcome) throws Exception {
         final long started = System.nanoTime();
-        final DefectOutcome clean = runOne(null, Selection.ALL);
+        final DefectOutcome clean = runClean();
         onOutcome.accept(clean);
         final ExecutorService pool = Executors.newFixedThreadPool(jobs, runnable -> {
             final Thread thread = new Thread(runnable, "mrconf-selftest");
@@ -107,16 +116,64 @@ public final class SelfTest {
         return new Selection(defect.clauses(), Set.of(), Set.of(), Set.of(), List.of());
     }
 
+    /**
+     * The clean reference: every case and vector in its standard configuration (in two lanes with more than one job,
+     * as {@code metaroce run} does), then the clauses of the long-haul profile, which the standard configuration does
+     * not claim, in the long-haul one; the long-haul run's results replace the standard run's for its cases.
+     */
+    private DefectOutcome runClean() throws Exception {
+        final long started = System.nanoTime();
+        final List<CaseResult> standard;
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE)) {
+            if (jobs > 1) {
+                try (EmbeddedReferenceDut vectorLane = EmbeddedReferenceDut.start(Defects.NONE)) {
+                    standard = LanedRun.run(reference.device(), vectorLane.device(), options(Selection.ALL), r -> {});
+                }
+            } else {
+                standard = CaseRunner.run(reference.device(), options(Selection.ALL), r -> {});
+            }
+        }
+        final List<CaseResult> longHaul;
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE, LONG_HAUL)) {
+            longHaul = CaseRunner.run(reference.device(), options(clauses(longHaulClauses())), r -> {});
+        }
+        final Set<String> rerun = new HashSet<>();
+        longHaul.forEach(r -> rerun.add(r.caseId()));
+        final List<CaseResult> results = new ArrayList<>();
+        standard.stream().filter(r -> !rerun.contains(r.caseId())).forEach(results::add);
+        results.addAll(longHaul);
+        return DefectOutcome.of(null, results, System.nanoTime() - started);
+    }
+
+    /**
+     * One defect against the cases and vectors of {@code selection}, in the configuration its clauses need: the
+     * long-haul one when it breaks a clause of the long-haul profile (the standard configuration does not claim it).
+     */
     private DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
         final long started = System.nanoTime();
-        RunOptions options = RunOptions.defaults().withSelection(selection);
-        if (vectors.isPresent()) {
-            options = options.withVectorRoot(vectors.get()); // replayed, like the cases, for the selected clauses
-        }
-        try (EmbeddedReferenceDut reference =
-                EmbeddedReferenceDut.start(defect == null ? Defects.NONE : Defects.of(defect))) {
-            final List<CaseResult> results = CaseRunner.run(reference.device(), options, result -> {});
+        final ReferenceConfiguration configuration =
+                defect.clauses().stream().anyMatch(longHaulClauses()::contains) ? LONG_HAUL : STANDARD;
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect), configuration)) {
+            final List<CaseResult> results = CaseRunner.run(reference.device(), options(selection), result -> {});
             return DefectOutcome.of(defect, results, System.nanoTime() - started);
         }
+    }
+
+    private RunOptions options(final Selection selection) {
+        final RunOptions options = RunOptions.defaults().withSelection(selection);
+        // The vectors are replayed, like the cases, for the selected clauses.
+        return vectors.map(options::withVectorRoot).orElse(options);
+    }
+
+    /** The clauses of the long-haul profile. */
+    static List<String> longHaulClauses() {
+        return Applicability.catalogue().clauses().stream()
+                .filter(c -> c.profile() == Profile.LONG_HAUL)
+                .map(Clause::id)
+                .toList();
+    }
+
+    private static Selection clauses(final List<String> ids) {
+        return new Selection(ids, Set.of(), Set.of(), Set.of(), List.of());
     }
 }

@@ -203,6 +203,8 @@ public enum Defect {
     ECHO_IGNORED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
+    /** Keeps its timer in a 9-bit millisecond field: the RTO never exceeds 511 ms, whatever maximum RTO it is given, so a long-haul configuration's 1 s maximum is never reached (caught by LongHaulCase against the long-haul configuration). */
+    RTO_CAPPED_AT_511_MS(breaks("6.6.5")),
     /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */
     NO_RTO_BACKOFF(breaks("6.6.3")),
     /** Keeps the backed-off RTO after an ACK that advances the cumulative PSN (caught by TimerCase.ackRestoresTheComputedRto). */

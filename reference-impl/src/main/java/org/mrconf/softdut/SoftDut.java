@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * poll for it (a counter, a completion).
  */
 public final class SoftDut implements AutoCloseable, RequestHandler {
+    /** Clause 6.6.5: the long-haul profile needs a minimum RTO of up to 20 ms and a maximum RTO of at least 1 s. */
+    private static final long LONG_HAUL_MIN_RTO_NS = 20_000_000L;
+
+    private static final long LONG_HAUL_MAX_RTO_NS = 1_000_000_000L;
+
     private static final Logger LOG = LoggerFactory.getLogger(SoftDut.class);
     private static final long STOP_WAIT_MS = 5_000;
 
@@ -73,6 +78,9 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         }
         if (options.entropyPorts() < 2) {
             profiles.remove("multipath"); // one source port cannot re-path (clause 6.6.4)
+        }
+        if (endpointConfig.minRtoNs() <= LONG_HAUL_MIN_RTO_NS && endpointConfig.maxRtoNs() >= LONG_HAUL_MAX_RTO_NS) {
+            profiles.add("long-haul"); // timers a 10 ms path RTT needs (clause 6.6.5)
         }
         final List<String> optionalClauses = new ArrayList<>(ControlAgent.OPTIONAL_CLAUSES);
         if (memory == null) {

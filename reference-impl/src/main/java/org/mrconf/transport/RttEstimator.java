@@ -18,6 +18,10 @@ final class RttEstimator {
     private final boolean noBackoff;
     private final boolean notClampedToMax;
     private final boolean backoffNotRestored;
+    private final boolean cappedAt511Ms;
+
+    /** The ceiling of a 9-bit millisecond timer field ({@link org.mrconf.defect.Defect#RTO_CAPPED_AT_511_MS}). */
+    private static final long NINE_BIT_MS_CEILING_NS = 511_000_000L;
 
     RttEstimator(final long minRtoNs, final long initialRtoNs, final long maxRtoNs) {
         this(minRtoNs, initialRtoNs, maxRtoNs, org.mrconf.defect.Defects.NONE);
@@ -31,6 +35,7 @@ final class RttEstimator {
         this.noBackoff = defects.has(org.mrconf.defect.Defect.NO_RTO_BACKOFF);
         this.notClampedToMax = defects.has(org.mrconf.defect.Defect.RTO_NOT_CLAMPED_TO_MAX);
         this.backoffNotRestored = defects.has(org.mrconf.defect.Defect.BACKOFF_NOT_RESTORED);
+        this.cappedAt511Ms = defects.has(org.mrconf.defect.Defect.RTO_CAPPED_AT_511_MS);
         this.minRtoNs = minRtoNs;
         this.initialRtoNs = initialRtoNs;
         this.maxRtoNs = maxRtoNs;
@@ -89,6 +94,6 @@ final class RttEstimator {
         for (int i = 0; i < backoffShift && (rto < maxRtoNs || notClampedToMax); i++) {
             rto = notClampedToMax ? rto * 2 : Math.min(maxRtoNs, rto * 2);
         }
-        return rto;
+        return cappedAt511Ms ? Math.min(rto, NINE_BIT_MS_CEILING_NS) : rto;
     }
 }

@@ -160,6 +160,10 @@ public record DutProfile(
         public Parameters withTester(InetSocketAddress newTester) {
             return new Parameters(dut, newTester, mtu, paths, initialSendPsn, initialReceivePsn, timers, congestion);
         }
+
+        public Parameters withTimers(Timers newTimers) {
+            return new Parameters(dut, tester, mtu, paths, initialSendPsn, initialReceivePsn, newTimers, congestion);
+        }
     }
 
     /**

@@ -26,7 +26,8 @@ import org.mrconf.wire.WireConstants;
  * <ul>
  *   <li>absent or {@code reference}: the {@link Embedded} reference in the suite's own process (blank is an error);
  *       {@code reference?defect=NAME[,NAME]} runs it with deliberate non-conformances from the reference's defect
- *       catalogue (for self-validation; the names are checked where the reference is started);</li>
+ *       catalogue (for self-validation; the names are checked where the reference is started), and
+ *       {@code reference?config=long-haul} runs it in another configuration (its declarations follow);</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
  *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
  *   <li>{@code iface:NAME}: a DUT on the Ethernet interface NAME, through {@link RawInterface}; for a quick run
@@ -100,32 +101,46 @@ public sealed interface DutTarget {
     /**
      * The reference DUT in the suite's own process.
      *
-     * @param defects the names of the deliberate non-conformances it should commit, as given (none for the clean
-     *     reference)
+     * @param defects       the names of the deliberate non-conformances it should commit, as given (none for the
+     *     clean reference)
+     * @param configuration the name of the configuration it runs in, as given ({@value #STANDARD} unless named)
      */
-    record Embedded(List<String> defects) implements DutTarget {
+    record Embedded(List<String> defects, String configuration) implements DutTarget {
         /** How the embedded reference is named on the command line. */
         public static final String NAME = "reference";
+        /** The configuration the reference runs in unless {@code config=} names another. */
+        public static final String STANDARD = "standard";
 
         public Embedded {
             defects = List.copyOf(defects);
+            Objects.requireNonNull(configuration, "configuration");
         }
 
-        /** The clean reference. */
+        /** The clean reference in its standard configuration. */
         public Embedded() {
             this(List.of());
+        }
+
+        /** The reference committing {@code defects}, in its standard configuration. */
+        public Embedded(List<String> defects) {
+            this(defects, STANDARD);
         }
 
         static Embedded parse(String text) throws DutProfileException {
             int question = text.indexOf('?');
             Map<String, String> query = Udp.query(question < 0 ? null : text.substring(question + 1));
             String names = query.remove("defect");
+            String configuration = query.remove("config");
             if (!query.isEmpty()) {
                 throw new DutProfileException(
-                        SOURCE, query.keySet().iterator().next(), "unknown parameter, expected defect");
+                        SOURCE, query.keySet().iterator().next(), "unknown parameter, expected defect or config");
             }
+            if (configuration != null && configuration.isBlank()) {
+                throw new DutProfileException(SOURCE, "config", "name a configuration: standard or long-haul");
+            }
+            configuration = configuration == null ? STANDARD : configuration.strip();
             if (names == null) {
-                return new Embedded();
+                return new Embedded(List.of(), configuration);
             }
             List<String> defects = Arrays.stream(names.split(","))
                     .map(String::strip)
@@ -134,7 +149,7 @@ public sealed interface DutTarget {
             if (defects.isEmpty()) {
                 throw new DutProfileException(SOURCE, "defect", "give one or more defect names, comma separated");
             }
-            return new Embedded(defects);
+            return new Embedded(defects, configuration);
         }
 
         @Override

@@ -36,6 +36,18 @@ class DutTargetTest {
     }
 
     @Test
+    void shouldNameTheReferencesConfiguration() throws Exception {
+        assertThat(DutTarget.parse("reference?config=long-haul"))
+                .isEqualTo(new DutTarget.Embedded(java.util.List.of(), "long-haul"));
+        assertThat(DutTarget.parse("reference?defect=accept-bad-crc&config=long-haul"))
+                .isEqualTo(new DutTarget.Embedded(java.util.List.of("accept-bad-crc"), "long-haul"));
+        assertThat(((DutTarget.Embedded) DutTarget.parse("reference")).configuration())
+                .isEqualTo(DutTarget.Embedded.STANDARD);
+        assertThat(catchThrowableOfType(() -> DutTarget.parse("reference?config="), DutProfileException.class))
+                .hasMessageContaining("config");
+    }
+
+    @Test
     void shouldRejectAReferenceQueryWithoutDefects() {
         DutProfileException empty =
                 catchThrowableOfType(() -> DutTarget.parse("reference?defect="), DutProfileException.class);
@@ -43,7 +55,7 @@ class DutTargetTest {
                 catchThrowableOfType(() -> DutTarget.parse("reference?bug=x"), DutProfileException.class);
 
         assertThat(empty).hasMessageContaining("defect");
-        assertThat(unknown).hasMessageContaining("bug").hasMessageContaining("expected defect");
+        assertThat(unknown).hasMessageContaining("bug").hasMessageContaining("expected defect or config");
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.mrconf.cli.dut.OpenDevice;
 import org.mrconf.runner.CaseRunner;
+import org.mrconf.runner.LanedRun;
 import org.mrconf.runner.LivenessProbe;
 import org.mrconf.runner.RunOptions;
 import org.mrconf.runner.Selection;
@@ -116,13 +117,18 @@ public final class StabilityCommand implements Callable<Integer> {
                 final Instant start = Instant.now();
                 final Map<String, Verdict> verdicts = new TreeMap<>();
                 final Map<String, String> reasons = new TreeMap<>();
-                try (OpenDevice opened = OpenDevice.open(device)) {
+                // The embedded reference runs in two lanes, as `metaroce run` runs it; a device outside the JVM in one.
+                try (OpenDevice opened = OpenDevice.open(device);
+                        OpenDevice vectorLane = opened.twin().orElse(null)) {
                     final RunOptions options = new RunOptions(
                             Selection.ALL,
                             opened.controlEndpoint()
                                     .map(e -> LivenessProbe.helloOn(e, LivenessProbe.DEFAULT_TIMEOUT))
                                     .orElse(LivenessProbe.alwaysAlive()));
-                    for (final CaseResult result : CaseRunner.run(opened.device(), options, r -> {})) {
+                    final List<CaseResult> results = vectorLane == null
+                            ? CaseRunner.run(opened.device(), options, r -> {})
+                            : LanedRun.run(opened.device(), vectorLane.device(), options, r -> {});
+                    for (final CaseResult result : results) {
                         verdicts.put(result.caseId(), result.verdict());
                         reasons.put(
                                 result.caseId(),

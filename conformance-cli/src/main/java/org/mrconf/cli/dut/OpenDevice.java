@@ -22,6 +22,7 @@ import org.mrconf.dut.RawEthernetWireLink;
 import org.mrconf.dut.UdpWireLink;
 import org.mrconf.dut.WireLink;
 import org.mrconf.embedded.EmbeddedReferenceDut;
+import org.mrconf.embedded.ReferenceConfiguration;
 
 /**
  * A device opened for a run from a {@code --dut} target: the embedded reference (the default), a
@@ -91,7 +92,7 @@ public final class OpenDevice implements AutoCloseable {
     public static OpenDevice open(final String target) throws DutProfileException, DutControlException, IOException {
         final DutTarget parsed = DutTarget.parse(target);
         if (parsed instanceof DutTarget.Embedded reference) {
-            return embedded(defects(reference));
+            return embedded(defects(reference), configuration(reference));
         }
         if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
             throw new DutProfileException(
@@ -104,9 +105,18 @@ public final class OpenDevice implements AutoCloseable {
         return openProfile(profileOf(parsed), target, !(parsed instanceof DutTarget.ProfileFile));
     }
 
-    private static OpenDevice embedded(final Defects defects) {
-        final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects);
-        return new OpenDevice(embedded.device(), List.of(embedded), () -> embedded(defects));
+    private static OpenDevice embedded(final Defects defects, final ReferenceConfiguration configuration) {
+        final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects, configuration);
+        return new OpenDevice(embedded.device(), List.of(embedded), () -> embedded(defects, configuration));
+    }
+
+    /** The configuration the {@code reference?config=} target names. */
+    static ReferenceConfiguration configuration(final DutTarget.Embedded reference) throws DutProfileException {
+        try {
+            return ReferenceConfiguration.fromTargetName(reference.configuration());
+        } catch (final IllegalArgumentException e) {
+            throw new DutProfileException(DutTarget.SOURCE, "config", e.getMessage(), e);
+        }
     }
 
     /** The embedded reference judged by a profile file's declarations (e.g. a core-only profile). */

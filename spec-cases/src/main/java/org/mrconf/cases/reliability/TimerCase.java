@@ -32,8 +32,10 @@ import org.mrconf.wire.Opcode;
 @ExtendWith(DutExtension.class)
 @DisplayName("Retransmission timer")
 class TimerCase {
-    private static final long REMOTE_ADDRESS = 0x00E0_0000L;
-    private static final long REMOTE_KEY = 0x66;
+    /** The tester's address and key the timer cases' WRITEs carry ({@link #ours()} knows them by it). */
+    static final long REMOTE_ADDRESS = 0x00E0_0000L;
+
+    static final long REMOTE_KEY = 0x66;
     /** Expiries watched at most; enough to reach a maximum RTO of up to 2^7 times the initial one. */
     private static final int MAX_EXPIRIES = 9;
 
@@ -53,32 +55,7 @@ class TimerCase {
             final int mark = testbed.peer().mark();
             testbed.control()
                     .postWrite(CaseSteps.request(testbed, 0, 1000, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
-            final long initialNs = timers.initialRto().toNanos();
-            final long maxNs = timers.maxRto().toNanos();
-            long expectedNs = initialNs;
-            int atMax = 0;
-            ReceivedPacket previous = testbed.peer().await(mark, ours(), Testbed.WAIT);
-            for (int expiry = 1; expiry <= MAX_EXPIRIES && atMax < 2; expiry++) {
-                final ReceivedPacket next = testbed.peer()
-                        .recorder()
-                        .awaitCount(
-                                mark,
-                                ours(),
-                                expiry + 1,
-                                Duration.ofNanos(3 * expectedNs).plus(Testbed.WAIT))
-                        .get(expiry);
-                judge(timers, previous, next, expectedNs, "6.6.3: interval before resend " + expiry);
-                if (testbed.profile().claims(Profile.MULTIPATH)) {
-                    assertThat(next.captured().sourcePort())
-                            .as("6.6.4: resend %d after an expiry carries a new entropy", expiry)
-                            .isNotEqualTo(previous.captured().sourcePort());
-                }
-                previous = next;
-                if (expectedNs == maxNs) {
-                    atMax++;
-                }
-                expectedNs = Math.min(maxNs, 2 * expectedNs);
-            }
+            final ReceivedPacket previous = watchBackoff(testbed, mark, "6.6.3", true);
             testbed.peer().send(ackAll(previous));
         }
     }
@@ -258,6 +235,43 @@ class TimerCase {
      * Fails when both clocks put the interval between two transmissions outside what the declared timer allows, and
      * gives up when they disagree.
      */
+    /**
+     * Watches the resends of a one-packet WRITE the tester never acknowledges (posted after {@code mark}), from the
+     * initial RTO, doubling on each expiry, until two intervals at the declared maximum; judges each interval (and,
+     * with {@code repath} on a multipath device, that each resend carries a new entropy, clause 6.6.4). Returns the
+     * last resend.
+     */
+    static ReceivedPacket watchBackoff(
+            final Testbed testbed, final int mark, final String clause, final boolean repath) {
+        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final long maxNs = timers.maxRto().toNanos();
+        long expectedNs = timers.initialRto().toNanos();
+        int atMax = 0;
+        ReceivedPacket previous = testbed.peer().await(mark, ours(), Testbed.WAIT);
+        for (int expiry = 1; expiry <= MAX_EXPIRIES && atMax < 2; expiry++) {
+            final ReceivedPacket next = testbed.peer()
+                    .recorder()
+                    .awaitCount(
+                            mark,
+                            ours(),
+                            expiry + 1,
+                            Duration.ofNanos(3 * expectedNs).plus(Testbed.WAIT))
+                    .get(expiry);
+            judge(timers, previous, next, expectedNs, clause + ": interval before resend " + expiry);
+            if (repath && testbed.profile().claims(Profile.MULTIPATH)) {
+                assertThat(next.captured().sourcePort())
+                        .as("6.6.4: resend %d after an expiry carries a new entropy", expiry)
+                        .isNotEqualTo(previous.captured().sourcePort());
+            }
+            previous = next;
+            if (expectedNs == maxNs) {
+                atMax++;
+            }
+            expectedNs = Math.min(maxNs, 2 * expectedNs);
+        }
+        return previous;
+    }
+
     static void judge(
             final DutProfile.Timers timers,
             final ReceivedPacket previous,
@@ -286,7 +300,7 @@ class TimerCase {
                 .isBetween(lowest, highest);
     }
 
-    private static PacketMatcher ours() {
+    static PacketMatcher ours() {
         return PacketMatcher.expect()
                 .data()
                 .opcode(Opcode.WRITE)
@@ -294,7 +308,7 @@ class TimerCase {
                 .remoteAddress(REMOTE_ADDRESS);
     }
 
-    private static org.mrconf.peer.PacketBuilder ackAll(final ReceivedPacket packet) {
+    static org.mrconf.peer.PacketBuilder ackAll(final ReceivedPacket packet) {
         final DataPacket data = packet.data().orElseThrow();
         return CaseSteps.ack(data.header().pathId(), Psn.add(data.header().psn(), 1), data.transmitTimestamp());
     }

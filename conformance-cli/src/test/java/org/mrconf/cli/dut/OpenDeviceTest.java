@@ -1,0 +1,47 @@
+package org.mrconf.cli.dut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutInfo;
+import org.mrconf.dut.DutProfileException;
+
+class OpenDeviceTest {
+    @Test
+    void shouldOpenTheLongHaulConfigurationWithItsDeclarationsAndAHelloThatAgrees() throws Exception {
+        try (OpenDevice opened = OpenDevice.open("reference?config=long-haul")) {
+            assertThat(opened.device().profile().claims(Profile.LONG_HAUL)).isTrue();
+            assertThat(opened.device().profile().parameters().timers().maxRto()).isEqualTo(Duration.ofSeconds(1));
+            final DutInfo hello = opened.device().control().hello();
+            assertThat(hello.profiles()).contains(Profile.LONG_HAUL);
+        }
+        try (OpenDevice standard = OpenDevice.open(null)) {
+            assertThat(standard.device().profile().claims(Profile.LONG_HAUL)).isFalse();
+            assertThat(standard.device().control().hello().profiles()).doesNotContain(Profile.LONG_HAUL);
+        }
+    }
+
+    @Test
+    void shouldStartATwinOfTheEmbeddedReferenceWithTheSameDefectsAndDeclarations() throws Exception {
+        try (OpenDevice opened = OpenDevice.open("reference?defect=accept-bad-crc&config=long-haul");
+                OpenDevice twin = opened.twin().orElseThrow()) {
+            assertThat(twin.device()).isNotSameAs(opened.device());
+            assertThat(twin.device().profile()).isEqualTo(opened.device().profile());
+            assertThat(twin.device().control().hello().defects())
+                    .isEqualTo(opened.device().control().hello().defects())
+                    .contains("accept-bad-crc");
+        }
+    }
+
+    @Test
+    void shouldNameTheFieldOfAnUnknownConfiguration() {
+        assertThatThrownBy(() -> OpenDevice.open("reference?config=metro"))
+                .isInstanceOf(DutProfileException.class)
+                .hasMessageContaining("config")
+                .hasMessageContaining("metro")
+                .hasMessageContaining("long-haul");
+    }
+}
