@@ -2,7 +2,6 @@ package org.mrconf.embedded;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.defect.Defects;
@@ -23,8 +22,6 @@ import org.mrconf.wire.WireConstants;
  * (no sockets). The addresses are labels on the in-memory link; nothing is sent on any network.
  */
 public final class EmbeddedReferenceDut implements AutoCloseable {
-    private static final InetAddress DUT_ADDRESS = loopback(1);
-    private static final InetAddress TESTER_ADDRESS = loopback(2);
     /**
      * The tester's MetaRoCE port: deliberately not the default 4796, so that a DUT that ignores the configured
      * destination port (spec clause 4.1.3) is seen doing so.
@@ -35,11 +32,17 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
     private final QueueWireLink link;
     private final JsonLineControlClient control;
     private final ReferenceConfiguration configuration;
+    /** The labels of the two ends on the in-memory link (IPv4 or, in the IPv6 configuration, IPv6). */
+    private final InetAddress dutAddress;
+
+    private final InetAddress testerAddress;
 
     private EmbeddedReferenceDut(final SoftDutOptions options, final ReferenceConfiguration configuration) {
         this.configuration = configuration;
-        final InetSocketAddress dutPort = new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT);
-        final InetSocketAddress testerPort = new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT);
+        this.dutAddress = configuration.dutAddress();
+        this.testerAddress = configuration.testerAddress();
+        final InetSocketAddress dutPort = new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT);
+        final InetSocketAddress testerPort = new InetSocketAddress(testerAddress, TESTER_PORT);
         final SoftDut[] device = new SoftDut[1];
         this.link = new QueueWireLink(
                 testerPort,
@@ -54,7 +57,7 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                 options,
                 (packet, destination, destinationPort, sourcePort, ecn) -> link.deliverFromDut(new Datagram(
                         packet,
-                        new InetSocketAddress(DUT_ADDRESS, sourcePort),
+                        new InetSocketAddress(dutAddress, sourcePort),
                         new InetSocketAddress(destination, destinationPort),
                         Ecn.fromCodepoint(ecn))));
         device[0] = dut;
@@ -76,6 +79,8 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         final SoftDutOptions defaults = SoftDutOptions.builder().build();
         return new EmbeddedReferenceDut(
                 SoftDutOptions.builder()
+                        // In memory nothing is bound: the address only labels the DUT's end (hello, IPv6 or not).
+                        .bindAddress(configuration.dutAddress())
                         .udpPort(WireConstants.DEFAULT_UDP_PORT)
                         .controlPort(-1)
                         .endpoint(configuration.endpoint(defaults.endpoint()).toBuilder()
@@ -116,7 +121,7 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
      * The reference's declarations (the bundled {@code reference-udp} profile: the embedded reference runs the same
      * soft DUT with the same timers) with the in-memory link and its addresses.
      */
-    private static DutProfile profile() {
+    private DutProfile profile() {
         try {
             final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
             // The in-memory link keeps each packet's own source port, so the embedded reference implements 8.1.6
@@ -129,8 +134,8 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                     .withLink(DutProfile.Link.embedded())
                     .withControl(Optional.empty())
                     .withParameters(bundled.parameters()
-                            .withDut(new InetSocketAddress(DUT_ADDRESS, WireConstants.DEFAULT_UDP_PORT))
-                            .withTester(new InetSocketAddress(TESTER_ADDRESS, TESTER_PORT)));
+                            .withDut(new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT))
+                            .withTester(new InetSocketAddress(testerAddress, TESTER_PORT)));
         } catch (final DutProfileException e) {
             throw new IllegalStateException("the bundled reference profile is broken: " + e.getMessage(), e);
         }
@@ -141,13 +146,5 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         control.close();
         link.close();
         dut.close();
-    }
-
-    private static InetAddress loopback(final int last) {
-        try {
-            return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) last});
-        } catch (final UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

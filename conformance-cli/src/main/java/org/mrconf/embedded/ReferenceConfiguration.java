@@ -1,5 +1,7 @@
 package org.mrconf.embedded;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -10,9 +12,10 @@ import org.mrconf.transport.EndpointConfig;
 
 /**
  * The configurations the embedded reference can run in, each with the declarations that go with it. The standard one
- * is what {@code ./metaroce run} tests; the long-haul one (a metro-scale link: clause 6.6.5's timers) exists so that
- * the long-haul profile has a conforming implementation to pass and a defect to catch ({@code metaroce selftest}
- * runs the long-haul clauses against it).
+ * is what {@code ./metaroce run} tests. The others exist so that a profile the standard one does not claim has a
+ * conforming implementation to pass and a defect to catch ({@code metaroce selftest} runs that profile's clauses
+ * against them): long-haul (a metro-scale link: clause 6.6.5's timers) and ipv6 (the in-memory link labelled with IPv6
+ * addresses, clause 4.1.2).
  */
 public enum ReferenceConfiguration {
     /** The soft DUT's defaults (the bundled {@code reference-udp} profile). */
@@ -21,11 +24,40 @@ public enum ReferenceConfiguration {
      * Clause 6.6.5's timers: the standard minimum RTO (2 ms; the clause allows up to 20 ms), a 50 ms initial RTO (a 10 ms path RTT never
      * outlives it), a 1 s maximum RTO, and a 10 s connection timeout that the backoff to 1 s fits in.
      */
-    LONG_HAUL;
+    LONG_HAUL,
+    /**
+     * IPv6 carriage: both ends of the in-memory link are labelled with IPv6 addresses of the documentation prefix
+     * (RFC 3849; nothing is sent on any network), so the soft DUT runs with IPv6's 40-byte header and claims ipv6.
+     */
+    IPV6;
 
     private static final long LONG_HAUL_INITIAL_RTO_NS = 50_000_000L;
     private static final long LONG_HAUL_MAX_RTO_NS = 1_000_000_000L;
     private static final long LONG_HAUL_CONNECTION_TIMEOUT_NS = 10_000_000_000L;
+
+    private static final InetAddress IPV4_DUT = address("127.0.0.1");
+    private static final InetAddress IPV4_TESTER = address("127.0.0.2");
+    private static final InetAddress IPV6_DUT = address("2001:db8::1");
+    private static final InetAddress IPV6_TESTER = address("2001:db8::2");
+
+    /** The profile this configuration exists for; empty for the standard one. */
+    public java.util.Optional<Profile> profile() {
+        return switch (this) {
+            case STANDARD -> java.util.Optional.empty();
+            case LONG_HAUL -> java.util.Optional.of(Profile.LONG_HAUL);
+            case IPV6 -> java.util.Optional.of(Profile.IPV6);
+        };
+    }
+
+    /** The label of the DUT's end of the in-memory link. */
+    InetAddress dutAddress() {
+        return this == IPV6 ? IPV6_DUT : IPV4_DUT;
+    }
+
+    /** The label of the tester's end of the in-memory link. */
+    InetAddress testerAddress() {
+        return this == IPV6 ? IPV6_TESTER : IPV4_TESTER;
+    }
 
     /** Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}. */
     public String targetName() {
@@ -39,13 +71,14 @@ public enum ReferenceConfiguration {
                 return configuration;
             }
         }
-        throw new IllegalArgumentException("unknown configuration '" + name + "', expected standard or long-haul");
+        throw new IllegalArgumentException(
+                "unknown configuration '" + name + "', expected standard, long-haul or ipv6");
     }
 
     /** The soft DUT's endpoint parameters in this configuration. */
     EndpointConfig endpoint(final EndpointConfig standard) {
         return switch (this) {
-            case STANDARD -> standard;
+            case STANDARD, IPV6 -> standard; // IPv6's header length follows from the DUT's address (SoftDut)
             case LONG_HAUL ->
                 standard.toBuilder()
                         .timers(standard.minRtoNs(), LONG_HAUL_INITIAL_RTO_NS, LONG_HAUL_MAX_RTO_NS)
@@ -61,19 +94,30 @@ public enum ReferenceConfiguration {
         }
         final DutProfile.Conformance conformance = standard.conformance();
         final Set<Profile> claims = EnumSet.copyOf(conformance.profiles());
-        claims.add(Profile.LONG_HAUL);
+        claims.add(profile().orElseThrow());
+        final DutProfile claiming = standard.withConformance(new DutProfile.Conformance(
+                claims, conformance.optionalClauses(), conformance.limits(), conformance.reorderTolerance()));
+        if (this == IPV6) {
+            return claiming;
+        }
         final DutProfile.Timers timers = standard.parameters().timers();
-        return standard.withConformance(new DutProfile.Conformance(
-                        claims, conformance.optionalClauses(), conformance.limits(), conformance.reorderTolerance()))
-                .withParameters(standard.parameters()
-                        .withTimers(new DutProfile.Timers(
-                                timers.minRto(),
-                                Duration.ofNanos(LONG_HAUL_INITIAL_RTO_NS),
-                                Duration.ofNanos(LONG_HAUL_MAX_RTO_NS),
-                                timers.ackDelay(),
-                                timers.ackCoalescing(),
-                                timers.unhealthyThreshold(),
-                                Duration.ofNanos(LONG_HAUL_CONNECTION_TIMEOUT_NS),
-                                timers.tolerance())));
+        return claiming.withParameters(standard.parameters()
+                .withTimers(new DutProfile.Timers(
+                        timers.minRto(),
+                        Duration.ofNanos(LONG_HAUL_INITIAL_RTO_NS),
+                        Duration.ofNanos(LONG_HAUL_MAX_RTO_NS),
+                        timers.ackDelay(),
+                        timers.ackCoalescing(),
+                        timers.unhealthyThreshold(),
+                        Duration.ofNanos(LONG_HAUL_CONNECTION_TIMEOUT_NS),
+                        timers.tolerance())));
+    }
+
+    private static InetAddress address(final String literal) {
+        try {
+            return InetAddress.getByName(literal); // a literal: nothing is looked up
+        } catch (final UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

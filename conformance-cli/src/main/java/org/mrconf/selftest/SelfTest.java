@@ -1,12 +1,11 @@
 package org.mrconf.selftest;
 
-import static org.mrconf.embedded.ReferenceConfiguration.LONG_HAUL;
-import static org.mrconf.embedded.ReferenceConfiguration.STANDARD;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.mrconf.cases.Applicability;
 import org.mrconf.catalogue.Clause;
-import org.mrconf.catalogue.Profile;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
 import org.mrconf.embedded.EmbeddedReferenceDut;
@@ -118,8 +116,9 @@ public final class SelfTest {
 
     /**
      * The clean reference: every case and vector in its standard configuration (in two lanes with more than one job,
-     * as {@code metaroce run} does), then the clauses of the long-haul profile, which the standard configuration does
-     * not claim, in the long-haul one; the long-haul run's results replace the standard run's for its cases.
+     * as {@code metaroce run} does), then, in each other configuration, the clauses of the profile it exists for
+     * (the standard configuration does not claim them); those runs' results replace the standard run's for their
+     * cases.
      */
     private DefectOutcome runClean() throws Exception {
         final long started = System.nanoTime();
@@ -133,26 +132,33 @@ public final class SelfTest {
                 standard = CaseRunner.run(reference.device(), options(Selection.ALL), r -> {});
             }
         }
-        final List<CaseResult> longHaul;
-        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE, LONG_HAUL)) {
-            longHaul = CaseRunner.run(reference.device(), options(clauses(longHaulClauses())), r -> {});
+        final List<CaseResult> others = new ArrayList<>();
+        for (final Map.Entry<ReferenceConfiguration, List<String>> other :
+                otherConfigurations().entrySet()) {
+            try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE, other.getKey())) {
+                others.addAll(CaseRunner.run(reference.device(), options(clauses(other.getValue())), r -> {}));
+            }
         }
         final Set<String> rerun = new HashSet<>();
-        longHaul.forEach(r -> rerun.add(r.caseId()));
+        others.forEach(r -> rerun.add(r.caseId()));
         final List<CaseResult> results = new ArrayList<>();
         standard.stream().filter(r -> !rerun.contains(r.caseId())).forEach(results::add);
-        results.addAll(longHaul);
+        results.addAll(others);
         return DefectOutcome.of(null, results, System.nanoTime() - started);
     }
 
     /**
-     * One defect against the cases and vectors of {@code selection}, in the configuration its clauses need: the
-     * long-haul one when it breaks a clause of the long-haul profile (the standard configuration does not claim it).
+     * One defect against the cases and vectors of {@code selection}, in the configuration its clauses need: the one
+     * that exists for the profile of a clause it breaks (the standard configuration claims neither long-haul nor
+     * ipv6), else the standard one.
      */
     private DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
         final long started = System.nanoTime();
-        final ReferenceConfiguration configuration =
-                defect.clauses().stream().anyMatch(longHaulClauses()::contains) ? LONG_HAUL : STANDARD;
+        final ReferenceConfiguration configuration = otherConfigurations().entrySet().stream()
+                .filter(e -> defect.clauses().stream().anyMatch(e.getValue()::contains))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(ReferenceConfiguration.STANDARD);
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect), configuration)) {
             final List<CaseResult> results = CaseRunner.run(reference.device(), options(selection), result -> {});
             return DefectOutcome.of(defect, results, System.nanoTime() - started);
@@ -165,12 +171,20 @@ public final class SelfTest {
         return vectors.map(options::withVectorRoot).orElse(options);
     }
 
-    /** The clauses of the long-haul profile. */
-    static List<String> longHaulClauses() {
-        return Applicability.catalogue().clauses().stream()
-                .filter(c -> c.profile() == Profile.LONG_HAUL)
-                .map(Clause::id)
-                .toList();
+    /** The configurations beside the standard one, each with the clauses of the profile it exists for. */
+    static Map<ReferenceConfiguration, List<String>> otherConfigurations() {
+        final Map<ReferenceConfiguration, List<String>> others = new EnumMap<>(ReferenceConfiguration.class);
+        for (final ReferenceConfiguration configuration : ReferenceConfiguration.values()) {
+            configuration
+                    .profile()
+                    .ifPresent(profile -> others.put(
+                            configuration,
+                            Applicability.catalogue().clauses().stream()
+                                    .filter(c -> c.profile() == profile)
+                                    .map(Clause::id)
+                                    .toList()));
+        }
+        return others;
     }
 
     private static Selection clauses(final List<String> ids) {

@@ -203,6 +203,8 @@ public enum Defect {
     ECHO_IGNORED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
+    /** Over IPv6 drops every datagram it receives as truncated (an IPv6 receive path never enabled), though it claims the ipv6 profile (caught by EncapsulationCase.ipv6Carriage against the IPv6 configuration). */
+    IPV6_RECEIVE_DROPPED(breaks("4.1.2")),
     /** Keeps its timer in a 9-bit millisecond field: the RTO never exceeds 511 ms, whatever maximum RTO it is given, so a long-haul configuration's 1 s maximum is never reached (caught by LongHaulCase against the long-haul configuration). */
     RTO_CAPPED_AT_511_MS(breaks("6.6.5")),
     /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */

@@ -22,6 +22,9 @@ import org.mrconf.wire.Opcode;
  * thread that drives it (the simulator or a socket loop).
  */
 public final class Endpoint implements PacketReceiver {
+    /** The IP header length of an endpoint configured for IPv6. */
+    private static final int IPV6_HEADER_BYTES = 40;
+
     private final EndpointState state;
     private final NanoClock clock;
     private final ReceiveDefects receiveChecks;
@@ -33,6 +36,9 @@ public final class Endpoint implements PacketReceiver {
     private final boolean unknownConnectionNackFlood;
     private final boolean foreignSourceAccepted;
     private final boolean foreignSourceNacked;
+    /** {@link org.mrconf.defect.Defect#IPV6_RECEIVE_DROPPED}, on an endpoint configured for IPv6. */
+    private final boolean ipv6ReceiveDropped;
+
     private final DecodedPacket decoded = new DecodedPacket();
     private final CompletionDispatcher completions;
     private final OutboundPackets out;
@@ -68,6 +74,8 @@ public final class Endpoint implements PacketReceiver {
         this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
+        this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED)
+                && config.ipHeaderBytes() == IPV6_HEADER_BYTES;
         this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
@@ -398,6 +406,10 @@ public final class Endpoint implements PacketReceiver {
             final int length,
             final long nowNs) {
         lastNowNs = nowNs;
+        if (ipv6ReceiveDropped) {
+            state.counters.increment(Counter.RX_TRUNCATED);
+            return;
+        }
         state.counters.increment(Counter.RX_PACKETS);
         final DecodeStatus status = receiveChecks.decode(buffer, offset, length, decoded);
         if (status != DecodeStatus.OK) {

@@ -25,6 +25,17 @@ class OpenDeviceTest {
     }
 
     @Test
+    void shouldOpenTheIpv6ConfigurationOnIpv6Labels() throws Exception {
+        try (OpenDevice opened = OpenDevice.open("reference?config=ipv6")) {
+            assertThat(opened.device().profile().claims(Profile.IPV6)).isTrue();
+            assertThat(opened.device().link().testerAddress()).isInstanceOf(java.net.Inet6Address.class);
+            assertThat(opened.device().profile().parameters().dut().getAddress())
+                    .isInstanceOf(java.net.Inet6Address.class);
+            assertThat(opened.device().control().hello().profiles()).contains(Profile.IPV6);
+        }
+    }
+
+    @Test
     void shouldStartATwinOfTheEmbeddedReferenceWithTheSameDefectsAndDeclarations() throws Exception {
         try (OpenDevice opened = OpenDevice.open("reference?defect=accept-bad-crc&config=long-haul");
                 OpenDevice twin = opened.twin().orElseThrow()) {
@@ -42,6 +53,7 @@ class OpenDeviceTest {
                 .isInstanceOf(DutProfileException.class)
                 .hasMessageContaining("config")
                 .hasMessageContaining("metro")
-                .hasMessageContaining("long-haul");
+                .hasMessageContaining("long-haul")
+                .hasMessageContaining("ipv6");
     }
 }
