@@ -6,7 +6,10 @@ import java.util.List;
 import org.apiguardian.api.API;
 import org.mrconf.verdict.CaseResult;
 
-/** What a run tells its caller as it goes (the console, the report writers); every call is on the run's thread. */
+/**
+ * What a run tells its caller as it goes (the console, the report writers). Calls come one at a time: on the run's
+ * thread, or, in a {@link LanedRun}, from either lane's thread.
+ */
 @API(status = EXPERIMENTAL, since = "0.1")
 public interface RunListener {
     /** The run will execute {@code cases} cases. */

@@ -331,18 +331,26 @@ final class SenderSteps {
         final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
         while (true) {
             final List<DataPacket> sent = sentData();
-            // The message with the awaited MSN if one came, else the first unclaimed one: packets of several
-            // messages may arrive out of order (any path, any source port), and a wrong MSN must still be compared.
+            // The message with the awaited MSN, waited for until the deadline: packets of several messages may
+            // arrive out of order (any path, any source port). Only at the deadline does the first unclaimed whole
+            // message stand in for it, so that a wrong MSN is still compared.
             final List<DataPacket> unclaimed = sent.stream()
                     .filter(p -> p.opcode().name().equals(await.opcode())
                             && p.streamId() == await.stream()
                             && !claimed.containsKey(MessageKey.of(p)))
                     .toList();
+            final boolean late = System.nanoTime() - deadlineNs > 0;
             final DataPacket first = unclaimed.stream()
                     .filter(p -> await.msn().isEmpty()
                             || p.messageSequenceNumber() == await.msn().getAsLong())
                     .findFirst()
-                    .orElse(unclaimed.isEmpty() ? null : unclaimed.get(0));
+                    .orElse(
+                            late
+                                    ? unclaimed.stream()
+                                            .filter(p -> isWhole(p, sent))
+                                            .findFirst()
+                                            .orElse(unclaimed.isEmpty() ? null : unclaimed.get(0))
+                                    : null);
             if (first != null && isWhole(first, sent)) {
                 claimed.put(MessageKey.of(first), await);
                 await.as().ifPresent(name -> {
@@ -354,7 +362,7 @@ final class SenderSteps {
                 });
                 return true;
             }
-            if (System.nanoTime() - deadlineNs > 0) {
+            if (late) {
                 if (acksHeld || loseFirst) {
                     // Without ACKs a DUT may rightly hold the message back for its congestion or send window.
                     throw new TestAbortedException(String.format(
