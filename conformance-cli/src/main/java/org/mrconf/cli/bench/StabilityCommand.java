@@ -18,10 +18,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.mrconf.catalogue.CatalogueException;
+import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.cli.dut.OpenDevice;
+import org.mrconf.report.ReportWriters;
+import org.mrconf.runner.BuildInfo;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.runner.LanedRun;
 import org.mrconf.runner.LivenessProbe;
+import org.mrconf.runner.RunJournal;
 import org.mrconf.runner.RunOptions;
 import org.mrconf.runner.Selection;
 import org.mrconf.softdut.SoftDut;
@@ -128,6 +133,12 @@ public final class StabilityCommand implements Callable<Integer> {
                     final List<CaseResult> results = vectorLane == null
                             ? CaseRunner.run(opened.device(), options, r -> {})
                             : LanedRun.run(opened.device(), vectorLane.device(), options, r -> {});
+                    if (results.stream()
+                            .anyMatch(r -> r.verdict() != Verdict.PASS && r.verdict() != Verdict.NOT_APPLICABLE)) {
+                        console.printf(
+                                "        reports of run %d (evidence of what did not pass): %s%n",
+                                i, keepReports(i, device, opened, results));
+                    }
                     for (final CaseResult result : results) {
                         verdicts.put(result.caseId(), result.verdict());
                         reasons.put(
@@ -164,6 +175,28 @@ public final class StabilityCommand implements Callable<Integer> {
         return identical ? 0 : 1;
     }
 
+    /**
+     * Writes the four reports of a run that did not pass throughout, evidence included (the packets around each case
+     * that did not pass), into {@code reports/runs/<time>-stability-run-N/}, so that a verdict that flips under load
+     * can be explained afterwards; returns the folder.
+     */
+    private static Path keepReports(
+            final int run, final String device, final OpenDevice opened, final List<CaseResult> results)
+            throws IOException, CatalogueException {
+        final String time = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+        final Path folder = Path.of("reports", "runs", time + "-stability-run-" + run);
+        final RunJournal journal = new RunJournal(
+                BuildInfo.current(),
+                new CatalogueLoader().loadBundled(),
+                "metaroce bench stability (run " + run + ")",
+                RunJournal.describe(device, opened.device().profile(), java.util.Optional.empty()),
+                Map.of());
+        results.forEach(journal::add);
+        ReportWriters.writeAll(folder, journal.snapshot(true, false));
+        return folder;
+    }
+
     private String markdown(final List<Run> done, final boolean identical, final int threads, final String dut)
             throws IOException {
         final StringBuilder md = new StringBuilder();
@@ -192,6 +225,8 @@ public final class StabilityCommand implements Callable<Integer> {
                 .append(" runs gave identical verdicts**")
                 .append(identical ? "." : " (NOT all identical: see the digests below).")
                 .append("\n\n");
+        md.append("A run with a verdict other than PASS or NOT_APPLICABLE keeps its four reports, with the evidence of"
+                + " each such case, in `reports/runs/<time>-stability-run-N/`.\n\n");
         md.append("| Run | Verdict digest | Verdicts | Took |\n| ---: | --- | --- | ---: |\n");
         for (final Run run : done) {
             md.append("| ")
