@@ -70,6 +70,9 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
     static final int EXIT_HARNESS = 3;
+    /** The report parameter that says a run used two lanes. */
+    static final String LANES_PARAMETER = "lanes";
+
     private static final Duration CLEANUP_WAIT = Duration.ofSeconds(3);
 
     @Option(
@@ -191,7 +194,7 @@ final class RunCommand implements Callable<Integer> {
                     BuildInfo.current(),
                     catalogue,
                     commandLine(),
-                    RunJournal.describe(dutName, opened.device().profile(), Optional.of(info)),
+                    lanes(RunJournal.describe(dutName, opened.device().profile(), Optional.of(info)), vectorLane),
                     selection.describe());
             final AtomicBoolean finished = new AtomicBoolean();
             final RunStop stop = new RunStop();
@@ -296,6 +299,16 @@ final class RunCommand implements Callable<Integer> {
 
     private static long count(final List<ClauseResult> clauses, final Verdict verdict) {
         return clauses.stream().filter(c -> c.verdict() == verdict).count();
+    }
+
+    /** The device as the reports name it, saying when the vectors ran on a second instance of it (two lanes). */
+    static RunRecord.DutDescription lanes(final RunRecord.DutDescription dut, final OpenDevice vectorLane) {
+        return vectorLane == null
+                ? dut
+                : dut.withParameter(
+                        LANES_PARAMETER,
+                        "2: the test vectors ran on a second instance of the embedded reference (same defects and"
+                                + " declarations) while the cases ran on the first");
     }
 
     private static LivenessProbe liveness(final OpenDevice opened) {

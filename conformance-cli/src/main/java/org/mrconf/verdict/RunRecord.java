@@ -119,5 +119,13 @@ public record RunRecord(
             parameters = Map.copyOf(parameters);
             Objects.requireNonNull(link, "link");
         }
+
+        /** The same description with one more parameter, e.g. how the run used the device. */
+        public DutDescription withParameter(final String key, final String value) {
+            final Map<String, String> more = new java.util.HashMap<>(parameters);
+            more.put(key, value);
+            return new DutDescription(
+                    name, vendor, model, firmware, driver, profiles, optionalClauses, defects, more, link);
+        }
     }
 }

@@ -48,6 +48,27 @@ class RunCommandTest {
     }
 
     @Test
+    void shouldSayInTheReportWhenTheVectorsRanOnASecondInstance() throws Exception {
+        final Path twoLanes = dir.resolve("two-lanes");
+        final Path oneLane = dir.resolve("one-lane");
+
+        assertThat(run("run", "--case", "IntegrityCase.*", "--quiet", "--out", twoLanes.toString()))
+                .as("stdout:%n%s%nstderr:%n%s", out, err)
+                .isZero();
+        assertThat(run("run", "--jobs", "1", "--case", "IntegrityCase.*", "--quiet", "--out", oneLane.toString()))
+                .as("stdout:%n%s%nstderr:%n%s", out, err)
+                .isZero();
+
+        assertThat(Files.readString(twoLanes.resolve("report.json")))
+                .contains("\"" + RunCommand.LANES_PARAMETER + "\" : \"2: the test vectors ran on a second instance");
+        assertThat(Files.readString(oneLane.resolve("report.json")))
+                .doesNotContain("\"" + RunCommand.LANES_PARAMETER + "\"");
+        assertThat(run("run", "--jobs", "3", "--out", dir.resolve("three").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--jobs must be 1 or 2, found 3");
+    }
+
+    @Test
     void shouldMakeTheReadClausesNotApplicableForACoreOnlyProfile() throws Exception {
         final Path profile = dir.resolve("core-only.json");
         Files.writeString(
