@@ -32,10 +32,10 @@ import org.mrconf.wire.Opcode;
 @ExtendWith(DutExtension.class)
 @DisplayName("Retransmission timer")
 class TimerCase {
-    /** The tester's address and key the timer cases' WRITEs carry ({@link #ours()} knows them by it). */
-    static final long REMOTE_ADDRESS = 0x00E0_0000L;
-
-    static final long REMOTE_KEY = 0x66;
+    private static final long REMOTE_ADDRESS = 0x00E0_0000L;
+    private static final long REMOTE_KEY = 0x66;
+    /** The longest maximum RTO whose backoff a case watches: beyond it the case would take minutes. */
+    private static final Duration LONGEST_WATCHED = Duration.ofSeconds(2);
     /** Expiries watched at most; enough to reach a maximum RTO of up to 2^7 times the initial one. */
     private static final int MAX_EXPIRIES = 9;
 
@@ -45,19 +45,7 @@ class TimerCase {
     @Verifies("6.6.3")
     @Verifies("6.6.4")
     void backsOffFromTheInitialRtoToTheMaximum(final DeviceUnderTest dut) throws Exception {
-        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
-            if (timers.maxRto().compareTo(Duration.ofSeconds(2)) > 0) {
-                throw Inconclusive.because("a declared maximum RTO of " + timers.maxRto()
-                        + " would make this case take minutes; it watches at most 2 s intervals");
-            }
-            CaseSteps.stage(testbed, Testbed.BASE, 64, 1);
-            final int mark = testbed.peer().mark();
-            testbed.control()
-                    .postWrite(CaseSteps.request(testbed, 0, 1000, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
-            final ReceivedPacket previous = watchBackoff(testbed, mark, "6.6.3", true);
-            testbed.peer().send(ackAll(previous));
-        }
+        backOffUnanswered(dut, 1000, 1, "6.6.3", true);
     }
 
     @Test
@@ -232,16 +220,32 @@ class TimerCase {
     }
 
     /**
-     * Fails when both clocks put the interval between two transmissions outside what the declared timer allows, and
-     * gives up when they disagree.
+     * Posts a one-packet WRITE (work request {@code wrId}, staged with {@code seed}) that the tester never
+     * acknowledges, and watches its resends from the initial RTO, doubling on each expiry, until two intervals at the
+     * declared maximum; judges each interval (and, with {@code repath} on a multipath device, that each resend carries
+     * a new entropy, clause 6.6.4), then acknowledges the last resend. A declared maximum RTO above
+     * {@link #LONGEST_WATCHED} is INCONCLUSIVE.
      */
-    /**
-     * Watches the resends of a one-packet WRITE the tester never acknowledges (posted after {@code mark}), from the
-     * initial RTO, doubling on each expiry, until two intervals at the declared maximum; judges each interval (and,
-     * with {@code repath} on a multipath device, that each resend carries a new entropy, clause 6.6.4). Returns the
-     * last resend.
-     */
-    static ReceivedPacket watchBackoff(
+    static void backOffUnanswered(
+            final DeviceUnderTest dut, final long wrId, final int seed, final String clause, final boolean repath)
+            throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            if (timers.maxRto().compareTo(LONGEST_WATCHED) > 0) {
+                throw Inconclusive.because("a declared maximum RTO of " + timers.maxRto()
+                        + " would make this case take minutes; it watches at most " + LONGEST_WATCHED.toSeconds()
+                        + " s intervals");
+            }
+            CaseSteps.stage(testbed, Testbed.BASE, 64, seed);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, wrId, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            testbed.peer().send(ackAll(watchBackoff(testbed, mark, clause, repath)));
+        }
+    }
+
+    /** The resends of {@link #backOffUnanswered}; returns the last one. */
+    private static ReceivedPacket watchBackoff(
             final Testbed testbed, final int mark, final String clause, final boolean repath) {
         final DutProfile.Timers timers = testbed.profile().parameters().timers();
         final long maxNs = timers.maxRto().toNanos();
@@ -272,6 +276,10 @@ class TimerCase {
         return previous;
     }
 
+    /**
+     * Fails when both clocks put the interval between two transmissions outside what the declared timer allows, and
+     * gives up when they disagree.
+     */
     static void judge(
             final DutProfile.Timers timers,
             final ReceivedPacket previous,
@@ -300,7 +308,7 @@ class TimerCase {
                 .isBetween(lowest, highest);
     }
 
-    static PacketMatcher ours() {
+    private static PacketMatcher ours() {
         return PacketMatcher.expect()
                 .data()
                 .opcode(Opcode.WRITE)
@@ -308,7 +316,7 @@ class TimerCase {
                 .remoteAddress(REMOTE_ADDRESS);
     }
 
-    static org.mrconf.peer.PacketBuilder ackAll(final ReceivedPacket packet) {
+    private static org.mrconf.peer.PacketBuilder ackAll(final ReceivedPacket packet) {
         final DataPacket data = packet.data().orElseThrow();
         return CaseSteps.ack(data.header().pathId(), Psn.add(data.header().psn(), 1), data.transmitTimestamp());
     }
