@@ -22,9 +22,6 @@ import org.mrconf.wire.Opcode;
  * thread that drives it (the simulator or a socket loop).
  */
 public final class Endpoint implements PacketReceiver {
-    /** The IP header length of an endpoint configured for IPv6. */
-    private static final int IPV6_HEADER_BYTES = 40;
-
     private final EndpointState state;
     private final NanoClock clock;
     private final ReceiveDefects receiveChecks;
@@ -74,8 +71,7 @@ public final class Endpoint implements PacketReceiver {
         this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
-        this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED)
-                && config.ipHeaderBytes() == IPV6_HEADER_BYTES;
+        this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED) && config.ipv6();
         this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),

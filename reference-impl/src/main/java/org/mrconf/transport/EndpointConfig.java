@@ -72,6 +72,16 @@ public record EndpointConfig(
     }
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
+    /** The IP header length of an IPv4 endpoint (no options). */
+    public static final int IPV4_HEADER_BYTES = 20;
+    /** The IP header length of an IPv6 endpoint (no extension headers, clause 4.1.2). */
+    public static final int IPV6_HEADER_BYTES = 40;
+
+    /** Whether the endpoint is configured for IPv6 ({@link Builder#ipv6(boolean)}). */
+    public boolean ipv6() {
+        return ipHeaderBytes == IPV6_HEADER_BYTES;
+    }
+
     public static EndpointConfig defaults() {
         return builder().build();
     }
@@ -114,7 +124,7 @@ public record EndpointConfig(
     public static final class Builder {
         private long lineRateBitsPerSecond = 100_000_000_000L;
         private int mtuBytes = 4176;
-        private int ipHeaderBytes = 20;
+        private int ipHeaderBytes = IPV4_HEADER_BYTES;
         private long minRtoNs = 100_000;
         private long initialRtoNs = 1_000_000;
         private long maxRtoNs = 100_000_000;
@@ -150,7 +160,7 @@ public record EndpointConfig(
         }
 
         public Builder ipv6(final boolean ipv6) {
-            this.ipHeaderBytes = ipv6 ? 40 : 20;
+            this.ipHeaderBytes = ipv6 ? IPV6_HEADER_BYTES : IPV4_HEADER_BYTES;
             return this;
         }
 
