@@ -5,9 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -186,7 +183,7 @@ final class RunCommand implements Callable<Integer> {
             }
             console.printf("Spec: %s %s (not Meta's specification)%n", catalogue.spec(), catalogue.specVersion());
             final String dutName = target == null ? "embedded reference" : target;
-            final Path runDir = out != null ? out : defaultRunDir(target);
+            final Path runDir = out != null ? out : RunReports.defaultRunDir(target);
             Files.createDirectories(runDir);
             console.printf("Reports: %s%n%n", runDir);
             console.flush();
@@ -410,17 +407,6 @@ final class RunCommand implements Callable<Integer> {
         } catch (final IllegalStateException shuttingDown) {
             // the JVM is already exiting: the hook runs and finds the run finished
         }
-    }
-
-    /** {@code reports/runs/<UTC time>-<dut>/} under the working directory. */
-    static Path defaultRunDir(final String target) {
-        final String time =
-                DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").format(ZonedDateTime.now(ZoneOffset.UTC));
-        String dut = target == null
-                ? "embedded"
-                : target.replaceAll("^.*[/\\\\]", "").replaceAll("\\.json$", "");
-        dut = dut.replaceAll("[^A-Za-z0-9._-]+", "_").replaceAll("^_+|_+$", "");
-        return Path.of("reports", "runs", time + "-" + (dut.isEmpty() ? "dut" : dut));
     }
 
     private String commandLine() {

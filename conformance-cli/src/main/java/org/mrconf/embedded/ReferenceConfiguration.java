@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutProfile;
@@ -21,8 +22,9 @@ public enum ReferenceConfiguration {
     /** The soft DUT's defaults (the bundled {@code reference-udp} profile). */
     STANDARD,
     /**
-     * Clause 6.6.5's timers: the standard minimum RTO (2 ms; the clause allows up to 20 ms), a 50 ms initial RTO (a 10 ms path RTT never
-     * outlives it), a 1 s maximum RTO, and a 10 s connection timeout that the backoff to 1 s fits in.
+     * Clause 6.6.5's timers: the standard minimum RTO (2 ms; the clause allows up to 20 ms), a 50 ms initial RTO (a
+     * 10 ms path RTT never outlives it), a 1 s maximum RTO, and a 10 s connection timeout that the backoff to 1 s fits
+     * in.
      */
     LONG_HAUL,
     /**
@@ -41,11 +43,11 @@ public enum ReferenceConfiguration {
     private static final InetAddress IPV6_TESTER = address("2001:db8::2");
 
     /** The profile this configuration exists for; empty for the standard one. */
-    public java.util.Optional<Profile> profile() {
+    public Optional<Profile> profile() {
         return switch (this) {
-            case STANDARD -> java.util.Optional.empty();
-            case LONG_HAUL -> java.util.Optional.of(Profile.LONG_HAUL);
-            case IPV6 -> java.util.Optional.of(Profile.IPV6);
+            case STANDARD -> Optional.empty();
+            case LONG_HAUL -> Optional.of(Profile.LONG_HAUL);
+            case IPV6 -> Optional.of(Profile.IPV6);
         };
     }
 
@@ -59,7 +61,7 @@ public enum ReferenceConfiguration {
         return this == IPV6 ? IPV6_TESTER : IPV4_TESTER;
     }
 
-    /** Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}. */
+    /** Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}, {@code ipv6}. */
     public String targetName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

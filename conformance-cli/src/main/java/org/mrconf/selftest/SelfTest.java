@@ -43,6 +43,8 @@ public final class SelfTest {
     private final int jobs;
     private final boolean analyze;
     private final Optional<Path> vectors;
+    /** {@link #otherConfigurations()}, read once: every defect's run looks it up. */
+    private final Map<ReferenceConfiguration, List<String>> configurations = otherConfigurations();
 
     /** A self-test that also replays the test vectors {@link SelfTestVectors#locate()} finds. */
     public SelfTest(final Scope scope, final int jobs) {
@@ -111,7 +113,7 @@ public final class SelfTest {
         if (scope == Scope.ALL_CASES) {
             return Selection.ALL;
         }
-        return new Selection(defect.clauses(), Set.of(), Set.of(), Set.of(), List.of());
+        return clauses(defect.clauses());
     }
 
     /**
@@ -133,8 +135,7 @@ public final class SelfTest {
             }
         }
         final List<CaseResult> others = new ArrayList<>();
-        for (final Map.Entry<ReferenceConfiguration, List<String>> other :
-                otherConfigurations().entrySet()) {
+        for (final Map.Entry<ReferenceConfiguration, List<String>> other : configurations.entrySet()) {
             try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE, other.getKey())) {
                 others.addAll(CaseRunner.run(reference.device(), options(clauses(other.getValue())), r -> {}));
             }
@@ -154,7 +155,7 @@ public final class SelfTest {
      */
     private DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
         final long started = System.nanoTime();
-        final ReferenceConfiguration configuration = otherConfigurations().entrySet().stream()
+        final ReferenceConfiguration configuration = configurations.entrySet().stream()
                 .filter(e -> defect.clauses().stream().anyMatch(e.getValue()::contains))
                 .map(Map.Entry::getKey)
                 .findFirst()

@@ -107,16 +107,13 @@ public record SelfTestReport(
                 .append(jobs)
                 .append(" runs at once, in one JVM\n");
         md.append(
-                "- Configurations: the reference's standard one, and for the clauses of each profile it does not claim,"
-                        + " the one that does, clean and with each defect that breaks one of them:");
-        SelfTest.otherConfigurations()
-                .forEach((configuration, ids) -> md.append(" `reference?config=")
-                        .append(configuration.targetName())
-                        .append("` (")
-                        .append(String.join(", ", ids))
-                        .append(");"));
-        md.setLength(md.length() - 1);
-        md.append('\n');
+                        "- Configurations: the reference's standard one, and for the clauses of each profile it does not claim,"
+                                + " the one that does, clean and with each defect that breaks one of them: ")
+                .append(SelfTest.otherConfigurations().entrySet().stream()
+                        .map(e -> "`reference?config=" + e.getKey().targetName() + "` ("
+                                + String.join(", ", e.getValue()) + ")")
+                        .collect(java.util.stream.Collectors.joining("; ")))
+                .append('\n');
         md.append("- Test vectors: ").append(vectorLine()).append('\n');
         md.append("- Machine: ").append(machine).append('\n');
         md.append(String.format("- Time: %.1f s in all%n", durationNs / 1e9));

@@ -570,8 +570,8 @@ final class SenderSteps {
                 deadlineNs = Math.min(deadlineNs, holdStartNs + holdLimit.toNanos() - HOLD_MARGIN.toNanos());
             }
             final long startNs = System.nanoTime();
-            while (!completedAll(check.completed()) && System.nanoTime() - deadlineNs < 0) {
-                completions.addAll(control.pollCompletions(64, java.time.Duration.ofMillis(POLL_MS * 4)));
+            while (!VectorReplay.allCompleted(check.completed(), completions) && System.nanoTime() - deadlineNs < 0) {
+                completions.addAll(control.pollCompletions(64, Duration.ofMillis(POLL_MS * 4)));
             }
             final long waitedMs = (System.nanoTime() - startNs) / 1_000_000;
             for (final Long wrId : check.completed()) {
@@ -592,10 +592,6 @@ final class SenderSteps {
                 }
             }
         }
-    }
-
-    private boolean completedAll(final List<Long> wrIds) {
-        return wrIds.stream().allMatch(id -> completions.stream().anyMatch(c -> c.wrId() == id));
     }
 
     /**

@@ -95,11 +95,10 @@ public final class VectorReplay {
          */
         public static Declared of(final DutProfile.Parameters parameters) {
             final DutProfile.Timers timers = parameters.timers();
-            Duration quiet = MIN_QUIET;
-            for (final Duration bound : List.of(
-                    timers.ackDeadline().multipliedBy(2), timers.initialRto().plus(timers.tolerance()))) {
-                quiet = bound.compareTo(quiet) > 0 ? bound : quiet;
-            }
+            final Duration quiet = longest(
+                    MIN_QUIET,
+                    timers.ackDeadline().multipliedBy(2),
+                    timers.initialRto().plus(timers.tolerance()));
             return new Declared(OptionalInt.of(parameters.mtu()), Optional.of(timers.connectionTimeout()), quiet);
         }
     }
@@ -341,8 +340,11 @@ public final class VectorReplay {
      * broken one does not hold the run for {@link #LIMIT}.
      */
     static Duration patience(final Duration quiet) {
-        final Duration threeWindows = quiet.multipliedBy(3);
-        return threeWindows.compareTo(PATIENCE) > 0 ? threeWindows : PATIENCE;
+        return longest(PATIENCE, quiet.multipliedBy(3));
+    }
+
+    private static Duration longest(final Duration... durations) {
+        return java.util.Arrays.stream(durations).max(Duration::compareTo).orElseThrow();
     }
 
     /**
@@ -448,7 +450,16 @@ public final class VectorReplay {
     }
 
     static boolean allSeen(final Sidecar.Expect expect, final List<DutCompletion> seen) {
-        return expect.completions().stream().allMatch(e -> seen.stream().anyMatch(c -> c.wrId() == e.wrId()));
+        return allCompleted(
+                expect.completions().stream()
+                        .map(Sidecar.CompletionExpectation::wrId)
+                        .toList(),
+                seen);
+    }
+
+    /** Whether every work request of {@code wrIds} has a completion in {@code seen}. */
+    static boolean allCompleted(final List<Long> wrIds, final List<DutCompletion> seen) {
+        return wrIds.stream().allMatch(id -> seen.stream().anyMatch(c -> c.wrId() == id));
     }
 
     private static void checkCounters(

@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.mrconf.catalogue.CatalogueException;
 import org.mrconf.catalogue.CatalogueLoader;
+import org.mrconf.cli.RunReports;
 import org.mrconf.cli.dut.OpenDevice;
 import org.mrconf.report.ReportWriters;
 import org.mrconf.runner.BuildInfo;
@@ -183,9 +184,7 @@ public final class StabilityCommand implements Callable<Integer> {
     private static Path keepReports(
             final int run, final String device, final OpenDevice opened, final List<CaseResult> results)
             throws IOException, CatalogueException {
-        final String time = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-                .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
-        final Path folder = Path.of("reports", "runs", time + "-stability-run-" + run);
+        final Path folder = RunReports.defaultRunDir("stability-run-" + run);
         final RunJournal journal = new RunJournal(
                 BuildInfo.current(),
                 new CatalogueLoader().loadBundled(),

@@ -43,19 +43,15 @@ public final class OpenDevice implements AutoCloseable {
         OpenDevice start();
     }
 
-    private OpenDevice(final DeviceUnderTest device, final List<AutoCloseable> resources, final Twin twin) {
-        this.device = device;
-        this.resources = resources;
-        this.declaredByHello = false;
-        this.twin = twin;
-    }
-
     private OpenDevice(
-            final DeviceUnderTest device, final List<AutoCloseable> resources, final boolean declaredByHello) {
+            final DeviceUnderTest device,
+            final List<AutoCloseable> resources,
+            final boolean declaredByHello,
+            final Twin twin) {
         this.device = device;
         this.resources = resources;
         this.declaredByHello = declaredByHello;
-        this.twin = null;
+        this.twin = twin;
     }
 
     /**
@@ -107,7 +103,7 @@ public final class OpenDevice implements AutoCloseable {
 
     private static OpenDevice embedded(final Defects defects, final ReferenceConfiguration configuration) {
         final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects, configuration);
-        return new OpenDevice(embedded.device(), List.of(embedded), () -> embedded(defects, configuration));
+        return new OpenDevice(embedded.device(), List.of(embedded), false, () -> embedded(defects, configuration));
     }
 
     /** The configuration the {@code reference?config=} target names. */
@@ -122,7 +118,7 @@ public final class OpenDevice implements AutoCloseable {
     /** The embedded reference judged by a profile file's declarations (e.g. a core-only profile). */
     private static OpenDevice embedded(final DutProfile declared) {
         final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
-        return new OpenDevice(embedded.device(declared), List.of(embedded), () -> embedded(declared));
+        return new OpenDevice(embedded.device(declared), List.of(embedded), false, () -> embedded(declared));
     }
 
     /** The defects the {@code reference?defect=} target names, checked against the reference's catalogue. */
@@ -173,7 +169,8 @@ public final class OpenDevice implements AutoCloseable {
             return new OpenDevice(
                     new DeviceUnderTest(profile.identity().model() + " at " + dut, control, link, profile),
                     resources,
-                    declaredByHello);
+                    declaredByHello,
+                    null); // one device, one state: no twin
         } catch (final DutProfileException | DutControlException | IOException | RuntimeException e) {
             closeAll(resources);
             throw e;

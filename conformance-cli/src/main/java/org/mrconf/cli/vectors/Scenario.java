@@ -128,25 +128,16 @@ final class Scenario {
 
     /** Step: these work requests have not completed (while the DUT is quiet). */
     Scenario checkNotCompleted(final long... wrIds) {
-        final ArrayNode ids = steps.addObject().putObject("check").putArray("notCompleted");
-        for (final long id : wrIds) {
-            ids.add(id);
-        }
+        putIds(steps.addObject().putObject("check"), "notCompleted", wrIds);
         return this;
     }
 
     /** Step: {@code completed} have completed (waited for), and {@code notCompleted} have not. */
     Scenario checkCompleted(final long[] completed, final long... notCompleted) {
         final ObjectNode check = steps.addObject().putObject("check");
-        final ArrayNode done = check.putArray("completed");
-        for (final long id : completed) {
-            done.add(id);
-        }
+        putIds(check, "completed", completed);
         if (notCompleted.length > 0) {
-            final ArrayNode ids = check.putArray("notCompleted");
-            for (final long id : notCompleted) {
-                ids.add(id);
-            }
+            putIds(check, "notCompleted", notCompleted);
         }
         return this;
     }
@@ -182,12 +173,17 @@ final class Scenario {
                 .put("length", hex.length() / 2)
                 .put("hex", hex);
         if (notCompleted.length > 0) {
-            final ArrayNode ids = check.putArray("notCompleted");
-            for (final long id : notCompleted) {
-                ids.add(id);
-            }
+            putIds(check, "notCompleted", notCompleted);
         }
         return this;
+    }
+
+    /** {@code check.field}: the work request ids, in order. */
+    private static void putIds(final ObjectNode check, final String field, final long... wrIds) {
+        final ArrayNode ids = check.putArray(field);
+        for (final long id : wrIds) {
+            ids.add(id);
+        }
     }
 
     /** A READ_REQUEST of the DUT that stimulus READ_RESPONSEs recorded with {@code sinkHandle} answer. */
