@@ -19,7 +19,8 @@ import org.mrconf.wire.WireConstants;
 /**
  * The reference soft DUT running in this process, reached exactly as a vendor NIC is: control requests go
  * through the control-protocol client as JSON lines (no TCP), packets go through a queue link as bytes
- * (no sockets). The addresses are labels on the in-memory link; nothing is sent on any network.
+ * (no sockets), or, in a configuration that carries frames, as whole Ethernet frames. The addresses are labels on
+ * the in-memory link; nothing is sent on any network.
  */
 public final class EmbeddedReferenceDut implements AutoCloseable {
     /**
@@ -44,22 +45,28 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         final InetSocketAddress dutPort = new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT);
         final InetSocketAddress testerPort = new InetSocketAddress(testerAddress, TESTER_PORT);
         final SoftDut[] device = new SoftDut[1];
-        this.link = new QueueWireLink(
-                testerPort,
-                dutPort,
-                datagram -> device[0].deliver(
-                        datagram.payload(),
-                        datagram.source().getAddress(),
-                        datagram.source().getPort(),
-                        datagram.ecn().codepoint()),
-                System::nanoTime);
-        this.dut = SoftDut.inMemory(
-                options,
-                (packet, destination, destinationPort, sourcePort, ecn) -> link.deliverFromDut(new Datagram(
-                        packet,
-                        new InetSocketAddress(dutAddress, sourcePort),
-                        new InetSocketAddress(destination, destinationPort),
-                        Ecn.fromCodepoint(ecn))));
+        if (configuration.carriesFrames()) {
+            this.link = QueueWireLink.carryingFrames(
+                    testerPort, dutPort, frame -> device[0].deliverFrame(frame), System::nanoTime);
+            this.dut = SoftDut.inMemoryFrames(options, link::deliverFrameFromDut);
+        } else {
+            this.link = new QueueWireLink(
+                    testerPort,
+                    dutPort,
+                    datagram -> device[0].deliver(
+                            datagram.payload(),
+                            datagram.source().getAddress(),
+                            datagram.source().getPort(),
+                            datagram.ecn().codepoint()),
+                    System::nanoTime);
+            this.dut = SoftDut.inMemory(
+                    options,
+                    (packet, destination, destinationPort, sourcePort, ecn) -> link.deliverFromDut(new Datagram(
+                            packet,
+                            new InetSocketAddress(dutAddress, sourcePort),
+                            new InetSocketAddress(destination, destinationPort),
+                            Ecn.fromCodepoint(ecn))));
+        }
         device[0] = dut;
         this.control = new JsonLineControlClient(dut::control);
     }

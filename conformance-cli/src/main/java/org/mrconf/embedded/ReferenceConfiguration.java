@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -16,7 +17,9 @@ import org.mrconf.transport.EndpointConfig;
  * is what {@code ./metaroce run} tests. The others exist so that a profile the standard one does not claim has a
  * conforming implementation to pass and a defect to catch ({@code metaroce selftest} runs that profile's clauses
  * against them): long-haul (a metro-scale link: clause 6.6.5's timers) and ipv6 (the in-memory link labelled with IPv6
- * addresses, clause 4.1.2).
+ * addresses, clause 4.1.2). Frames and ipv6 carry whole Ethernet frames, which the soft DUT checks below any host
+ * stack, so that clause 4.1.6's checksum rules, which a device on a host UDP stack never sees broken, have an
+ * implementation to judge, over IPv4 and over IPv6.
  */
 public enum ReferenceConfiguration {
     /** The soft DUT's defaults (the bundled {@code reference-udp} profile). */
@@ -30,8 +33,17 @@ public enum ReferenceConfiguration {
     /**
      * IPv6 carriage: both ends of the in-memory link are labelled with IPv6 addresses of the documentation prefix
      * (RFC 3849; nothing is sent on any network), so the soft DUT runs with IPv6's 40-byte header and claims ipv6.
+     * The link carries whole frames, so the IPv6 checksum rules of clause 4.1.6 are judged too.
      */
-    IPV6;
+    IPV6,
+    /**
+     * Whole Ethernet/IPv4/UDP frames on the in-memory link, in both directions: the tester builds every frame it
+     * sends (a wrong or zero UDP checksum among them) and the soft DUT checks them as a NIC does (clause 4.1.6).
+     */
+    FRAMES;
+
+    /** The clause that only a frame-carrying configuration can judge: a host UDP stack hides its breakage. */
+    private static final String CHECKSUM_CLAUSE = "4.1.6";
 
     private static final long LONG_HAUL_INITIAL_RTO_NS = 50_000_000L;
     private static final long LONG_HAUL_MAX_RTO_NS = 1_000_000_000L;
@@ -48,7 +60,20 @@ public enum ReferenceConfiguration {
             case STANDARD -> Optional.empty();
             case LONG_HAUL -> Optional.of(Profile.LONG_HAUL);
             case IPV6 -> Optional.of(Profile.IPV6);
+            case FRAMES -> Optional.empty();
         };
+    }
+
+    /**
+     * The clauses outside {@link #profile()} this configuration exists for: the checksum clause where frames travel.
+     */
+    public List<String> clauses() {
+        return carriesFrames() ? List.of(CHECKSUM_CLAUSE) : List.of();
+    }
+
+    /** Whether the in-memory link carries whole Ethernet frames rather than datagrams. */
+    boolean carriesFrames() {
+        return this == IPV6 || this == FRAMES;
     }
 
     /** The label of the DUT's end of the in-memory link. */
@@ -61,7 +86,10 @@ public enum ReferenceConfiguration {
         return this == IPV6 ? IPV6_TESTER : IPV4_TESTER;
     }
 
-    /** Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}, {@code ipv6}. */
+    /**
+     * Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}, {@code ipv6},
+     * {@code frames}.
+     */
     public String targetName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
@@ -74,13 +102,13 @@ public enum ReferenceConfiguration {
             }
         }
         throw new IllegalArgumentException(
-                "unknown configuration '" + name + "', expected standard, long-haul or ipv6");
+                "unknown configuration '" + name + "', expected standard, long-haul, ipv6 or frames");
     }
 
     /** The soft DUT's endpoint parameters in this configuration. */
     EndpointConfig endpoint(final EndpointConfig standard) {
         return switch (this) {
-            case STANDARD, IPV6 -> standard; // IPv6's header length follows from the DUT's address (SoftDut)
+            case STANDARD, IPV6, FRAMES -> standard; // IPv6's header length follows from the DUT's address (SoftDut)
             case LONG_HAUL ->
                 standard.toBuilder()
                         .timers(standard.minRtoNs(), LONG_HAUL_INITIAL_RTO_NS, LONG_HAUL_MAX_RTO_NS)
@@ -91,8 +119,8 @@ public enum ReferenceConfiguration {
 
     /** What the reference declares in this configuration: the standard declarations, its timers and claims changed. */
     DutProfile declarations(final DutProfile standard) {
-        if (this == STANDARD) {
-            return standard;
+        if (profile().isEmpty()) {
+            return standard; // frames change the carriage, not what the device claims
         }
         final DutProfile.Conformance conformance = standard.conformance();
         final Set<Profile> claims = EnumSet.copyOf(conformance.profiles());

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -140,30 +141,49 @@ public final class SelfTest {
                 others.addAll(CaseRunner.run(reference.device(), options(clauses(other.getValue())), r -> {}));
             }
         }
+        final List<CaseResult> merged = worstPerCase(others);
         final Set<String> rerun = new HashSet<>();
-        others.forEach(r -> rerun.add(r.caseId()));
+        merged.forEach(r -> rerun.add(r.caseId()));
         final List<CaseResult> results = new ArrayList<>();
         standard.stream().filter(r -> !rerun.contains(r.caseId())).forEach(results::add);
-        results.addAll(others);
+        results.addAll(merged);
         return DefectOutcome.of(null, results, System.nanoTime() - started);
     }
 
     /**
-     * One defect against the cases and vectors of {@code selection}, in the configuration its clauses need: the one
-     * that exists for the profile of a clause it breaks (the standard configuration claims neither long-haul nor
-     * ipv6), else the standard one.
+     * One defect against the cases and vectors of {@code selection}, in the configurations its clauses need: each one
+     * that exists for a clause it breaks (the standard configuration claims neither long-haul nor ipv6, nor carries
+     * frames), else the standard one. Run in several, a case keeps its worst result.
      */
     private DefectOutcome runOne(final Defect defect, final Selection selection) throws Exception {
         final long started = System.nanoTime();
-        final ReferenceConfiguration configuration = configurations.entrySet().stream()
+        final List<ReferenceConfiguration> needed = configurations.entrySet().stream()
                 .filter(e -> defect.clauses().stream().anyMatch(e.getValue()::contains))
                 .map(Map.Entry::getKey)
-                .findFirst()
-                .orElse(ReferenceConfiguration.STANDARD);
-        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect), configuration)) {
-            final List<CaseResult> results = CaseRunner.run(reference.device(), options(selection), result -> {});
-            return DefectOutcome.of(defect, results, System.nanoTime() - started);
+                .toList();
+        final List<CaseResult> results = new ArrayList<>();
+        for (final ReferenceConfiguration configuration :
+                needed.isEmpty() ? List.of(ReferenceConfiguration.STANDARD) : needed) {
+            try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect), configuration)) {
+                results.addAll(CaseRunner.run(reference.device(), options(selection), result -> {}));
+            }
         }
+        return DefectOutcome.of(defect, worstPerCase(results), System.nanoTime() - started);
+    }
+
+    /**
+     * One result per case, in first-seen order: the worst of its runs in several configurations (NOT_APPLICABLE
+     * ranks lowest, so a configuration where the case applies decides).
+     */
+    static List<CaseResult> worstPerCase(final List<CaseResult> results) {
+        final Map<String, CaseResult> worst = new LinkedHashMap<>();
+        for (final CaseResult result : results) {
+            worst.merge(
+                    result.caseId(),
+                    result,
+                    (kept, next) -> next.verdict().severity() > kept.verdict().severity() ? next : kept);
+        }
+        return List.copyOf(worst.values());
     }
 
     private RunOptions options(final Selection selection) {
@@ -172,18 +192,24 @@ public final class SelfTest {
         return vectors.map(options::withVectorRoot).orElse(options);
     }
 
-    /** The configurations beside the standard one, each with the clauses of the profile it exists for. */
+    /**
+     * The configurations beside the standard one, each with the clauses it exists for: those of the profile it claims
+     * and the standard one does not, and those only it can judge (clause 4.1.6 where frames travel).
+     */
     static Map<ReferenceConfiguration, List<String>> otherConfigurations() {
         final Map<ReferenceConfiguration, List<String>> others = new EnumMap<>(ReferenceConfiguration.class);
         for (final ReferenceConfiguration configuration : ReferenceConfiguration.values()) {
+            final List<String> clauses = new ArrayList<>();
             configuration
                     .profile()
-                    .ifPresent(profile -> others.put(
-                            configuration,
-                            Applicability.catalogue().clauses().stream()
-                                    .filter(c -> c.profile() == profile)
-                                    .map(Clause::id)
-                                    .toList()));
+                    .ifPresent(profile -> Applicability.catalogue().clauses().stream()
+                            .filter(c -> c.profile() == profile)
+                            .map(Clause::id)
+                            .forEach(clauses::add));
+            clauses.addAll(configuration.clauses());
+            if (!clauses.isEmpty()) {
+                others.put(configuration, List.copyOf(clauses));
+            }
         }
         return others;
     }

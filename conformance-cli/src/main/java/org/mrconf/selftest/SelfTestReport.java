@@ -107,8 +107,9 @@ public record SelfTestReport(
                 .append(jobs)
                 .append(" runs at once, in one JVM\n");
         md.append(
-                        "- Configurations: the reference's standard one, and for the clauses of each profile it does not claim,"
-                                + " the one that does, clean and with each defect that breaks one of them: ")
+                        "- Configurations: the reference's standard one, and for the clauses of each profile it does not claim"
+                                + " (and the checksum clause, which only whole frames show), the one that does, clean and"
+                                + " with each defect that breaks one of them: ")
                 .append(SelfTest.otherConfigurations().entrySet().stream()
                         .map(e -> "`reference?config=" + e.getKey().targetName() + "` ("
                                 + String.join(", ", e.getValue()) + ")")

@@ -61,6 +61,18 @@ public enum Defect {
     /** Gives every path of a connection the same entropy (UDP source port); caught by EncapsulationCase. */
     SAME_ENTROPY_ALL_PATHS(breaks("4.1.5")),
 
+    /** Over IPv6 drops every datagram it receives as truncated (an IPv6 receive path never enabled), though it claims the ipv6 profile (caught by EncapsulationCase.ipv6Carriage against the IPv6 configuration). */
+    IPV6_RECEIVE_DROPPED(breaks("4.1.2")),
+    /** Never verifies a received UDP checksum: a datagram with a wrong non-zero checksum is delivered (caught by UdpChecksumCase.overIpv4 against the frames configuration and UdpChecksumCase.overIpv6 against the IPv6 one). */
+    UDP_CHECKSUM_UNCHECKED(breaks("4.1.6")),
+    /** Over IPv4 treats a zero UDP checksum as wrong and drops the datagram, though zero means "no checksum" there (caught by UdpChecksumCase.overIpv4 against the frames configuration). */
+    IPV4_ZERO_UDP_CHECKSUM_DROPPED(breaks("4.1.6")),
+    /** Over IPv6 accepts a datagram with a zero UDP checksum, as IPv4 would (caught by UdpChecksumCase.overIpv6 against the IPv6 configuration). */
+    IPV6_ZERO_UDP_CHECKSUM_ACCEPTED(breaks("4.1.6")),
+    /** Over IPv6 sends every datagram with a zero UDP checksum, the IPv4 habit of RoCEv2 (caught by UdpChecksumCase.overIpv6 against the IPv6 configuration). */
+    IPV6_UDP_CHECKSUM_OMITTED(breaks("4.1.6")),
+    /** Sums the UDP checksum over the UDP header and payload only, leaving out the IP pseudo-header (caught by both UdpChecksumCase tests, which check every frame the DUT sends). */
+    UDP_CHECKSUM_WITHOUT_PSEUDO_HEADER(breaks("4.1.6")),
     /** Sends data packets and READ_REQUESTs Not-ECT instead of ECN-capable; caught by EncapsulationCase. */
     NOT_ECT_ON_DATA(breaks("4.1.7")),
 
@@ -203,16 +215,14 @@ public enum Defect {
     ECHO_IGNORED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
-    /** Over IPv6 drops every datagram it receives as truncated (an IPv6 receive path never enabled), though it claims the ipv6 profile (caught by EncapsulationCase.ipv6Carriage against the IPv6 configuration). */
-    IPV6_RECEIVE_DROPPED(breaks("4.1.2")),
-    /** Keeps its timer in a 9-bit millisecond field: the RTO never exceeds 511 ms, whatever maximum RTO it is given, so a long-haul configuration's 1 s maximum is never reached (caught by LongHaulCase against the long-haul configuration). */
-    RTO_CAPPED_AT_511_MS(breaks("6.6.5")),
     /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */
     NO_RTO_BACKOFF(breaks("6.6.3")),
     /** Keeps the backed-off RTO after an ACK that advances the cumulative PSN (caught by TimerCase.ackRestoresTheComputedRto). */
     BACKOFF_NOT_RESTORED(breaks("6.6.3")),
     /** Keeps a path's entropy when its timer expires (caught by TimerCase). */
     NO_REPATH_AFTER_RTO(breaks("6.6.4")),
+    /** Keeps its timer in a 9-bit millisecond field: the RTO never exceeds 511 ms, whatever maximum RTO it is given, so a long-haul configuration's 1 s maximum is never reached (caught by LongHaulCase against the long-haul configuration). */
+    RTO_CAPPED_AT_511_MS(breaks("6.6.5")),
     /** Resends the outstanding PSNs of an unhealthy path under another path's id instead of keeping them on their own (caught by PathHealthCase). */
     UNHEALTHY_PATH_RESENDS_ELSEWHERE(breaks("6.7.1")),
     /** Never marks an unhealthy path healthy again, whatever ACKs arrive on it (caught by PathHealthCase). */

@@ -16,7 +16,10 @@ import org.mrconf.agent.ControlServer;
 import org.mrconf.agent.ErrorCode;
 import org.mrconf.agent.RequestHandler;
 import org.mrconf.agent.TokenPolicy;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
 import org.mrconf.net.NanoClock;
+import org.mrconf.net.UdpFraming;
 import org.mrconf.transport.EndpointConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,6 +152,26 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
     public static SoftDut inMemory(final SoftDutOptions options, final OutboundSink sink) {
         Objects.requireNonNull(sink, "sink");
         final InMemoryNetwork network = new InMemoryNetwork(sink);
+        return startInMemory(options, network);
+    }
+
+    /**
+     * Starts a soft DUT that binds nothing and carries whole Ethernet frames both ways, as a NIC below any host stack
+     * sees them: it builds the frames it sends (to {@code sink}, on the DUT's thread) and checks the IP and UDP
+     * checksums of those that arrive through {@link #deliverFrame} by spec clause 4.1.6. Its address is the options'
+     * bind address (only a label: nothing is bound); otherwise as {@link #inMemory}.
+     */
+    public static SoftDut inMemoryFrames(final SoftDutOptions options, final FrameSink sink) {
+        Objects.requireNonNull(sink, "sink");
+        final InMemoryNetwork network = new InMemoryNetwork(new InMemoryNetwork.FrameCarriage(
+                new UdpFraming(checksumRules(options.endpoint().defects())),
+                options.bindAddress(),
+                options.udpPort(),
+                sink));
+        return startInMemory(options, network);
+    }
+
+    private static SoftDut startInMemory(final SoftDutOptions options, final InMemoryNetwork network) {
         final SoftDut dut;
         try {
             dut = new SoftDut(options, network, network, options.udpPort(), null);
@@ -159,6 +182,32 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         return dut;
     }
 
+    /** Clause 4.1.6 as the active defects bend it. */
+    private static UdpFraming.Rules checksumRules(final Defects defects) {
+        return new UdpFraming.Rules(
+                defects.has(Defect.UDP_CHECKSUM_UNCHECKED),
+                defects.has(Defect.IPV4_ZERO_UDP_CHECKSUM_DROPPED),
+                defects.has(Defect.IPV6_ZERO_UDP_CHECKSUM_ACCEPTED),
+                defects.has(Defect.IPV6_UDP_CHECKSUM_OMITTED),
+                defects.has(Defect.UDP_CHECKSUM_WITHOUT_PSEUDO_HEADER));
+    }
+
+    /**
+     * Frame variant only ({@link #inMemoryFrames}): one whole Ethernet frame arrives at the DUT. Any thread; never
+     * blocks. The array is kept, not copied: the caller must not change it. Returns false if the receive queue was
+     * full and the frame was dropped.
+     *
+     * @throws UnsupportedOperationException on a soft DUT that does not carry frames
+     */
+    public boolean deliverFrame(final byte[] frame) {
+        if (memory == null || !memory.carriesFrames()) {
+            throw new UnsupportedOperationException("deliverFrame() is for a soft DUT started by inMemoryFrames");
+        }
+        final boolean queued = memory.offerFrame(frame);
+        loop.wake();
+        return queued;
+    }
+
     /**
      * In-memory variant only: a packet arrives at the DUT from {@code source}:{@code sourcePort} with IP
      * ECN field {@code ecn}. Any thread; never blocks. The array is copied. Returns false if the receive
@@ -167,9 +216,9 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
      * @throws UnsupportedOperationException on a UDP soft DUT
      */
     public boolean deliver(final byte[] packet, final InetAddress source, final int sourcePort, final int ecn) {
-        if (memory == null) {
+        if (memory == null || memory.carriesFrames()) {
             throw new UnsupportedOperationException(
-                    "deliver() is for the in-memory soft DUT; send UDP to port " + udpPort);
+                    "deliver() is for the in-memory soft DUT; send UDP to port " + udpPort + " or use deliverFrame");
         }
         Objects.requireNonNull(source, "source");
         final boolean queued = memory.offer(packet.clone(), source, sourcePort, ecn & 3);

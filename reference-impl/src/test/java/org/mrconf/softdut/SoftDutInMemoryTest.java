@@ -134,6 +134,90 @@ class SoftDutInMemoryTest {
     }
 
     @Test
+    void shouldCarryWholeFramesAndDropOneWithAWrongUdpChecksum() {
+        final AtomicReference<byte[]> firstFrameFromC = new AtomicReference<>();
+        final SoftDut[] peer = new SoftDut[1];
+        final SoftDut c = SoftDut.inMemoryFrames(
+                SoftDutOptions.builder().bindAddress(ADDRESS_A).build(), frame -> {
+                    firstFrameFromC.compareAndSet(null, frame.clone());
+                    peer[0].deliverFrame(frame);
+                });
+        final SoftDut d = SoftDut.inMemoryFrames(
+                SoftDutOptions.builder().bindAddress(ADDRESS_B).build(), c::deliverFrame);
+        peer[0] = d;
+        try {
+            ok(
+                    c,
+                    "create_connection",
+                    args(
+                            "localId",
+                            1,
+                            "peerId",
+                            2,
+                            "peerAddress",
+                            "10.0.0.2",
+                            "peerPort",
+                            4796,
+                            "paths",
+                            1,
+                            "streams",
+                            1));
+            ok(
+                    d,
+                    "create_connection",
+                    args(
+                            "localId",
+                            2,
+                            "peerId",
+                            1,
+                            "peerAddress",
+                            "10.0.0.1",
+                            "peerPort",
+                            4796,
+                            "paths",
+                            1,
+                            "streams",
+                            1));
+            final long keyC = register(c);
+            final long keyD = register(d);
+            ok(
+                    c,
+                    "post_write",
+                    args(
+                            "connection",
+                            1,
+                            "stream",
+                            0,
+                            "key",
+                            keyC,
+                            "address",
+                            hex(BASE),
+                            "length",
+                            100,
+                            "remoteAddress",
+                            hex(BASE),
+                            "remoteKey",
+                            keyD,
+                            "wrId",
+                            1));
+            assertThat(awaitCompletion(c).get("status").asText()).isEqualTo("SUCCESS");
+            final long received = counters(d).get("rx_packets").asLong();
+
+            final byte[] corrupt = firstFrameFromC.get().clone();
+            corrupt[corrupt.length - 1] ^= 1;
+            d.deliverFrame(corrupt);
+
+            awaitCounter(d, "x_frame_udp_checksum_drops", 1);
+            assertThat(counters(d).get("rx_packets").asLong()).isEqualTo(received);
+            assertThatThrownBy(() -> d.deliver(new byte[20], ADDRESS_A, 1, 0))
+                    .isInstanceOf(UnsupportedOperationException.class);
+        } finally {
+            c.close();
+            d.close();
+        }
+    }
+
+    @Test
     void shouldCountPacketsFromAnUnexpectedSourceOrForAnUnknownConnection() {
         ok(
                 a,

@@ -12,10 +12,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.apiguardian.api.API;
+import org.mrconf.pcap.DecodedFrame;
 import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.EncodeOptions;
+import org.mrconf.pcap.FrameCodec;
+import org.mrconf.pcap.FrameDecodeException;
+import org.mrconf.pcap.MacAddress;
+import org.mrconf.pcap.UdpFrame;
 
 /**
  * A wire link in memory, for a DUT in the same process (the CLI's embedded reference). It is built from two JDK
@@ -29,14 +36,28 @@ import org.mrconf.pcap.Ecn;
  * // the embedded DUT's transmitter:
  * link.deliverFromDut(new Datagram(bytes, dut, tester, Ecn.ECT_0));
  * }</pre>
+ *
+ * <p>{@link #carryingFrames} makes a link that carries whole Ethernet frames instead, both ways, for a DUT that
+ * sees them below any host stack: the tester builds every frame it sends ({@link FrameSender}, so a test can send a
+ * wrong or zero UDP checksum, spec clause 4.1.6), and decodes every frame the DUT sends with its checksum verdicts
+ * ({@link CapturedPacket#frame()}).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class QueueWireLink implements WireLink {
+    /** The MAC labels of the two ends of a frame-carrying link (locally administered addresses). */
+    private static final MacAddress TESTER_MAC = MacAddress.parse("02:00:00:00:00:02");
+
+    private static final MacAddress DUT_MAC = MacAddress.parse("02:00:00:00:00:01");
+
     private final InetSocketAddress tester;
     private final InetSocketAddress dut;
     private final Consumer<Datagram> toDut;
     private final LongSupplier clock;
+    /** Where whole frames go, on a frame-carrying link; null on a datagram link. */
+    private final Consumer<byte[]> framesToDut;
+
     private final LinkedBlockingQueue<CapturedPacket> fromDut = new LinkedBlockingQueue<>();
+    private final AtomicLong undecodableFrames = new AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -51,6 +72,59 @@ public final class QueueWireLink implements WireLink {
         this.dut = Objects.requireNonNull(dut, "dut");
         this.toDut = Objects.requireNonNull(toDut, "toDut");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.framesToDut = null;
+    }
+
+    private QueueWireLink(
+            InetSocketAddress tester, InetSocketAddress dut, LongSupplier clock, Consumer<byte[]> framesToDut) {
+        this.tester = Objects.requireNonNull(tester, "tester");
+        this.dut = Objects.requireNonNull(dut, "dut");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.framesToDut = Objects.requireNonNull(framesToDut, "framesToDut");
+        this.toDut = null;
+    }
+
+    /**
+     * A link in memory that carries whole Ethernet II frames both ways: {@code framesToDut} receives every frame the
+     * tester sends (on the sending thread), and the DUT hands its own frames to {@link #deliverFrameFromDut}. The
+     * addresses decide IPv4 or IPv6.
+     */
+    public static QueueWireLink carryingFrames(
+            InetSocketAddress tester, InetSocketAddress dut, Consumer<byte[]> framesToDut, LongSupplier clock) {
+        return new QueueWireLink(tester, dut, clock, framesToDut);
+    }
+
+    /**
+     * Hands a whole frame the DUT sent to the tester side (a frame-carrying link); thread-safe. A frame that does not
+     * decode as Ethernet/IP/UDP is counted ({@link #undecodableFrames}) and not received; a bad checksum is kept, in
+     * the decoded frame's verdicts, for a test to judge.
+     */
+    public void deliverFrameFromDut(byte[] frame) {
+        if (closed) {
+            return;
+        }
+        final DecodedFrame decoded;
+        try {
+            decoded = FrameCodec.decode(frame);
+        } catch (FrameDecodeException e) {
+            undecodableFrames.incrementAndGet();
+            return;
+        }
+        final UdpFrame udp = decoded.frame();
+        fromDut.add(new CapturedPacket(
+                udp.payloadBytes(),
+                udp.srcIp(),
+                udp.srcPort(),
+                udp.dstPort(),
+                udp.ecn(),
+                true,
+                clock.getAsLong(),
+                Optional.of(decoded)));
+    }
+
+    /** How many frames from the DUT did not decode as Ethernet/IP/UDP (a frame-carrying link). */
+    public long undecodableFrames() {
+        return undecodableFrames.get();
     }
 
     /**
@@ -79,7 +153,48 @@ public final class QueueWireLink implements WireLink {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.SEND_ECN, Capability.RECEIVE_ECN, Capability.OTHER_SOURCE_ADDRESS);
+        final Set<Capability> capabilities =
+                EnumSet.of(Capability.SEND_ECN, Capability.RECEIVE_ECN, Capability.OTHER_SOURCE_ADDRESS);
+        if (framesToDut != null) {
+            capabilities.add(Capability.MALFORMED_FRAMES);
+        }
+        return capabilities;
+    }
+
+    /** A frame-carrying link builds every frame itself, so it sends any frame a test builds. */
+    @Override
+    public Optional<FrameSender> frameSender() {
+        if (framesToDut == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new FrameSender() {
+            @Override
+            public UdpFrame.Builder frameTemplate() {
+                return template();
+            }
+
+            @Override
+            public void sendFrame(UdpFrame frame, EncodeOptions encodeOptions) throws ClosedChannelException {
+                sendWholeFrame(frame, encodeOptions);
+            }
+        });
+    }
+
+    private UdpFrame.Builder template() {
+        return UdpFrame.builder()
+                .srcMac(TESTER_MAC)
+                .dstMac(DUT_MAC)
+                .srcIp(tester.getAddress())
+                .dstIp(dut.getAddress())
+                .srcPort(tester.getPort())
+                .dstPort(dut.getPort());
+    }
+
+    private void sendWholeFrame(UdpFrame frame, EncodeOptions encodeOptions) throws ClosedChannelException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        framesToDut.accept(FrameCodec.encode(frame, encodeOptions));
     }
 
     @Override
@@ -94,6 +209,17 @@ public final class QueueWireLink implements WireLink {
             throw new ClosedChannelException();
         }
         UdpWireLink.checkPort(sourcePort);
+        if (framesToDut != null) {
+            sendWholeFrame(
+                    template()
+                            .srcIp(sourceAddress)
+                            .srcPort(sourcePort)
+                            .ecn(ecn)
+                            .payload(packet)
+                            .build(),
+                    EncodeOptions.DEFAULT);
+            return;
+        }
         toDut.accept(new Datagram(packet, new InetSocketAddress(sourceAddress, sourcePort), dut, ecn));
     }
 
@@ -143,6 +269,6 @@ public final class QueueWireLink implements WireLink {
 
     @Override
     public String toString() {
-        return "QueueWireLink[tester=" + tester + ", dut=" + dut + "]";
+        return "QueueWireLink[tester=" + tester + ", dut=" + dut + (framesToDut != null ? ", frames" : "") + "]";
     }
 }

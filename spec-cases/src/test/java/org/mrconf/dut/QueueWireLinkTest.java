@@ -11,7 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.mrconf.pcap.ChecksumMode;
+import org.mrconf.pcap.DecodedFrame;
 import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.EncodeOptions;
+import org.mrconf.pcap.FrameCodec;
 
 class QueueWireLinkTest {
     private static final InetSocketAddress TESTER = new InetSocketAddress(InetAddress.getLoopbackAddress(), 4800);
@@ -91,5 +95,38 @@ class QueueWireLinkTest {
         assertThat(link.testerPort()).isEqualTo(4800);
         assertThat(link.dutAddress()).isEqualTo(DUT);
         assertThat(Optional.of(link.nowNs())).contains(1_000L);
+    }
+
+    @Test
+    void shouldCarryWholeFramesBothWaysWhenAskedTo() throws Exception {
+        final List<byte[]> frames = new ArrayList<>();
+        final QueueWireLink framed = QueueWireLink.carryingFrames(TESTER, DUT, frames::add, () -> nowNs);
+
+        framed.send(new byte[] {1, 2, 3}, 50_000, Ecn.ECT_0);
+        final FrameSender sender = framed.frameSender().orElseThrow();
+        sender.sendFrame(
+                sender.frameTemplate().payload(new byte[] {4}).build(),
+                EncodeOptions.DEFAULT.withUdpChecksum(ChecksumMode.CORRUPT));
+
+        final DecodedFrame first = FrameCodec.decode(frames.get(0));
+        assertThat(first.frame().payloadBytes()).containsExactly(1, 2, 3);
+        assertThat(first.frame().srcPort()).isEqualTo(50_000);
+        assertThat(first.frame().dstPort()).isEqualTo(DUT.getPort());
+        assertThat(first.frame().ecn()).isEqualTo(Ecn.ECT_0);
+        assertThat(first.checksumsOk()).isTrue();
+        assertThat(FrameCodec.decode(frames.get(1)).udpChecksumOk())
+                .as("a frame sent with a chosen wrong checksum keeps it")
+                .isFalse();
+        assertThat(framed.capabilities()).contains(WireLink.Capability.MALFORMED_FRAMES);
+
+        framed.deliverFrameFromDut(frames.get(1));
+        framed.deliverFrameFromDut(new byte[] {1, 2, 3});
+        final CapturedPacket back = framed.receive(Duration.ZERO).orElseThrow();
+        assertThat(back.bytes()).containsExactly(4);
+        assertThat(back.frame().orElseThrow().udpChecksumOk()).isFalse();
+        assertThat(framed.receive(Duration.ZERO))
+                .as("an undecodable frame is counted, not received")
+                .isEmpty();
+        assertThat(framed.undecodableFrames()).isEqualTo(1);
     }
 }

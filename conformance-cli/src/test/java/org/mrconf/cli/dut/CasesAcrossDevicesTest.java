@@ -92,7 +92,7 @@ class CasesAcrossDevicesTest {
                 // The case finds the link's whole-frame sender itself (WireLink.frameSender()): were it lost, the
                 // case would silently turn not applicable.
                 assertThat(results)
-                        .filteredOn(result -> result.caseId().equals("EncapsulationCase.udpChecksumRules"))
+                        .filteredOn(result -> result.caseId().equals("UdpChecksumCase.overIpv4"))
                         .singleElement()
                         .extracting(CaseResult::verdict)
                         .as("4.1.6 over a link that sends whole frames")

@@ -32,6 +32,21 @@ class OpenDeviceTest {
             assertThat(opened.device().profile().parameters().dut().getAddress())
                     .isInstanceOf(java.net.Inet6Address.class);
             assertThat(opened.device().control().hello().profiles()).contains(Profile.IPV6);
+            assertThat(opened.device().link().frameSender())
+                    .as("IPv6 carries whole frames")
+                    .isPresent();
+        }
+    }
+
+    @Test
+    void shouldOpenTheFramesConfigurationWithAFrameSenderAndTheStandardClaims() throws Exception {
+        try (OpenDevice opened = OpenDevice.open("reference?config=frames");
+                OpenDevice standard = OpenDevice.open("reference")) {
+            assertThat(opened.device().link().frameSender()).isPresent();
+            assertThat(standard.device().link().frameSender()).isEmpty();
+            assertThat(opened.device().link().testerAddress()).isInstanceOf(java.net.Inet4Address.class);
+            assertThat(opened.device().profile().conformance())
+                    .isEqualTo(standard.device().profile().conformance());
         }
     }
 

@@ -24,11 +24,8 @@ import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.FrameSender;
 import org.mrconf.dut.WireLink;
-import org.mrconf.pcap.ChecksumMode;
 import org.mrconf.pcap.Ecn;
-import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.ReceivedPacket;
@@ -160,48 +157,6 @@ class EncapsulationCase {
                     .as("4.1.5: source port by path %s", portByPath)
                     .hasSize(portByPath.size());
         }
-    }
-
-    @Test
-    @DisplayName("over IPv4 the DUT accepts a datagram with a zero UDP checksum and drops one with a wrong non-zero"
-            + " checksum")
-    @Verifies("4.1.6")
-    @Kind(Kind.Purpose.INVALID)
-    @EnabledIf(
-            value = "linkSendsIpv4Frames",
-            disabledReason = Applicability.LINK_CANNOT
-                    + "needs a raw Ethernet IPv4 link, which sends whole frames with chosen UDP checksums")
-    void udpChecksumRules(final Testbed testbed) throws Exception {
-        final FrameSender link = testbed.peer()
-                .link()
-                .frameSender()
-                .orElseThrow(() -> new IllegalStateException("the link stopped offering whole frames"));
-        final PeerConnection connection = testbed.connection();
-        final byte[] corrupt = Testbed.randomBytes(64, 61);
-        final int mark = testbed.peer().mark();
-        link.sendFrame(
-                link.frameTemplate()
-                        .payload(testbed.write(0, Testbed.BASE, testbed.key(), corrupt)
-                                .build())
-                        .build(),
-                EncodeOptions.DEFAULT.withUdpChecksum(ChecksumMode.CORRUPT));
-        testbed.peer().assertNone(mark, PacketMatcher.expect().ack(), Testbed.QUIET);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64))
-                .as("4.1.6: a wrong non-zero UDP checksum is dropped (its count is the receiving stack's)")
-                .containsOnly(0);
-        final byte[] zero = Testbed.randomBytes(64, 62);
-        final long psn = connection.nextPsn(0);
-        link.sendFrame(
-                link.frameTemplate()
-                        .payload(testbed.write(0, Testbed.BASE, testbed.key(), zero)
-                                .build())
-                        .build(),
-                EncodeOptions.DEFAULT.withUdpChecksum(ChecksumMode.ZERO));
-        connection.setNextPsn(0, psn + 1);
-        testbed.peer().await(mark, PacketMatcher.expect().ack().path(0).covers(psn), Testbed.WAIT);
-        assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, 64))
-                .as("4.1.6: a zero UDP checksum over IPv4 is accepted")
-                .isEqualTo(zero);
     }
 
     @Test
@@ -354,14 +309,6 @@ class EncapsulationCase {
 
     // Link conditions: a case the link cannot carry out is not applicable on that link (the reason names the link
     // it needs), never a failure and never a pass.
-
-    static boolean linkSendsIpv4Frames() {
-        return DutSession.current()
-                .map(d -> d.link().frameSender().isPresent()
-                        && d.link().can(WireLink.Capability.MALFORMED_FRAMES)
-                        && d.link().testerAddress() instanceof Inet4Address)
-                .orElse(false);
-    }
 
     static boolean linkSeesEcn() {
         return DutSession.current()
