@@ -183,6 +183,26 @@ public enum Defect {
      */
     UNKNOWN_NACK_CODE_AS_REMOTE_ACCESS(breaks("5.6.5")),
 
+    /**
+     * Checks the stream id before the PSN's place in the window: a duplicate or out-of-window packet naming a stream
+     * the connection lacks gets NACK INVALID_REQUEST instead of a duplicate's ACK or PSN_OUT_OF_WINDOW (caught by
+     * CheckOrderCase).
+     */
+    STREAM_CHECKED_BEFORE_WINDOW(breaks("5.6.6")),
+
+    /**
+     * Checks the remote key and the region's access before any message state: a stale retransmission, or a packet that
+     * disagrees with its message's first, into an invalidated or foreign region gets NACK REMOTE_ACCESS instead of a
+     * stale ACK or INVALID_REQUEST (caught by CheckOrderCase).
+     */
+    KEY_CHECKED_BEFORE_MESSAGE_STATE(breaks("5.6.6")),
+
+    /**
+     * Checks the bounds before the access flags: a WRITE past the end of a region without REMOTE_WRITE, or a READ past
+     * the end of one without REMOTE_READ, gets NACK BOUNDS instead of REMOTE_ACCESS (caught by CheckOrderCase).
+     */
+    BOUNDS_CHECKED_BEFORE_ACCESS(breaks("5.6.6")),
+
     // ------------------------------------------------------------------ sections 6 and 7
 
     /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */

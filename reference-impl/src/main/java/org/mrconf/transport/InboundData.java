@@ -56,6 +56,9 @@ final class InboundData {
     private final boolean halfSpacePsnAhead;
     private final boolean nackQueuedBehindAck;
     private final boolean noAckAfterNack;
+    private final boolean streamCheckedBeforeWindow;
+    private final boolean keyCheckedBeforeMessageState;
+    private final boolean boundsCheckedBeforeAccess;
     /** NACK_QUEUED_BEHIND_ACK only: the NACK of the packet being processed, sent once its ACK has gone. */
     private NackCode queuedNackCode;
 
@@ -165,6 +168,9 @@ final class InboundData {
         this.halfSpacePsnAhead = defects.has(Defect.HALF_SPACE_PSN_AHEAD);
         this.nackQueuedBehindAck = defects.has(Defect.NACK_QUEUED_BEHIND_ACK);
         this.noAckAfterNack = defects.has(Defect.NO_ACK_AFTER_NACK);
+        this.streamCheckedBeforeWindow = defects.has(Defect.STREAM_CHECKED_BEFORE_WINDOW);
+        this.keyCheckedBeforeMessageState = defects.has(Defect.KEY_CHECKED_BEFORE_MESSAGE_STATE);
+        this.boundsCheckedBeforeAccess = defects.has(Defect.BOUNDS_CHECKED_BEFORE_ACCESS);
     }
 
     void onData(
@@ -212,6 +218,13 @@ final class InboundData {
         path.lastEntropy = srcPort;
         final long psn = header.psn();
         if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+            return;
+        }
+        if (streamCheckedBeforeWindow
+                && packet.opcode() != Opcode.READ_RESPONSE
+                && !connection.hasStream(header.streamId())
+                && path.window.classify(psn) != ReceiveWindow.Position.NEW) {
+            reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect: stream id first
             return;
         }
         switch (position(path, psn)) {
@@ -374,6 +387,9 @@ final class InboundData {
         if (opcode == Opcode.READ_RESPONSE) {
             return placeReadResponse(connection, pathId, packet, header);
         }
+        if (keyCheckedBeforeMessageState && opcode != Opcode.SEND && !keyGrantsAccess(header, opcode)) {
+            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, null, 0); // the defect: key first
+        }
         final int streamId = header.streamId();
         final long msn = header.messageSequenceNumber();
         if (!connection.hasStream(streamId)
@@ -429,6 +445,9 @@ final class InboundData {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
         if (region == null) {
             return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
+            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
         }
         if (!region.isValid() || !mayWrite(region, packet.opcode())) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
@@ -542,6 +561,16 @@ final class InboundData {
         }
     }
 
+    /** KEY_CHECKED_BEFORE_MESSAGE_STATE: whether the key names a valid region that grants the opcode's access. */
+    private boolean keyGrantsAccess(final DataHeaderFlyweight header, final Opcode opcode) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        return region != null
+                && region.isValid()
+                && AccessFlags.allows(
+                        region.access(),
+                        opcode == Opcode.READ_REQUEST ? AccessFlags.REMOTE_READ : AccessFlags.REMOTE_WRITE);
+    }
+
     /** The code for a key that names no region: REMOTE_ACCESS (clause 11.1.1). */
     private NackCode unknownKeyCode() {
         return unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS;
@@ -563,6 +592,9 @@ final class InboundData {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
         if (region == null) {
             return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+        }
+        if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
+            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
         }
         if (!region.isValid()
                 || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {

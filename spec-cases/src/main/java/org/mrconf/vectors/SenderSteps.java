@@ -153,7 +153,18 @@ final class SenderSteps {
                 acks(acks);
             } else if (step instanceof Sidecar.Nack nack) {
                 nack(nack);
+            } else if (step instanceof Sidecar.Control request) {
+                control(request);
             }
+        }
+    }
+
+    /** A control request between packets (invalidate a region, destroy the connection), answered before going on. */
+    private void control(final Sidecar.Control request) throws DutControlException {
+        if (request.op().equals(Sidecar.Control.INVALIDATE_REGION)) {
+            control.invalidateRegion(regions.get(request.region().orElseThrow()).key());
+        } else {
+            control.destroyConnection(connection.dutConnectionId());
         }
     }
 

@@ -128,7 +128,7 @@ public record Sidecar(
     public record Rejected(long psnOffset, int stream, long msn) {}
 
     /** One step of a vector in which the DUT takes part as a sender. */
-    public sealed interface Step permits Post, Await, Send, Check, Acks, Nack {}
+    public sealed interface Step permits Post, Await, Send, Check, Acks, Nack, Control {}
 
     /**
      * Asks the DUT, through its control channel, to post a WRITE, WRITE_WITH_IMMEDIATE, SEND or READ from (or into)
@@ -201,4 +201,14 @@ public record Sidecar(
      * and PSN, its stream and MSN (clause 5.4.1).
      */
     public record Nack(String of, String code) implements Step {}
+
+    /**
+     * A control request between packets: {@code invalidate_region} invalidates the DUT's region {@code region}
+     * (clause 11.1.4); {@code destroy_connection} destroys the vector's connection (clause 4.2.2). Each waits for the
+     * DUT's answer, so later steps see its effect.
+     */
+    public record Control(String op, Optional<String> region) implements Step {
+        public static final String INVALIDATE_REGION = "invalidate_region";
+        public static final String DESTROY_CONNECTION = "destroy_connection";
+    }
 }

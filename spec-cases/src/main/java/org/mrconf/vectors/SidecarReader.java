@@ -42,6 +42,8 @@ public final class SidecarReader {
             "UNKNOWN_CONNECTION",
             "PSN_OUT_OF_WINDOW");
     static final Set<String> POST_OPS = Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ");
+    private static final Set<String> CONTROL_OPS =
+            Set.of(Sidecar.Control.INVALIDATE_REGION, Sidecar.Control.DESTROY_CONNECTION);
     static final Set<String> AWAIT_OPCODES =
             Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE");
     static final Set<String> OPCODES =
@@ -106,10 +108,10 @@ public final class SidecarReader {
         int index = 0;
         for (final JsonNode step : f.array(root, "$", "steps", false)) {
             final String at = "$.steps[" + index++ + "]";
-            f.only(step, at, "post", "await", "send", "check", "acks", "nack");
+            f.only(step, at, "post", "await", "send", "check", "acks", "nack", "control");
             if (step.size() != 1) {
                 throw new VectorException(
-                        f.file, at, "must hold exactly one of post, await, send, check, acks and nack");
+                        f.file, at, "must hold exactly one of post, await, send, check, acks, nack and control");
             }
             final String name = step.fieldNames().next();
             final JsonNode body = f.object(step, at, name);
@@ -121,6 +123,7 @@ public final class SidecarReader {
                         case "send" -> send(f, body, bodyAt);
                         case "acks" -> acks(f, body, bodyAt);
                         case "nack" -> nack(f, body, bodyAt);
+                        case "control" -> control(f, body, bodyAt);
                         default -> check(f, body, bodyAt);
                     });
         }
@@ -235,6 +238,23 @@ public final class SidecarReader {
         return new Sidecar.Nack(f.string(node, at, "of"), f.oneOf(node, at, "code", NACK_CODES));
     }
 
+    private static Sidecar.Control control(final Fields f, final JsonNode node, final String at)
+            throws VectorException {
+        f.only(node, at, "op", "region");
+        final String op = f.oneOf(node, at, "op", CONTROL_OPS);
+        final Optional<String> region =
+                node.has("region") ? Optional.of(f.string(node, at, "region")) : Optional.empty();
+        if (op.equals(Sidecar.Control.INVALIDATE_REGION) != region.isPresent()) {
+            throw new VectorException(
+                    f.file,
+                    at + ".region",
+                    region.isPresent()
+                            ? "is only for invalidate_region"
+                            : "is missing: invalidate_region names the region");
+        }
+        return new Sidecar.Control(op, region);
+    }
+
     private static Sidecar.Check check(final Fields f, final JsonNode node, final String at) throws VectorException {
         f.only(node, at, "regions", "completed", "notCompleted", "sendWindow");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
@@ -291,6 +311,12 @@ public final class SidecarReader {
             if (step instanceof Sidecar.Post post && !regions.contains(post.region())) {
                 throw new VectorException(
                         f.file, "$.steps[" + i + "].post.region", "names no region of $.setup.regions");
+            }
+            if (step instanceof Sidecar.Control control
+                    && control.region().isPresent()
+                    && !regions.contains(control.region().get())) {
+                throw new VectorException(
+                        f.file, "$.steps[" + i + "].control.region", "names no region of $.setup.regions");
             }
             if (step instanceof Sidecar.Check check) {
                 for (final Sidecar.RegionContent content : check.regions()) {

@@ -126,7 +126,7 @@ class VectorCorpusTest {
                 Arguments.of(
                         "a step of two actions",
                         edit("\"post\" : {", "\"send\" : { \"frames\" : [ 0 ] }, \"post\" : {"),
-                        "$.steps[0]: must hold exactly one of post, await, send, check, acks and nack"),
+                        "$.steps[0]: must hold exactly one of post, await, send, check, acks, nack and control"),
                 Arguments.of(
                         "an unknown post operation",
                         edit("\"op\" : \"READ\"", "\"op\" : \"FETCH\""),
@@ -152,6 +152,48 @@ class VectorCorpusTest {
     void shouldNameTheFileAndFieldOfABrokenStep(
             final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
         final String id = "7.4.2/read-answered-out-of-order";
+        copy(id);
+        final Path sidecar = dir.resolve(id).resolve(TestVector.SIDECAR);
+        Files.writeString(sidecar, breakage.apply(Files.readString(sidecar)), StandardCharsets.UTF_8);
+
+        final VectorCorpus corpus = VectorCorpus.discover(dir, catalogue);
+
+        assertThat(corpus.vectors()).isEmpty();
+        assertThat(corpus.problems()).hasSize(1);
+        assertThat(corpus.problems().get(0).getMessage())
+                .contains(sidecar.toString())
+                .contains(message);
+    }
+
+    static Stream<Arguments> controlBreakages() {
+        return Stream.of(
+                Arguments.of(
+                        "an unknown control operation",
+                        edit("\"op\" : \"invalidate_region\"", "\"op\" : \"reboot\""),
+                        "$.steps[2].control.op: is 'reboot'"),
+                Arguments.of(
+                        "an invalidation of an unknown region",
+                        edit(
+                                "\"op\" : \"invalidate_region\",\n      \"region\" : \"target\"",
+                                "\"op\" : \"invalidate_region\",\n      \"region\" : \"elsewhere\""),
+                        "$.steps[2].control.region: names no region of $.setup.regions"),
+                Arguments.of(
+                        "an invalidation without a region",
+                        edit(
+                                "\"op\" : \"invalidate_region\",\n      \"region\" : \"target\"",
+                                "\"op\" : \"invalidate_region\""),
+                        "$.steps[2].control.region: is missing"),
+                Arguments.of(
+                        "a destroy naming a region",
+                        edit("\"op\" : \"invalidate_region\"", "\"op\" : \"destroy_connection\""),
+                        "$.steps[2].control.region: is only for invalidate_region"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("controlBreakages")
+    void shouldNameTheFieldOfABrokenControlStep(
+            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
+        final String id = "11.1.4/write-after-invalidation";
         copy(id);
         final Path sidecar = dir.resolve(id).resolve(TestVector.SIDECAR);
         Files.writeString(sidecar, breakage.apply(Files.readString(sidecar)), StandardCharsets.UTF_8);

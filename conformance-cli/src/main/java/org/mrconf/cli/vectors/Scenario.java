@@ -126,6 +126,18 @@ final class Scenario {
         return this;
     }
 
+    /** Step: invalidate the DUT's region {@code region} through the control channel (clause 11.1.4). */
+    Scenario invalidateRegion(final String region) {
+        steps.addObject().putObject("control").put("op", "invalidate_region").put("region", region);
+        return this;
+    }
+
+    /** Step: destroy the vector's connection at the DUT through the control channel (clause 4.2.2). */
+    Scenario destroyConnection() {
+        steps.addObject().putObject("control").put("op", "destroy_connection");
+        return this;
+    }
+
     /** Step: these work requests have not completed (while the DUT is quiet). */
     Scenario checkNotCompleted(final long... wrIds) {
         putIds(steps.addObject().putObject("check"), "notCompleted", wrIds);

@@ -26,7 +26,7 @@ final class Scenarios {
     /** A key that names no region: replay leaves it as it is. */
     static final long FOREIGN_KEY = 0x5EC0_0BADL;
 
-    private static final int TARGET_LENGTH = 64 * 1024;
+    static final int TARGET_LENGTH = 64 * 1024;
     private static final int SEGMENT = 1024;
 
     private Scenarios() {}
@@ -72,15 +72,17 @@ final class Scenarios {
         all.add(probeConsumesNoPsn());
         all.add(readRequestWithPayloadLength());
         all.add(reservedFieldsIgnored());
+        all.addAll(CheckOrderScenarios.all());
+        all.addAll(ControlStepScenarios.all());
         all.addAll(SenderScenarios.all());
         return all;
     }
 
-    private static Scenario target(final Scenario scenario) {
+    static Scenario target(final Scenario scenario) {
         return scenario.region("target", TARGET_LENGTH, "LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ");
     }
 
-    private static PacketBuilder write(
+    static PacketBuilder write(
             final long psn, final long msn, final int offset, final int messageLength, final byte[] payload) {
         return PacketBuilder.write().connection(CONNECTION).path(0).psn(PSN_BASE + psn).stream(0)
                 .msn(msn)
@@ -101,7 +103,7 @@ final class Scenarios {
         return bytes;
     }
 
-    private static String zeros(final int length) {
+    static String zeros(final int length) {
         return "00".repeat(length);
     }
 
