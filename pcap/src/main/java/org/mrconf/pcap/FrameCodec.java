@@ -219,7 +219,14 @@ public final class FrameCodec {
             udpVerdict = v6 ? ChecksumVerdict.BAD : ChecksumVerdict.ABSENT;
         } else {
             long s = sum(frame, udp, udpLength, pseudoHeaderSum(src, dst, udpLength));
-            udpVerdict = fold(s) == 0xFFFF ? ChecksumVerdict.GOOD : ChecksumVerdict.BAD;
+            if (fold(s) == 0xFFFF) {
+                udpVerdict = ChecksumVerdict.GOOD;
+            } else if (udpChecksumField == fold(pseudoHeaderSum(src, dst, udpLength))) {
+                // What a host leaves in the field for checksum offload: captured before the NIC filled it in.
+                udpVerdict = ChecksumVerdict.PARTIAL;
+            } else {
+                udpVerdict = ChecksumVerdict.BAD;
+            }
         }
         return new DecodedFrame(out.build(), ipVerdict, udpVerdict, ipChecksumField, udpChecksumField, n - ipEnd);
     }

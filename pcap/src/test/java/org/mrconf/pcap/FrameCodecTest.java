@@ -158,6 +158,30 @@ class FrameCodecTest {
     }
 
     @Test
+    void shouldTellAPseudoHeaderOnlyChecksumFromAWrongOne() throws Exception {
+        // What a host leaves for checksum offload: the folded sum of the pseudo-header alone (no complement).
+        byte[] bytes = FrameCodec.encode(Frames.ipv4(64));
+        int udp = 14 + 20;
+        long sum = 17 + (((bytes[udp + 4] & 0xFF) << 8) | (bytes[udp + 5] & 0xFF));
+        for (int i = 26; i < 34; i += 2) {
+            sum += ((bytes[i] & 0xFF) << 8) | (bytes[i + 1] & 0xFF);
+        }
+        while ((sum >>> 16) != 0) {
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+        }
+        bytes[udp + 6] = (byte) (sum >>> 8);
+        bytes[udp + 7] = (byte) sum;
+
+        DecodedFrame partial = FrameCodec.decode(bytes);
+        assertThat(partial.udpChecksum()).isEqualTo(ChecksumVerdict.PARTIAL);
+        assertThat(partial.udpChecksumOk())
+                .as("not a checksum a wire may carry")
+                .isFalse();
+        bytes[udp + 7] ^= 1;
+        assertThat(FrameCodec.decode(bytes).udpChecksum()).isEqualTo(ChecksumVerdict.BAD);
+    }
+
+    @Test
     void shouldSendComputedZeroUdpChecksumAsAllOnes() throws Exception {
         // Search payloads until the computed UDP checksum is zero, which RFC 768 says to send as 0xFFFF.
         UdpFrame base = Frames.ipv4(0);

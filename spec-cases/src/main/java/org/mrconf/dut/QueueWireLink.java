@@ -157,6 +157,7 @@ public final class QueueWireLink implements WireLink {
                 EnumSet.of(Capability.SEND_ECN, Capability.RECEIVE_ECN, Capability.OTHER_SOURCE_ADDRESS);
         if (framesToDut != null) {
             capabilities.add(Capability.MALFORMED_FRAMES);
+            capabilities.add(Capability.WIRE_CHECKSUMS); // the DUT's frames are exactly as it built them
         }
         return capabilities;
     }

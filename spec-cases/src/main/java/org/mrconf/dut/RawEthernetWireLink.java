@@ -80,6 +80,9 @@ public final class RawEthernetWireLink implements WireLink, FrameSender {
     private final List<FrameDecodeException> frameErrors = new ArrayList<>();
     private final ArpResponder arp;
     private final Thread captureThread;
+    /** Whether the interface is physical, so that captured checksums are the wire's ({@link #isPhysical}). */
+    private final boolean physicalInterface;
+
     private volatile MacAddress dutMac;
     private volatile boolean running = true;
     private volatile Throwable captureFailure;
@@ -101,6 +104,7 @@ public final class RawEthernetWireLink implements WireLink, FrameSender {
                 options.answerArp(),
                 this::sendRawFrame);
         this.captureThread = new Thread(this::captureLoop, "mrconf-raw-capture-" + options.interfaceName());
+        this.physicalInterface = isPhysical(options.interfaceName());
         this.captureThread.setDaemon(true);
     }
 
@@ -242,7 +246,19 @@ public final class RawEthernetWireLink implements WireLink, FrameSender {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.allOf(Capability.class);
+        final Set<Capability> capabilities = EnumSet.allOf(Capability.class);
+        if (!physicalInterface) {
+            capabilities.remove(Capability.WIRE_CHECKSUMS);
+        }
+        return capabilities;
+    }
+
+    /**
+     * Whether {@code name} is a physical interface: Linux gives those a {@code device} link in sysfs; a veth, bridge,
+     * tap or loopback has none, and a sender on the same host may leave its checksums to an offload that never runs.
+     */
+    static boolean isPhysical(final String name) {
+        return Files.exists(Path.of("/sys/class/net", name, "device"));
     }
 
     @Override

@@ -36,7 +36,14 @@ public interface WireLink extends AutoCloseable {
          * Whole frames with wrong IP or UDP checksums and lengths can be sent, through {@link #frameSender()}
          * ({@link RawEthernetWireLink}).
          */
-        MALFORMED_FRAMES
+        MALFORMED_FRAMES,
+        /**
+         * The checksums of the frames {@link #receive} decodes ({@link CapturedPacket#frame()}) are those the DUT put on
+         * the wire: a physical interface, or a link that carries the DUT's own frames. On a virtual interface (veth,
+         * loopback) a DUT on the same host may leave its UDP checksums for offload, so they show only the pseudo-header
+         * sum ({@link org.mrconf.pcap.ChecksumVerdict#PARTIAL}).
+         */
+        WIRE_CHECKSUMS
     }
 
     Set<Capability> capabilities();

@@ -129,7 +129,8 @@ class CasesAcrossDevicesTest {
                 .as("verdicts against %s", device.name())
                 .allSatisfy(result -> assertThat(result.verdict() == Verdict.PASS
                                 || notApplicable(result)
-                                || ceInvisible(device, result))
+                                || ceInvisible(device, result)
+                                || checksumsOffloaded(device, result))
                         .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
                         .isTrue());
         return results;
@@ -143,6 +144,17 @@ class CasesAcrossDevicesTest {
         return device.profile().link().kind() != DutProfile.LinkKind.EMBEDDED
                 && result.caseId().equals("CongestionCase.ceCountPerPath")
                 && result.verdict() == Verdict.INCONCLUSIVE;
+    }
+
+    /**
+     * The sent-checksum test is INCONCLUSIVE, never FAIL, over the namespace's veth pair: the soft DUT's kernel leaves
+     * its UDP checksums to an offload that a veth never runs, so the capture shows only the pseudo-header sum.
+     */
+    private static boolean checksumsOffloaded(final DeviceUnderTest device, final CaseResult result) {
+        return device.profile().link().kind() == DutProfile.LinkKind.RAW
+                && result.caseId().equals("UdpChecksumCase.dutSendsRightChecksums")
+                && result.verdict() == Verdict.INCONCLUSIVE
+                && result.message().contains("offload");
     }
 
     /** A case of a profile the reference does not claim (ipv6), or that this link cannot carry out. */
