@@ -249,6 +249,10 @@ public enum Defect {
     UNHEALTHY_PATH_NOT_RECOVERED(breaks("6.7.2")),
     /** Never fails a connection whose peer has gone silent (caught by PathHealthCase.silentPeerFailsTheConnection). */
     NO_CONNECTION_TIMEOUT(breaks("6.7.3")),
+    /** Fails a connection's work requests but leaves its posted receives pending: they never complete until the connection is destroyed (caught by FailedConnectionCase). */
+    RECEIVES_KEPT_AFTER_FAILURE(breaks("6.7.4")),
+    /** Goes on placing and acknowledging packets for a connection that has failed, as if the failure were only the sender's (caught by FailedConnectionCase). */
+    FAILED_CONNECTION_STILL_RECEIVES(breaks("6.7.4")),
     /** Holds a packet that arrives after a gap of its path in a reorder buffer and places it only once the gap is filled (caught by PlacementOrderCase). */
     REORDER_BUFFER(breaks("7.1.1", "7.1.2")),
     /** Places every WRITE packet at the remote address, ignoring its message offset (caught by PlacementOrderCase). */

@@ -31,6 +31,7 @@ final class AckHandler {
     private final boolean unhealthyPathNotRecovered;
     private final boolean echoIgnored;
     private final boolean nackedPsnAcknowledgedFirst;
+    private final boolean receivesKeptAfterFailure;
 
     private final TailLossProbe tailLossProbe;
 
@@ -40,6 +41,7 @@ final class AckHandler {
         this.completions = completions;
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.receiverNotReadyFatal = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_FATAL);
+        this.receivesKeptAfterFailure = defects.has(org.mrconf.defect.Defect.RECEIVES_KEPT_AFTER_FAILURE);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
         this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
@@ -304,7 +306,10 @@ final class AckHandler {
                 m -> m.opcode == org.mrconf.wire.Opcode.READ_RESPONSE && m.streamId == streamId && m.msn == msn);
     }
 
-    /** Fails every outstanding work request of the connection (clauses 6.7.3 and 9.1.2). */
+    /**
+     * Fails every outstanding work request of the connection (clauses 6.7.3 and 9.1.2) and flushes its posted receives
+     * (clause 6.7.4).
+     */
     void failConnection(final Connection connection, final CompletionStatus status) {
         if (connection.failed) {
             return;
@@ -312,6 +317,9 @@ final class AckHandler {
         connection.failed = true;
         state.counters.increment(Counter.CONNECTIONS_FAILED);
         completions.flush(connection, status);
+        if (receivesKeptAfterFailure) {
+            return; // the defect: the receives wait for a destroy
+        }
         completions.flushAllReceives(connection);
         connection.receivesFlushed = true;
     }

@@ -48,6 +48,7 @@ public final class Endpoint implements PacketReceiver {
     private final boolean underfilledSegments;
     private final boolean mtuWithoutIpHeader;
     private final boolean noFlushOnDestroy;
+    private final boolean failedConnectionStillReceives;
     private final boolean probeEchoesDataTimestamp;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
@@ -81,6 +82,7 @@ public final class Endpoint implements PacketReceiver {
         this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
+        this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
         this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
         this.receivedEcnIgnored = config.defects().has(Defect.RECEIVED_ECN_IGNORED);
@@ -414,7 +416,7 @@ public final class Endpoint implements PacketReceiver {
         }
         final Connection connection =
                 state.connections.get((int) decoded.commonHeader().destinationConnectionId());
-        if (connection == null || connection.failed) {
+        if (connection == null || connection.failed && !failedConnectionStillReceives) {
             state.counters.increment(Counter.RX_UNKNOWN_CONNECTION);
             if (unknownConnectionNackFlood) {
                 answerUnknownConnection(srcNode);

@@ -1,0 +1,98 @@
+package org.mrconf.cases.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Kind;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.CompletionType;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Clause 6.7.4: what a failed connection leaves behind. The tester lets the DUT's connection fail as clause 6.7.3
+ * says (it answers none of the DUT's packets), then checks that the receives posted on it completed FLUSHED and that
+ * a WRITE naming it is dropped and counted as for an unknown connection, not placed and not acknowledged.
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("After connection failure")
+class FailedConnectionCase {
+    private static final long REMOTE_ADDRESS = 0x00F0_0000L;
+    private static final long REMOTE_KEY = 0x44;
+    private static final long WRITE_ID = 1302;
+    private static final Set<Long> RECEIVE_IDS = Set.of(1300L, 1301L);
+    /** Where the posted receives point and where the late WRITE aims: apart from the staged source bytes. */
+    private static final long RECEIVES = Testbed.BASE + 8192;
+
+    private static final long LATE_WRITE = Testbed.BASE + 16384;
+
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("once its connection has failed, the DUT flushes the receives posted on it and drops a later WRITE"
+            + " as one for an unknown connection")
+    @Verifies("6.7.4")
+    void receivesFlushAndLaterPacketsAreForAnUnknownConnection(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final Duration timeout = testbed.profile().parameters().timers().connectionTimeout();
+            final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+            for (final long id : RECEIVE_IDS) {
+                testbed.control()
+                        .postReceive(new WorkRequest(
+                                Testbed.DUT_CONNECTION, 0, id, testbed.key(), RECEIVES + (id - 1300) * 256, 256));
+            }
+            CaseSteps.stage(testbed, Testbed.BASE, 4096, 6);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, WRITE_ID, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            testbed.peer().await(mark, PacketMatcher.expect().data().opcode(Opcode.WRITE), Testbed.WAIT);
+            // The tester answers nothing: the DUT's connection times out (clause 6.7.3, judged by PathHealthCase).
+            final long deadline = System.nanoTime()
+                    + timeout.multipliedBy(2).plus(Testbed.WAIT).toNanos();
+            List<DutCompletion> failed = List.of();
+            while (failed.isEmpty() && System.nanoTime() - deadline < 0) {
+                failed = completions.drain(Duration.ofMillis(100)).stream()
+                        .filter(c -> c.wrId() == WRITE_ID)
+                        .toList();
+            }
+            if (failed.isEmpty() || failed.get(0).status() == CompletionStatus.SUCCESS) {
+                throw Inconclusive.because("the connection did not fail within twice its declared timeout of "
+                        + timeout.toMillis() + " ms, so there is no failed connection to judge (clause 6.7.3's case"
+                        + " judges the timeout)");
+            }
+            final List<DutCompletion> receives = completions.await(
+                    c -> RECEIVE_IDS.contains(c.wrId()), RECEIVE_IDS.size(), "6.7.4: the receives posted on it");
+            assertThat(receives)
+                    .extracting(DutCompletion::status)
+                    .as("6.7.4: the unconsumed receives of a failed connection complete FLUSHED")
+                    .containsOnly(CompletionStatus.FLUSHED);
+            assertThat(receives).extracting(DutCompletion::type).containsOnly(CompletionType.RECEIVE);
+
+            final Map<String, Long> before = testbed.counters();
+            final int late = testbed.peer().mark();
+            final byte[] data = Testbed.randomBytes(64, 95);
+            testbed.connection().sendNew(testbed.write(0, LATE_WRITE, testbed.key(), data), 0);
+            assertThat(testbed.awaitGrowth(before, DutCounters.RX_UNKNOWN_CONNECTION, 1))
+                    .as("6.7.4: a WRITE for the failed connection counts as one for an unknown connection")
+                    .isEqualTo(1);
+            testbed.peer().assertNone(late, PacketMatcher.expect().ack(), testbed.quiet());
+            assertThat(testbed.control().readRegion(testbed.key(), LATE_WRITE, 64))
+                    .as("6.7.4: a WRITE for the failed connection places nothing")
+                    .containsOnly(0);
+        }
+    }
+}
