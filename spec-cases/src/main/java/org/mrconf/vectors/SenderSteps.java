@@ -64,7 +64,7 @@ final class SenderSteps {
     private final TesterPeer peer;
     private final int mark;
     private final PlaceholderRewriter rewriter;
-    private final List<byte[]> frames;
+    private final StimulusSender stimulus;
     private final Map<String, PlaceholderRewriter.ActualRegion> regions;
     private final List<DutCompletion> completions;
     private final List<String> failures;
@@ -102,7 +102,7 @@ final class SenderSteps {
             final PeerConnection connection,
             final int mark,
             final PlaceholderRewriter rewriter,
-            final List<byte[]> frames,
+            final StimulusSender stimulus,
             final Map<String, PlaceholderRewriter.ActualRegion> regions,
             final List<DutCompletion> completions,
             final List<String> failures) {
@@ -116,7 +116,7 @@ final class SenderSteps {
         this.connection = connection;
         this.mark = mark;
         this.rewriter = rewriter;
-        this.frames = frames;
+        this.stimulus = stimulus;
         this.regions = regions;
         this.completions = completions;
         this.failures = failures;
@@ -126,7 +126,8 @@ final class SenderSteps {
      * Runs every step in order; stops early when the DUT never sends a message a step waits for. The tester
      * acknowledges the DUT's packets from now until {@link #close()}.
      */
-    void run(final Path stimulus) throws DutControlException, IOException, InterruptedException, CaptureFileException {
+    void run(final Path stimulusFile)
+            throws DutControlException, IOException, InterruptedException, CaptureFileException {
         peer.recorder().addListener(acknowledger);
         int index = 0;
         for (final Sidecar.Step step : sidecar.steps()) {
@@ -139,13 +140,13 @@ final class SenderSteps {
                 }
             } else if (step instanceof Sidecar.Send send) {
                 for (final int frame : send.frames()) {
-                    if (frame >= frames.size()) {
+                    if (frame >= stimulus.size()) {
                         throw new CaptureFileException(
-                                stimulus,
+                                stimulusFile,
                                 at + " ($.steps[" + (index - 1) + "].send.frames) sends frame " + frame
-                                        + ", the capture" + " holds " + frames.size());
+                                        + ", the capture" + " holds " + stimulus.size());
                     }
-                    peer.send(rewriter.rewrite(frames.get(frame)));
+                    stimulus.send(frame);
                 }
             } else if (step instanceof Sidecar.Check check) {
                 check(check, at);

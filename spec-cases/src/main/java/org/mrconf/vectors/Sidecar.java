@@ -18,6 +18,10 @@ import java.util.OptionalLong;
  * @param setup        what the DUT is given before the stimulus
  * @param placeholders the recorded values the replay rewrites to the DUT's actual ones
  * @param pacing       {@code fast} or {@code recorded}
+ * @param asCaptured   the link-level fields of each stimulus frame replayed as captured rather than as the wire link's:
+ *     {@code sourcePort} (the UDP source port, the entropy: clause 4.1.4), {@code ecn} (the IP ECN field: clauses
+ *     4.1.7, 8.2.2), {@code sourceAddress} (a frame whose IP source is not the first frame's goes from the link's
+ *     other address: clause 11.2.2); a link that cannot send them makes the vector not applicable
  * @param expect       what must hold afterwards
  * @param steps        the run's steps in order when the DUT takes part as a sender (work it is asked to post, packets
  *     it must send, stimulus frames, checks on the way); empty: the whole stimulus is sent, then {@code expect}
@@ -32,8 +36,14 @@ public record Sidecar(
         Setup setup,
         Placeholders placeholders,
         String pacing,
+        java.util.Set<String> asCaptured,
         Expect expect,
         List<Step> steps) {
+    /** The {@link #asCaptured} fields. */
+    public static final String SOURCE_PORT = "sourcePort";
+
+    public static final String ECN = "ecn";
+    public static final String SOURCE_ADDRESS = "sourceAddress";
 
     /**
      * The connection and what the DUT holds before the stimulus.
@@ -80,7 +90,10 @@ public record Sidecar(
     /** The address and key a region had when the stimulus was recorded. */
     public record RegionPlaceholder(long address, long key) {}
 
-    /** The expectations; every list may be empty. */
+    /**
+     * The expectations; every list may be empty. {@code toTesterPort}: every packet the DUT sent went to the tester's
+     * address and MetaRoCE port, whatever source port the tester's packet came from (clauses 4.1.3, 4.2.3).
+     */
     public record Expect(
             List<RegionContent> regions,
             List<CompletionExpectation> completions,
@@ -90,7 +103,8 @@ public record Sidecar(
             List<ResponseExpectation> never,
             boolean sentPsnsFromInitial,
             boolean retransmissionsFaithful,
-            boolean completionsInOrder) {}
+            boolean completionsInOrder,
+            boolean toTesterPort) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(
@@ -108,7 +122,8 @@ public record Sidecar(
      * PSN the DUT already sent, and any path may need them). {@code sack}, for an ACK, is the exact set of SACK bits
      * it sets, as offsets from its cumulative PSN (Table 5-9), and {@code echoedTimestamp} the timestamp it echoes
      * (clause 8.2.1; stimulus timestamps are sent as recorded); {@code rejected}, for a NACK, the packet it names.
-     * {@code cumulativePsnOffset} is an ACK's psn field or a NACK's cumulative psn field.
+     * {@code cumulativePsnOffset} is an ACK's psn field or a NACK's cumulative psn field; {@code ceCount} an ACK's CE
+     * count (clause 8.2.2).
      */
     public record ResponseExpectation(
             String opcode,
@@ -119,7 +134,8 @@ public record Sidecar(
             java.util.OptionalInt atMost,
             Optional<List<Integer>> sack,
             OptionalLong echoedTimestamp,
-            Optional<Rejected> rejected) {}
+            Optional<Rejected> rejected,
+            OptionalLong ceCount) {}
 
     /**
      * What a NACK names of the packet it rejects (Table 5-10): its PSN as an offset from the initial PSN, its stream

@@ -42,6 +42,7 @@ public final class SidecarReader {
             "UNKNOWN_CONNECTION",
             "PSN_OUT_OF_WINDOW");
     static final Set<String> POST_OPS = Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ");
+    private static final Set<String> LINK_FIELDS = Set.of(Sidecar.SOURCE_PORT, Sidecar.ECN, Sidecar.SOURCE_ADDRESS);
     private static final Set<String> CONTROL_OPS =
             Set.of(Sidecar.Control.INVALIDATE_REGION, Sidecar.Control.DESTROY_CONNECTION);
     static final Set<String> AWAIT_OPCODES =
@@ -72,6 +73,7 @@ public final class SidecarReader {
                 "setup",
                 "placeholders",
                 "pacing",
+                "asCaptured",
                 "expect",
                 "steps");
         final List<String> clauses = new ArrayList<>();
@@ -99,8 +101,23 @@ public final class SidecarReader {
                 setup,
                 placeholders,
                 root.has("pacing") ? f.oneOf(root, "$", "pacing", PACING) : "fast",
+                asCaptured(f, root),
                 expect(f, f.object(root, "$", "expect")),
                 steps);
+    }
+
+    /** The link-level fields replayed as captured: each named once, from {@link #LINK_FIELDS}. */
+    private static Set<String> asCaptured(final Fields f, final JsonNode root) throws VectorException {
+        final Set<String> fields = new java.util.LinkedHashSet<>();
+        int index = 0;
+        for (final JsonNode field : f.array(root, "$", "asCaptured", false)) {
+            final String at = "$.asCaptured[" + index++ + "]";
+            final String name = f.oneOfText(field, at, LINK_FIELDS);
+            if (!fields.add(name)) {
+                throw new VectorException(f.file, at, "names " + name + " twice");
+            }
+        }
+        return java.util.Collections.unmodifiableSet(fields);
     }
 
     private static List<Sidecar.Step> steps(final Fields f, final JsonNode root) throws VectorException {
@@ -478,7 +495,8 @@ public final class SidecarReader {
                 "never",
                 "sentPsnsFromInitial",
                 "retransmissionsFaithful",
-                "completionsInOrder");
+                "completionsInOrder",
+                "toTesterPort");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -519,7 +537,8 @@ public final class SidecarReader {
                 responses(f, node, "never"),
                 node.has("sentPsnsFromInitial") && f.bool(node, "$.expect", "sentPsnsFromInitial"),
                 node.has("retransmissionsFaithful") && f.bool(node, "$.expect", "retransmissionsFaithful"),
-                node.has("completionsInOrder") && f.bool(node, "$.expect", "completionsInOrder"));
+                node.has("completionsInOrder") && f.bool(node, "$.expect", "completionsInOrder"),
+                node.has("toTesterPort") && f.bool(node, "$.expect", "toTesterPort"));
         if (expect.completionsInOrder() && expect.completions().size() < 2) {
             throw new VectorException(
                     f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
@@ -531,7 +550,8 @@ public final class SidecarReader {
                 && expect.responses().isEmpty()
                 && expect.never().isEmpty()
                 && !expect.sentPsnsFromInitial()
-                && !expect.retransmissionsFaithful()) {
+                && !expect.retransmissionsFaithful()
+                && !expect.toTesterPort()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }
@@ -567,7 +587,7 @@ public final class SidecarReader {
 
     /** What a response expectation may say of a packet; {@code never} entries say no more. */
     private static final String[] RESPONSE_FIELDS = {
-        "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "echoedTimestamp", "rejected"
+        "opcode", "path", "cumulativePsnOffset", "nackCode", "sack", "echoedTimestamp", "rejected", "ceCount"
     };
 
     /** A {@code responses} entry also counts: at least and at most so many. */
@@ -595,9 +615,11 @@ public final class SidecarReader {
                         (int) f.integer(named, in, "stream", 0, 0xFFFF),
                         f.integer(named, in, "msn", 0, 0xFFFF_FFFFL)));
             }
-            if (response.has("echoedTimestamp")
-                    && !"ACK".equals(response.path("opcode").asText())) {
-                throw new VectorException(f.file, at + ".echoedTimestamp", "is only for an ACK");
+            for (final String ackOnly : List.of("echoedTimestamp", "ceCount")) {
+                if (response.has(ackOnly)
+                        && !"ACK".equals(response.path("opcode").asText())) {
+                    throw new VectorException(f.file, at + "." + ackOnly, "is only for an ACK");
+                }
             }
             final Optional<List<Integer>> sack =
                     response.has("sack") ? Optional.of(sackBits(f, response, at)) : Optional.empty();
@@ -620,7 +642,10 @@ public final class SidecarReader {
                     response.has("echoedTimestamp")
                             ? OptionalLong.of(f.integer(response, at, "echoedTimestamp", 0, 0xFFFF_FFFFL))
                             : OptionalLong.empty(),
-                    rejected));
+                    rejected,
+                    response.has("ceCount")
+                            ? OptionalLong.of(f.integer(response, at, "ceCount", 0, 0xFFFF))
+                            : OptionalLong.empty()));
         }
         return List.copyOf(out);
     }

@@ -25,9 +25,6 @@ import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WireLink;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.pcap.CaptureFileException;
-import org.mrconf.pcap.CapturedFrame;
-import org.mrconf.pcap.FrameDecodeException;
-import org.mrconf.pcap.PcapReader;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.AckPacket;
@@ -154,8 +151,9 @@ public final class VectorReplay {
         final PlaceholderRewriter rewriter = new PlaceholderRewriter(
                 sidecar.placeholders(), DUT_CONNECTION, sidecar.setup().initialPsn(), regions);
         final Map<String, Long> before = control.readCounters();
-        final List<Frame> frames = frames(vector);
+        final List<StimulusSender.Frame> frames = StimulusSender.read(vector.stimulus());
         try (TesterPeer peer = TesterPeer.start(link)) {
+            final StimulusSender stimulus = new StimulusSender(frames, sidecar.asCaptured(), peer, rewriter);
             final int mark = peer.mark();
             final List<String> failures = new ArrayList<>();
             final List<DutCompletion> completions = new ArrayList<>();
@@ -164,7 +162,7 @@ public final class VectorReplay {
                 // Whatever data the DUT sends in answer (READ_RESPONSEs) is acknowledged at once, as a correct
                 // requester does; otherwise the DUT's timer resends it until its backoff outlasts the quiet window.
                 peer.connection(spec, TESTER_MTU).autoAck(true);
-                send(frames, peer, rewriter, "recorded".equals(sidecar.pacing()));
+                send(stimulus, "recorded".equals(sidecar.pacing()));
             } else {
                 // The DUT sends: the steps acknowledge each of its packets at once, as a correct receiver may.
                 steps = new SenderSteps(
@@ -178,7 +176,7 @@ public final class VectorReplay {
                         peer.connection(spec, TESTER_MTU),
                         mark,
                         rewriter,
-                        frames.stream().map(Frame::packet).toList(),
+                        stimulus,
                         regions,
                         completions,
                         failures);
@@ -197,6 +195,9 @@ public final class VectorReplay {
             }
             final List<ReceivedPacket> answers = peer.recorder().since(mark);
             checkResponses(sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
+            if (sidecar.expect().toTesterPort()) {
+                checkToTesterPort(answers, link.testerPort(), failures);
+            }
             checkCompletions(sidecar.expect(), control, completions, failures);
             checkCounters(sidecar.expect(), before, control.readCounters(), failures);
             checkRegions(sidecar.expect(), control, regions, failures);
@@ -209,41 +210,30 @@ public final class VectorReplay {
         }
     }
 
-    /** A stimulus packet and when it was captured. */
-    private record Frame(byte[] packet, long atNs) {}
-
-    private static List<Frame> frames(final TestVector vector) throws CaptureFileException, java.io.IOException {
-        final List<Frame> frames = new ArrayList<>();
-        try (PcapReader reader = PcapReader.open(vector.stimulus())) {
-            for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
-                final byte[] packet;
-                try {
-                    packet = frame.decode().frame().payloadBytes();
-                } catch (final FrameDecodeException e) {
-                    throw new CaptureFileException(
-                            vector.stimulus(),
-                            "frame " + (frame.index() + 1) + " is not Ethernet/IP/UDP: " + e.getMessage());
-                }
-                frames.add(new Frame(
-                        packet,
-                        frame.timestamp().getEpochSecond() * 1_000_000_000L
-                                + frame.timestamp().getNano()));
-            }
-        }
-        return frames;
-    }
-
-    private static void send(
-            final List<Frame> frames, final TesterPeer peer, final PlaceholderRewriter rewriter, final boolean recorded)
+    /** Sends the whole stimulus, as fast as possible or with the recorded gaps (each at most {@link #MAX_GAP_NS}). */
+    private static void send(final StimulusSender stimulus, final boolean recorded)
             throws java.io.IOException, InterruptedException {
         long previousNs = Long.MIN_VALUE;
-        for (final Frame frame : frames) {
-            if (recorded && previousNs != Long.MIN_VALUE && frame.atNs() > previousNs) {
-                final long gapNs = Math.min(frame.atNs() - previousNs, MAX_GAP_NS);
+        for (int i = 0; i < stimulus.size(); i++) {
+            final long atNs = stimulus.capturedAtNs(i);
+            if (recorded && previousNs != Long.MIN_VALUE && atNs > previousNs) {
+                final long gapNs = Math.min(atNs - previousNs, MAX_GAP_NS);
                 Thread.sleep(gapNs / 1_000_000, (int) (gapNs % 1_000_000));
             }
-            previousNs = frame.atNs();
-            peer.send(rewriter.rewrite(frame.packet()));
+            previousNs = atNs;
+            stimulus.send(i);
+        }
+    }
+
+    /** Clauses 4.1.3 and 4.2.3: everything the DUT sent went to the tester's MetaRoCE port. */
+    private static void checkToTesterPort(
+            final List<ReceivedPacket> answers, final int testerPort, final List<String> failures) {
+        for (final ReceivedPacket answer : answers) {
+            if (answer.captured().destinationPort() != testerPort) {
+                failures.add("the DUT sent " + answer + " to UDP port "
+                        + answer.captured().destinationPort() + ", not to the tester's port " + testerPort);
+                return;
+            }
         }
     }
 
@@ -316,6 +306,12 @@ public final class VectorReplay {
                 && !packet.ack()
                         .map(a -> a.echoedTimestamp()
                                 == expectation.echoedTimestamp().getAsLong())
+                        .orElse(false)) {
+            return false;
+        }
+        if (expectation.ceCount().isPresent()
+                && !packet.ack()
+                        .map(a -> a.ceCount() == expectation.ceCount().getAsLong())
                         .orElse(false)) {
             return false;
         }
@@ -540,6 +536,9 @@ public final class VectorReplay {
                 + response.sack().map(bits -> " with SACK bits " + bits).orElse("")
                 + (response.echoedTimestamp().isPresent()
                         ? " echoing timestamp " + response.echoedTimestamp().getAsLong()
+                        : "")
+                + (response.ceCount().isPresent()
+                        ? " with CE count " + response.ceCount().getAsLong()
                         : "")
                 + response.rejected()
                         .map(r -> String.format(

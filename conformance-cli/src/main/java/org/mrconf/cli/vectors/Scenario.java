@@ -24,6 +24,13 @@ final class Scenario {
     final ObjectNode expect = JSON.objectNode();
     final List<byte[]> stimulus = new ArrayList<>();
     final List<Integer> paths = new ArrayList<>();
+    /** Link-level fields of single frames, replayed as captured ({@code asCaptured}): by frame index. */
+    final java.util.Map<Integer, Integer> sourcePorts = new java.util.HashMap<>();
+
+    final java.util.Map<Integer, org.mrconf.pcap.Ecn> ecns = new java.util.HashMap<>();
+    final java.util.Set<Integer> fromOtherAddress = new java.util.HashSet<>();
+    /** The sidecar's {@code asCaptured}: which of those fields replay keeps. */
+    final java.util.Set<String> asCaptured = new java.util.TreeSet<>();
     /** The steps of a scenario in which the DUT sends; empty: the whole stimulus is sent. */
     final ArrayNode steps = JSON.arrayNode();
     /** Request placeholders by name (a READ_REQUEST of the DUT the stimulus answers). */
@@ -123,6 +130,33 @@ final class Scenario {
     /** Step: NACK the message an await bound as {@code of}. */
     Scenario nack(final String of, final String code) {
         steps.addObject().putObject("nack").put("of", of).put("code", code);
+        return this;
+    }
+
+    /** Frame {@code index} goes from UDP source port {@code port}, which replay keeps. */
+    Scenario sourcePort(final int index, final int port) {
+        sourcePorts.put(index, port);
+        asCaptured.add("sourcePort");
+        return this;
+    }
+
+    /** Frame {@code index} carries IP ECN field {@code ecn}, which replay keeps (every frame keeps its own then). */
+    Scenario ecn(final int index, final org.mrconf.pcap.Ecn ecn) {
+        ecns.put(index, ecn);
+        asCaptured.add("ecn");
+        return this;
+    }
+
+    /** Frame {@code index} comes from another IP address than the tester's: replay sends it from the link's other. */
+    Scenario fromOtherAddress(final int index) {
+        fromOtherAddress.add(index);
+        asCaptured.add("sourceAddress");
+        return this;
+    }
+
+    /** Expect: everything the DUT sent went to the tester's MetaRoCE port (clauses 4.1.3, 4.2.3). */
+    Scenario expectToTesterPort() {
+        expect.put("toTesterPort", true);
         return this;
     }
 
@@ -279,23 +313,19 @@ final class Scenario {
     }
 
     Scenario expectAck(final int path, final long cumulativeOffset, final int atLeast) {
-        array(expect, "responses")
-                .addObject()
-                .put("opcode", "ACK")
-                .put("path", path)
-                .put("cumulativePsnOffset", cumulativeOffset)
-                .put("atLeast", atLeast);
+        ack(path, cumulativeOffset).put("atLeast", atLeast);
+        return this;
+    }
+
+    /** An ACK of {@code path} with that cumulative PSN and CE count {@code ceCount} (clause 8.2.2). */
+    Scenario expectAckWithCeCount(final int path, final long cumulativeOffset, final int ceCount) {
+        ack(path, cumulativeOffset).put("ceCount", ceCount);
         return this;
     }
 
     /** An ACK of {@code path} with that cumulative PSN and exactly these SACK bits (offsets from the cumulative PSN). */
     Scenario expectAckWithSack(final int path, final long cumulativeOffset, final int... sack) {
-        final ObjectNode ack = array(expect, "responses")
-                .addObject()
-                .put("opcode", "ACK")
-                .put("path", path)
-                .put("cumulativePsnOffset", cumulativeOffset);
-        final var bits = ack.putArray("sack");
+        final var bits = ack(path, cumulativeOffset).putArray("sack");
         for (final int bit : sack) {
             bits.add(bit);
         }
@@ -304,13 +334,17 @@ final class Scenario {
 
     /** An ACK of {@code path} with that cumulative PSN echoing {@code timestamp} (clause 8.2.1). */
     Scenario expectAckEchoing(final int path, final long cumulativeOffset, final long timestamp) {
-        array(expect, "responses")
+        ack(path, cumulativeOffset).put("echoedTimestamp", timestamp);
+        return this;
+    }
+
+    /** A new expected ACK of {@code path} with that cumulative PSN, for the caller to add to. */
+    private ObjectNode ack(final int path, final long cumulativeOffset) {
+        return array(expect, "responses")
                 .addObject()
                 .put("opcode", "ACK")
                 .put("path", path)
-                .put("cumulativePsnOffset", cumulativeOffset)
-                .put("echoedTimestamp", timestamp);
-        return this;
+                .put("cumulativePsnOffset", cumulativeOffset);
     }
 
     /**

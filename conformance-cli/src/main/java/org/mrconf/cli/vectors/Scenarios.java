@@ -74,6 +74,7 @@ final class Scenarios {
         all.add(reservedFieldsIgnored());
         all.addAll(CheckOrderScenarios.all());
         all.addAll(ControlStepScenarios.all());
+        all.addAll(LinkScenarios.all());
         all.addAll(SenderScenarios.all());
         return all;
     }

@@ -19,6 +19,11 @@ final class VectorWriter {
     static final String TESTER_IP = "192.0.2.2";
 
     static final String DUT_IP = "192.0.2.1";
+    /** A stimulus frame from another address than the tester's (clause 11.2.2); replay uses the link's other one. */
+    static final String OTHER_IP = "192.0.2.99";
+    /** The ECN field of a stimulus frame that does not set its own. */
+    private static final Ecn DEFAULT_ECN = Ecn.ECT_0;
+
     private static final long FRAME_GAP_NS = 10_000;
 
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -49,6 +54,9 @@ final class VectorWriter {
             placeholders.set("requests", scenario.requests);
         }
         sidecar.put("pacing", "fast");
+        if (!scenario.asCaptured.isEmpty()) {
+            scenario.asCaptured.forEach(sidecar.putArray("asCaptured")::add);
+        }
         sidecar.set("expect", scenario.expect);
         if (!scenario.steps.isEmpty()) {
             sidecar.set("steps", scenario.steps);
@@ -58,10 +66,10 @@ final class VectorWriter {
         try (PcapWriter writer = PcapWriter.create(folder.resolve(TestVector.STIMULUS))) {
             for (int i = 0; i < scenario.stimulus.size(); i++) {
                 writer.write(UdpFrame.builder()
-                        .ips(TESTER_IP, DUT_IP)
-                        .srcPort(49_152 + scenario.paths.get(i))
+                        .ips(scenario.fromOtherAddress.contains(i) ? OTHER_IP : TESTER_IP, DUT_IP)
+                        .srcPort(scenario.sourcePorts.getOrDefault(i, 49_152 + scenario.paths.get(i)))
                         .dstPort(UdpFrame.METAROCE_PORT)
-                        .ecn(Ecn.ECT_0)
+                        .ecn(scenario.ecns.getOrDefault(i, DEFAULT_ECN))
                         .payload(scenario.stimulus.get(i))
                         .timestamp(Instant.ofEpochSecond(1_750_000_000L).plusNanos(i * FRAME_GAP_NS))
                         .build());

@@ -3,6 +3,7 @@ package org.mrconf.cases.vectors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.NotApplicable;
@@ -18,6 +20,8 @@ import org.mrconf.catalogue.CatalogueException;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.WireLink;
+import org.mrconf.vectors.Sidecar;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorException;
@@ -54,6 +58,7 @@ class VectorCase {
                                         + " profile, which the device does not claim");
                             }
                         }
+                        requireLinkFields(vector, dut);
                         VectorReplay.run(
                                 vector,
                                 dut.control(),
@@ -68,6 +73,20 @@ class VectorCase {
                     }));
         }
         return tests.stream();
+    }
+
+    /** A vector that replays link-level fields as captured needs a link that can send them; otherwise NOT_APPLICABLE. */
+    private static void requireLinkFields(final TestVector vector, final DeviceUnderTest dut) {
+        final Set<String> fields = vector.sidecar().asCaptured();
+        if (fields.contains(Sidecar.ECN) && !dut.link().can(WireLink.Capability.SEND_ECN)) {
+            throw NotApplicable.because(
+                    Applicability.LINK_CANNOT + "the vector sends ECN fields as captured, which this link cannot set");
+        }
+        if (fields.contains(Sidecar.SOURCE_ADDRESS)
+                && dut.link().alternateSourceAddress().isEmpty()) {
+            throw NotApplicable.because(Applicability.LINK_CANNOT
+                    + "the vector sends from another source address, which this link does not have");
+        }
     }
 
     /** Gives the factory the run's {@link VectorScope}, from its configuration parameters. */
