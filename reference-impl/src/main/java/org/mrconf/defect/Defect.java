@@ -526,6 +526,8 @@ public enum Defect {
      * out-of-bounds message are placed. Caught by {@code MemoryProtectionCase.writeBoundsCoverTheWholeMessage}.
      */
     BOUNDS_CHECKED_PER_PACKET(breaks("11.1.3")),
+    /** Skips the bounds check of a zero-length message, as a check that only looks at the bytes it places would: a zero-length WRITE or READ anywhere, even outside its region, is accepted (caught by EmptyRangeCase). */
+    EMPTY_RANGE_UNCHECKED(breaks("11.1.3")),
 
     /**
      * Keeps an invalidated region's key in the key table, so remote WRITEs and READs still reach the old memory.

@@ -59,6 +59,7 @@ final class InboundData {
     private final boolean streamCheckedBeforeWindow;
     private final boolean keyCheckedBeforeMessageState;
     private final boolean boundsCheckedBeforeAccess;
+    private final boolean emptyRangeUnchecked;
     /** NACK_QUEUED_BEHIND_ACK only: the NACK of the packet being processed, sent once its ACK has gone. */
     private NackCode queuedNackCode;
 
@@ -171,6 +172,7 @@ final class InboundData {
         this.streamCheckedBeforeWindow = defects.has(Defect.STREAM_CHECKED_BEFORE_WINDOW);
         this.keyCheckedBeforeMessageState = defects.has(Defect.KEY_CHECKED_BEFORE_MESSAGE_STATE);
         this.boundsCheckedBeforeAccess = defects.has(Defect.BOUNDS_CHECKED_BEFORE_ACCESS);
+        this.emptyRangeUnchecked = defects.has(Defect.EMPTY_RANGE_UNCHECKED);
     }
 
     void onData(
@@ -456,7 +458,7 @@ final class InboundData {
         final boolean inBounds = boundsCheckedPerPacket
                 ? region.contains(start, packet.payloadLength())
                 : region.contains(header.remoteAddress(), header.messageLength());
-        if (!inBounds) {
+        if (!inBounds && !(emptyRangeUnchecked && header.messageLength() == 0)) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
         if (!begin(
@@ -600,7 +602,8 @@ final class InboundData {
                 || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
             return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
-        if (!region.contains(header.remoteAddress(), header.messageLength())) {
+        if (!region.contains(header.remoteAddress(), header.messageLength())
+                && !(emptyRangeUnchecked && header.messageLength() == 0)) {
             return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
         }
         if (connection.sendQueue.size() >= state.config.maxOutstandingMessages()) {
