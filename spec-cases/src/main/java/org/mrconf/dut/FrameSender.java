@@ -3,8 +3,10 @@ package org.mrconf.dut;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import org.apiguardian.api.API;
 import org.mrconf.pcap.EncodeOptions;
+import org.mrconf.pcap.MacAddress;
 import org.mrconf.pcap.UdpFrame;
 
 /**
@@ -20,6 +22,24 @@ public interface FrameSender {
      * Not-ECT): change a field or two and send it with {@link #sendFrame}.
      */
     UdpFrame.Builder frameTemplate();
+
+    /**
+     * The template {@link #frameTemplate} gives: the two ends' MACs, addresses and ports, tester to DUT (source port =
+     * the tester's port, Not-ECT).
+     */
+    static UdpFrame.Builder template(
+            final MacAddress testerMac,
+            final MacAddress dutMac,
+            final InetSocketAddress tester,
+            final InetSocketAddress dut) {
+        return UdpFrame.builder()
+                .srcMac(testerMac)
+                .dstMac(dutMac)
+                .srcIp(tester.getAddress())
+                .dstIp(dut.getAddress())
+                .srcPort(tester.getPort())
+                .dstPort(dut.getPort());
+    }
 
     /** Sends one UDP frame, with checksums and lengths as {@code encodeOptions} say (possibly wrong on purpose). */
     void sendFrame(UdpFrame frame, EncodeOptions encodeOptions) throws IOException;

@@ -182,13 +182,7 @@ public final class QueueWireLink implements WireLink {
     }
 
     private UdpFrame.Builder template() {
-        return UdpFrame.builder()
-                .srcMac(TESTER_MAC)
-                .dstMac(DUT_MAC)
-                .srcIp(tester.getAddress())
-                .dstIp(dut.getAddress())
-                .srcPort(tester.getPort())
-                .dstPort(dut.getPort());
+        return FrameSender.template(TESTER_MAC, DUT_MAC, tester, dut);
     }
 
     private void sendWholeFrame(UdpFrame frame, EncodeOptions encodeOptions) throws ClosedChannelException {

@@ -292,13 +292,7 @@ public final class RawEthernetWireLink implements WireLink, FrameSender {
 
     @Override
     public UdpFrame.Builder frameTemplate() {
-        return UdpFrame.builder()
-                .srcMac(testerMac)
-                .dstMac(dutMac)
-                .srcIp(options.tester().getAddress())
-                .dstIp(options.dut().getAddress())
-                .srcPort(options.tester().getPort())
-                .dstPort(options.dut().getPort());
+        return FrameSender.template(testerMac, dutMac, options.tester(), options.dut());
     }
 
     @Override

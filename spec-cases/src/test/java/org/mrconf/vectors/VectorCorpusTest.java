@@ -151,7 +151,12 @@ class VectorCorpusTest {
     @MethodSource("stepBreakages")
     void shouldNameTheFileAndFieldOfABrokenStep(
             final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
-        final String id = "7.4.2/read-answered-out-of-order";
+        assertTheOnlyProblem("7.4.2/read-answered-out-of-order", breakage, message);
+    }
+
+    /** Breaks the sidecar of the committed vector {@code id} and expects one problem naming its file and the field. */
+    private void assertTheOnlyProblem(final String id, final UnaryOperator<String> breakage, final String message)
+            throws Exception {
         copy(id);
         final Path sidecar = dir.resolve(id).resolve(TestVector.SIDECAR);
         Files.writeString(sidecar, breakage.apply(Files.readString(sidecar)), StandardCharsets.UTF_8);
@@ -193,18 +198,7 @@ class VectorCorpusTest {
     @MethodSource("controlBreakages")
     void shouldNameTheFieldOfABrokenControlStep(
             final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
-        final String id = "11.1.4/write-after-invalidation";
-        copy(id);
-        final Path sidecar = dir.resolve(id).resolve(TestVector.SIDECAR);
-        Files.writeString(sidecar, breakage.apply(Files.readString(sidecar)), StandardCharsets.UTF_8);
-
-        final VectorCorpus corpus = VectorCorpus.discover(dir, catalogue);
-
-        assertThat(corpus.vectors()).isEmpty();
-        assertThat(corpus.problems()).hasSize(1);
-        assertThat(corpus.problems().get(0).getMessage())
-                .contains(sidecar.toString())
-                .contains(message);
+        assertTheOnlyProblem("11.1.4/write-after-invalidation", breakage, message);
     }
 
     @Test

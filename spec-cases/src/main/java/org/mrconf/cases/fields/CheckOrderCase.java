@@ -15,7 +15,6 @@ import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.RegionAccess;
-import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.wire.NackCode;
@@ -107,8 +106,8 @@ class CheckOrderCase {
         final byte[] data = Testbed.randomBytes(64, 92);
         final long msn = connection.takeMsn(0);
         final int acked = testbed.peer().mark();
-        final var first =
-                connection.sendNew(segment(testbed, msn, data.length, 0, data, data.length, key, OTHER), PATH);
+        final var first = connection.sendNew(
+                MessageFieldsCase.segment(testbed, msn, data.length, 0, data, data.length, key, OTHER), PATH);
         testbed.peer().await(acked, PacketMatcher.expect().ack().path(PATH).covers(first.psn()), Testbed.WAIT);
         TesterMessages.assertMemory(testbed, "5.6.6: the WRITE completed", key, OTHER, data);
         testbed.control().invalidateRegion(key);
@@ -116,7 +115,7 @@ class CheckOrderCase {
         final int mark = testbed.peer().mark();
         // The same message again under a new PSN, as a sender resends after re-pathing.
         final var again = connection.sendNew(
-                segment(testbed, msn, data.length, 0, data, data.length, key, OTHER)
+                MessageFieldsCase.segment(testbed, msn, data.length, 0, data, data.length, key, OTHER)
                         .retransmission(),
                 PATH);
         testbed.peer().await(mark, PacketMatcher.expect().ack().path(PATH).covers(again.psn()), Testbed.WAIT);
@@ -139,9 +138,13 @@ class CheckOrderCase {
         final long msn = connection.takeMsn(0);
         final Map<String, Long> before = testbed.counters();
         final int mark = testbed.peer().mark();
-        connection.sendNew(segment(testbed, msn, data.length, 0, data, payload, testbed.key(), Testbed.BASE), PATH);
+        connection.sendNew(
+                MessageFieldsCase.segment(testbed, msn, data.length, 0, data, payload, testbed.key(), Testbed.BASE),
+                PATH);
         final var disagreeing = connection.sendNew(
-                segment(testbed, msn, 3 * payload, payload, data, payload, wrongKey(testbed), Testbed.BASE), PATH);
+                MessageFieldsCase.segment(
+                        testbed, msn, 3 * payload, payload, data, payload, wrongKey(testbed), Testbed.BASE),
+                PATH);
         final NackPacket nack = InvalidFieldsCase.awaitNack(testbed, mark);
         assertThat(nack.code())
                 .as("5.6.6: another message length and a foreign key: agreement is checked first")
@@ -183,29 +186,5 @@ class CheckOrderCase {
     /** A key the testbed's region does not have, and that no region of this test has. */
     private static long wrongKey(final Testbed testbed) {
         return testbed.key() ^ 0x5A5A_0000L;
-    }
-
-    /**
-     * The segment at {@code offset} of a WRITE of stream 0 to {@code address} with {@code key}, saying its message is
-     * {@code length} long; its PSN is the path's next (not consumed: send it with {@code sendNew}).
-     */
-    private static PacketBuilder segment(
-            final Testbed testbed,
-            final long msn,
-            final int length,
-            final int offset,
-            final byte[] data,
-            final int payload,
-            final long key,
-            final long address) {
-        return testbed.connection().packet(Opcode.WRITE, PATH).stream(0)
-                .msn(msn)
-                .messageLength(length)
-                .messageOffset(offset)
-                .remoteAddress(address)
-                .remoteKey(key)
-                .transmitTimestamp(93)
-                .payload(java.util.Arrays.copyOfRange(data, offset, offset + payload))
-                .ackRequest();
     }
 }

@@ -147,12 +147,28 @@ class MessageFieldsCase {
             final int offset,
             final byte[] data,
             final int payload) {
+        return segment(testbed, msn, length, offset, data, payload, testbed.key(), Testbed.BASE);
+    }
+
+    /**
+     * The segment at {@code offset} of a WRITE of stream 0 to {@code address} with {@code key}, saying its message is
+     * {@code length} long; its PSN is the path's next (not consumed: send it with {@code sendNew}).
+     */
+    static PacketBuilder segment(
+            final Testbed testbed,
+            final long msn,
+            final int length,
+            final int offset,
+            final byte[] data,
+            final int payload,
+            final long key,
+            final long address) {
         return testbed.connection().packet(Opcode.WRITE, PATH).stream(0)
                 .msn(msn)
                 .messageLength(length)
                 .messageOffset(offset)
-                .remoteAddress(Testbed.BASE)
-                .remoteKey(testbed.key())
+                .remoteAddress(address)
+                .remoteKey(key)
                 .transmitTimestamp(82)
                 .payload(java.util.Arrays.copyOfRange(data, offset, offset + payload))
                 .ackRequest();
