@@ -23,6 +23,30 @@ final class NamespacedSoftDut implements AutoCloseable {
 
     private final Process process;
 
+    /**
+     * Whether the DUT's kernel computes its UDP checksums itself, so that the capture shows what a wire would carry:
+     * a veth offloads them by default and never completes them (the capture then holds only the pseudo-header sum).
+     */
+    private static volatile boolean checksumsInSoftware;
+
+    /** Whether the last namespace made its DUT's checksums real ({@link #softwareChecksums}). */
+    static boolean checksumsInSoftware() {
+        return checksumsInSoftware;
+    }
+
+    /** Turns checksum offload off on the DUT's veth with ethtool, if the machine has it; false if it has not. */
+    private static boolean softwareChecksums() {
+        try {
+            DeviceProcesses.run("ip", "netns", "exec", NAMESPACE, "ethtool", "-K", DUT_INTERFACE, "tx", "off");
+            return true;
+        } catch (final java.io.IOException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return false; // no ethtool: UdpChecksumCase.dutSendsRightChecksums is then INCONCLUSIVE, never FAIL
+        }
+    }
+
     private NamespacedSoftDut(final Process process) {
         this.process = process;
     }
@@ -41,6 +65,7 @@ final class NamespacedSoftDut implements AutoCloseable {
                 "ip", "-n", NAMESPACE, "addr", "add", DUT_ADDRESS.getHostAddress() + "/24", "dev", DUT_INTERFACE);
         DeviceProcesses.run("ip", "-n", NAMESPACE, "link", "set", DUT_INTERFACE, "up");
         DeviceProcesses.run("ip", "-n", NAMESPACE, "link", "set", "lo", "up");
+        checksumsInSoftware = softwareChecksums();
         final Process process = DeviceProcesses.startSoftDut(
                 List.of("ip", "netns", "exec", NAMESPACE),
                 "--bind",
