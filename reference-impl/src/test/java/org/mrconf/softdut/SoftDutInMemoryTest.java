@@ -146,38 +146,7 @@ class SoftDutInMemoryTest {
                 SoftDutOptions.builder().bindAddress(ADDRESS_B).build(), c::deliverFrame);
         peer[0] = d;
         try {
-            ok(
-                    c,
-                    "create_connection",
-                    args(
-                            "localId",
-                            1,
-                            "peerId",
-                            2,
-                            "peerAddress",
-                            "10.0.0.2",
-                            "peerPort",
-                            4796,
-                            "paths",
-                            1,
-                            "streams",
-                            1));
-            ok(
-                    d,
-                    "create_connection",
-                    args(
-                            "localId",
-                            2,
-                            "peerId",
-                            1,
-                            "peerAddress",
-                            "10.0.0.1",
-                            "peerPort",
-                            4796,
-                            "paths",
-                            1,
-                            "streams",
-                            1));
+            connectOnePath(c, d);
             final long keyC = register(c);
             final long keyD = register(d);
             ok(
@@ -219,14 +188,7 @@ class SoftDutInMemoryTest {
 
     @Test
     void shouldCountPacketsFromAnUnexpectedSourceOrForAnUnknownConnection() {
-        ok(
-                a,
-                "create_connection",
-                args("localId", 1, "peerId", 2, "peerAddress", "10.0.0.2", "peerPort", 4796, "paths", 1, "streams", 1));
-        ok(
-                b,
-                "create_connection",
-                args("localId", 2, "peerId", 1, "peerAddress", "10.0.0.1", "peerPort", 4796, "paths", 1, "streams", 1));
+        connectOnePath(a, b);
         final long keyA = register(a);
         final long keyB = register(b);
         ok(
@@ -312,6 +274,18 @@ class SoftDutInMemoryTest {
                 .as("%s answered %s", op, response)
                 .isTrue();
         return response.get("result");
+    }
+
+    /** Connection 1 at {@code a} (10.0.0.1) and connection 2 at {@code b} (10.0.0.2), peers of each other, one path. */
+    private void connectOnePath(final SoftDut a, final SoftDut b) {
+        ok(
+                a,
+                "create_connection",
+                args("localId", 1, "peerId", 2, "peerAddress", "10.0.0.2", "peerPort", 4796, "paths", 1, "streams", 1));
+        ok(
+                b,
+                "create_connection",
+                args("localId", 2, "peerId", 1, "peerAddress", "10.0.0.1", "peerPort", 4796, "paths", 1, "streams", 1));
     }
 
     private long register(final SoftDut dut) {
