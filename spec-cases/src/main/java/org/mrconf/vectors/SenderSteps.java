@@ -80,6 +80,8 @@ final class SenderSteps {
     private final Map<Integer, Long> acknowledgedUpTo = new ConcurrentHashMap<>();
 
     private final Consumer<ReceivedPacket> acknowledger = this::acknowledge;
+    /** The checks that need a tester that acknowledged nothing. */
+    private final HeldAckChecks heldAckChecks;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -96,6 +98,7 @@ final class SenderSteps {
             final int mtu,
             final Duration holdLimit,
             final Duration quiet,
+            final Optional<org.mrconf.dut.DutProfile.Timers> timers,
             final int ipHeaderLength,
             final DutControl control,
             final TesterPeer peer,
@@ -120,6 +123,8 @@ final class SenderSteps {
         this.regions = regions;
         this.completions = completions;
         this.failures = failures;
+        this.heldAckChecks =
+                new HeldAckChecks(sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets);
     }
 
     /**
@@ -604,6 +609,7 @@ final class SenderSteps {
                 }
             }
         }
+        heldAckChecks.run(check, at);
     }
 
     /**
@@ -662,10 +668,15 @@ final class SenderSteps {
 
     /** Every data packet and READ_REQUEST the DUT sent on the vector's connection since the mark, in arrival order. */
     private List<DataPacket> sentData() {
+        return sentPackets().stream().map(p -> p.data().orElseThrow()).toList();
+    }
+
+    /** As {@link #sentData()}, as received. */
+    private List<ReceivedPacket> sentPackets() {
         return peer.recorder().since(mark).stream()
-                .map(ReceivedPacket::data)
-                .flatMap(Optional::stream)
-                .filter(p -> p.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                .filter(p -> p.data()
+                        .map(d -> d.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                        .orElse(false))
                 .toList();
     }
 

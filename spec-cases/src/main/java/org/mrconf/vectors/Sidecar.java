@@ -93,6 +93,9 @@ public record Sidecar(
     /**
      * The expectations; every list may be empty. {@code toTesterPort}: every packet the DUT sent went to the tester's
      * address and MetaRoCE port, whatever source port the tester's packet came from (clauses 4.1.3, 4.2.3).
+     * {@code nacksFirst}: every NACK of the DUT comes before any ACK of its path that reports the NACK's PSN as
+     * received, and its cumulative psn does not cover that PSN (clause 9.1.6). {@code rateHintInEveryAck}: every ACK
+     * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3).
      */
     public record Expect(
             List<RegionContent> regions,
@@ -104,7 +107,9 @@ public record Sidecar(
             boolean sentPsnsFromInitial,
             boolean retransmissionsFaithful,
             boolean completionsInOrder,
-            boolean toTesterPort) {}
+            boolean toTesterPort,
+            boolean nacksFirst,
+            boolean rateHintInEveryAck) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(
@@ -199,10 +204,33 @@ public record Sidecar(
      * the DUT may have outstanding on each path from the cumulative PSN the tester last acknowledged (counted once the
      * DUT sent no new PSN for 300 ms; retransmissions are no new PSNs). A DUT that stopped short of the window
      * (its congestion window may be smaller) makes the vector INCONCLUSIVE: the edge was not reached.
+     *
+     * <p>The other checks need a tester that has acknowledged nothing: an {@link Acks} step held the ACKs back before
+     * the first post, and none released them since ({@link HeldAckChecks}). {@code resentOldest} (clause 6.6.2):
+     * each path's oldest PSN is retransmitted again and again, each time within the declared maximum RTO and not
+     * sooner than the minimum, give or take the declared tolerance; {@code newSourcePort} (clause 6.6.4, with
+     * {@code resentOldest}): each retransmission leaves from another UDP source port than the transmission before
+     * it; {@code backoff} (clause 6.6.3, with {@code resentOldest}): the intervals start at the declared initial RTO
+     * and double up to the maximum; {@code everyPath} (clause 10.2.1): once the DUT stopped sending new PSNs with data held back, every path of
+     * the connection carried new PSNs; {@code failed} (clause 6.7.3; only send and check steps may follow): the work requests complete with
+     * an error within twice the declared connection timeout, not before it.
      */
     public record Check(
-            List<RegionContent> regions, List<Long> completed, List<Long> notCompleted, OptionalLong sendWindow)
-            implements Step {}
+            List<RegionContent> regions,
+            List<Long> completed,
+            List<Long> notCompleted,
+            OptionalLong sendWindow,
+            boolean resentOldest,
+            boolean newSourcePort,
+            boolean backoff,
+            boolean everyPath,
+            List<Long> failed)
+            implements Step {
+        /** Whether this check needs a tester that has acknowledged nothing. */
+        public boolean needsNothingAcknowledged() {
+            return resentOldest || newSourcePort || backoff || everyPath || !failed.isEmpty();
+        }
+    }
 
     /**
      * Holds back the tester's ACKs of the DUT's packets ({@code hold}), or sends them (one per path, describing all

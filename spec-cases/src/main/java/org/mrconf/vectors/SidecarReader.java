@@ -273,22 +273,58 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Check check(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "regions", "completed", "notCompleted", "sendWindow");
+        f.only(
+                node,
+                at,
+                "regions",
+                "completed",
+                "notCompleted",
+                "sendWindow",
+                "resentOldest",
+                "newSourcePort",
+                "backoff",
+                "everyPath",
+                "failed");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
         final OptionalLong outstanding = optional(f, node, at, "sendWindow", 0xFFFF_FFFFL);
-        if (regions.isEmpty() && completed.isEmpty() && notCompleted.isEmpty() && outstanding.isEmpty()) {
+        final Sidecar.Check check = new Sidecar.Check(
+                regions,
+                completed,
+                notCompleted,
+                outstanding,
+                node.has("resentOldest") && f.bool(node, at, "resentOldest"),
+                node.has("newSourcePort") && f.bool(node, at, "newSourcePort"),
+                node.has("backoff") && f.bool(node, at, "backoff"),
+                node.has("everyPath") && f.bool(node, at, "everyPath"),
+                wrIds(f, node, at, "failed"));
+        if (regions.isEmpty()
+                && completed.isEmpty()
+                && notCompleted.isEmpty()
+                && outstanding.isEmpty()
+                && !check.needsNothingAcknowledged()) {
             throw new VectorException(
-                    f.file, at, "checks nothing; give regions, completed, notCompleted or sendWindow");
+                    f.file,
+                    at,
+                    "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath or"
+                            + " failed");
+        }
+        if ((check.newSourcePort() || check.backoff()) && !check.resentOldest()) {
+            throw new VectorException(
+                    f.file,
+                    at + (check.newSourcePort() ? ".newSourcePort" : ".backoff"),
+                    "judges the retransmissions resentOldest waits for: give both");
         }
         for (final Long wrId : completed) {
-            if (notCompleted.contains(wrId)) {
+            if (notCompleted.contains(wrId) || check.failed().contains(wrId)) {
                 throw new VectorException(
-                        f.file, at + ".notCompleted", "names work request " + wrId + ", which completed must name");
+                        f.file,
+                        at + (notCompleted.contains(wrId) ? ".notCompleted" : ".failed"),
+                        "names work request " + wrId + ", which completed must name");
             }
         }
-        return new Sidecar.Check(regions, completed, notCompleted, outstanding);
+        return check;
     }
 
     private static List<Long> wrIds(final Fields f, final JsonNode node, final String at, final String name)
@@ -366,9 +402,54 @@ public final class SidecarReader {
                                 + "\")");
             }
         }
+        checkNothingAcknowledged(f, steps);
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
             throw new VectorException(
                     f.file, "$.setup.initialSendPsn", "only matters when the DUT sends: give steps that post work");
+        }
+    }
+
+    /**
+     * The checks that judge the DUT's timers and spraying ({@link Sidecar.Check#needsNothingAcknowledged()}) come
+     * while the tester has acknowledged nothing of the DUT's: its ACKs held back before the first post and neither
+     * released nor replaced by a NACK since; after a {@code failed} check the connection is gone, and only send
+     * and check steps may follow (what the DUT does with packets for a failed connection, clause 6.7.4).
+     */
+    private static void checkNothingAcknowledged(final Fields f, final List<Sidecar.Step> steps)
+            throws VectorException {
+        boolean posted = false;
+        boolean silent = false;
+        for (int i = 0; i < steps.size(); i++) {
+            final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Acks acks) {
+                silent = acks.hold() && (silent || !posted);
+            } else if (step instanceof Sidecar.Nack) {
+                silent = false;
+            } else if (step instanceof Sidecar.Post) {
+                posted = true;
+            } else if (step instanceof Sidecar.Check check && check.needsNothingAcknowledged()) {
+                if (!silent) {
+                    throw new VectorException(
+                            f.file,
+                            "$.steps[" + i + "].check",
+                            "judges the DUT's timers or spraying, which needs a tester that has acknowledged nothing:"
+                                    + " an acks step with hold true before the first post, and no acks or nack step"
+                                    + " since");
+                }
+                if (!check.failed().isEmpty()) {
+                    for (int j = i + 1; j < steps.size(); j++) {
+                        if (!(steps.get(j) instanceof Sidecar.Send)
+                                && !(steps.get(j) instanceof Sidecar.Check later
+                                        && !later.needsNothingAcknowledged())) {
+                            throw new VectorException(
+                                    f.file,
+                                    "$.steps[" + j + "]",
+                                    "comes after the connection failed ($.steps[" + i + "].check.failed): only send"
+                                            + " and check steps may follow");
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -496,7 +577,9 @@ public final class SidecarReader {
                 "sentPsnsFromInitial",
                 "retransmissionsFaithful",
                 "completionsInOrder",
-                "toTesterPort");
+                "toTesterPort",
+                "nacksFirst",
+                "rateHintInEveryAck");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -538,7 +621,9 @@ public final class SidecarReader {
                 node.has("sentPsnsFromInitial") && f.bool(node, "$.expect", "sentPsnsFromInitial"),
                 node.has("retransmissionsFaithful") && f.bool(node, "$.expect", "retransmissionsFaithful"),
                 node.has("completionsInOrder") && f.bool(node, "$.expect", "completionsInOrder"),
-                node.has("toTesterPort") && f.bool(node, "$.expect", "toTesterPort"));
+                node.has("toTesterPort") && f.bool(node, "$.expect", "toTesterPort"),
+                node.has("nacksFirst") && f.bool(node, "$.expect", "nacksFirst"),
+                node.has("rateHintInEveryAck") && f.bool(node, "$.expect", "rateHintInEveryAck"));
         if (expect.completionsInOrder() && expect.completions().size() < 2) {
             throw new VectorException(
                     f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
@@ -551,7 +636,9 @@ public final class SidecarReader {
                 && expect.never().isEmpty()
                 && !expect.sentPsnsFromInitial()
                 && !expect.retransmissionsFaithful()
-                && !expect.toTesterPort()) {
+                && !expect.toTesterPort()
+                && !expect.nacksFirst()
+                && !expect.rateHintInEveryAck()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }

@@ -77,12 +77,15 @@ public final class VectorReplay {
     /**
      * What the device declares that replay needs: its connection MTU (an await's {@code fullSegments}; without it
      * such a vector is INCONCLUSIVE), its connection timeout (held ACKs must end well before it; without it, within
-     * {@link #DEFAULT_HOLD_LIMIT}), and the quiet window: how long the DUT must have sent nothing before replay
-     * takes it that nothing more will come.
+     * {@link #DEFAULT_HOLD_LIMIT}), the quiet window: how long the DUT must have sent nothing before replay
+     * takes it that nothing more will come, and its timers ({@link HeldAckChecks} judges them; without them such a
+     * check is INCONCLUSIVE).
      */
-    public record Declared(OptionalInt mtu, Optional<Duration> connectionTimeout, Duration quiet) {
+    public record Declared(
+            OptionalInt mtu, Optional<Duration> connectionTimeout, Duration quiet, Optional<DutProfile.Timers> timers) {
         /** Nothing declared. */
-        public static final Declared NONE = new Declared(OptionalInt.empty(), Optional.empty(), DEFAULT_QUIET);
+        public static final Declared NONE =
+                new Declared(OptionalInt.empty(), Optional.empty(), DEFAULT_QUIET, Optional.empty());
 
         /**
          * The declarations of a device's profile. Its quiet window outlasts twice its ACK deadline (a late but legal
@@ -96,7 +99,11 @@ public final class VectorReplay {
                     MIN_QUIET,
                     timers.ackDeadline().multipliedBy(2),
                     timers.initialRto().plus(timers.tolerance()));
-            return new Declared(OptionalInt.of(parameters.mtu()), Optional.of(timers.connectionTimeout()), quiet);
+            return new Declared(
+                    OptionalInt.of(parameters.mtu()),
+                    Optional.of(timers.connectionTimeout()),
+                    quiet,
+                    Optional.of(timers));
         }
     }
 
@@ -170,6 +177,7 @@ public final class VectorReplay {
                         mtu.orElse(0),
                         declared.connectionTimeout().orElse(DEFAULT_HOLD_LIMIT),
                         declared.quiet(),
+                        declared.timers(),
                         link.testerAddress() instanceof Inet6Address ? 40 : 20,
                         control,
                         peer,
@@ -197,6 +205,12 @@ public final class VectorReplay {
             checkResponses(sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
             if (sidecar.expect().toTesterPort()) {
                 checkToTesterPort(answers, link.testerPort(), failures);
+            }
+            if (sidecar.expect().nacksFirst()) {
+                AnswerChecks.nacksFirst(answers, failures);
+            }
+            if (sidecar.expect().rateHintInEveryAck()) {
+                AnswerChecks.rateHintInEveryAck(answers, failures);
             }
             checkCompletions(sidecar.expect(), control, completions, failures);
             checkCounters(sidecar.expect(), before, control.readCounters(), failures);

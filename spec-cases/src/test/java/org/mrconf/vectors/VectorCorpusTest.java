@@ -201,6 +201,34 @@ class VectorCorpusTest {
         assertTheOnlyProblem("11.1.4/write-after-invalidation", breakage, message);
     }
 
+    static Stream<Arguments> silentTesterBreakages() {
+        return Stream.of(
+                Arguments.of(
+                        "a timer check after the tester acknowledged",
+                        edit("\"hold\" : true", "\"hold\" : false"),
+                        "$.steps[2].check: judges the DUT's timers or spraying, which needs a tester that has"
+                                + " acknowledged nothing"),
+                Arguments.of(
+                        "a change of source port without the resends it judges",
+                        edit("\"resentOldest\" : true", "\"newSourcePort\" : true"),
+                        "$.steps[2].check.newSourcePort: judges the retransmissions resentOldest waits for"),
+                Arguments.of(
+                        "a backoff check without the resends it judges",
+                        edit("\"resentOldest\" : true,", ""),
+                        "$.steps[2].check.backoff: judges the retransmissions resentOldest waits for"),
+                Arguments.of(
+                        "a step after the connection failed that needs it alive",
+                        edit("\"resentOldest\" : true,\n      \"backoff\" : true", "\"failed\" : [ 1100 ]"),
+                        "$.steps[3]: comes after the connection failed ($.steps[2].check.failed)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("silentTesterBreakages")
+    void shouldRefuseTimerChecksWithoutASilentTester(
+            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
+        assertTheOnlyProblem("6.6.2/dut-timer-resends-the-oldest-psn", breakage, message);
+    }
+
     @Test
     void shouldRejectANackOfAMessageNoAwaitNamedAndAHoldThatIsNoBoolean() throws Exception {
         final String id = "9.1.7/dut-write-nacked-remote-access-fails";

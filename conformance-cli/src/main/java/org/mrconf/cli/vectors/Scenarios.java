@@ -76,6 +76,8 @@ final class Scenarios {
         all.addAll(ControlStepScenarios.all());
         all.addAll(LinkScenarios.all());
         all.addAll(SenderScenarios.all());
+        all.addAll(SilentTesterScenarios.all());
+        all.addAll(AnswerScenarios.all());
         return all;
     }
 

@@ -1,0 +1,87 @@
+package org.mrconf.vectors;
+
+import java.util.List;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.Psn;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.AckPacket;
+import org.mrconf.wire.NackPacket;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Expectations on the order and contents of every ACK and NACK the DUT sent on the vector's connection, in arrival
+ * order ({@link Sidecar.Expect#nacksFirst()}, {@link Sidecar.Expect#rateHintInEveryAck()}).
+ */
+final class AnswerChecks {
+    private AnswerChecks() {}
+
+    /**
+     * Clause 9.1.6: no ACK of a NACK's path that came before the NACK reports the NACK's PSN as received, and the
+     * NACK's cumulative psn does not cover its own PSN (it is taken before the PSN is recorded). A vector with this
+     * expectation also expects the NACK itself ({@code responses}); without one nothing here is judged.
+     */
+    static void nacksFirst(final List<ReceivedPacket> answers, final List<String> failures) {
+        for (int i = 0; i < answers.size(); i++) {
+            final NackPacket nack = nackOf(answers.get(i));
+            if (nack == null) {
+                continue;
+            }
+            final long psn = nack.header().psn();
+            final int path = nack.header().pathId();
+            if (!Psn.atOrBefore(nack.cumulativePsn(), psn)) {
+                failures.add(String.format(
+                        "the NACK %s of PSN %d carries the cumulative psn %d, which reports its own PSN as received;"
+                                + " 9.1.6: the cumulative PSN is taken before the rejected PSN is recorded",
+                        nack.code(), psn, nack.cumulativePsn()));
+            }
+            for (int j = 0; j < i; j++) {
+                final AckPacket ack = ackOf(answers.get(j));
+                if (ack != null && ack.header().pathId() == path && PacketMatcher.covers(ack, psn)) {
+                    failures.add(String.format(
+                            "an ACK of path %d (cumulative PSN %d) that reports PSN %d as received came before the"
+                                    + " NACK %s of that PSN; 9.1.6: the NACK comes first",
+                            path, ack.cumulativePsn(), psn, nack.code()));
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * Clause 8.2.3: every ACK carries the receiver's fair-share rate hint, never 0 Mbit/s (0xFFFFFFFF asks for no
+     * limit and is a hint too). A DUT that sent no ACK leaves nothing to judge here; the vector's {@code responses}
+     * say which ACKs it owes.
+     */
+    static void rateHintInEveryAck(final List<ReceivedPacket> answers, final List<String> failures) {
+        int acks = 0;
+        for (final ReceivedPacket answer : answers) {
+            final AckPacket ack = ackOf(answer);
+            if (ack == null) {
+                continue;
+            }
+            acks++;
+            if (ack.rateHint() == 0) {
+                failures.add("the ACK " + answer + " carries the rate hint 0 Mbit/s; 8.2.3: every ACK carries the"
+                        + " receiver's current fair-share rate hint");
+                return;
+            }
+        }
+        if (acks == 0) {
+            throw new TestAbortedException("the DUT sent no ACK, so no rate hint can be judged");
+        }
+    }
+
+    /** The ACK {@code answer} is, on the vector's connection, or null. */
+    private static AckPacket ackOf(final ReceivedPacket answer) {
+        return answer.ack()
+                .filter(a -> a.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                .orElse(null);
+    }
+
+    /** The NACK {@code answer} is, on the vector's connection, or null. */
+    private static NackPacket nackOf(final ReceivedPacket answer) {
+        return answer.nack()
+                .filter(n -> n.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                .orElse(null);
+    }
+}
