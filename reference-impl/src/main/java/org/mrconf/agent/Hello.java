@@ -54,7 +54,9 @@ final class Hello {
         final ObjectNode limits = result.putObject("limits");
         limits.put("maxPaths", 256);
         limits.put("maxStreams", 65536);
-        limits.put("maxMessageLength", Math.min(ControlAgent.MAX_MESSAGE_LENGTH, config.memoryBudgetBytes()));
+        // The transport refuses a longer WRITE or READ_REQUEST (Table 5-13); the soft DUT builds its endpoint with this
+        // same value, and no region, so no receive, may be longer than the memory budget.
+        limits.put("maxMessageLength", Math.min(ec.maxMessageLengthBytes(), config.memoryBudgetBytes()));
         limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
         limits.put("maxPostedReceives", ec.maxPostedReceives());
         // Defect HELLO_UNDERSTATES_MTU: hello claims less than the device carries (clause 12.1.2).

@@ -203,6 +203,20 @@ public enum Defect {
      */
     BOUNDS_CHECKED_BEFORE_ACCESS(breaks("5.6.6")),
 
+    /**
+     * Keeps a finished READ under its sink handle and compares a READ_RESPONSE's stream id, MSN and length with it
+     * before asking whether the READ is still in progress: a late READ_RESPONSE of a finished READ that disagrees
+     * with it gets NACK INVALID_REQUEST instead of a stale ACK (caught by CheckOrderCase).
+     */
+    READ_RESPONSE_AGREEMENT_BEFORE_HANDLE(breaks("5.6.6")),
+
+    /**
+     * Never compares a message's length with its declared maximum: a WRITE or READ_REQUEST longer than it gets BOUNDS
+     * or REMOTE_ACCESS from the region checks, a SEND RECEIVER_NOT_READY or a length error, instead of NACK
+     * MESSAGE_TOO_LONG (caught by MessageLimitCase).
+     */
+    MESSAGE_LENGTH_LIMIT_UNCHECKED(breaks("5.6.5", "5.6.6")),
+
     // ------------------------------------------------------------------ sections 6 and 7
 
     /** Starts every send path at PSN 0 instead of the connection's initial send PSN (caught by LossRecoveryCase). */
@@ -271,6 +285,11 @@ public enum Defect {
     READ_COMPLETES_ON_LAST_SEGMENT(breaks("7.4.2")),
     /** Executes a duplicate READ_REQUEST again (caught by DuplicateCase). */
     READ_REQUEST_REEXECUTED(breaks("7.4.3")),
+    /**
+     * Gives a new READ the lowest sink handle no READ in progress holds, so a handle comes back once its READ finished
+     * (caught by SinkHandleCase).
+     */
+    SINK_HANDLE_REUSED(breaks("7.4.4")),
     /** Never completes a received zero-length message (caught by CompletionCase and ImmediateCase). */
     ZERO_LENGTH_NOT_COMPLETED(breaks("7.5.1")),
     /** Completes the sender's work requests as they are acknowledged, not in MSN order (caught by CompletionCase). */
@@ -331,6 +350,18 @@ public enum Defect {
      * Caught by {@code CongestionCase.ceCountPerPath}.
      */
     CE_COUNTED_PER_CONNECTION(breaks("8.2.2")),
+
+    /** Leaves the CE mark of a PROBE out of the CE count. Caught by {@code CeCountCoverageCase}. */
+    PROBE_CE_NOT_COUNTED(breaks("8.2.2")),
+
+    /**
+     * Counts a CE mark only when the packet is placed: duplicates, stale, out-of-window and NACKed packets are left out.
+     * Caught by {@code CeCountCoverageCase}.
+     */
+    CE_COUNTED_ONLY_WHEN_PLACED(breaks("8.2.2")),
+
+    /** Starts a new CE count when it sends a NACK, so the marks since the last ACK are lost. Caught by {@code CeCountCoverageCase}. */
+    NACK_RESETS_CE_COUNT(breaks("8.2.2")),
 
     /** Sends the ACK of a duplicate with rate hint 0. Caught by {@code CongestionCase.rateHintInEveryAck}. */
     RATE_HINT_MISSING_FROM_DUPLICATE_ACKS(breaks("8.2.3")),

@@ -66,6 +66,10 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         this.udpPort = udpPort;
         final EndpointConfig endpointConfig = options.endpoint().toBuilder()
                 .ipv6(options.bindAddress() instanceof Inet6Address)
+                // The longest message it accepts is what hello declares: no longer than its regions may be.
+                .maxMessageLength(Math.min(
+                        options.endpoint().maxMessageLengthBytes(),
+                        Math.min(ControlAgent.MAX_MESSAGE_LENGTH, options.memoryBudgetBytes())))
                 // What packets may make the DUT allocate stays a small share of its heap.
                 .receiveStateBudget(Math.min(
                         options.endpoint().receiveStateBudgetBytes(),

@@ -16,6 +16,7 @@ final class CompletionDispatcher {
     private final boolean headOfLineAcrossStreams;
     private final boolean errorFirst;
     private final boolean receiveOvertakesSilentMessages;
+    private final boolean finishedReadsKept;
 
     CompletionDispatcher(final Counters counters) {
         this(counters, org.mrconf.defect.Defects.NONE);
@@ -28,6 +29,7 @@ final class CompletionDispatcher {
         this.errorFirst = defects.has(org.mrconf.defect.Defect.ERROR_COMPLETION_OUT_OF_ORDER);
         this.receiveOvertakesSilentMessages =
                 defects.has(org.mrconf.defect.Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES);
+        this.finishedReadsKept = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -38,6 +40,9 @@ final class CompletionDispatcher {
         message.status = status;
         if (message.opcode == Opcode.READ_REQUEST) {
             connection.readsBySink.remove((int) message.matchValue);
+            if (finishedReadsKept) {
+                connection.finishedReadsBySink.put((int) message.matchValue, message);
+            }
         }
         if (!message.completesToApplication()) {
             return;

@@ -22,6 +22,8 @@ final class Connection {
     final ArrayDeque<SendMessage> sendQueue = new ArrayDeque<>();
     /** READs in progress, by sink handle. */
     final IntObjectMap<SendMessage> readsBySink = new IntObjectMap<>(16);
+    /** Finished READs by sink handle: kept only under defect READ_RESPONSE_AGREEMENT_BEFORE_HANDLE. */
+    final IntObjectMap<SendMessage> finishedReadsBySink = new IntObjectMap<>(4);
 
     final AimdWindow congestionWindow;
     final Pacer pacer;

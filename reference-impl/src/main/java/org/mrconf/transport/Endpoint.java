@@ -50,6 +50,8 @@ public final class Endpoint implements PacketReceiver {
     private final boolean noFlushOnDestroy;
     private final boolean failedConnectionStillReceives;
     private final boolean probeEchoesDataTimestamp;
+    private final boolean probeCeNotCounted;
+    private final boolean sinkHandleReused;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
     /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
@@ -84,6 +86,8 @@ public final class Endpoint implements PacketReceiver {
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
         this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
+        this.probeCeNotCounted = config.defects().has(Defect.PROBE_CE_NOT_COUNTED);
+        this.sinkHandleReused = config.defects().has(Defect.SINK_HANDLE_REUSED);
         this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
         this.receivedEcnIgnored = config.defects().has(Defect.RECEIVED_ECN_IGNORED);
         this.rateHint = new RateHint(config, state.connectionList);
@@ -349,7 +353,8 @@ public final class Endpoint implements PacketReceiver {
             matchValue = stream.nextRsn;
             stream.nextRsn = Serial.add(stream.nextRsn, 1);
         } else if (opcode == Opcode.READ_REQUEST) {
-            matchValue = connection.nextSinkHandle;
+            matchValue = sinkHandleReused ? lowestFreeSinkHandle(connection) : connection.nextSinkHandle;
+            // A handle is never reused on the connection, modulo 2^32 and skipping 0 (clause 7.4.4).
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
         final long msn = msnPerConnection ? sharedMsn++ & Serial.MASK : stream.nextMsn;
@@ -434,7 +439,7 @@ public final class Endpoint implements PacketReceiver {
         switch (decoded.opcode()) {
             case ACK -> ackHandler.onAck(connection, decoded.ack(), nowNs);
             case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);
-            case PROBE -> onProbe(connection, srcPort, nowNs);
+            case PROBE -> onProbe(connection, srcPort, ecn, nowNs);
             default -> {
                 // Defect RECEIVED_ECN_IGNORED: a socket that never asked for the TOS byte reads every packet Not-ECT.
                 inboundData.onData(connection, srcPort, receivedEcnIgnored ? Ecn.NOT_ECT : ecn, decoded, nowNs);
@@ -456,7 +461,16 @@ public final class Endpoint implements PacketReceiver {
         }
     }
 
-    private void onProbe(final Connection connection, final int srcPort, final long nowNs) {
+    /** The sink handle of defect SINK_HANDLE_REUSED: the lowest that no READ in progress holds. */
+    private static int lowestFreeSinkHandle(final Connection connection) {
+        int handle = 1;
+        while (connection.readsBySink.get(handle) != null) {
+            handle++;
+        }
+        return handle;
+    }
+
+    private void onProbe(final Connection connection, final int srcPort, final int ecn, final long nowNs) {
         state.counters.increment(Counter.RX_PROBES);
         final int pathId = decoded.probe().pathId();
         if (pathId >= connection.receivePaths.length) {
@@ -464,6 +478,10 @@ public final class Endpoint implements PacketReceiver {
             return;
         }
         final PathReceiver path = connection.receivePaths[pathId];
+        if (ecn == Ecn.CE && !receivedEcnIgnored && !probeCeNotCounted) {
+            path.ceSinceAck++; // a PROBE's mark counts like a data packet's (clause 8.2.2)
+            state.counters.increment(Counter.RX_CE_MARKED);
+        }
         if (!probeEchoesDataTimestamp) {
             path.lastTimestamp = decoded.probe().transmitTimestamp();
         }

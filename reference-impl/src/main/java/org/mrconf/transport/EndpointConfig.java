@@ -29,6 +29,9 @@ import org.mrconf.defect.Defects;
  *                              queues built by transients drain (clause 8.2.4)
  * @param maxOutstandingMessages messages per stream the receiver tracks at once
  * @param maxPostedReceives     receives per stream that may be posted and not yet consumed
+ * @param maxMessageLengthBytes the longest message the receiver accepts, its declared maximum message length
+ *                              (clause 12.1.2); a longer WRITE, SEND or READ_REQUEST gets NACK MESSAGE_TOO_LONG
+ *                              (Table 5-13)
  * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
  * @param entropySeed           seed of the source-port choices made when re-pathing
  * @param receiveStateBudgetBytes most bytes of receive-side state (streams, message rings, segment trackers)
@@ -61,6 +64,7 @@ public record EndpointConfig(
         double rateHintUtilization,
         int maxOutstandingMessages,
         int maxPostedReceives,
+        long maxMessageLengthBytes,
         long receiverNotReadyRetryNs,
         long entropySeed,
         long receiveStateBudgetBytes,
@@ -112,6 +116,7 @@ public record EndpointConfig(
         b.rateHintUtilization = rateHintUtilization;
         b.maxOutstandingMessages = maxOutstandingMessages;
         b.maxPostedReceives = maxPostedReceives;
+        b.maxMessageLengthBytes = maxMessageLengthBytes;
         b.receiverNotReadyRetryNs = receiverNotReadyRetryNs;
         b.entropySeed = entropySeed;
         b.receiveStateBudgetBytes = receiveStateBudgetBytes;
@@ -141,6 +146,7 @@ public record EndpointConfig(
         private double rateHintUtilization = 0.95;
         private int maxOutstandingMessages = 1024;
         private int maxPostedReceives = 4096;
+        private long maxMessageLengthBytes = 1L << 30;
         private long receiverNotReadyRetryNs = 20_000;
         private long entropySeed = 1;
         private long receiveStateBudgetBytes = 64L << 20;
@@ -221,6 +227,12 @@ public record EndpointConfig(
             return this;
         }
 
+        /** The longest message the receiver accepts (clause 12.1.2). */
+        public Builder maxMessageLength(final long bytes) {
+            this.maxMessageLengthBytes = bytes;
+            return this;
+        }
+
         public Builder receiverNotReadyRetry(final long ns) {
             this.receiverNotReadyRetryNs = ns;
             return this;
@@ -261,6 +273,9 @@ public record EndpointConfig(
             if (!(rateHintUtilization > 0 && rateHintUtilization <= 1)) {
                 throw new IllegalArgumentException("rate hint utilization must be in (0, 1]");
             }
+            if (maxMessageLengthBytes < 1 || maxMessageLengthBytes > 0xFFFF_FFFFL) {
+                throw new IllegalArgumentException("maximum message length must be 1 to 2^32 - 1 bytes");
+            }
             if (Integer.bitCount(maxOutstandingMessages) != 1 || Integer.bitCount(maxPostedReceives) != 1) {
                 throw new IllegalArgumentException("limits must be powers of two");
             }
@@ -284,6 +299,7 @@ public record EndpointConfig(
                     rateHintUtilization,
                     maxOutstandingMessages,
                     maxPostedReceives,
+                    maxMessageLengthBytes,
                     receiverNotReadyRetryNs,
                     entropySeed,
                     receiveStateBudgetBytes,

@@ -51,6 +51,9 @@ final class InboundData {
     private final boolean timestampEchoStuck;
     private final boolean timestampEchoSkipsRetransmissions;
     private final boolean ceCountedPerConnection;
+    private final boolean ceCountedOnlyWhenPlaced;
+    private final boolean readResponseAgreementBeforeHandle;
+    private final boolean messageLengthLimitUnchecked;
     private final boolean rateHintMissingFromDuplicateAcks;
     private final boolean readClaimedButMissing;
     private final boolean halfSpacePsnAhead;
@@ -164,6 +167,9 @@ final class InboundData {
         this.timestampEchoStuck = defects.has(Defect.TIMESTAMP_ECHO_STUCK);
         this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
         this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
+        this.ceCountedOnlyWhenPlaced = defects.has(Defect.CE_COUNTED_ONLY_WHEN_PLACED);
+        this.readResponseAgreementBeforeHandle = defects.has(Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
+        this.messageLengthLimitUnchecked = defects.has(Defect.MESSAGE_LENGTH_LIMIT_UNCHECKED);
         this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
         this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
         this.halfSpacePsnAhead = defects.has(Defect.HALF_SPACE_PSN_AHEAD);
@@ -199,7 +205,8 @@ final class InboundData {
         }
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
-        if (ecn == Ecn.CE) {
+        if (ecn == Ecn.CE && !ceCountedOnlyWhenPlaced) {
+            // Counted before any connection-state check: the mark describes the path, not the packet's fate (8.2.2).
             if (ceCountedPerConnection) {
                 for (final PathReceiver any : connection.receivePaths) {
                     any.ceSinceAck++;
@@ -276,6 +283,9 @@ final class InboundData {
                 && path.lastFinalNackStream == header.streamId()
                 && path.lastFinalNackMsn == header.messageSequenceNumber();
         final Outcome outcome = deliver(connection, pathId, packet, header);
+        if (ceCountedOnlyWhenPlaced && ecn == Ecn.CE && outcome == Outcome.PLACED) {
+            path.ceSinceAck++; // the defect: only a placed packet's mark is counted
+        }
         if (refusedBefore && outcome == Outcome.STALE) {
             // Defect NACK_RATE_LIMIT_MISSING: every later packet of a refused message is NACKed again.
             out.sendNack(
@@ -425,6 +435,13 @@ final class InboundData {
                                 && stream.messageImmediate[index] != header.immediate())) {
             // Packets of one message must agree (Table 5-13); the first to arrive set the values.
             return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        if (opcode != Opcode.SEND
+                && header.messageLength() > state.config.maxMessageLengthBytes()
+                && !messageLengthLimitUnchecked) {
+            // Longer than the declared maximum (Table 5-13, clause 5.6.6 step 7): before any key or region check.
+            // The message is finished failed, so later messages of the stream still complete in MSN order.
+            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         return switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
@@ -654,7 +671,10 @@ final class InboundData {
             final DataHeaderFlyweight header) {
         final SendMessage read = connection.readsBySink.get((int) header.sinkHandle());
         if (read == null) {
-            return stale(); // the READ finished or failed already
+            if (readResponseAgreementBeforeHandle && disagreesWithFinishedRead(connection, header)) {
+                return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect
+            }
+            return stale(); // the READ finished or failed already, whatever the packet carries (clause 5.6.6)
         }
         if (!read.isFullySegmented()) {
             // No READ_REQUEST has gone out yet: a guessed sink handle must not reach the buffer.
@@ -678,6 +698,15 @@ final class InboundData {
             completions.finishSend(connection, read, CompletionStatus.SUCCESS);
         }
         return Outcome.PLACED;
+    }
+
+    /** Defect READ_RESPONSE_AGREEMENT_BEFORE_HANDLE: compares with the finished READ its sink handle named. */
+    private static boolean disagreesWithFinishedRead(final Connection connection, final DataHeaderFlyweight header) {
+        final SendMessage finished = connection.finishedReadsBySink.get((int) header.sinkHandle());
+        return finished != null
+                && (finished.streamId != header.streamId()
+                        || finished.msn != header.messageSequenceNumber()
+                        || finished.length != header.messageLength());
     }
 
     /**

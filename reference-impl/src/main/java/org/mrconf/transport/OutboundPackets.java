@@ -50,6 +50,7 @@ final class OutboundPackets {
     private final boolean boundsWrongCode;
     private final boolean ackReportsAnotherPath;
     private final boolean ceCountNeverSet;
+    private final boolean nackResetsCeCount;
 
     OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
         this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
@@ -84,6 +85,7 @@ final class OutboundPackets {
         this.boundsWrongCode = defects.has(org.mrconf.defect.Defect.BOUNDS_WRONG_CODE);
         this.ackReportsAnotherPath = defects.has(org.mrconf.defect.Defect.ACK_REPORTS_ANOTHER_PATH);
         this.ceCountNeverSet = defects.has(org.mrconf.defect.Defect.CE_COUNT_NEVER_SET);
+        this.nackResetsCeCount = defects.has(org.mrconf.defect.Defect.NACK_RESETS_CE_COUNT);
     }
 
     /** The UDP source port that packets with this entropy leave from (the transmitter may map entropy). */
@@ -238,6 +240,9 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
+        if (nackResetsCeCount) {
+            connection.receivePaths[pathId].ceSinceAck = 0; // the defect: a NACK carries no CE count (clause 8.2.2)
+        }
     }
 
     /** The code a NACK carries: the one its reason names, unless a defect swaps it. */

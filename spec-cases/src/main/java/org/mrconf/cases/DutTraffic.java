@@ -79,6 +79,38 @@ public final class DutTraffic {
         return await(testbed, mark, Opcode.READ_REQUEST, 1).get(0);
     }
 
+    /**
+     * Answers the READ_REQUEST {@code request} with READ_RESPONSEs carrying {@code data}, at full segments on the
+     * request's path, the last one asking for an ACK, and waits for that ACK. Returns the last response's PSN.
+     */
+    public static long answerRead(final Testbed testbed, final ReceivedPacket request, final byte[] data)
+            throws Exception {
+        final org.mrconf.wire.DataPacket read = request.data().orElseThrow();
+        final int path = read.header().pathId();
+        final int segment = testbed.connection().maxPayload(Opcode.READ_RESPONSE);
+        final int segments = CaseSteps.segments(data.length, segment);
+        final int mark = testbed.peer().mark();
+        long last = 0;
+        for (int i = 0; i < segments; i++) {
+            final org.mrconf.peer.PacketBuilder response = CaseSteps.segment(
+                            testbed.connection(),
+                            Opcode.READ_RESPONSE,
+                            path,
+                            read.streamId(),
+                            read.messageSequenceNumber(),
+                            data,
+                            segment,
+                            i)
+                    .sinkHandle(read.sinkHandle());
+            if (i == segments - 1) {
+                response.ackRequest();
+            }
+            last = testbed.connection().sendNew(response, path).psn();
+        }
+        testbed.peer().await(mark, PacketMatcher.expect().ack().path(path).covers(last), Testbed.WAIT);
+        return last;
+    }
+
     /** The seeded bytes a work request of this id sends. */
     public static byte[] bytesOf(final long wrId, final int length) {
         return Testbed.randomBytes(length, wrId);

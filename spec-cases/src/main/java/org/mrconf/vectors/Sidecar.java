@@ -95,7 +95,8 @@ public record Sidecar(
      * address and MetaRoCE port, whatever source port the tester's packet came from (clauses 4.1.3, 4.2.3).
      * {@code nacksFirst}: every NACK of the DUT comes before any ACK of its path that reports the NACK's PSN as
      * received, and its cumulative psn does not cover that PSN (clause 9.1.6). {@code rateHintInEveryAck}: every ACK
-     * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3).
+     * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3). {@code distinctSinkHandles}: no READ_REQUEST of
+     * the DUT carries the sink handle of an earlier READ (clause 7.4.4).
      */
     public record Expect(
             List<RegionContent> regions,
@@ -109,7 +110,8 @@ public record Sidecar(
             boolean completionsInOrder,
             boolean toTesterPort,
             boolean nacksFirst,
-            boolean rateHintInEveryAck) {}
+            boolean rateHintInEveryAck,
+            boolean distinctSinkHandles) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(

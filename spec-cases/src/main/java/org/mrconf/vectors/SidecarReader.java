@@ -579,7 +579,8 @@ public final class SidecarReader {
                 "completionsInOrder",
                 "toTesterPort",
                 "nacksFirst",
-                "rateHintInEveryAck");
+                "rateHintInEveryAck",
+                "distinctSinkHandles");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -623,7 +624,8 @@ public final class SidecarReader {
                 node.has("completionsInOrder") && f.bool(node, "$.expect", "completionsInOrder"),
                 node.has("toTesterPort") && f.bool(node, "$.expect", "toTesterPort"),
                 node.has("nacksFirst") && f.bool(node, "$.expect", "nacksFirst"),
-                node.has("rateHintInEveryAck") && f.bool(node, "$.expect", "rateHintInEveryAck"));
+                node.has("rateHintInEveryAck") && f.bool(node, "$.expect", "rateHintInEveryAck"),
+                node.has("distinctSinkHandles") && f.bool(node, "$.expect", "distinctSinkHandles"));
         if (expect.completionsInOrder() && expect.completions().size() < 2) {
             throw new VectorException(
                     f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
@@ -638,7 +640,8 @@ public final class SidecarReader {
                 && !expect.retransmissionsFaithful()
                 && !expect.toTesterPort()
                 && !expect.nacksFirst()
-                && !expect.rateHintInEveryAck()) {
+                && !expect.rateHintInEveryAck()
+                && !expect.distinctSinkHandles()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }

@@ -207,10 +207,13 @@ public final class VectorReplay {
                 checkToTesterPort(answers, link.testerPort(), failures);
             }
             if (sidecar.expect().nacksFirst()) {
-                AnswerChecks.nacksFirst(answers, failures);
+                SentChecks.nacksFirst(answers, failures);
             }
             if (sidecar.expect().rateHintInEveryAck()) {
-                AnswerChecks.rateHintInEveryAck(answers, failures);
+                SentChecks.rateHintInEveryAck(answers, failures);
+            }
+            if (sidecar.expect().distinctSinkHandles()) {
+                SentChecks.distinctSinkHandles(answers, failures);
             }
             checkCompletions(sidecar.expect(), control, completions, failures);
             checkCounters(sidecar.expect(), before, control.readCounters(), failures);

@@ -78,6 +78,7 @@ final class Scenarios {
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());
+        all.addAll(ReadRequesterScenarios.all());
         return all;
     }
 

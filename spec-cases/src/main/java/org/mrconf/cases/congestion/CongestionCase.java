@@ -337,7 +337,8 @@ class CongestionCase {
         testbed.connection().setNextPsn(path, psn + 1);
     }
 
-    private static int ceSum(final Testbed testbed, final int mark, final int path) {
+    /** The sum of the CE counts of the ACKs of {@code path} since {@code mark}. */
+    static int ceSum(final Testbed testbed, final int mark, final int path) {
         return testbed
                 .peer()
                 .recorder()

@@ -7,7 +7,9 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
@@ -17,6 +19,8 @@ import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.NackPacket;
 import org.mrconf.wire.Opcode;
@@ -26,7 +30,7 @@ import org.mrconf.wire.Opcode;
  * order requires and counted only there. Every pair is one a peer really sends: a duplicate or far-ahead PSN carrying
  * a stream id the connection lacks, a new packet with a bad stream id and a bad key, a retransmission of a completed
  * message into a region invalidated since, a disagreeing segment with a bad key, a WRITE or READ into a region that
- * both forbids it and is too small for it.
+ * both forbids it and is too small for it, and a late READ_RESPONSE of a finished READ that agrees with nothing of it.
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Order of connection-state checks")
@@ -184,6 +188,51 @@ class CheckOrderCase {
     }
 
     /** A key the testbed's region does not have, and that no region of this test has. */
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a READ_RESPONSE whose sink handle names a finished READ is stale, whatever MSN and length it carries")
+    @Verifies("5.6.6")
+    void aFinishedReadsHandleComesBeforeAgreement(final Testbed testbed) throws Exception {
+        TesterMessages.requireProfile(testbed, Profile.READ);
+        final long wrId = 1750;
+        final int length = 64;
+        final ReceivedPacket request = DutTraffic.read(testbed, 0, wrId, length);
+        DutTraffic.answerRead(testbed, request, Testbed.randomBytes(length, 3));
+        assertThat(testbed.awaitCompletion(wrId).isSuccess())
+                .as("the READ, answered in full")
+                .isTrue();
+        final DataPacket read = request.data().orElseThrow();
+        final Map<String, Long> before = testbed.counters();
+        final int mark = testbed.peer().mark();
+        // A late response under the finished READ's handle that agrees with nothing of it: another MSN, a longer
+        // message. Its handle names no READ in progress, so it is stale before its fields are compared.
+        final PeerConnection.Segment late = testbed.connection()
+                .sendNew(
+                        testbed.connection().packet(Opcode.READ_RESPONSE, PATH).stream(read.streamId())
+                                .msn(read.messageSequenceNumber() + 3)
+                                .messageLength(2L * length)
+                                .messageOffset(0)
+                                .sinkHandle(read.sinkHandle())
+                                .payload(Testbed.randomBytes(length, 4))
+                                .transmitTimestamp(4343)
+                                .ackRequest(),
+                        PATH);
+        testbed.peer().await(mark, PacketMatcher.expect().ack().path(PATH).covers(late.psn()), Testbed.WAIT);
+        testbed.peer().assertNone(mark, PacketMatcher.expect().nack(), testbed.quiet());
+        assertThat(testbed.grew(before, DutCounters.RX_STALE))
+                .as("5.6.6: a READ_RESPONSE of a finished READ is stale (Table 5-13)")
+                .isEqualTo(1);
+        assertThat(testbed.grew(before, DutCounters.REJECT_INVALID_REQUEST))
+                .as("5.6.6: its MSN and length are not compared with the finished READ")
+                .isZero();
+        CaseSteps.assertBytes(
+                testbed,
+                testbed.key(),
+                DutTraffic.sourceAddress(wrId),
+                Testbed.randomBytes(length, 3),
+                "5.6.6: a stale READ_RESPONSE places nothing");
+    }
+
     private static long wrongKey(final Testbed testbed) {
         return testbed.key() ^ 0x5A5A_0000L;
     }

@@ -202,7 +202,7 @@ class MemoryProtectionCase {
                 1,
                 BEFORE,
                 BEFORE.length,
-                b -> b.remoteAddress(Testbed.BASE).remoteKey(key).messageLength(0xFFFF_FFF0L));
+                b -> b.remoteAddress(Testbed.BASE).remoteKey(key).messageLength(longestAccepted(testbed)));
         send(testbed, huge);
         awaitNack(testbed, mark, NackCode.BOUNDS, huge);
         assertMemory(testbed, "11.1.3", key, Testbed.BASE, new byte[BEFORE.length]);
@@ -238,7 +238,8 @@ class MemoryProtectionCase {
                     "the device refused a region at the top of the 64-bit address space (" + e.getMessage()
                             + "), so the overflow of 11.1.3 cannot be provoked");
         }
-        // [top + 4096 - 16, +2^64 - 4096 + 32) wraps to just past the region's start in 64-bit arithmetic.
+        // From top + 4096 - 16, a message as long as the device accepts runs past 2^64: its end wraps in 64-bit
+        // arithmetic, to below the region, where a check of the end alone would let it through.
         final int mark = testbed.peer().mark();
         final List<PacketBuilder> wrapping = TesterMessages.message(
                 testbed.connection(),
@@ -247,7 +248,7 @@ class MemoryProtectionCase {
                 0,
                 new byte[16],
                 16,
-                b -> b.remoteAddress(top + 4096 - 16).remoteKey(key).messageLength(0xFFFF_FFF0L));
+                b -> b.remoteAddress(top + 4096 - 16).remoteKey(key).messageLength(longestAccepted(testbed)));
         send(testbed, wrapping);
         awaitNack(testbed, mark, NackCode.BOUNDS, wrapping);
         final List<PacketBuilder> past = TesterMessages.write(testbed, 1, top + 4096 - 8, key, new byte[16]);
@@ -255,6 +256,14 @@ class MemoryProtectionCase {
         awaitNack(testbed, mark, NackCode.BOUNDS, past);
         assertMemory(testbed, "11.1.3", key, top, new byte[4096]);
         assertWriteAccepted(testbed, Opcode.WRITE, top + 4096 - BEFORE.length, key, "11.1.3");
+    }
+
+    /**
+     * A message length far past any region, but no longer than the declared maximum message length: a longer one is
+     * NACKed MESSAGE_TOO_LONG before its region is looked at (Table 5-13, clause 5.6.6 step 7).
+     */
+    private static long longestAccepted(final Testbed testbed) {
+        return Math.min(0xFFFF_FFF0L, testbed.profile().conformance().limits().maxMessageLength());
     }
 
     // 11.1.4 -------------------------------------------------------------------------------------------------

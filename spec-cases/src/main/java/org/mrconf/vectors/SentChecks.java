@@ -9,11 +9,12 @@ import org.mrconf.wire.NackPacket;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Expectations on the order and contents of every ACK and NACK the DUT sent on the vector's connection, in arrival
- * order ({@link Sidecar.Expect#nacksFirst()}, {@link Sidecar.Expect#rateHintInEveryAck()}).
+ * Expectations over every packet the DUT sent on the vector's connection, in arrival order: the order and contents of
+ * its ACKs and NACKs ({@link Sidecar.Expect#nacksFirst()}, {@link Sidecar.Expect#rateHintInEveryAck()}) and the sink
+ * handles of its READ_REQUESTs ({@link Sidecar.Expect#distinctSinkHandles()}).
  */
-final class AnswerChecks {
-    private AnswerChecks() {}
+final class SentChecks {
+    private SentChecks() {}
 
     /**
      * Clause 9.1.6: no ACK of a NACK's path that came before the NACK reports the NACK's PSN as received, and the
@@ -68,6 +69,45 @@ final class AnswerChecks {
         }
         if (acks == 0) {
             throw new TestAbortedException("the DUT sent no ACK, so no rate hint can be judged");
+        }
+    }
+
+    /**
+     * Clause 7.4.4: no READ_REQUEST of the DUT carries the sink handle of an earlier READ_REQUEST of another READ
+     * (another MSN or stream; a retransmission repeats its own). A vector with this expectation posts its READs one
+     * after the other, each finished before the next, so a device that hands a finished READ's handle out again
+     * shows it.
+     */
+    static void distinctSinkHandles(final List<ReceivedPacket> sent, final List<String> failures) {
+        final java.util.Map<Long, org.mrconf.wire.DataPacket> byHandle = new java.util.HashMap<>();
+        int reads = 0;
+        for (final ReceivedPacket packet : sent) {
+            final org.mrconf.wire.DataPacket read = packet.data()
+                    .filter(d -> d.opcode() == org.mrconf.wire.Opcode.READ_REQUEST)
+                    .filter(d -> d.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                    .orElse(null);
+            if (read == null) {
+                continue;
+            }
+            final org.mrconf.wire.DataPacket earlier = byHandle.putIfAbsent(read.sinkHandle(), read);
+            if (earlier == null) {
+                reads++;
+            } else if (earlier.streamId() != read.streamId()
+                    || earlier.messageSequenceNumber() != read.messageSequenceNumber()) {
+                failures.add(String.format(
+                        "the READ_REQUEST of stream %d, MSN %d carries sink handle 0x%08x, which the READ_REQUEST of"
+                                + " stream %d, MSN %d carried before it; 7.4.4: a sink handle is never reused on a"
+                                + " connection",
+                        read.streamId(),
+                        read.messageSequenceNumber(),
+                        read.sinkHandle(),
+                        earlier.streamId(),
+                        earlier.messageSequenceNumber()));
+                return;
+            }
+        }
+        if (reads < 2) {
+            throw new TestAbortedException("the DUT sent fewer than two READ_REQUESTs, so no reuse can be judged");
         }
     }
 
