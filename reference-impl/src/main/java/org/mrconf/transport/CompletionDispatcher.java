@@ -107,6 +107,22 @@ final class CompletionDispatcher {
     }
 
     /** Releases the completions of received messages that are complete and next in MSN order. */
+    /**
+     * Ends a message received on {@code stream} at {@code index}, with {@code status}, and delivers the receive
+     * completions the stream's MSN order now allows (clause 7.5.2).
+     */
+    void finishReceived(
+            final Connection connection,
+            final int streamId,
+            final StreamReceiveState stream,
+            final int index,
+            final CompletionStatus status) {
+        stream.messageState[index] = StreamReceiveState.COMPLETE;
+        stream.messageStatus[index] = status;
+        stream.finishSegments(index);
+        drainReceive(connection, streamId, stream);
+    }
+
     void drainReceive(final Connection connection, final int streamId, final StreamReceiveState stream) {
         while (true) {
             final int index = stream.messageIndex(stream.nextMsnToDeliver);

@@ -10,31 +10,23 @@ import org.mrconf.wire.Opcode;
 import org.mrconf.wire.PacketFlags;
 
 /**
- * The receive path of data packets and READ requests: window check, protection checks, placement on
- * arrival, per-message byte counting, NACKs and the ACK policy (spec sections 6, 7, 8, 9, 11). Nothing
- * here allocates, except the completion records and READ responses it creates once per message.
+ * The receive path of data packets and READ requests: window check, the connection-state checks in the order of
+ * clause 5.6.6, protection checks, placement on arrival, per-message byte counting and the ACK policy (spec sections
+ * 6, 7, 8, 11). READs are {@link InboundReads}'s, refusals (final NACKs, stale and dropped packets) {@link Refusals}'s.
+ * Nothing here allocates, except the completion records and READ responses created once per message.
  */
 final class InboundData {
-    /** What became of one new packet. */
-    private enum Outcome {
-        PLACED,
-        STALE,
-        REJECTED,
-        NOT_READY,
-        /** Dropped unrecorded: no state could be allocated for it (the budget is spent). */
-        DROPPED
-    }
-
     private final EndpointState state;
     private final OutboundPackets out;
     private final CompletionDispatcher completions;
     private final RateHint rateHint;
+    private final Refusals refusals;
+    private final InboundReads reads;
     /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
     private final boolean unknownKeyNackedAsBounds;
 
     private final boolean ignoreRemoteWriteFlag;
     private final boolean ignoreRemoteWriteFlagForImmediate;
-    private final boolean ignoreRemoteReadFlag;
     private final boolean boundsCheckedPerPacket;
     private final boolean invalidationMissesPostedReceives;
     private final boolean sendOverrunsReceiveBuffer;
@@ -52,27 +44,15 @@ final class InboundData {
     private final boolean timestampEchoSkipsRetransmissions;
     private final boolean ceCountedPerConnection;
     private final boolean ceCountedOnlyWhenPlaced;
-    private final boolean readResponseAgreementBeforeHandle;
     private final boolean messageLengthLimitUnchecked;
     private final boolean rateHintMissingFromDuplicateAcks;
     private final boolean readClaimedButMissing;
     private final boolean halfSpacePsnAhead;
-    private final boolean nackQueuedBehindAck;
     private final boolean noAckAfterNack;
     private final boolean streamCheckedBeforeWindow;
     private final boolean keyCheckedBeforeMessageState;
     private final boolean boundsCheckedBeforeAccess;
     private final boolean emptyRangeUnchecked;
-    /** NACK_QUEUED_BEHIND_ACK only: the NACK of the packet being processed, sent once its ACK has gone. */
-    private NackCode queuedNackCode;
-
-    private Connection queuedNackConnection;
-    private int queuedNackPath;
-    private long queuedNackPsn;
-    private int queuedNackStream;
-    private long queuedNackMsn;
-    /** The time of the packet being processed, for the NACK rate limit. */
-    private long lastNowNs;
     // Self-validation defects (org.mrconf.defect.Defect), read once.
     private final boolean lastPathRejected;
     private final boolean fourPathsOnly;
@@ -96,8 +76,6 @@ final class InboundData {
     private final boolean sendMatchedByMsn;
     private final boolean rnrRecordsPsn;
     private final boolean sendLengthCheckedPerPacket;
-    private final boolean readResponseShort;
-    private final boolean readCompletesOnLastSegment;
     private final boolean readRequestReexecuted;
     private final boolean zeroLengthNotCompleted;
     private final boolean stalePlaced;
@@ -118,6 +96,8 @@ final class InboundData {
         this.out = out;
         this.completions = completions;
         this.rateHint = rateHint;
+        this.refusals = new Refusals(state, out, completions);
+        this.reads = new InboundReads(state, completions, refusals);
         final Defects defects = state.config.defects();
         this.lastPathRejected = defects.has(Defect.LAST_PATH_REJECTED);
         this.fourPathsOnly = defects.has(Defect.FOUR_PATHS_ONLY);
@@ -139,8 +119,6 @@ final class InboundData {
         this.sendMatchedByMsn = defects.has(org.mrconf.defect.Defect.SEND_MATCHED_BY_MSN);
         this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
         this.sendLengthCheckedPerPacket = defects.has(org.mrconf.defect.Defect.SEND_LENGTH_CHECKED_PER_PACKET);
-        this.readResponseShort = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_SHORT);
-        this.readCompletesOnLastSegment = defects.has(org.mrconf.defect.Defect.READ_COMPLETES_ON_LAST_SEGMENT);
         this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
         this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
         this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
@@ -150,7 +128,6 @@ final class InboundData {
         this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
         this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
         this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
-        this.ignoreRemoteReadFlag = defects.has(Defect.IGNORE_REMOTE_READ_FLAG);
         this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
         this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
         this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
@@ -168,12 +145,10 @@ final class InboundData {
         this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
         this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
         this.ceCountedOnlyWhenPlaced = defects.has(Defect.CE_COUNTED_ONLY_WHEN_PLACED);
-        this.readResponseAgreementBeforeHandle = defects.has(Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
         this.messageLengthLimitUnchecked = defects.has(Defect.MESSAGE_LENGTH_LIMIT_UNCHECKED);
         this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
         this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
         this.halfSpacePsnAhead = defects.has(Defect.HALF_SPACE_PSN_AHEAD);
-        this.nackQueuedBehindAck = defects.has(Defect.NACK_QUEUED_BEHIND_ACK);
         this.noAckAfterNack = defects.has(Defect.NO_ACK_AFTER_NACK);
         this.streamCheckedBeforeWindow = defects.has(Defect.STREAM_CHECKED_BEFORE_WINDOW);
         this.keyCheckedBeforeMessageState = defects.has(Defect.KEY_CHECKED_BEFORE_MESSAGE_STATE);
@@ -187,7 +162,7 @@ final class InboundData {
             final int ecn,
             final DecodedPacket packet,
             final long nowNs) {
-        lastNowNs = nowNs;
+        refusals.at(nowNs);
         final DataHeaderFlyweight header = packet.dataHeader();
         final int pathId = header.pathId();
         final int paths = connection.receivePaths.length;
@@ -233,7 +208,8 @@ final class InboundData {
                 && packet.opcode() != Opcode.READ_RESPONSE
                 && !connection.hasStream(header.streamId())
                 && path.window.classify(psn) != ReceiveWindow.Position.NEW) {
-            reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect: stream id first
+            refusals.reject(
+                    connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect: stream id first
             return;
         }
         switch (position(path, psn)) {
@@ -258,7 +234,7 @@ final class InboundData {
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
                 if (readRequestReexecuted && packet.opcode() == Opcode.READ_REQUEST) {
-                    reexecuteRead(connection, pathId, header);
+                    reads.reexecute(connection, pathId, header);
                 }
                 if (!duplicateNotAcknowledged) {
                     out.sendAck(connection, path, rateHintMissingFromDuplicateAcks ? 0 : rateHint.currentMbps(nowNs));
@@ -282,11 +258,11 @@ final class InboundData {
                 && path.lastFinalNackCode > 0
                 && path.lastFinalNackStream == header.streamId()
                 && path.lastFinalNackMsn == header.messageSequenceNumber();
-        final Outcome outcome = deliver(connection, pathId, packet, header);
-        if (ceCountedOnlyWhenPlaced && ecn == Ecn.CE && outcome == Outcome.PLACED) {
+        final ReceiveOutcome outcome = deliver(connection, pathId, packet, header);
+        if (ceCountedOnlyWhenPlaced && ecn == Ecn.CE && outcome == ReceiveOutcome.PLACED) {
             path.ceSinceAck++; // the defect: only a placed packet's mark is counted
         }
-        if (refusedBefore && outcome == Outcome.STALE) {
+        if (refusedBefore && outcome == ReceiveOutcome.STALE) {
             // Defect NACK_RATE_LIMIT_MISSING: every later packet of a refused message is NACKed again.
             out.sendNack(
                     connection,
@@ -297,14 +273,14 @@ final class InboundData {
                     header.messageSequenceNumber(),
                     0);
         }
-        if (outcome == Outcome.DROPPED
-                || outcome == Outcome.NOT_READY && !rnrRecordsPsn && !receiverNotReadyPsnRecorded) {
+        if (outcome == ReceiveOutcome.DROPPED
+                || outcome == ReceiveOutcome.NOT_READY && !rnrRecordsPsn && !receiverNotReadyPsnRecorded) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
-        if (outcome == Outcome.REJECTED && finalNackPsnNotRecorded) {
+        if (outcome == ReceiveOutcome.REJECTED && finalNackPsnNotRecorded) {
             return;
         }
-        if (outcome == Outcome.STALE && staleNotAcked) {
+        if (outcome == ReceiveOutcome.STALE && staleNotAcked) {
             return;
         }
         path.window.record(psn);
@@ -314,28 +290,18 @@ final class InboundData {
         if (reorderBuffer) {
             releaseHeld(connection, pathId, path);
         }
-        if (outcome == Outcome.REJECTED && noAckAfterNack) {
+        if (outcome == ReceiveOutcome.REJECTED && noAckAfterNack) {
             return; // the defect: the NACK is taken as the packet's answer, so no ACK is scheduled for it
         }
         if ((!inOrder && !noImmediateAckOnGap)
-                || outcome == Outcome.STALE
+                || outcome == ReceiveOutcome.STALE
                 || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
                 || (++path.unacknowledged >= state.config.ackCoalescingCount() && !ackCoalescingCountIgnored)) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
         } else if (path.unacknowledged == 1) {
             path.ackDeadlineNs = nowNs + ackDelayNs;
         }
-        if (queuedNackCode != null) {
-            sendQueuedNack();
-        }
-    }
-
-    /** NACK_QUEUED_BEHIND_ACK: sends the NACK that {@link #reject} queued while the packet was processed. */
-    private void sendQueuedNack() {
-        final NackCode code = queuedNackCode;
-        queuedNackCode = null;
-        out.sendNack(queuedNackConnection, queuedNackPath, queuedNackPsn, code, queuedNackStream, queuedNackMsn, 0);
-        queuedNackConnection = null;
+        refusals.sendQueuedNack();
     }
 
     /** Where a PSN lies in the path's window, as the (possibly defective) receiver judges it. */
@@ -390,42 +356,43 @@ final class InboundData {
         return java.nio.ByteBuffer.wrap(packet).getInt(12) & Serial.MASK;
     }
 
-    private Outcome deliver(
+    private ReceiveOutcome deliver(
             final Connection connection,
             final int pathId,
             final DecodedPacket packet,
             final DataHeaderFlyweight header) {
         final Opcode opcode = packet.opcode();
         if (opcode == Opcode.READ_RESPONSE) {
-            return placeReadResponse(connection, pathId, packet, header);
+            return reads.placeResponse(connection, pathId, packet, header);
         }
         if (keyCheckedBeforeMessageState && opcode != Opcode.SEND && !keyGrantsAccess(header, opcode)) {
-            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, null, 0); // the defect: key first
+            return refusals.reject(
+                    connection, pathId, header, NackCode.REMOTE_ACCESS, null, 0); // the defect: key first
         }
         final int streamId = header.streamId();
         final long msn = header.messageSequenceNumber();
         if (!connection.hasStream(streamId)
                 || lastStreamRejected && streamId == connection.streamCount() - 1
                 || eightStreamsOnly && streamId >= 8) {
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         final StreamReceiveState stream = connection.receiveStreamForPacket(streamId);
         if (stream == null) {
-            return dropped();
+            return refusals.dropped();
         }
         if (stream.isDelivered(msn) && !stalePlaced) {
-            return stale();
+            return refusals.stale();
         }
         if (stream.isBeyondTracking(msn) && !(outstandingLimitOffByOne && stream.isAtTrackingLimit(msn))) {
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         if (!stream.ensureCovers(msn)) {
-            return dropped();
+            return refusals.dropped();
         }
         final int index = stream.messageIndex(msn);
         final byte messageState = stream.messageState[index];
         if (messageState == StreamReceiveState.COMPLETE) {
-            return stale();
+            return refusals.stale();
         }
         if (messageState == StreamReceiveState.PARTIAL
                 && !conflictingSegmentPlaced
@@ -434,27 +401,27 @@ final class InboundData {
                         || opcode == Opcode.WRITE_WITH_IMMEDIATE
                                 && stream.messageImmediate[index] != header.immediate())) {
             // Packets of one message must agree (Table 5-13); the first to arrive set the values.
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         if (opcode != Opcode.SEND
                 && header.messageLength() > state.config.maxMessageLengthBytes()
                 && !messageLengthLimitUnchecked) {
             // Longer than the declared maximum (Table 5-13, clause 5.6.6 step 7): before any key or region check.
             // The message is finished failed, so later messages of the stream still complete in MSN order.
-            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+            return refusals.reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         return switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
             case SEND -> placeSend(connection, pathId, packet, header, stream, index);
             case READ_REQUEST ->
                 readClaimedButMissing
-                        ? reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
-                        : acceptReadRequest(connection, pathId, header, stream, index);
+                        ? refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
+                        : reads.acceptRequest(connection, pathId, header, stream, index);
             default -> throw new IllegalStateException("not a data opcode: " + opcode);
         };
     }
 
-    private Outcome placeWrite(
+    private ReceiveOutcome placeWrite(
             final Connection connection,
             final int pathId,
             final DecodedPacket packet,
@@ -463,20 +430,22 @@ final class InboundData {
             final int index) {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
         if (region == null) {
-            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
+            return refusals.reject(connection, pathId, header, unknownKeyCode(), stream, index);
         }
         if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
-            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
+            return refusals.reject(
+                    connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
         }
         if (!region.isValid() || !mayWrite(region, packet.opcode())) {
-            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
+            return refusals.reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
         final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
         final boolean inBounds = boundsCheckedPerPacket
                 ? region.contains(start, packet.payloadLength())
                 : region.contains(header.remoteAddress(), header.messageLength());
         if (!inBounds && !(emptyRangeUnchecked && header.messageLength() == 0)) {
-            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
+            return refusals.reject(
+                    connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
         if (!begin(
                 stream,
@@ -487,13 +456,13 @@ final class InboundData {
                         ? (immediateTruncated ? header.immediate() & 0xFFFF : header.immediate())
                         : 0,
                 isMultiPacket(packet, header))) {
-            return dropped();
+            return refusals.dropped();
         }
-        place(packet, region, region.indexOf(start));
+        place(state.counters, packet, region, region.indexOf(start));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
-    private Outcome placeSend(
+    private ReceiveOutcome placeSend(
             final Connection connection,
             final int pathId,
             final DecodedPacket packet,
@@ -503,12 +472,13 @@ final class InboundData {
         final long rsn = sendMatchedByMsn ? header.messageSequenceNumber() : header.receiveSequenceNumber();
         final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
         if (continuing && stream.messageRsn[index] != rsn) {
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
+            return refusals.reject(
+                    connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
         }
         if (!continuing && stream.isReceiveUsed(rsn)) {
             // A new message naming a receive that another message already used or holds (clause 7.3.1):
             // one receive is completed once, and no two messages share its buffer.
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index);
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index);
         }
         if (!continuing && !stream.isReceivePosted(rsn)) {
             state.counters.increment(Counter.REJECT_RECEIVER_NOT_READY);
@@ -520,7 +490,7 @@ final class InboundData {
                     header.streamId(),
                     header.messageSequenceNumber(),
                     state.config.receiverNotReadyRetryNs() / 1000);
-            return Outcome.NOT_READY;
+            return ReceiveOutcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
         final long checkedLength =
@@ -528,12 +498,12 @@ final class InboundData {
         if (checkedLength > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             consume(stream, index, header, rsn);
-            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+            return refusals.reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         final MemoryRegion region = stream.receiveRegion[receive];
         if (!region.isValid() && !invalidationMissesPostedReceives) {
             consume(stream, index, header, rsn);
-            return reject(
+            return refusals.reject(
                     connection,
                     pathId,
                     header,
@@ -545,16 +515,16 @@ final class InboundData {
         final long target = stream.receiveAddress[receive] + header.messageOffset();
         if (!region.contains(target, packet.payloadLength())) {
             // Only reachable with SEND_OVERRUNS_RECEIVE_BUFFER: even that device stays inside the region's memory.
-            return reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
+            return refusals.reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         if (!continuing) {
             if (!begin(stream, index, Opcode.SEND, header, 0, isMultiPacket(packet, header))) {
-                return dropped();
+                return refusals.dropped();
             }
             stream.messageRsn[index] = rsn;
             stream.holdReceive(rsn);
         }
-        place(packet, region, region.indexOf(target));
+        place(state.counters, packet, region, region.indexOf(target));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());
     }
 
@@ -576,7 +546,7 @@ final class InboundData {
         final MemoryRegion region = state.regions.get((int) header.remoteKey());
         final long start = header.remoteAddress() + header.messageOffset();
         if (region != null && region.isValid() && region.contains(start, packet.payloadLength())) {
-            place(packet, region, region.indexOf(start));
+            place(state.counters, packet, region, region.indexOf(start));
         }
     }
 
@@ -602,118 +572,11 @@ final class InboundData {
                 || (ignoreRemoteWriteFlagForImmediate && opcode == Opcode.WRITE_WITH_IMMEDIATE);
     }
 
-    private Outcome acceptReadRequest(
-            final Connection connection,
-            final int pathId,
-            final DataHeaderFlyweight header,
-            final StreamReceiveState stream,
-            final int index) {
-        final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region == null) {
-            return reject(connection, pathId, header, unknownKeyCode(), stream, index);
-        }
-        if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
-            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
-        }
-        if (!region.isValid()
-                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
-            return reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
-        }
-        if (!region.contains(header.remoteAddress(), header.messageLength())
-                && !(emptyRangeUnchecked && header.messageLength() == 0)) {
-            return reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
-        }
-        if (connection.sendQueue.size() >= state.config.maxOutstandingMessages()) {
-            return dropped(); // a peer asking faster than we can answer must not grow the queue without bound
-        }
-        queueReadResponse(connection, pathId, header, region);
-        begin(stream, index, Opcode.READ_REQUEST, header, 0, false);
-        finishMessage(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
-        return Outcome.PLACED;
-    }
-
-    private void queueReadResponse(
-            final Connection connection,
-            final int pathId,
-            final DataHeaderFlyweight header,
-            final MemoryRegion region) {
-        final long length = header.messageLength() - (readResponseShort && header.messageLength() > 0 ? 1 : 0);
-        final SendMessage response = new SendMessage(
-                0,
-                Opcode.READ_RESPONSE,
-                header.streamId(),
-                header.messageSequenceNumber(),
-                header.sinkHandle(),
-                region,
-                header.remoteAddress(),
-                length,
-                0,
-                0,
-                0,
-                state.config.maxPayload(Opcode.READ_RESPONSE.headerLength()));
-        response.requestPathId = pathId;
-        response.requestPsn = header.psn();
-        connection.sendQueue.addLast(response);
-    }
-
-    /** READ_REQUEST_REEXECUTED: answers a duplicate READ_REQUEST as if it were new. */
-    private void reexecuteRead(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
-        final MemoryRegion region = state.regions.get((int) header.remoteKey());
-        if (region != null && region.isValid() && region.contains(header.remoteAddress(), header.messageLength())) {
-            queueReadResponse(connection, pathId, header, region);
-        }
-    }
-
-    private Outcome placeReadResponse(
-            final Connection connection,
-            final int pathId,
-            final DecodedPacket packet,
-            final DataHeaderFlyweight header) {
-        final SendMessage read = connection.readsBySink.get((int) header.sinkHandle());
-        if (read == null) {
-            if (readResponseAgreementBeforeHandle && disagreesWithFinishedRead(connection, header)) {
-                return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect
-            }
-            return stale(); // the READ finished or failed already, whatever the packet carries (clause 5.6.6)
-        }
-        if (!read.isFullySegmented()) {
-            // No READ_REQUEST has gone out yet: a guessed sink handle must not reach the buffer.
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
-        }
-        if (!read.localRegion.isValid()) {
-            completions.finishSend(connection, read, CompletionStatus.LOCAL_PROTECTION_ERROR); // clause 11.1.4
-            return stale();
-        }
-        if (read.streamId != header.streamId()
-                || read.msn != header.messageSequenceNumber()
-                || read.length != header.messageLength()) {
-            return reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
-        }
-        place(packet, read.localRegion, read.localRegion.indexOf(read.localAddress + header.messageOffset()));
-        if (!read.placed.mark(header.messageOffset(), packet.payloadLength())) {
-            return dropped();
-        }
-        if (read.placed.isComplete()
-                || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
-            completions.finishSend(connection, read, CompletionStatus.SUCCESS);
-        }
-        return Outcome.PLACED;
-    }
-
-    /** Defect READ_RESPONSE_AGREEMENT_BEFORE_HANDLE: compares with the finished READ its sink handle named. */
-    private static boolean disagreesWithFinishedRead(final Connection connection, final DataHeaderFlyweight header) {
-        final SendMessage finished = connection.finishedReadsBySink.get((int) header.sinkHandle());
-        return finished != null
-                && (finished.streamId != header.streamId()
-                        || finished.msn != header.messageSequenceNumber()
-                        || finished.length != header.messageLength());
-    }
-
     /**
      * Takes the message's slot into use at its first packet; with {@code tracked}, also starts counting its
      * bytes. False if the budget allows no tracker: the caller drops the packet.
      */
-    private static boolean begin(
+    static boolean begin(
             final StreamReceiveState stream,
             final int index,
             final Opcode opcode,
@@ -729,15 +592,16 @@ final class InboundData {
         return true;
     }
 
-    private void place(final DecodedPacket packet, final MemoryRegion region, final int index) {
+    /** Copies a packet's payload into a region at {@code index} and counts the bytes placed. */
+    static void place(final Counters counters, final DecodedPacket packet, final MemoryRegion region, final int index) {
         final int length = packet.payloadLength();
         if (length > 0) {
             region.memory().put(index, packet.buffer(), packet.payloadIndex(), length);
-            state.counters.add(Counter.BYTES_PLACED, length);
+            counters.add(Counter.BYTES_PLACED, length);
         }
     }
 
-    private Outcome countBytes(
+    private ReceiveOutcome countBytes(
             final Connection connection,
             final int streamId,
             final StreamReceiveState stream,
@@ -748,124 +612,21 @@ final class InboundData {
         if (segments == null) {
             // A message carried whole by one packet needs no tracker: it is complete.
             if (!(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
-                finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+                completions.finishReceived(connection, streamId, stream, index, CompletionStatus.SUCCESS);
             }
-            return Outcome.PLACED;
+            return ReceiveOutcome.PLACED;
         }
         if (!segments.mark(offset, bytes)) {
-            return dropped(); // more disjoint pieces than one message may hold; the sender retries
+            return refusals.dropped(); // more disjoint pieces than one message may hold; the sender retries
         }
         if (segments.isComplete() && !(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
-            finishMessage(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+            completions.finishReceived(connection, streamId, stream, index, CompletionStatus.SUCCESS);
         }
-        return Outcome.PLACED;
-    }
-
-    private void finishMessage(
-            final Connection connection,
-            final int streamId,
-            final StreamReceiveState stream,
-            final int index,
-            final CompletionStatus status) {
-        stream.messageState[index] = StreamReceiveState.COMPLETE;
-        stream.messageStatus[index] = status;
-        stream.finishSegments(index);
-        completions.drainReceive(connection, streamId, stream);
-    }
-
-    /**
-     * Rejects a packet with a final NACK code. When its message is known, the message is finished with
-     * an error so that later messages of the stream still complete (clauses 7.5.8, 9.1.3).
-     */
-    private Outcome reject(
-            final Connection connection,
-            final int pathId,
-            final DataHeaderFlyweight header,
-            final NackCode code,
-            final StreamReceiveState stream,
-            final int index) {
-        return reject(
-                connection,
-                pathId,
-                header,
-                code,
-                stream,
-                index,
-                code == NackCode.MESSAGE_TOO_LONG
-                        ? CompletionStatus.LOCAL_LENGTH_ERROR
-                        : CompletionStatus.fromNack(code));
-    }
-
-    private Outcome reject(
-            final Connection connection,
-            final int pathId,
-            final DataHeaderFlyweight header,
-            final NackCode code,
-            final StreamReceiveState stream,
-            final int index,
-            final CompletionStatus status) {
-        state.counters.increment(
-                switch (code) {
-                    case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;
-                    case BOUNDS -> Counter.REJECT_BOUNDS;
-                    case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
-                    default -> Counter.REJECT_INVALID_REQUEST;
-                });
-        if (!isSuppressed(connection, pathId, header, code)) {
-            if (nackQueuedBehindAck) {
-                queuedNackCode = code;
-                queuedNackConnection = connection;
-                queuedNackPath = pathId;
-                queuedNackPsn = header.psn();
-                queuedNackStream = header.streamId();
-                queuedNackMsn = header.messageSequenceNumber();
-            } else {
-                out.sendNack(
-                        connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
-            }
-        }
-        if (stream != null) {
-            if (stream.messageState[index] == StreamReceiveState.EMPTY) {
-                stream.occupy(index, header.opcode(), header.messageLength(), 0);
-            }
-            finishMessage(connection, header.streamId(), stream, index, status);
-        }
-        return Outcome.REJECTED;
-    }
-
-    /**
-     * At most one final NACK per path, code and message per smoothed RTT (clause 9.1.5): the first already
-     * fails the message, and the rejected PSNs are recorded as received, so the ACKs cover the rest.
-     */
-    private boolean isSuppressed(
-            final Connection connection, final int pathId, final DataHeaderFlyweight header, final NackCode code) {
-        final PathReceiver path = connection.receivePaths[pathId];
-        final long nowNs = lastNowNs;
-        final boolean repeat = path.lastFinalNackCode == code.value()
-                && path.lastFinalNackStream == header.streamId()
-                && path.lastFinalNackMsn == header.messageSequenceNumber()
-                && nowNs - path.lastFinalNackNs < connection.sendPaths[pathId].rtt.srttNs();
-        if (!repeat) {
-            path.lastFinalNackCode = code.value();
-            path.lastFinalNackStream = header.streamId();
-            path.lastFinalNackMsn = header.messageSequenceNumber();
-            path.lastFinalNackNs = nowNs;
-        }
-        return repeat;
+        return ReceiveOutcome.PLACED;
     }
 
     /** Whether the message needs more packets than this first one to arrive, so its bytes must be counted. */
     private static boolean isMultiPacket(final DecodedPacket packet, final DataHeaderFlyweight header) {
         return header.messageOffset() != 0 || packet.payloadLength() != header.messageLength();
-    }
-
-    private Outcome dropped() {
-        state.counters.increment(Counter.RX_DROPPED_NO_STATE);
-        return Outcome.DROPPED;
-    }
-
-    private Outcome stale() {
-        state.counters.increment(Counter.RX_STALE);
-        return Outcome.STALE;
     }
 }

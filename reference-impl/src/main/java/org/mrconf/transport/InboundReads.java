@@ -1,0 +1,161 @@
+package org.mrconf.transport;
+
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
+import org.mrconf.wire.DataHeaderFlyweight;
+import org.mrconf.wire.DecodedPacket;
+import org.mrconf.wire.NackCode;
+import org.mrconf.wire.Opcode;
+
+/**
+ * The READ side of the receive path (spec section 7.4): as responder, a READ_REQUEST is checked against its region
+ * and answered by a READ response queued for sending (clause 7.4.1, executed once, clause 7.4.3); as requester, a
+ * READ_RESPONSE is matched to its READ by sink handle, stale when the handle names no READ in progress, and placed
+ * at its sink on arrival (clauses 5.6.6, 7.4.2). {@link InboundData} has already checked the window, duplicates and,
+ * for a READ_REQUEST, the stream and message state.
+ */
+final class InboundReads {
+    private final EndpointState state;
+    private final CompletionDispatcher completions;
+    private final Refusals refusals;
+    // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
+    private final boolean unknownKeyNackedAsBounds;
+    private final boolean ignoreRemoteReadFlag;
+    private final boolean boundsCheckedBeforeAccess;
+    private final boolean emptyRangeUnchecked;
+    private final boolean readResponseShort;
+    private final boolean readCompletesOnLastSegment;
+    private final boolean readResponseAgreementBeforeHandle;
+
+    InboundReads(final EndpointState state, final CompletionDispatcher completions, final Refusals refusals) {
+        this.state = state;
+        this.completions = completions;
+        this.refusals = refusals;
+        final Defects defects = state.config.defects();
+        this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
+        this.ignoreRemoteReadFlag = defects.has(Defect.IGNORE_REMOTE_READ_FLAG);
+        this.boundsCheckedBeforeAccess = defects.has(Defect.BOUNDS_CHECKED_BEFORE_ACCESS);
+        this.emptyRangeUnchecked = defects.has(Defect.EMPTY_RANGE_UNCHECKED);
+        this.readResponseShort = defects.has(Defect.READ_RESPONSE_SHORT);
+        this.readCompletesOnLastSegment = defects.has(Defect.READ_COMPLETES_ON_LAST_SEGMENT);
+        this.readResponseAgreementBeforeHandle = defects.has(Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
+    }
+
+    ReceiveOutcome acceptRequest(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final StreamReceiveState stream,
+            final int index) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region == null) {
+            return refusals.reject(
+                    connection,
+                    pathId,
+                    header,
+                    (unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS),
+                    stream,
+                    index);
+        }
+        if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
+            return refusals.reject(
+                    connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
+        }
+        if (!region.isValid()
+                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
+            return refusals.reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
+        }
+        if (!region.contains(header.remoteAddress(), header.messageLength())
+                && !(emptyRangeUnchecked && header.messageLength() == 0)) {
+            return refusals.reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
+        }
+        if (connection.sendQueue.size() >= state.config.maxOutstandingMessages()) {
+            return refusals.dropped(); // a peer asking faster than we can answer must not grow the queue without bound
+        }
+        queueResponse(connection, pathId, header, region);
+        InboundData.begin(stream, index, Opcode.READ_REQUEST, header, 0, false);
+        completions.finishReceived(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
+        return ReceiveOutcome.PLACED;
+    }
+
+    private void queueResponse(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final MemoryRegion region) {
+        final long length = header.messageLength() - (readResponseShort && header.messageLength() > 0 ? 1 : 0);
+        final SendMessage response = new SendMessage(
+                0,
+                Opcode.READ_RESPONSE,
+                header.streamId(),
+                header.messageSequenceNumber(),
+                header.sinkHandle(),
+                region,
+                header.remoteAddress(),
+                length,
+                0,
+                0,
+                0,
+                state.config.maxPayload(Opcode.READ_RESPONSE.headerLength()));
+        response.requestPathId = pathId;
+        response.requestPsn = header.psn();
+        connection.sendQueue.addLast(response);
+    }
+
+    /** READ_REQUEST_REEXECUTED: answers a duplicate READ_REQUEST as if it were new. */
+    void reexecute(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
+        final MemoryRegion region = state.regions.get((int) header.remoteKey());
+        if (region != null && region.isValid() && region.contains(header.remoteAddress(), header.messageLength())) {
+            queueResponse(connection, pathId, header, region);
+        }
+    }
+
+    ReceiveOutcome placeResponse(
+            final Connection connection,
+            final int pathId,
+            final DecodedPacket packet,
+            final DataHeaderFlyweight header) {
+        final SendMessage read = connection.readsBySink.get((int) header.sinkHandle());
+        if (read == null) {
+            if (readResponseAgreementBeforeHandle && disagreesWithFinishedRead(connection, header)) {
+                return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect
+            }
+            return refusals.stale(); // the READ finished or failed already, whatever the packet carries (clause 5.6.6)
+        }
+        if (!read.isFullySegmented()) {
+            // No READ_REQUEST has gone out yet: a guessed sink handle must not reach the buffer.
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        if (!read.localRegion.isValid()) {
+            completions.finishSend(connection, read, CompletionStatus.LOCAL_PROTECTION_ERROR); // clause 11.1.4
+            return refusals.stale();
+        }
+        if (read.streamId != header.streamId()
+                || read.msn != header.messageSequenceNumber()
+                || read.length != header.messageLength()) {
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+        }
+        InboundData.place(
+                state.counters,
+                packet,
+                read.localRegion,
+                read.localRegion.indexOf(read.localAddress + header.messageOffset()));
+        if (!read.placed.mark(header.messageOffset(), packet.payloadLength())) {
+            return refusals.dropped();
+        }
+        if (read.placed.isComplete()
+                || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
+            completions.finishSend(connection, read, CompletionStatus.SUCCESS);
+        }
+        return ReceiveOutcome.PLACED;
+    }
+
+    /** Defect READ_RESPONSE_AGREEMENT_BEFORE_HANDLE: compares with the finished READ its sink handle named. */
+    private static boolean disagreesWithFinishedRead(final Connection connection, final DataHeaderFlyweight header) {
+        final SendMessage finished = connection.finishedReadsBySink.get((int) header.sinkHandle());
+        return finished != null
+                && (finished.streamId != header.streamId()
+                        || finished.msn != header.messageSequenceNumber()
+                        || finished.length != header.messageLength());
+    }
+}

@@ -1,0 +1,143 @@
+package org.mrconf.transport;
+
+import org.mrconf.defect.Defect;
+import org.mrconf.wire.DataHeaderFlyweight;
+import org.mrconf.wire.NackCode;
+
+/**
+ * How the receive path refuses a data packet or READ_REQUEST (spec sections 7.5.6, 9.1 and Table 5-13): a final NACK,
+ * rate-limited per path, code and message (clause 9.1.5), with the message finished failed so that later messages of
+ * its stream still complete in MSN order; a stale packet; a packet dropped because no state could be allocated for it.
+ * Each is counted under its counter. {@link InboundData} and {@link InboundReads} share it.
+ */
+final class Refusals {
+    private final EndpointState state;
+    private final OutboundPackets out;
+    private final CompletionDispatcher completions;
+    /** Defect NACK_QUEUED_BEHIND_ACK: the NACK waits until the packet's ACK has gone ({@link #sendQueuedNack}). */
+    private final boolean nackQueuedBehindAck;
+
+    private NackCode queuedNackCode;
+    private Connection queuedNackConnection;
+    private int queuedNackPath;
+    private long queuedNackPsn;
+    private int queuedNackStream;
+    private long queuedNackMsn;
+    /** The time of the packet being processed, for the NACK rate limit. */
+    private long nowNs;
+
+    Refusals(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions) {
+        this.state = state;
+        this.out = out;
+        this.completions = completions;
+        this.nackQueuedBehindAck = state.config.defects().has(Defect.NACK_QUEUED_BEHIND_ACK);
+    }
+
+    /** The time of the packet now processed. */
+    void at(final long packetNs) {
+        this.nowNs = packetNs;
+    }
+
+    /**
+     * Rejects a packet with a final NACK code. When its message is known, the message is finished with
+     * an error so that later messages of the stream still complete (clauses 7.5.8, 9.1.3).
+     */
+    ReceiveOutcome reject(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final NackCode code,
+            final StreamReceiveState stream,
+            final int index) {
+        return reject(
+                connection,
+                pathId,
+                header,
+                code,
+                stream,
+                index,
+                code == NackCode.MESSAGE_TOO_LONG
+                        ? CompletionStatus.LOCAL_LENGTH_ERROR
+                        : CompletionStatus.fromNack(code));
+    }
+
+    ReceiveOutcome reject(
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final NackCode code,
+            final StreamReceiveState stream,
+            final int index,
+            final CompletionStatus status) {
+        state.counters.increment(
+                switch (code) {
+                    case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;
+                    case BOUNDS -> Counter.REJECT_BOUNDS;
+                    case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
+                    default -> Counter.REJECT_INVALID_REQUEST;
+                });
+        if (!isSuppressed(connection, pathId, header, code)) {
+            if (nackQueuedBehindAck) {
+                queuedNackCode = code;
+                queuedNackConnection = connection;
+                queuedNackPath = pathId;
+                queuedNackPsn = header.psn();
+                queuedNackStream = header.streamId();
+                queuedNackMsn = header.messageSequenceNumber();
+            } else {
+                out.sendNack(
+                        connection, pathId, header.psn(), code, header.streamId(), header.messageSequenceNumber(), 0);
+            }
+        }
+        if (stream != null) {
+            if (stream.messageState[index] == StreamReceiveState.EMPTY) {
+                stream.occupy(index, header.opcode(), header.messageLength(), 0);
+            }
+            completions.finishReceived(connection, header.streamId(), stream, index, status);
+        }
+        return ReceiveOutcome.REJECTED;
+    }
+
+    /**
+     * At most one final NACK per path, code and message per smoothed RTT (clause 9.1.5): the first already
+     * fails the message, and the rejected PSNs are recorded as received, so the ACKs cover the rest.
+     */
+    private boolean isSuppressed(
+            final Connection connection, final int pathId, final DataHeaderFlyweight header, final NackCode code) {
+        final PathReceiver path = connection.receivePaths[pathId];
+        final boolean repeat = path.lastFinalNackCode == code.value()
+                && path.lastFinalNackStream == header.streamId()
+                && path.lastFinalNackMsn == header.messageSequenceNumber()
+                && nowNs - path.lastFinalNackNs < connection.sendPaths[pathId].rtt.srttNs();
+        if (!repeat) {
+            path.lastFinalNackCode = code.value();
+            path.lastFinalNackStream = header.streamId();
+            path.lastFinalNackMsn = header.messageSequenceNumber();
+            path.lastFinalNackNs = nowNs;
+        }
+        return repeat;
+    }
+
+    /** NACK_QUEUED_BEHIND_ACK: sends the NACK that {@link #reject} queued while the packet was processed. */
+    void sendQueuedNack() {
+        if (queuedNackCode == null) {
+            return;
+        }
+        final NackCode code = queuedNackCode;
+        queuedNackCode = null;
+        out.sendNack(queuedNackConnection, queuedNackPath, queuedNackPsn, code, queuedNackStream, queuedNackMsn, 0);
+        queuedNackConnection = null;
+    }
+
+    /** Counts a packet dropped unrecorded: no state could be allocated for it. */
+    ReceiveOutcome dropped() {
+        state.counters.increment(Counter.RX_DROPPED_NO_STATE);
+        return ReceiveOutcome.DROPPED;
+    }
+
+    /** Counts a stale packet: its message completed already (clause 7.5.6); it is acknowledged, not placed. */
+    ReceiveOutcome stale() {
+        state.counters.increment(Counter.RX_STALE);
+        return ReceiveOutcome.STALE;
+    }
+}
