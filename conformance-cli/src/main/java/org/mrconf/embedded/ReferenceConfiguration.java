@@ -140,7 +140,8 @@ public enum ReferenceConfiguration {
                         timers.ackCoalescing(),
                         timers.unhealthyThreshold(),
                         Duration.ofNanos(LONG_HAUL_CONNECTION_TIMEOUT_NS),
-                        timers.tolerance())));
+                        timers.tolerance(),
+                        timers.receiverNotReadyRetry())));
     }
 
     private static InetAddress address(final String literal) {

@@ -173,6 +173,8 @@ public final class RunJournal {
         parameters.put(
                 "connectionTimeoutUs", String.valueOf(t.connectionTimeout().toNanos() / 1000));
         parameters.put("toleranceUs", String.valueOf(t.tolerance().toNanos() / 1000));
+        t.receiverNotReadyRetry()
+                .ifPresent(r -> parameters.put("receiverNotReadyRetryUs", String.valueOf(r.toNanos() / 1000)));
         parameters.put("decreaseFactor", String.valueOf(p.decreaseFactor()));
         hello.ifPresent(info -> {
             parameters.put("hello.profiles", String.join(",", names(info.profiles())));

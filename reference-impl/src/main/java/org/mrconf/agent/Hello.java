@@ -85,7 +85,10 @@ final class Hello {
         // Open Draft 0.3 clause 12.1.6: the first windows, which a window case needs to know.
         parameters.put("initialPathWindowPackets", ec.initialPathWindow());
         parameters.put("initialConnectionWindowPackets", ec.initialConnectionWindow());
-        parameters.put("receiverNotReadyRetryUs", ec.receiverNotReadyRetryNs() / 1000);
+        // Defect HELLO_RNR_RETRY_IN_NANOSECONDS: the value in the wrong unit under the microsecond name (9.1.9).
+        parameters.put(
+                "receiverNotReadyRetryUs",
+                ec.receiverNotReadyRetryNs() / (ec.defects().has(Defect.HELLO_RNR_RETRY_IN_NANOSECONDS) ? 1 : 1000));
         final ArrayNode optional = result.putArray("optionalClauses");
         config.optionalClauses().forEach(optional::add);
         final ObjectNode reorder = result.putObject("reorderTolerance");

@@ -496,6 +496,30 @@ public enum Defect {
     RETRY_AFTER_IGNORED(breaks("9.1.2", "9.1.9")),
 
     /**
+     * Deems a PSN waiting for its RECEIVER_NOT_READY retry lost when an ACK shows it missing, and resends it before
+     * its retry-after. Caught by {@code RetryWaitCase}.
+     */
+    WAITING_PSN_LOST_ON_GAP(breaks("9.1.9", "6.3.1")),
+
+    /**
+     * Resends a PSN waiting for its RECEIVER_NOT_READY retry when the path's timer expires, before its retry-after.
+     * Caught by {@code RetryWaitCase}.
+     */
+    WAITING_PSN_RESENT_ON_TIMEOUT(breaks("9.1.9", "6.6.2")),
+
+    /**
+     * Puts a fixed retry-after of 1 microsecond in every NACK RECEIVER_NOT_READY instead of its declared retry
+     * interval. Caught by {@code NackOrderCase.receiverNotReadyCarriesRetryAndIsNotAcknowledged}.
+     */
+    RNR_RETRY_HARD_CODED(breaks("9.1.9")),
+
+    /**
+     * Reports its receiver-not-ready retry interval in nanoseconds under {@code hello}'s microsecond name, so hello
+     * and the profile file disagree. Caught by {@code DeclarationAgreementCase.helloAndProfileDeclareTheSame}.
+     */
+    HELLO_RNR_RETRY_IN_NANOSECONDS(breaks("12.1.5")),
+
+    /**
      * Treats the final codes as retryable: retransmits the packet instead of failing the work request. Caught by
      * {@code NackCase.finalCodesFailTheWorkRequest}.
      */

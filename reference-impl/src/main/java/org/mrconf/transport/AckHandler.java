@@ -19,6 +19,7 @@ final class AckHandler {
     private final boolean receiverNotReadyFatal;
 
     private final boolean retryAfterIgnored;
+    private final boolean waitingPsnLostOnGap;
     private final boolean finalNackRetransmitted;
     private final boolean boundsErrorMisreported;
     private final boolean unknownConnectionFailsOnlyMessage;
@@ -43,6 +44,7 @@ final class AckHandler {
         this.receiverNotReadyFatal = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_FATAL);
         this.receivesKeptAfterFailure = defects.has(org.mrconf.defect.Defect.RECEIVES_KEPT_AFTER_FAILURE);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
+        this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
         this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
         this.unknownConnectionFailsOnlyMessage =
@@ -268,6 +270,11 @@ final class AckHandler {
                 continue;
             }
             final int slot = PathSender.slot(psn);
+            if (waitingPsnLostOnGap && path.slotState[slot] == PathSender.WAITING) {
+                path.slotState[slot] = PathSender.LOST; // the defect: the retry-after is cut short by the gap
+                continue;
+            }
+            // A PSN waiting for its RECEIVER_NOT_READY retry is not IN_FLIGHT: no gap makes it lost (clause 9.1.9).
             if (path.slotState[slot] == PathSender.IN_FLIGHT
                     && (!path.slotRetransmitted[slot] || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
                 path.markLost(psn);

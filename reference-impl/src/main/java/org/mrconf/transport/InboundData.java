@@ -45,6 +45,7 @@ final class InboundData {
     private final boolean ceCountedPerConnection;
     private final boolean ceCountedOnlyWhenPlaced;
     private final boolean messageLengthLimitUnchecked;
+    private final boolean rnrRetryHardCoded;
     private final boolean rateHintMissingFromDuplicateAcks;
     private final boolean readClaimedButMissing;
     private final boolean halfSpacePsnAhead;
@@ -146,6 +147,7 @@ final class InboundData {
         this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
         this.ceCountedOnlyWhenPlaced = defects.has(Defect.CE_COUNTED_ONLY_WHEN_PLACED);
         this.messageLengthLimitUnchecked = defects.has(Defect.MESSAGE_LENGTH_LIMIT_UNCHECKED);
+        this.rnrRetryHardCoded = defects.has(Defect.RNR_RETRY_HARD_CODED);
         this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
         this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
         this.halfSpacePsnAhead = defects.has(Defect.HALF_SPACE_PSN_AHEAD);
@@ -489,7 +491,7 @@ final class InboundData {
                     NackCode.RECEIVER_NOT_READY,
                     header.streamId(),
                     header.messageSequenceNumber(),
-                    state.config.receiverNotReadyRetryNs() / 1000);
+                    rnrRetryHardCoded ? 1 : state.config.receiverNotReadyRetryNs() / 1000); // the declared value
             return ReceiveOutcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);

@@ -41,6 +41,7 @@ final class SendScheduler {
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
         this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
+        this.waitingPsnResentOnTimeout = defects.has(org.mrconf.defect.Defect.WAITING_PSN_RESENT_ON_TIMEOUT);
         this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
         this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
         this.connectionWindowIgnored = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_IGNORED);
@@ -50,6 +51,7 @@ final class SendScheduler {
     private final boolean goBackN;
     private final boolean connectionWindowIgnored;
     private final boolean noRepathAfterRto;
+    private final boolean waitingPsnResentOnTimeout;
     private final TailLossProbe tailLossProbe;
     private final boolean noConnectionTimeout;
     private final boolean completesBeforeAck;
@@ -252,6 +254,10 @@ final class SendScheduler {
         path.congestionWindow.onTimeout();
         path.repathBeforeResend = false;
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
+            // Only IN_FLIGHT PSNs become lost: one waiting for its RECEIVER_NOT_READY retry keeps waiting (9.1.9).
+            if (waitingPsnResentOnTimeout && path.slotState[PathSender.slot(psn)] == PathSender.WAITING) {
+                path.slotState[PathSender.slot(psn)] = PathSender.LOST; // the defect
+            }
             path.markLost(psn);
         }
         path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();

@@ -208,8 +208,9 @@ public record DutProfile(
     }
 
     /**
-     * The declared timers (spec clauses 6.6.2, 6.7.1, 6.7.3, 8.1.4) and the tolerance of the device's timers: a
-     * timing check allows the declared value plus {@code tolerance}, never less.
+     * The declared timers (spec clauses 6.6.2, 6.7.1, 6.7.3, 8.1.4), the tolerance of the device's timers (a timing
+     * check allows the declared value plus {@code tolerance}, never less) and the retry interval the device puts in
+     * its NACKs RECEIVER_NOT_READY (clause 9.1.9; empty when the device declares none, which that clause forbids).
      */
     public record Timers(
             Duration minRto,
@@ -219,7 +220,8 @@ public record DutProfile(
             int ackCoalescing,
             int unhealthyThreshold,
             Duration connectionTimeout,
-            Duration tolerance) {
+            Duration tolerance,
+            Optional<Duration> receiverNotReadyRetry) {
         public Timers {
             Objects.requireNonNull(minRto, "minRto");
             Objects.requireNonNull(initialRto, "initialRto");
@@ -227,6 +229,29 @@ public record DutProfile(
             Objects.requireNonNull(ackDelay, "ackDelay");
             Objects.requireNonNull(connectionTimeout, "connectionTimeout");
             Objects.requireNonNull(tolerance, "tolerance");
+            Objects.requireNonNull(receiverNotReadyRetry, "receiverNotReadyRetry");
+        }
+
+        /** Timers without a declared receiver-not-ready retry interval. */
+        public Timers(
+                final Duration minRto,
+                final Duration initialRto,
+                final Duration maxRto,
+                final Duration ackDelay,
+                final int ackCoalescing,
+                final int unhealthyThreshold,
+                final Duration connectionTimeout,
+                final Duration tolerance) {
+            this(
+                    minRto,
+                    initialRto,
+                    maxRto,
+                    ackDelay,
+                    ackCoalescing,
+                    unhealthyThreshold,
+                    connectionTimeout,
+                    tolerance,
+                    Optional.empty());
         }
 
         /** The longest a test may wait for an ACK the DUT owes: ACK delay plus tolerance (clause 8.1.4). */

@@ -317,7 +317,8 @@ public final class DutProfileLoader {
                         "ackCoalescing",
                         "unhealthyThreshold",
                         "connectionTimeoutUs",
-                        "toleranceUs"));
+                        "toleranceUs",
+                        "receiverNotReadyRetryUs"));
         Duration minRto = micros(node, at, "minRtoUs", 1);
         Duration initialRto = micros(node, at, "initialRtoUs", 1);
         Duration maxRto = micros(node, at, "maxRtoUs", 1);
@@ -341,7 +342,10 @@ public final class DutProfileLoader {
                 (int) JsonFields.integer(node, at, "ackCoalescing", 1, 256),
                 (int) JsonFields.integer(node, at, "unhealthyThreshold", 1, 1000),
                 micros(node, at, "connectionTimeoutUs", 1),
-                micros(node, at, "toleranceUs", 0));
+                micros(node, at, "toleranceUs", 0),
+                JsonFields.has(node, "receiverNotReadyRetryUs")
+                        ? Optional.of(micros(node, at, "receiverNotReadyRetryUs", 1))
+                        : Optional.empty());
     }
 
     private static Duration micros(ObjectNode node, String at, String name, long min) throws FieldException {

@@ -54,7 +54,11 @@ public record HelloDeclarations(
                 (int) JsonFields.integer(p, at, "ackCoalescingCount", 1, Integer.MAX_VALUE),
                 (int) JsonFields.integer(p, at, "unhealthyAfterTimeouts", 1, Integer.MAX_VALUE),
                 nanos(p, at, "connectionTimeoutNs"),
-                nanos(p, at, "timerToleranceNs"));
+                nanos(p, at, "timerToleranceNs"),
+                JsonFields.has(p, "receiverNotReadyRetryUs")
+                        ? Optional.of(Duration.ofNanos(
+                                JsonFields.integer(p, at, "receiverNotReadyRetryUs", 1, Long.MAX_VALUE / 1000) * 1000))
+                        : Optional.empty());
         Optional<DutProfile.Congestion> congestion = Optional.empty();
         if (JsonFields.has(p, "decreaseFactor")
                 || JsonFields.has(p, "linkRateBitsPerSecond")

@@ -20,8 +20,8 @@ import org.mrconf.wire.NackPacket;
 /**
  * The DUT as a receiver that rejects: the NACK comes before any ACK that reports the rejected PSN, its cumulative
  * PSN does not cover that PSN, and an ACK reporting it follows when the code records it (clauses 9.1.4, 9.1.6,
- * 9.1.8); a RECEIVER_NOT_READY NACK carries a retry interval of at least 1 microsecond and no ACK reports its PSN
- * (clauses 9.1.8, 9.1.9).
+ * 9.1.8); a RECEIVER_NOT_READY NACK carries the device's declared retry interval, at least 1 microsecond, and no
+ * ACK reports its PSN (clauses 9.1.8, 9.1.9).
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("NACK and ACK order")
@@ -93,6 +93,17 @@ class NackOrderCase {
         assertThat(nack.retryAfter())
                 .as("9.1.9: the declared retry interval, at least 1 us")
                 .isPositive();
+        final long declaredUs = testbed.profile()
+                .parameters()
+                .timers()
+                .receiverNotReadyRetry()
+                .map(d -> d.toNanos() / 1000)
+                .orElseThrow(() -> new AssertionError("9.1.9: the device declares no receiverNotReadyRetryUs (clause"
+                        + " 12.1.3: in its profile file's parameters.timers, or in hello's parameters), so the retry"
+                        + " interval its NACK carries, " + nack.retryAfter() + " us, cannot be its declared one"));
+        assertThat(nack.retryAfter())
+                .as("9.1.9: the retry-after is the declared receiverNotReadyRetryUs")
+                .isEqualTo(declaredUs);
         testbed.peer()
                 .assertNone(
                         mark,

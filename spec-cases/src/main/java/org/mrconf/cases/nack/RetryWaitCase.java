@@ -1,0 +1,154 @@
+package org.mrconf.cases.nack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Kind;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.Verifies;
+import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.NackCode;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Clause 9.1.9 as Open Draft 0.5 states it: a PSN NACKed RECEIVER_NOT_READY waits for its retry-after whatever
+ * happens meanwhile. On a one-path connection the DUT sends a SEND and then a WRITE; the tester NACKs the SEND
+ * RECEIVER_NOT_READY with a retry-after longer than the DUT's declared maximum RTO, and at once acknowledges the WRITE
+ * alone, so its ACK shows the SEND's PSN missing with a later PSN received (what clause 6.3.1 calls a gap) and leaves
+ * that PSN outstanding, so the path's timer expires during the wait. Neither may resend the SEND before its
+ * retry-after; afterwards it must come, and the SEND succeeds once acknowledged.
+ *
+ * <p>A first WRITE, acknowledged with an echo 400 ms old, stretches the DUT's RTO first, so that its timer does not
+ * fire before the tester's NACK. The resend is judged by the tester's clock from the moment it sent the NACK, which
+ * can only make the DUT's wait look longer than it was. A resend of the SEND before the NACK went out means the DUT's
+ * timer fired first all the same: the case cannot tell what the NACK changed, and says so (INCONCLUSIVE).
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Waiting for a RECEIVER_NOT_READY retry")
+class RetryWaitCase {
+    private static final long SOURCE = Testbed.BASE + 0x4_0000;
+    private static final byte[] DATA = Testbed.randomBytes(64, 97);
+    /** The longest retry-after the case asks for: a device with a longer maximum RTO is judged on a shorter wait. */
+    private static final Duration LONGEST_WAIT = Duration.ofSeconds(2);
+    /** How much older than its packet the echoed timestamp of the first ACK is. */
+    private static final Duration STRETCH = Duration.ofMillis(400);
+
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a PSN NACKed RECEIVER_NOT_READY is not resent before its retry-after, although an ACK shows it"
+            + " missing and the path's timer expires meanwhile")
+    @Verifies("9.1.9")
+    @Verifies("6.3.1")
+    @Verifies("6.6.2")
+    void waitsThroughAGapAndATimeout(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            // Past the maximum RTO by four tolerances: the path's timer, re-armed by the ACK below, expires well inside
+            // the wait whatever its RTO.
+            final Duration retryAfter =
+                    min(timers.maxRto().plus(timers.tolerance().multipliedBy(4)), LONGEST_WAIT);
+            testbed.control().writeRegion(testbed.key(), SOURCE, DATA);
+            stretchTheTimer(testbed);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postSend(new WorkRequest(Testbed.DUT_CONNECTION, 0, 1810, testbed.key(), SOURCE, DATA.length));
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 1811, testbed.key(), SOURCE, DATA.length),
+                            0x00D0_0000L,
+                            0x61);
+            final ReceivedPacket send = first(testbed, mark, Opcode.SEND);
+            final ReceivedPacket write = first(testbed, mark, Opcode.WRITE);
+            final DataPacket rejected = send.data().orElseThrow();
+            final PacketMatcher resends = PacketMatcher.expect()
+                    .data()
+                    .opcode(Opcode.SEND)
+                    .connection(Testbed.TESTER_CONNECTION)
+                    .psn(rejected.header().psn());
+
+            final long nackNs = testbed.peer().link().nowNs();
+            final int afterNack = testbed.peer().mark();
+            testbed.peer()
+                    .send(PacketBuilder.nack(NackCode.RECEIVER_NOT_READY)
+                            .connection(Testbed.DUT_CONNECTION)
+                            .path(0)
+                            .psn(rejected.header().psn())
+                            .stream(rejected.streamId())
+                            .msn(rejected.messageSequenceNumber())
+                            .cumulativePsn(rejected.header().psn())
+                            .retryAfter(retryAfter.toNanos() / 1000));
+            // The WRITE alone: cumulative PSN at the SEND, the WRITE's bit set.
+            NackCase.ackFirst(testbed, write);
+            final List<ReceivedPacket> early = testbed.peer().recorder().matching(mark, resends).stream()
+                    .filter(p -> p.receivedNs() < nackNs)
+                    .toList();
+            if (early.size() > 1) {
+                throw Inconclusive.because("the DUT resent the SEND before the tester's NACK went out (its timer"
+                        + " fired first), so what the NACK changed cannot be told");
+            }
+            final ReceivedPacket resent = testbed.peer()
+                    .await(
+                            afterNack,
+                            resends.where("received after the NACK went out", p -> p.receivedNs() >= nackNs),
+                            Testbed.WAIT.plus(retryAfter.multipliedBy(2)));
+            final long waitedNs = resent.receivedNs() - nackNs;
+            assertThat(waitedNs)
+                    .as(
+                            "9.1.9: the SEND NACKed RECEIVER_NOT_READY came again %d us after the NACK, before its"
+                                    + " retry-after of %d us less the tolerance, though only an ACK showing it"
+                                    + " missing (6.3.1) and the path's timer (6.6.2) could have sent it",
+                            waitedNs / 1000, retryAfter.toNanos() / 1000)
+                    .isGreaterThanOrEqualTo(retryAfter.minus(timers.tolerance()).toNanos());
+            NackCase.ackFirst(testbed, resent);
+            assertThat(testbed.awaitCompletion(1810).status())
+                    .as("9.1.2: the SEND succeeds once its retry is acknowledged")
+                    .isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(testbed.awaitCompletion(1811).status()).as("the WRITE").isEqualTo(CompletionStatus.SUCCESS);
+        }
+    }
+
+    /**
+     * Acknowledges one WRITE at once but echoing a timestamp {@link #STRETCH} older than its own, so that the DUT's
+     * smoothed RTT, and with it the path's RTO, is far longer than the tester takes to answer: no timer fires before
+     * the NACK.
+     */
+    private static void stretchTheTimer(final Testbed testbed) throws Exception {
+        testbed.connection().ackEchoAge(STRETCH);
+        testbed.connection().autoAck(true);
+        try {
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 1809, testbed.key(), SOURCE, DATA.length),
+                            0x00D0_0000L,
+                            0x61);
+            assertThat(testbed.awaitCompletion(1809).status())
+                    .as("a WRITE acknowledged at once")
+                    .isEqualTo(CompletionStatus.SUCCESS);
+        } finally {
+            testbed.connection().autoAck(false);
+            testbed.connection().ackEchoAge(Duration.ZERO);
+        }
+    }
+
+    private static ReceivedPacket first(final Testbed testbed, final int mark, final Opcode opcode) {
+        return testbed.peer().await(mark, DutTraffic.dataFromDut().opcode(opcode), Testbed.WAIT);
+    }
+
+    private static Duration min(final Duration a, final Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}
