@@ -2,13 +2,10 @@ package org.mrconf.vectors;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
@@ -43,6 +40,8 @@ final class HeldAckChecks {
     private final List<String> failures;
     /** The DUT's data packets on the vector's connection since the mark, in arrival order. */
     private final Supplier<List<ReceivedPacket>> sent;
+    /** The distinct PSNs the DUT sent on each path: all of them, since the tester acknowledged nothing. */
+    private final Supplier<Map<Integer, Long>> psnsByPath;
 
     HeldAckChecks(
             final Sidecar sidecar,
@@ -52,7 +51,8 @@ final class HeldAckChecks {
             final DutControl control,
             final List<DutCompletion> completions,
             final List<String> failures,
-            final Supplier<List<ReceivedPacket>> sent) {
+            final Supplier<List<ReceivedPacket>> sent,
+            final Supplier<Map<Integer, Long>> psnsByPath) {
         this.sidecar = sidecar;
         this.timers = timers;
         this.quiet = quiet;
@@ -61,6 +61,7 @@ final class HeldAckChecks {
         this.completions = completions;
         this.failures = failures;
         this.sent = sent;
+        this.psnsByPath = psnsByPath;
     }
 
     /** Runs the checks {@code check} asks for that need a silent tester, in the order the fields are documented. */
@@ -138,9 +139,7 @@ final class HeldAckChecks {
         final long shortestNs = declared.minRto().minus(declared.tolerance()).toNanos();
         final Map<String, List<ReceivedPacket>> byPsn = transmissionsByPathAndPsn();
         final long initial = sidecar.setup().initialSendPsn();
-        final Set<Integer> paths = new HashSet<>();
-        byPsn.values().forEach(list -> paths.add(pathOf(list.get(0))));
-        for (final int path : paths) {
+        for (final int path : psnsByPath.get().keySet()) {
             final List<ReceivedPacket> oldest = byPsn.getOrDefault(key(path, initial), List.of());
             final String what = at + ": path " + path + "'s oldest PSN " + initial;
             if (oldest.size() < 2) {
@@ -160,13 +159,13 @@ final class HeldAckChecks {
                 }
                 continue;
             }
+            final List<Interval> intervals = intervals(oldest);
             if (backoff) {
-                doubles(declared, oldest, what);
+                doubles(declared, intervals, what);
             }
-            for (int i = 1; i < oldest.size(); i++) {
-                final long byTester =
-                        oldest.get(i).receivedNs() - oldest.get(i - 1).receivedNs();
-                final long byDut = Psn.distance(timestamp(oldest.get(i - 1)), timestamp(oldest.get(i)));
+            for (int i = 1; i <= intervals.size(); i++) {
+                final long byTester = intervals.get(i - 1).byTester();
+                final long byDut = intervals.get(i - 1).byDut();
                 if (Math.min(byTester, byDut) > longestNs) {
                     failures.add(String.format(
                             "%s: transmission %d came %d us after the one before (%d us by the DUT's timestamps);"
@@ -207,15 +206,15 @@ final class HeldAckChecks {
      * cannot be told from the DUT's, and a missing doubling or clamp is off by the expected value); it fails when both
      * clocks say it does not, and the vector is INCONCLUSIVE when they disagree.
      */
-    private void doubles(final DutProfile.Timers declared, final List<ReceivedPacket> oldest, final String what) {
+    private void doubles(final DutProfile.Timers declared, final List<Interval> intervals, final String what) {
         final long toleranceNs = declared.tolerance().toNanos();
         final long maxNs = declared.maxRto().toNanos();
         long expectedNs = Math.max(
                 declared.minRto().toNanos(),
                 Math.min(maxNs, declared.initialRto().toNanos()));
-        for (int i = 1; i < oldest.size(); i++) {
-            final long byTester = oldest.get(i).receivedNs() - oldest.get(i - 1).receivedNs();
-            final long byDut = Psn.distance(timestamp(oldest.get(i - 1)), timestamp(oldest.get(i)));
+        for (int i = 1; i <= intervals.size(); i++) {
+            final long byTester = intervals.get(i - 1).byTester();
+            final long byDut = intervals.get(i - 1).byDut();
             final long lowest = expectedNs - toleranceNs;
             final long highest = 2 * expectedNs + toleranceNs;
             final boolean testerOk = byTester >= lowest && byTester <= highest;
@@ -271,17 +270,7 @@ final class HeldAckChecks {
      * that sent every byte left nothing held back, and nothing to judge.
      */
     private void everyPath(final String at) throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
-        Map<Integer, Set<Long>> psns = newPsnsByPath();
-        long stableSinceNs = System.nanoTime();
-        while (System.nanoTime() - stableSinceNs < quiet.toNanos() && System.nanoTime() - deadlineNs < 0) {
-            Thread.sleep(POLL_MS * 2);
-            final Map<Integer, Set<Long>> now = newPsnsByPath();
-            if (!now.equals(psns)) {
-                psns = now;
-                stableSinceNs = System.nanoTime();
-            }
-        }
+        final Map<Integer, Long> psns = SenderSteps.untilUnchanged(psnsByPath, quiet);
         final long posted = sidecar.steps().stream()
                 .filter(s -> s instanceof Sidecar.Post p && !"READ".equals(p.op()))
                 .mapToLong(s -> ((Sidecar.Post) s).length())
@@ -307,7 +296,7 @@ final class HeldAckChecks {
                 "%s: the DUT held back %d of %d posted bytes with nothing acknowledged, and put no new PSN on"
                         + " paths %s (new PSNs by path: %s); 10.2.1: no healthy path with an open window stays idle"
                         + " while new data is held back",
-                at, posted - carried, posted, idle, counts(psns)));
+                at, posted - carried, posted, idle, psns));
     }
 
     /**
@@ -375,28 +364,22 @@ final class HeldAckChecks {
         return byPsn;
     }
 
-    private Map<Integer, Set<Long>> newPsnsByPath() {
-        final Map<Integer, Set<Long>> psns = new TreeMap<>();
-        for (final ReceivedPacket packet : sent.get()) {
-            final DataPacket data = packet.data().orElseThrow();
-            psns.computeIfAbsent(data.header().pathId(), p -> new HashSet<>())
-                    .add(data.header().psn());
-        }
-        return psns;
-    }
+    /** The time between two transmissions of one PSN, by the tester's clock and by the DUT's transmit timestamps. */
+    private record Interval(long byTester, long byDut) {}
 
-    private static Map<Integer, Integer> counts(final Map<Integer, Set<Long>> psns) {
-        final Map<Integer, Integer> counts = new TreeMap<>();
-        psns.forEach((path, set) -> counts.put(path, set.size()));
-        return counts;
+    /** The intervals between consecutive transmissions, in order. */
+    private static List<Interval> intervals(final List<ReceivedPacket> transmissions) {
+        final List<Interval> intervals = new ArrayList<>();
+        for (int i = 1; i < transmissions.size(); i++) {
+            intervals.add(new Interval(
+                    transmissions.get(i).receivedNs() - transmissions.get(i - 1).receivedNs(),
+                    Psn.distance(timestamp(transmissions.get(i - 1)), timestamp(transmissions.get(i)))));
+        }
+        return intervals;
     }
 
     private static String key(final int path, final long psn) {
         return "PSN " + psn + " of path " + path;
-    }
-
-    private static int pathOf(final ReceivedPacket packet) {
-        return packet.data().orElseThrow().header().pathId();
     }
 
     private static long timestamp(final ReceivedPacket packet) {

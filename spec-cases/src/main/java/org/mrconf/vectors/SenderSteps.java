@@ -123,8 +123,8 @@ final class SenderSteps {
         this.regions = regions;
         this.completions = completions;
         this.failures = failures;
-        this.heldAckChecks =
-                new HeldAckChecks(sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets);
+        this.heldAckChecks = new HeldAckChecks(
+                sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets, this::outstanding);
     }
 
     /**
@@ -618,17 +618,7 @@ final class SenderSteps {
      * fewer on every path means the edge was not reached, and nothing is judged.
      */
     private void checkWindow(final long window, final String at) throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
-        Map<Integer, Long> counts = outstanding();
-        long stableSinceNs = System.nanoTime();
-        while (System.nanoTime() - stableSinceNs < quiet.toNanos() && System.nanoTime() - deadlineNs < 0) {
-            Thread.sleep(POLL_MS * 4);
-            final Map<Integer, Long> now = outstanding();
-            if (!now.equals(counts)) {
-                counts = now;
-                stableSinceNs = System.nanoTime();
-            }
-        }
+        final Map<Integer, Long> counts = untilUnchanged(this::outstanding, quiet);
         boolean reached = false;
         for (final Map.Entry<Integer, Long> path : counts.entrySet()) {
             reached |= path.getValue() >= window;
@@ -651,7 +641,31 @@ final class SenderSteps {
         }
     }
 
-    private Map<Integer, Long> outstanding() {
+    /**
+     * Polls {@code now} until its value has not changed for {@code quiet} (the DUT sends nothing new), at most
+     * {@link VectorReplay#LIMIT}, and returns the last value.
+     */
+    static <T> T untilUnchanged(final java.util.function.Supplier<T> now, final Duration quiet)
+            throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+        T value = now.get();
+        long stableSinceNs = System.nanoTime();
+        while (System.nanoTime() - stableSinceNs < quiet.toNanos() && System.nanoTime() - deadlineNs < 0) {
+            Thread.sleep(POLL_MS * 4);
+            final T next = now.get();
+            if (!next.equals(value)) {
+                value = next;
+                stableSinceNs = System.nanoTime();
+            }
+        }
+        return value;
+    }
+
+    /**
+     * The distinct PSNs the DUT sent on each path at or after the cumulative PSN the tester last acknowledged there
+     * (the initial send PSN while it acknowledged nothing).
+     */
+    Map<Integer, Long> outstanding() {
         final Map<Integer, Set<Long>> psns = new TreeMap<>();
         for (final DataPacket p : sentData()) {
             final int path = p.header().pathId();

@@ -76,16 +76,19 @@ public final class VectorReplay {
 
     /**
      * What the device declares that replay needs: its connection MTU (an await's {@code fullSegments}; without it
-     * such a vector is INCONCLUSIVE), its connection timeout (held ACKs must end well before it; without it, within
-     * {@link #DEFAULT_HOLD_LIMIT}), the quiet window: how long the DUT must have sent nothing before replay
-     * takes it that nothing more will come, and its timers ({@link HeldAckChecks} judges them; without them such a
-     * check is INCONCLUSIVE).
+     * such a vector is INCONCLUSIVE), the quiet window: how long the DUT must have sent nothing before replay takes
+     * it that nothing more will come, and its timers ({@link HeldAckChecks} judges them; without them such a check
+     * is INCONCLUSIVE), among them the connection timeout (held ACKs must end well before it; without it, within
+     * {@link #DEFAULT_HOLD_LIMIT}).
      */
-    public record Declared(
-            OptionalInt mtu, Optional<Duration> connectionTimeout, Duration quiet, Optional<DutProfile.Timers> timers) {
+    public record Declared(OptionalInt mtu, Duration quiet, Optional<DutProfile.Timers> timers) {
         /** Nothing declared. */
-        public static final Declared NONE =
-                new Declared(OptionalInt.empty(), Optional.empty(), DEFAULT_QUIET, Optional.empty());
+        public static final Declared NONE = new Declared(OptionalInt.empty(), DEFAULT_QUIET, Optional.empty());
+
+        /** The declared connection timeout (clause 6.7.3), if the device declares its timers. */
+        public Optional<Duration> connectionTimeout() {
+            return timers.map(DutProfile.Timers::connectionTimeout);
+        }
 
         /**
          * The declarations of a device's profile. Its quiet window outlasts twice its ACK deadline (a late but legal
@@ -99,11 +102,7 @@ public final class VectorReplay {
                     MIN_QUIET,
                     timers.ackDeadline().multipliedBy(2),
                     timers.initialRto().plus(timers.tolerance()));
-            return new Declared(
-                    OptionalInt.of(parameters.mtu()),
-                    Optional.of(timers.connectionTimeout()),
-                    quiet,
-                    Optional.of(timers));
+            return new Declared(OptionalInt.of(parameters.mtu()), quiet, Optional.of(timers));
         }
     }
 

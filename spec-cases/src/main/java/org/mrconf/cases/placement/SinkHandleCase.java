@@ -38,11 +38,12 @@ class SinkHandleCase {
     @Verifies("7.4.4")
     void sinkHandlesAreNotReused(final Testbed testbed) throws Exception {
         TesterMessages.requireProfile(testbed, Profile.READ);
-        final Map<Long, Long> handleByWrId = new LinkedHashMap<>();
+        // Each handle seen so far, with the work request whose READ carried it.
+        final Map<Long, Long> wrIdByHandle = new LinkedHashMap<>();
         long wrId = FIRST_WR_ID;
-        while (handleByWrId.size() < READS) {
+        while (wrIdByHandle.size() < READS) {
             // Every third round two READs are in progress at once; the others one at a time.
-            final int together = handleByWrId.size() % 3 == 2 ? 2 : 1;
+            final int together = wrIdByHandle.size() % 3 == 2 ? 2 : 1;
             final List<ReceivedPacket> requests = new ArrayList<>();
             final List<Long> ids = new ArrayList<>();
             for (int i = 0; i < together; i++) {
@@ -52,18 +53,13 @@ class SinkHandleCase {
             for (int i = 0; i < together; i++) {
                 final long id = ids.get(i);
                 final long handle = requests.get(i).data().orElseThrow().sinkHandle();
-                final Long earlier = handleByWrId.entrySet().stream()
-                        .filter(e -> e.getValue() == handle)
-                        .map(Map.Entry::getKey)
-                        .findFirst()
-                        .orElse(null);
-                assertThat(earlier)
+                assertThat(wrIdByHandle.get(handle))
                         .as(
                                 "7.4.4: the READ of work request %d carries sink handle 0x%08x, which the READ of work"
                                         + " request %s carried before it (handles so far: %s)",
-                                id, handle, earlier, handleByWrId.values())
+                                id, handle, wrIdByHandle.get(handle), wrIdByHandle.keySet())
                         .isNull();
-                handleByWrId.put(id, handle);
+                wrIdByHandle.put(handle, id);
                 DutTraffic.answerRead(testbed, requests.get(i), Testbed.randomBytes(LENGTH, id));
             }
             for (final long id : ids) {
