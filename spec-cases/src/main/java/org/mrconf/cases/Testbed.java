@@ -171,18 +171,25 @@ public final class Testbed implements AutoCloseable {
 
     /** Polls the DUT until the completion of work request {@code wrId} arrives, or fails after {@link #WAIT}. */
     public DutCompletion awaitCompletion(final long wrId) throws DutControlException {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
+        return completionWithin(wrId, WAIT)
+                .orElseThrow(() -> new AssertionError("no completion for work request " + wrId + " within " + WAIT));
+    }
+
+    /** The completion of {@code wrId}, polled for at most {@code patience}; empty if none came. */
+    public java.util.Optional<DutCompletion> completionWithin(final long wrId, final Duration patience)
+            throws DutControlException {
+        final long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             // Completions polled while waiting for another work request are kept for the next call, never dropped.
             for (final java.util.Iterator<DutCompletion> it = unclaimed.iterator(); it.hasNext(); ) {
                 final DutCompletion completion = it.next();
                 if (completion.wrId() == wrId) {
                     it.remove();
-                    return completion;
+                    return java.util.Optional.of(completion);
                 }
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("no completion for work request " + wrId + " within " + WAIT);
+                return java.util.Optional.empty();
             }
             unclaimed.addAll(control.pollCompletions(16, Duration.ofMillis(200)));
         }

@@ -383,8 +383,15 @@ class MemoryProtectionCase {
                 .data()
                 .connection(Testbed.TESTER_CONNECTION)
                 .firstTransmission();
-        final List<org.mrconf.peer.ReceivedPacket> before = TesterMessages.awaitStalled(testbed, mark, firstData);
-        // The case judges what stops once the region goes: part of the message must have left before it.
+        // The case judges what stops once the region goes: part of the message must have left before it. A paced
+        // device never stalls (it sends one packet per interval for as long as ACKs come), so it is invalidated
+        // after its first packet; an unpaced one once it stops at its windows, so that nothing of it is in flight.
+        if (paced) {
+            testbed.peer().await(mark, firstData, Testbed.WAIT);
+        }
+        final List<org.mrconf.peer.ReceivedPacket> before = paced
+                ? testbed.peer().recorder().matching(mark, firstData)
+                : TesterMessages.awaitStalled(testbed, mark, firstData);
         assertThat(before)
                 .as(
                         "11.1.4 set-up: the DUT sends the first packets of the posted %d-byte WRITE within %s",
@@ -423,23 +430,34 @@ class MemoryProtectionCase {
             }
         }
 
-        final var completion = testbed.awaitCompletion(72);
+        // A device that keeps reading the region may take longer than the wait to finish the message; the packets
+        // it sent meanwhile are the finding, so the completion is judged after them.
+        final var completion = testbed.completionWithin(72, Testbed.WAIT);
         // A device that kept sending would show it within a few of its paced intervals.
         testbed.peer()
                 .recorder()
                 .awaitQuiet(
                         java.time.Duration.ofMillis(100),
                         java.time.Duration.ofMillis(400).plus(java.time.Duration.ofNanos(graceNs)));
+        // A packet proves the region was read after its invalidation only when both clocks place it later: its
+        // arrival, and its transmit timestamp placed on the tester's clock by the fastest packet of the whole run.
+        // A packet sent just before the invalidation and held up on a loaded machine passes the first, not both.
+        final var clock =
+                org.mrconf.peer.SenderClock.from(testbed.peer().recorder().matching(mark, firstData));
         assertThat(testbed.peer()
                         .recorder()
                         .matching(
                                 after,
                                 firstData.where(
-                                        "arriving later than a packet sent before the invalidation could",
-                                        p -> p.receivedNs() - invalidatedNs > graceNs)))
+                                        "sent and arriving later than a packet sent before the invalidation could",
+                                        p -> p.receivedNs() - invalidatedNs > graceNs
+                                                && clock.sentNs(p) - invalidatedNs > graceNs)))
                 .as("11.1.4: no new data packet read from the invalidated region after its invalidation")
                 .isEmpty();
-        assertThat(completion.status())
+        assertThat(completion)
+                .as("11.1.4: a completion for the WRITE whose source was invalidated, within %s", Testbed.WAIT)
+                .isPresent();
+        assertThat(completion.orElseThrow().status())
                 .as("11.1.4: a WRITE whose source was invalidated before all of it was sent cannot succeed")
                 .isNotEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
     }
