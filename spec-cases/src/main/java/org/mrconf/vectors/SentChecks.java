@@ -11,7 +11,8 @@ import org.opentest4j.TestAbortedException;
 /**
  * Expectations over every packet the DUT sent on the vector's connection, in arrival order: the order and contents of
  * its ACKs and NACKs ({@link Sidecar.Expect#nacksFirst()}, {@link Sidecar.Expect#rateHintInEveryAck()}) and the sink
- * handles of its READ_REQUESTs ({@link Sidecar.Expect#distinctSinkHandles()}).
+ * handles of its READ_REQUESTs ({@link Sidecar.Expect#distinctSinkHandles()}), and the UDP checksums of its frames
+ * ({@link Sidecar.Expect#sentUdpChecksums()}).
  */
 final class SentChecks {
     private SentChecks() {}
@@ -108,6 +109,35 @@ final class SentChecks {
         }
         if (reads < 2) {
             throw new TestAbortedException("the DUT sent fewer than two READ_REQUESTs, so no reuse can be judged");
+        }
+    }
+
+    /**
+     * Clause 4.1.6: every datagram the DUT sent carries a right UDP checksum, or over IPv4 a zero one
+     * ({@link org.mrconf.pcap.DecodedFrame#udpChecksumOk()}). On a virtual interface ({@code wireChecksums} false) a
+     * DUT on the same host may leave its checksums to an offload, so a frame that shows only the pseudo-header sum
+     * makes the vector INCONCLUSIVE: what a NIC would put on a wire cannot be seen there.
+     */
+    static void udpChecksums(
+            final List<ReceivedPacket> sent, final boolean wireChecksums, final List<String> failures) {
+        if (sent.isEmpty()) {
+            throw new TestAbortedException("the DUT sent no datagram, so no UDP checksum can be judged");
+        }
+        for (final ReceivedPacket packet : sent) {
+            final org.mrconf.pcap.DecodedFrame frame = packet.captured()
+                    .frame()
+                    .orElseThrow(() -> new IllegalStateException("the link stopped showing the DUT's whole frames"));
+            if (frame.udpChecksum() == org.mrconf.pcap.ChecksumVerdict.PARTIAL && !wireChecksums) {
+                throw new TestAbortedException("the link is a virtual interface, and the DUT's frames show only the"
+                        + " pseudo-header sum in the UDP checksum (left to an offload): " + packet);
+            }
+            if (!frame.udpChecksumOk()) {
+                failures.add(String.format(
+                        "%s carries the UDP checksum 0x%04x, which is wrong%s; 4.1.6: a sender computes the UDP"
+                                + " checksum (over IPv4 it may send zero)",
+                        packet, frame.udpChecksumField(), frame.udpChecksumField() == 0 ? " over IPv6" : ""));
+                return;
+            }
         }
     }
 

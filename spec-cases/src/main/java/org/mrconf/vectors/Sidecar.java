@@ -21,7 +21,12 @@ import java.util.OptionalLong;
  * @param asCaptured   the link-level fields of each stimulus frame replayed as captured rather than as the wire link's:
  *     {@code sourcePort} (the UDP source port, the entropy: clause 4.1.4), {@code ecn} (the IP ECN field: clauses
  *     4.1.7, 8.2.2), {@code sourceAddress} (a frame whose IP source is not the first frame's goes from the link's
- *     other address: clause 11.2.2); a link that cannot send them makes the vector not applicable
+ *     other address: clause 11.2.2), {@code ipFamily} (the vector applies only on a link of the stimulus's IP
+ *     version: clauses 4.1.1, 4.1.2); a link that cannot send them makes the vector not applicable
+ * @param udpChecksums the stimulus frames sent whole with a deliberate UDP checksum, by frame index from 0 (clause
+ *     4.1.6): the capture holds right checksums, as every committed pcap must, and the sidecar says which frames
+ *     replay sends with a zero or a wrong one instead; such a vector needs a link that builds whole frames and one
+ *     of the stimulus's IP version, else it is not applicable
  * @param expect       what must hold afterwards
  * @param steps        the run's steps in order when the DUT takes part as a sender (work it is asked to post, packets
  *     it must send, stimulus frames, checks on the way); empty: the whole stimulus is sent, then {@code expect}
@@ -37,6 +42,7 @@ public record Sidecar(
         Placeholders placeholders,
         String pacing,
         java.util.Set<String> asCaptured,
+        Map<Integer, org.mrconf.pcap.ChecksumMode> udpChecksums,
         Expect expect,
         List<Step> steps) {
     /** The {@link #asCaptured} fields. */
@@ -44,6 +50,12 @@ public record Sidecar(
 
     public static final String ECN = "ecn";
     public static final String SOURCE_ADDRESS = "sourceAddress";
+    public static final String IP_FAMILY = "ipFamily";
+
+    /** Whether replay must carry the stimulus on a link of its own IP version ({@link #IP_FAMILY} or checksums). */
+    public boolean needsCapturedIpFamily() {
+        return asCaptured.contains(IP_FAMILY) || !udpChecksums.isEmpty();
+    }
 
     /**
      * The connection and what the DUT holds before the stimulus.
@@ -96,7 +108,9 @@ public record Sidecar(
      * {@code nacksFirst}: every NACK of the DUT comes before any ACK of its path that reports the NACK's PSN as
      * received, and its cumulative psn does not cover that PSN (clause 9.1.6). {@code rateHintInEveryAck}: every ACK
      * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3). {@code distinctSinkHandles}: no READ_REQUEST of
-     * the DUT carries the sink handle of an earlier READ (clause 7.4.4).
+     * the DUT carries the sink handle of an earlier READ (clause 7.4.4). {@code sentUdpChecksums}: every datagram
+     * the DUT sent carries a right UDP checksum, or over IPv4 a zero one (clause 4.1.6); it needs a link that shows
+     * the DUT's whole frames.
      */
     public record Expect(
             List<RegionContent> regions,
@@ -111,7 +125,8 @@ public record Sidecar(
             boolean toTesterPort,
             boolean nacksFirst,
             boolean rateHintInEveryAck,
-            boolean distinctSinkHandles) {}
+            boolean distinctSinkHandles,
+            boolean sentUdpChecksums) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(

@@ -32,6 +32,7 @@ public final class SidecarReader {
 
     static final Set<String> KINDS = Set.of("valid", "invalid", "inopportune");
     static final Set<String> PACING = Set.of("fast", "recorded");
+    static final Set<String> CHECKSUMS = Set.of("zero", "wrong");
     static final Set<String> ACCESS = Set.of("LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ");
     static final Set<String> NACK_CODES = Set.of(
             "REMOTE_ACCESS",
@@ -42,7 +43,8 @@ public final class SidecarReader {
             "UNKNOWN_CONNECTION",
             "PSN_OUT_OF_WINDOW");
     static final Set<String> POST_OPS = Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ");
-    private static final Set<String> LINK_FIELDS = Set.of(Sidecar.SOURCE_PORT, Sidecar.ECN, Sidecar.SOURCE_ADDRESS);
+    private static final Set<String> LINK_FIELDS =
+            Set.of(Sidecar.SOURCE_PORT, Sidecar.ECN, Sidecar.SOURCE_ADDRESS, Sidecar.IP_FAMILY);
     private static final Set<String> CONTROL_OPS =
             Set.of(Sidecar.Control.INVALIDATE_REGION, Sidecar.Control.DESTROY_CONNECTION);
     static final Set<String> AWAIT_OPCODES =
@@ -74,6 +76,7 @@ public final class SidecarReader {
                 "placeholders",
                 "pacing",
                 "asCaptured",
+                "udpChecksums",
                 "expect",
                 "steps");
         final List<String> clauses = new ArrayList<>();
@@ -102,8 +105,42 @@ public final class SidecarReader {
                 placeholders,
                 root.has("pacing") ? f.oneOf(root, "$", "pacing", PACING) : "fast",
                 asCaptured(f, root),
+                udpChecksums(f, root),
                 expect(f, f.object(root, "$", "expect")),
                 steps);
+    }
+
+    /**
+     * The frames sent with a deliberate UDP checksum: each named once, {@code zero} or {@code wrong}. A frame from the
+     * link's other address cannot be one: only the tester's own address builds whole frames.
+     */
+    private static Map<Integer, org.mrconf.pcap.ChecksumMode> udpChecksums(final Fields f, final JsonNode root)
+            throws VectorException {
+        final Map<Integer, org.mrconf.pcap.ChecksumMode> checksums = new java.util.TreeMap<>();
+        int index = 0;
+        for (final JsonNode entry : f.array(root, "$", "udpChecksums", false)) {
+            final String at = "$.udpChecksums[" + index++ + "]";
+            f.only(entry, at, "frame", "checksum");
+            final int frame = (int) f.integer(entry, at, "frame", 0, Integer.MAX_VALUE);
+            final org.mrconf.pcap.ChecksumMode mode = "zero".equals(f.oneOf(entry, at, "checksum", CHECKSUMS))
+                    ? org.mrconf.pcap.ChecksumMode.ZERO
+                    : org.mrconf.pcap.ChecksumMode.CORRUPT;
+            if (checksums.put(frame, mode) != null) {
+                throw new VectorException(f.file, at + ".frame", "names frame " + frame + " twice");
+            }
+        }
+        if (!checksums.isEmpty() && root.has("asCaptured")) {
+            for (final JsonNode field : root.get("asCaptured")) {
+                if (Sidecar.SOURCE_ADDRESS.equals(field.asText())) {
+                    throw new VectorException(
+                            f.file,
+                            "$.udpChecksums",
+                            "cannot be combined with asCaptured sourceAddress: only frames from the tester's own"
+                                    + " address are built whole");
+                }
+            }
+        }
+        return java.util.Collections.unmodifiableMap(checksums);
     }
 
     /** The link-level fields replayed as captured: each named once, from {@link #LINK_FIELDS}. */
@@ -580,7 +617,8 @@ public final class SidecarReader {
                 "toTesterPort",
                 "nacksFirst",
                 "rateHintInEveryAck",
-                "distinctSinkHandles");
+                "distinctSinkHandles",
+                "sentUdpChecksums");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -625,7 +663,8 @@ public final class SidecarReader {
                 node.has("toTesterPort") && f.bool(node, "$.expect", "toTesterPort"),
                 node.has("nacksFirst") && f.bool(node, "$.expect", "nacksFirst"),
                 node.has("rateHintInEveryAck") && f.bool(node, "$.expect", "rateHintInEveryAck"),
-                node.has("distinctSinkHandles") && f.bool(node, "$.expect", "distinctSinkHandles"));
+                node.has("distinctSinkHandles") && f.bool(node, "$.expect", "distinctSinkHandles"),
+                node.has("sentUdpChecksums") && f.bool(node, "$.expect", "sentUdpChecksums"));
         if (expect.completionsInOrder() && expect.completions().size() < 2) {
             throw new VectorException(
                     f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
@@ -641,7 +680,8 @@ public final class SidecarReader {
                 && !expect.toTesterPort()
                 && !expect.nacksFirst()
                 && !expect.rateHintInEveryAck()
-                && !expect.distinctSinkHandles()) {
+                && !expect.distinctSinkHandles()
+                && !expect.sentUdpChecksums()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }

@@ -5,10 +5,14 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.mrconf.dut.FrameSender;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.pcap.CapturedFrame;
+import org.mrconf.pcap.ChecksumMode;
 import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.EncodeOptions;
 import org.mrconf.pcap.FrameDecodeException;
 import org.mrconf.pcap.PcapReader;
 import org.mrconf.pcap.UdpFrame;
@@ -18,7 +22,9 @@ import org.mrconf.peer.TesterPeer;
  * Sends a vector's stimulus frames to the DUT: each frame's MetaRoCE packet with its placeholders rewritten, from the
  * wire link's address and the tester's entropy plan, except for the link-level fields the sidecar replays as captured
  * ({@link Sidecar#asCaptured()}): the frame's UDP source port, its IP ECN field, and, for a frame whose IP source is
- * not the first frame's, the link's other address.
+ * not the first frame's, the link's other address. When the sidecar gives frames a deliberate UDP checksum
+ * ({@link Sidecar#udpChecksums()}), every frame is built whole by the link's {@link FrameSender}, with that checksum
+ * or else a right one, so that the frames of one vector all travel alike.
  */
 final class StimulusSender {
     /** One stimulus frame: its MetaRoCE packet, its link-level fields, and when it was captured. */
@@ -28,14 +34,17 @@ final class StimulusSender {
     private final Set<String> asCaptured;
     private final TesterPeer peer;
     private final PlaceholderRewriter rewriter;
+    private final Map<Integer, ChecksumMode> udpChecksums;
 
     StimulusSender(
             final List<Frame> frames,
             final Set<String> asCaptured,
+            final Map<Integer, ChecksumMode> udpChecksums,
             final TesterPeer peer,
             final PlaceholderRewriter rewriter) {
         this.frames = List.copyOf(frames);
         this.asCaptured = asCaptured;
+        this.udpChecksums = Map.copyOf(udpChecksums);
         this.peer = peer;
         this.rewriter = rewriter;
     }
@@ -80,7 +89,18 @@ final class StimulusSender {
         final Ecn ecn =
                 asCaptured.contains(Sidecar.ECN) ? frame.ecn() : peer.sender().defaultEcn();
         final boolean port = asCaptured.contains(Sidecar.SOURCE_PORT);
-        if (asCaptured.contains(Sidecar.SOURCE_ADDRESS)
+        if (!udpChecksums.isEmpty()) {
+            final FrameSender whole = peer.link()
+                    .frameSender()
+                    .orElseThrow(() -> new IllegalStateException("the link stopped building whole frames"));
+            final UdpFrame.Builder built = whole.frameTemplate().payload(packet).ecn(ecn);
+            if (port) {
+                built.srcPort(frame.sourcePort());
+            }
+            whole.sendFrame(
+                    built.build(),
+                    EncodeOptions.DEFAULT.withUdpChecksum(udpChecksums.getOrDefault(index, ChecksumMode.CORRECT)));
+        } else if (asCaptured.contains(Sidecar.SOURCE_ADDRESS)
                 && !frame.source().equals(frames.get(0).source())) {
             final InetAddress other = peer.link()
                     .alternateSourceAddress()

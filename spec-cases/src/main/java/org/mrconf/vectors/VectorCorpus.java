@@ -112,7 +112,16 @@ public record VectorCorpus(Path root, List<TestVector> vectors, List<VectorExcep
             known(sidecarFile, "$.expect.regions[].region", content.region(), regions);
         }
         final Path stimulus = folder.resolve(TestVector.STIMULUS);
-        readable(stimulus);
+        final int frames = readable(stimulus);
+        for (final int frame : sidecar.udpChecksums().keySet()) {
+            if (frame >= frames) {
+                throw new VectorException(
+                        sidecarFile,
+                        "$.udpChecksums",
+                        "names frame " + frame + ", and " + TestVector.STIMULUS + " holds " + frames
+                                + " frames (counted from 0)");
+            }
+        }
         final Path expected = folder.resolve(TestVector.EXPECTED);
         final Optional<Path> expectedCapture =
                 Files.exists(expected, LinkOption.NOFOLLOW_LINKS) ? Optional.of(expected) : Optional.empty();
@@ -132,14 +141,17 @@ public record VectorCorpus(Path root, List<TestVector> vectors, List<VectorExcep
         }
     }
 
-    private static void readable(final Path capture) throws VectorException {
+    /** Reads every record of {@code capture}; returns how many there are. */
+    private static int readable(final Path capture) throws VectorException {
         if (!Files.isRegularFile(capture, LinkOption.NOFOLLOW_LINKS)) {
             throw new VectorException(capture, "", "is missing or not a regular file");
         }
+        int records = 0;
         try (PcapReader reader = PcapReader.open(capture)) {
             while (reader.next() != null) {
-                // every record must be readable
+                records++; // every record must be readable
             }
+            return records;
         } catch (final CaptureFileException e) {
             throw new VectorException(capture, "", e.getMessage(), e);
         }

@@ -159,7 +159,8 @@ public final class VectorReplay {
         final Map<String, Long> before = control.readCounters();
         final List<StimulusSender.Frame> frames = StimulusSender.read(vector.stimulus());
         try (TesterPeer peer = TesterPeer.start(link)) {
-            final StimulusSender stimulus = new StimulusSender(frames, sidecar.asCaptured(), peer, rewriter);
+            final StimulusSender stimulus =
+                    new StimulusSender(frames, sidecar.asCaptured(), sidecar.udpChecksums(), peer, rewriter);
             final int mark = peer.mark();
             final List<String> failures = new ArrayList<>();
             final List<DutCompletion> completions = new ArrayList<>();
@@ -205,18 +206,36 @@ public final class VectorReplay {
             if (sidecar.expect().toTesterPort()) {
                 checkToTesterPort(answers, link.testerPort(), failures);
             }
+            // A check over what the DUT sent that finds nothing to judge (no ACK, no datagram) is INCONCLUSIVE only
+            // when nothing else failed: a DUT that sent nothing because it broke an expectation above has failed.
+            final List<Runnable> sentChecks = new ArrayList<>();
             if (sidecar.expect().nacksFirst()) {
-                SentChecks.nacksFirst(answers, failures);
+                sentChecks.add(() -> SentChecks.nacksFirst(answers, failures));
             }
             if (sidecar.expect().rateHintInEveryAck()) {
-                SentChecks.rateHintInEveryAck(answers, failures);
+                sentChecks.add(() -> SentChecks.rateHintInEveryAck(answers, failures));
             }
             if (sidecar.expect().distinctSinkHandles()) {
-                SentChecks.distinctSinkHandles(answers, failures);
+                sentChecks.add(() -> SentChecks.distinctSinkHandles(answers, failures));
+            }
+            if (sidecar.expect().sentUdpChecksums()) {
+                final boolean wire = link.can(WireLink.Capability.WIRE_CHECKSUMS);
+                sentChecks.add(() -> SentChecks.udpChecksums(answers, wire, failures));
+            }
+            TestAbortedException undecided = null;
+            for (final Runnable check : sentChecks) {
+                try {
+                    check.run();
+                } catch (final TestAbortedException e) {
+                    undecided = undecided == null ? e : undecided;
+                }
             }
             checkCompletions(sidecar.expect(), control, completions, failures);
             checkCounters(sidecar.expect(), before, control.readCounters(), failures);
             checkRegions(sidecar.expect(), control, regions, failures);
+            if (undecided != null && failures.isEmpty()) {
+                throw undecided;
+            }
             if (!failures.isEmpty()) {
                 throw new AssertionError("vector " + vector.id() + " (clauses " + String.join(" ", sidecar.clauses())
                         + "):\n  " + String.join("\n  ", failures));

@@ -154,6 +154,43 @@ class VectorCorpusTest {
         assertTheOnlyProblem("7.4.2/read-answered-out-of-order", breakage, message);
     }
 
+    static Stream<Arguments> checksumBreakages() {
+        return Stream.of(
+                Arguments.of(
+                        "a checksum for a frame the capture does not hold",
+                        edit("\"frame\" : 1,", "\"frame\" : 7,"),
+                        "$.udpChecksums: names frame 7, and stimulus.pcap holds 2 frames"),
+                Arguments.of(
+                        "one frame given two checksums",
+                        edit("\"frame\" : 1,", "\"frame\" : 0,"),
+                        "$.udpChecksums[1].frame: names frame 0 twice"),
+                Arguments.of(
+                        "an unknown checksum",
+                        edit("\"checksum\" : \"wrong\"", "\"checksum\" : \"bad\""),
+                        "$.udpChecksums[1].checksum: is 'bad'"),
+                Arguments.of(
+                        "whole frames from another address",
+                        edit(
+                                "\"asCaptured\" : [ \"ipFamily\" ]",
+                                "\"asCaptured\" : [ \"ipFamily\", \"sourceAddress\" ]"),
+                        "$.udpChecksums: cannot be combined with asCaptured sourceAddress"),
+                Arguments.of(
+                        "an unknown link-level field",
+                        edit("\"asCaptured\" : [ \"ipFamily\" ]", "\"asCaptured\" : [ \"ipVersion\" ]"),
+                        "$.asCaptured[0]: is 'ipVersion'"),
+                Arguments.of(
+                        "a check of the DUT's checksums that is no boolean",
+                        edit("\"sentUdpChecksums\" : true", "\"sentUdpChecksums\" : \"yes\""),
+                        "$.expect.sentUdpChecksums"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("checksumBreakages")
+    void shouldNameTheFieldOfABrokenChecksumOrLinkField(
+            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
+        assertTheOnlyProblem("4.1.6/udp-checksums-over-ipv4", breakage, message);
+    }
+
     /** Breaks the sidecar of the committed vector {@code id} and expects one problem naming its file and the field. */
     private void assertTheOnlyProblem(final String id, final UnaryOperator<String> breakage, final String message)
             throws Exception {

@@ -33,7 +33,6 @@ class VectorCoverageTest {
     static final String NOT_ON_THE_WIRE = "not on the wire";
     static final String DUT_SENDS = "DUT as sender";
     static final String TIMERS = "timing";
-    static final String LINK = "link level";
     static final String NO_PREDICATE = "no predicate";
 
     /** What each reason means, for the README. */
@@ -45,18 +44,12 @@ class VectorCoverageTest {
                             + " the tester acknowledges nothing, but have no predicate yet on what it retransmits"
                             + " after an ACK or NACK, or on its windows and pacing",
             TIMERS, "replay judges what holds once the DUT is quiet, never how soon it answered",
-            LINK,
-                    "replay keeps the capture's source ports, ECN and source address only when asked (asCaptured), and"
-                            + " always uses the link's framing, IP family and checksums",
             NO_PREDICATE, "the sidecar has no expectation for it yet");
 
     /** MUST clauses without a vector, and why. Only shrinks. */
     static final Map<String, String> GAPS = Map.ofEntries(
             Map.entry("3.1.2", DUT_SENDS + " (per-path window, RTT and timer)"),
             Map.entry("3.1.4", NOT_ON_THE_WIRE + " (the declared maximum; stream 0 is in every vector)"),
-            Map.entry("4.1.1", LINK),
-            Map.entry("4.1.2", LINK + " (the stimulus is IPv4)"),
-            Map.entry("4.1.6", LINK + " (UDP checksums)"),
             Map.entry("4.1.8", DUT_SENDS + " (retransmission over a lossy fabric)"),
             Map.entry("4.2.1", NOT_ON_THE_WIRE + " (out-of-band setup; 11.2.1's vector covers the unknown connection)"),
             Map.entry("6.3.1", DUT_SENDS),

@@ -31,6 +31,12 @@ final class Scenario {
     final java.util.Set<Integer> fromOtherAddress = new java.util.HashSet<>();
     /** The sidecar's {@code asCaptured}: which of those fields replay keeps. */
     final java.util.Set<String> asCaptured = new java.util.TreeSet<>();
+    /** Frames sent with a deliberate UDP checksum ({@code udpChecksums}): {@code zero} or {@code wrong}, by index. */
+    final java.util.Map<Integer, String> udpChecksums = new java.util.TreeMap<>();
+    /** Whether the stimulus is recorded over IPv6 (documentation addresses of 2001:db8::/32). */
+    boolean ipv6;
+    /** The reference configuration the scenario is recorded against: one whose link can replay it. */
+    org.mrconf.embedded.ReferenceConfiguration configuration = org.mrconf.embedded.ReferenceConfiguration.STANDARD;
     /** The steps of a scenario in which the DUT sends; empty: the whole stimulus is sent. */
     final ArrayNode steps = JSON.arrayNode();
     /** Request placeholders by name (a READ_REQUEST of the DUT the stimulus answers). */
@@ -155,6 +161,29 @@ final class Scenario {
     }
 
     /** Expect: everything the DUT sent went to the tester's MetaRoCE port (clauses 4.1.3, 4.2.3). */
+    /**
+     * Records the stimulus over IPv6 against {@code configuration}, and replays it only on an IPv6 link
+     * ({@code asCaptured ipFamily}).
+     */
+    Scenario overIpv6(final org.mrconf.embedded.ReferenceConfiguration configuration) {
+        ipv6 = true;
+        this.configuration = configuration;
+        asCaptured.add(org.mrconf.vectors.Sidecar.IP_FAMILY);
+        return this;
+    }
+
+    /** Frame {@code index} goes out with a {@code zero} or {@code wrong} UDP checksum (the capture keeps a right one). */
+    Scenario udpChecksum(final int index, final String checksum) {
+        udpChecksums.put(index, checksum);
+        return this;
+    }
+
+    /** Every datagram the DUT sends carries a right UDP checksum, or over IPv4 a zero one (clause 4.1.6). */
+    Scenario expectSentUdpChecksums() {
+        expect.put("sentUdpChecksums", true);
+        return this;
+    }
+
     Scenario expectToTesterPort() {
         expect.put("toTesterPort", true);
         return this;

@@ -75,6 +75,7 @@ final class Scenarios {
         all.addAll(CheckOrderScenarios.all());
         all.addAll(ControlStepScenarios.all());
         all.addAll(LinkScenarios.all());
+        all.addAll(FramingScenarios.all());
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());

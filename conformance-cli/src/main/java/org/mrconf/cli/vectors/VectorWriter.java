@@ -21,6 +21,10 @@ final class VectorWriter {
     static final String DUT_IP = "192.0.2.1";
     /** A stimulus frame from another address than the tester's (clause 11.2.2); replay uses the link's other one. */
     static final String OTHER_IP = "192.0.2.99";
+    /** The same for a stimulus recorded over IPv6 ({@link Scenario#ipv6}): documentation addresses too. */
+    static final String TESTER_IP6 = "2001:db8::2";
+
+    static final String DUT_IP6 = "2001:db8::1";
     /** The ECN field of a stimulus frame that does not set its own. */
     private static final Ecn DEFAULT_ECN = Ecn.ECT_0;
 
@@ -57,6 +61,11 @@ final class VectorWriter {
         if (!scenario.asCaptured.isEmpty()) {
             scenario.asCaptured.forEach(sidecar.putArray("asCaptured")::add);
         }
+        if (!scenario.udpChecksums.isEmpty()) {
+            final com.fasterxml.jackson.databind.node.ArrayNode checksums = sidecar.putArray("udpChecksums");
+            scenario.udpChecksums.forEach((frame, checksum) ->
+                    checksums.addObject().put("frame", frame).put("checksum", checksum));
+        }
         sidecar.set("expect", scenario.expect);
         if (!scenario.steps.isEmpty()) {
             sidecar.set("steps", scenario.steps);
@@ -66,7 +75,11 @@ final class VectorWriter {
         try (PcapWriter writer = PcapWriter.create(folder.resolve(TestVector.STIMULUS))) {
             for (int i = 0; i < scenario.stimulus.size(); i++) {
                 writer.write(UdpFrame.builder()
-                        .ips(scenario.fromOtherAddress.contains(i) ? OTHER_IP : TESTER_IP, DUT_IP)
+                        .ips(
+                                scenario.ipv6
+                                        ? TESTER_IP6
+                                        : scenario.fromOtherAddress.contains(i) ? OTHER_IP : TESTER_IP,
+                                scenario.ipv6 ? DUT_IP6 : DUT_IP)
                         .srcPort(scenario.sourcePorts.getOrDefault(i, 49_152 + scenario.paths.get(i)))
                         .dstPort(UdpFrame.METAROCE_PORT)
                         .ecn(scenario.ecns.getOrDefault(i, DEFAULT_ECN))

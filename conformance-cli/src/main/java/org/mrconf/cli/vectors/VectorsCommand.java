@@ -172,7 +172,14 @@ public final class VectorsCommand implements Runnable {
                         .findFirst()
                         .orElseThrow(() -> new IllegalStateException(
                                 "recorded " + scenario.id + " but cannot read it: " + one.problems()));
-                try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
+                try (EmbeddedReferenceDut reference =
+                        EmbeddedReferenceDut.start(org.mrconf.defect.Defects.of(), scenario.configuration)) {
+                    final java.util.Optional<String> unmet = org.mrconf.vectors.LinkRequirements.unmet(
+                            vector, reference.device().link());
+                    if (unmet.isPresent()) {
+                        throw new AssertionError(
+                                "its " + scenario.configuration + " link cannot replay it: " + unmet.get());
+                    }
                     VectorReplay.run(
                             vector,
                             reference.device().control(),

@@ -3,7 +3,6 @@ package org.mrconf.cases.vectors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -20,8 +19,7 @@ import org.mrconf.catalogue.CatalogueException;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.WireLink;
-import org.mrconf.vectors.Sidecar;
+import org.mrconf.vectors.LinkRequirements;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorException;
@@ -75,17 +73,12 @@ class VectorCase {
         return tests.stream();
     }
 
-    /** A vector that replays link-level fields as captured needs a link that can send them; otherwise NOT_APPLICABLE. */
-    private static void requireLinkFields(final TestVector vector, final DeviceUnderTest dut) {
-        final Set<String> fields = vector.sidecar().asCaptured();
-        if (fields.contains(Sidecar.ECN) && !dut.link().can(WireLink.Capability.SEND_ECN)) {
-            throw NotApplicable.because(
-                    Applicability.LINK_CANNOT + "the vector sends ECN fields as captured, which this link cannot set");
-        }
-        if (fields.contains(Sidecar.SOURCE_ADDRESS)
-                && dut.link().alternateSourceAddress().isEmpty()) {
-            throw NotApplicable.because(Applicability.LINK_CANNOT
-                    + "the vector sends from another source address, which this link does not have");
+    /** A vector that asks of the link what it cannot give is NOT_APPLICABLE here ({@link LinkRequirements}). */
+    private static void requireLinkFields(final TestVector vector, final DeviceUnderTest dut)
+            throws org.mrconf.pcap.CaptureFileException, IOException {
+        final java.util.Optional<String> unmet = LinkRequirements.unmet(vector, dut.link());
+        if (unmet.isPresent()) {
+            throw NotApplicable.because(Applicability.LINK_CANNOT + unmet.get());
         }
     }
 
