@@ -108,7 +108,8 @@ class SelfTestVectorsTest {
 
     /**
      * The framing vectors pass against the clean reference in the configuration whose link carries them, are not
-     * applicable in one that cannot, and fail against their clause's defects there.
+     * applicable in one that cannot, and fail against their clause's defects there; so does the placement vector of
+     * clause 8.1.1, which judges what the DUT's memory holds right after each ACK.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} in {1}: {2} is {3}")
     @org.junit.jupiter.params.provider.CsvSource({
@@ -125,9 +126,12 @@ class SelfTestVectorsTest {
         "UDP_CHECKSUM_WITHOUT_PSEUDO_HEADER, FRAMES, 4.1.6/udp-checksums-over-ipv4, FAIL",
         "UDP_CHECKSUM_UNCHECKED, IPV6, 4.1.6/udp-checksums-over-ipv6, FAIL",
         "IPV6_ZERO_UDP_CHECKSUM_ACCEPTED, IPV6, 4.1.6/udp-checksums-over-ipv6, FAIL",
-        "IPV6_UDP_CHECKSUM_OMITTED, IPV6, 4.1.6/udp-checksums-over-ipv6, FAIL"
+        "IPV6_UDP_CHECKSUM_OMITTED, IPV6, 4.1.6/udp-checksums-over-ipv6, FAIL",
+        ", STANDARD, 8.1.1/acknowledged-only-once-placed, PASS",
+        "REORDER_BUFFER, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL",
+        "RECEIVER_NOT_READY_PSN_RECORDED, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL"
     })
-    void shouldJudgeTheFramingVectorsOnlyWhereTheirLinkCarriesThem(
+    void shouldJudgeTheFramingAndPlacementVectorsWhereTheirLinkCarriesThem(
             final Defect defect,
             final org.mrconf.embedded.ReferenceConfiguration configuration,
             final String vector,

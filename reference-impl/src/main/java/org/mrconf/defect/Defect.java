@@ -267,8 +267,8 @@ public enum Defect {
     RECEIVES_KEPT_AFTER_FAILURE(breaks("6.7.4")),
     /** Goes on placing and acknowledging packets for a connection that has failed, as if the failure were only the sender's (caught by FailedConnectionCase). */
     FAILED_CONNECTION_STILL_RECEIVES(breaks("6.7.4")),
-    /** Holds a packet that arrives after a gap of its path in a reorder buffer and places it only once the gap is filled (caught by PlacementOrderCase). */
-    REORDER_BUFFER(breaks("7.1.1", "7.1.2")),
+    /** Holds a packet that arrives after a gap of its path in a reorder buffer and places it only once the gap is filled, though its ACK already reports it (caught by PlacementOrderCase, and on 8.1.1 by the vector 8.1.1/acknowledged-only-once-placed). */
+    REORDER_BUFFER(breaks("7.1.1", "7.1.2", "8.1.1")),
     /** Places every WRITE packet at the remote address, ignoring its message offset (caught by PlacementOrderCase). */
     WRITE_IGNORES_MESSAGE_OFFSET(breaks("7.2.1")),
     /** Delivers only the low 16 bits of a WRITE_WITH_IMMEDIATE's immediate (caught by ImmediateCase). */

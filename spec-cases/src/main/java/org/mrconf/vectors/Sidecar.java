@@ -110,7 +110,9 @@ public record Sidecar(
      * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3). {@code distinctSinkHandles}: no READ_REQUEST of
      * the DUT carries the sink handle of an earlier READ (clause 7.4.4). {@code sentUdpChecksums}: every datagram
      * the DUT sent carries a right UDP checksum, or over IPv4 a zero one (clause 4.1.6); it needs a link that shows
-     * the DUT's whole frames.
+     * the DUT's whole frames. {@code placedWhenAcknowledged}: after each stimulus frame, the bytes of every WRITE an
+     * ACK has reported as received are in place when read right after that ACK (clause 8.1.1; a vector without
+     * steps only).
      */
     public record Expect(
             List<RegionContent> regions,
@@ -126,7 +128,8 @@ public record Sidecar(
             boolean nacksFirst,
             boolean rateHintInEveryAck,
             boolean distinctSinkHandles,
-            boolean sentUdpChecksums) {}
+            boolean sentUdpChecksums,
+            boolean placedWhenAcknowledged) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(

@@ -94,6 +94,13 @@ public final class SidecarReader {
         final Sidecar.Placeholders placeholders = placeholders(f, f.object(root, "$", "placeholders"));
         final List<Sidecar.Step> steps = steps(f, root);
         checkNames(f, setup, placeholders, steps);
+        final Sidecar.Expect expect = expect(f, f.object(root, "$", "expect"));
+        if (expect.placedWhenAcknowledged() && !steps.isEmpty()) {
+            throw new VectorException(
+                    f.file,
+                    "$.expect.placedWhenAcknowledged",
+                    "applies to a vector without steps only: replay judges it after each frame of the whole stimulus");
+        }
         return new Sidecar(
                 f.string(root, "$", "id"),
                 f.string(root, "$", "specVersion"),
@@ -106,7 +113,7 @@ public final class SidecarReader {
                 root.has("pacing") ? f.oneOf(root, "$", "pacing", PACING) : "fast",
                 asCaptured(f, root),
                 udpChecksums(f, root),
-                expect(f, f.object(root, "$", "expect")),
+                expect,
                 steps);
     }
 
@@ -618,7 +625,8 @@ public final class SidecarReader {
                 "nacksFirst",
                 "rateHintInEveryAck",
                 "distinctSinkHandles",
-                "sentUdpChecksums");
+                "sentUdpChecksums",
+                "placedWhenAcknowledged");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -664,7 +672,8 @@ public final class SidecarReader {
                 node.has("nacksFirst") && f.bool(node, "$.expect", "nacksFirst"),
                 node.has("rateHintInEveryAck") && f.bool(node, "$.expect", "rateHintInEveryAck"),
                 node.has("distinctSinkHandles") && f.bool(node, "$.expect", "distinctSinkHandles"),
-                node.has("sentUdpChecksums") && f.bool(node, "$.expect", "sentUdpChecksums"));
+                node.has("sentUdpChecksums") && f.bool(node, "$.expect", "sentUdpChecksums"),
+                node.has("placedWhenAcknowledged") && f.bool(node, "$.expect", "placedWhenAcknowledged"));
         if (expect.completionsInOrder() && expect.completions().size() < 2) {
             throw new VectorException(
                     f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
@@ -681,7 +690,8 @@ public final class SidecarReader {
                 && !expect.nacksFirst()
                 && !expect.rateHintInEveryAck()
                 && !expect.distinctSinkHandles()
-                && !expect.sentUdpChecksums()) {
+                && !expect.sentUdpChecksums()
+                && !expect.placedWhenAcknowledged()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }

@@ -82,8 +82,8 @@ final class StimulusSender {
         return frames.get(index).atNs();
     }
 
-    /** Sends frame {@code index}, rewritten. */
-    void send(final int index) throws IOException {
+    /** Sends frame {@code index}, rewritten; returns the bytes sent. */
+    byte[] send(final int index) throws IOException {
         final Frame frame = frames.get(index);
         final byte[] packet = rewriter.rewrite(frame.packet());
         final Ecn ecn =
@@ -116,5 +116,6 @@ final class StimulusSender {
         } else {
             peer.sender().send(packet, ecn);
         }
+        return packet;
     }
 }

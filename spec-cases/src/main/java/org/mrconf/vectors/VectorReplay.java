@@ -165,11 +165,15 @@ public final class VectorReplay {
             final List<String> failures = new ArrayList<>();
             final List<DutCompletion> completions = new ArrayList<>();
             SenderSteps steps = null;
+            PlacementChecks placement = null;
             if (sidecar.steps().isEmpty()) {
                 // Whatever data the DUT sends in answer (READ_RESPONSEs) is acknowledged at once, as a correct
                 // requester does; otherwise the DUT's timer resends it until its backoff outlasts the quiet window.
                 peer.connection(spec, TESTER_MTU).autoAck(true);
-                send(stimulus, "recorded".equals(sidecar.pacing()));
+                placement = sidecar.expect().placedWhenAcknowledged()
+                        ? new PlacementChecks(peer, control, regions, mark, declared.quiet(), failures)
+                        : null;
+                send(stimulus, "recorded".equals(sidecar.pacing()), placement);
             } else {
                 // The DUT sends: the steps acknowledge each of its packets at once, as a correct receiver may.
                 steps = new SenderSteps(
@@ -200,6 +204,9 @@ public final class VectorReplay {
             if (steps != null) {
                 steps.close();
                 steps.checkSent();
+            }
+            if (placement != null) {
+                placement.judge();
             }
             final List<ReceivedPacket> answers = peer.recorder().since(mark);
             checkResponses(sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
@@ -245,9 +252,12 @@ public final class VectorReplay {
         }
     }
 
-    /** Sends the whole stimulus, as fast as possible or with the recorded gaps (each at most {@link #MAX_GAP_NS}). */
-    private static void send(final StimulusSender stimulus, final boolean recorded)
-            throws java.io.IOException, InterruptedException {
+    /**
+     * Sends the whole stimulus, as fast as possible or with the recorded gaps (each at most {@link #MAX_GAP_NS}); with
+     * {@code placement}, each frame's answer is awaited and judged before the next goes out.
+     */
+    private static void send(final StimulusSender stimulus, final boolean recorded, final PlacementChecks placement)
+            throws java.io.IOException, InterruptedException, DutControlException {
         long previousNs = Long.MIN_VALUE;
         for (int i = 0; i < stimulus.size(); i++) {
             final long atNs = stimulus.capturedAtNs(i);
@@ -256,7 +266,10 @@ public final class VectorReplay {
                 Thread.sleep(gapNs / 1_000_000, (int) (gapNs % 1_000_000));
             }
             previousNs = atNs;
-            stimulus.send(i);
+            final byte[] sent = stimulus.send(i);
+            if (placement != null) {
+                placement.afterSent(i, sent);
+            }
         }
     }
 

@@ -142,6 +142,10 @@ class VectorCorpusTest {
                         edit("\"as\" : \"read\",", "\"as\" : \"read\", \"psn\" : 4,"),
                         "$.steps[1].await.psn: is not a field"),
                 Arguments.of(
+                        "a placement check in a vector with steps",
+                        edit("\"expect\" : {", "\"expect\" : { \"placedWhenAcknowledged\" : true,"),
+                        "$.expect.placedWhenAcknowledged: applies to a vector without steps only"),
+                Arguments.of(
                         "a frame index that is no number",
                         edit("\"frames\" : [ 3 ]", "\"frames\" : [ \"last\" ]"),
                         "$.steps[2].send.frames[]: must be frame indexes from 0"));

@@ -58,7 +58,6 @@ class VectorCoverageTest {
             Map.entry("6.6.5", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.7.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.7.2", DUT_SENDS + "; " + TIMERS),
-            Map.entry("8.1.1", TIMERS + " (an ACK before placement)"),
             Map.entry("8.1.2", TIMERS + " (an ACK at once)"),
             Map.entry("8.1.3", TIMERS + " (an ACK at once; every vector's ACK_REQUEST is answered eventually)"),
             Map.entry("8.1.4", TIMERS),

@@ -184,6 +184,12 @@ final class Scenario {
         return this;
     }
 
+    /** After each frame, the WRITEs an ACK reported are in place when read right after it (clause 8.1.1). */
+    Scenario expectPlacedWhenAcknowledged() {
+        expect.put("placedWhenAcknowledged", true);
+        return this;
+    }
+
     Scenario expectToTesterPort() {
         expect.put("toTesterPort", true);
         return this;

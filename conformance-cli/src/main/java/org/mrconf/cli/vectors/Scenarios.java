@@ -56,6 +56,7 @@ final class Scenarios {
         all.add(badCrcAndUnknownVersion());
         all.add(spreadOverTwoPaths());
         all.add(receiverNotReadyNotRecorded());
+        all.add(acknowledgedOnlyOncePlaced());
         all.add(remoteAccessRecorded());
         all.add(readRequestAnswered());
         all.add(duplicateReadRequestAnsweredOnce());
@@ -541,6 +542,31 @@ final class Scenarios {
                 .neverAck(0, 1)
                 .neverAck(0, 2)
                 .expectRegion("target", 0, hex(payload));
+    }
+
+    /**
+     * Clause 8.1.1: the four segments of a WRITE arrive out of order (2, 0, 3, 1), so the first ACK SACKs a segment
+     * beyond a gap; whatever an ACK reports must be in memory when the tester reads it right after that ACK. A SEND
+     * NACKed RECEIVER_NOT_READY is never placed, so no ACK may report it.
+     */
+    private static Scenario acknowledgedOnlyOncePlaced() {
+        final byte[] message = pattern(4 * SEGMENT, 97);
+        final Scenario scenario = target(new Scenario(
+                "8.1.1/acknowledged-only-once-placed",
+                "inopportune",
+                "Ensure that every PSN the DUT reports as received, by cumulative PSN or SACK bit, has its payload in"
+                        + " memory when the tester reads it right after that ACK, for the segments of a WRITE that"
+                        + " arrive out of order, and that it never reports a SEND it NACKed RECEIVER_NOT_READY",
+                "8.1.1"));
+        for (final int segment : new int[] {2, 0, 3, 1}) {
+            scenario.send(0, segment(message, segment, segment));
+        }
+        return scenario.send(0, send(4, 1, 0, pattern(64, 98)).build())
+                .expectPlacedWhenAcknowledged()
+                .expectNack("RECEIVER_NOT_READY")
+                .expectAck(0, 4, 1)
+                .neverAck(0, 5)
+                .expectRegion("target", 0, hex(message));
     }
 
     private static Scenario remoteAccessRecorded() {
