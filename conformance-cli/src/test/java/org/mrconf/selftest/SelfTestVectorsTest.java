@@ -108,8 +108,8 @@ class SelfTestVectorsTest {
 
     /**
      * The framing vectors pass against the clean reference in the configuration whose link carries them, are not
-     * applicable in one that cannot, and fail against their clause's defects there; so does the placement vector of
-     * clause 8.1.1, which judges what the DUT's memory holds right after each ACK.
+     * applicable in one that cannot, and fail against their clause's defects there; so do the ACK vectors of clauses
+     * 8.1.1 (what the DUT's memory holds right after each ACK), 8.1.2 and 8.1.3 (one ACK owed per arrival, counted).
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} in {1}: {2} is {3}")
     @org.junit.jupiter.params.provider.CsvSource({
@@ -129,9 +129,12 @@ class SelfTestVectorsTest {
         "IPV6_UDP_CHECKSUM_OMITTED, IPV6, 4.1.6/udp-checksums-over-ipv6, FAIL",
         ", STANDARD, 8.1.1/acknowledged-only-once-placed, PASS",
         "REORDER_BUFFER, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL",
-        "RECEIVER_NOT_READY_PSN_RECORDED, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL"
+        "RECEIVER_NOT_READY_PSN_RECORDED, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL",
+        "NO_IMMEDIATE_ACK_ON_GAP, STANDARD, 8.1.2/every-gap-and-duplicate-acknowledged, FAIL",
+        "DUPLICATE_NOT_ACKNOWLEDGED, STANDARD, 8.1.2/every-gap-and-duplicate-acknowledged, FAIL",
+        "ACK_REQUEST_IGNORED, STANDARD, 8.1.3/every-ack-request-answered, FAIL"
     })
-    void shouldJudgeTheFramingAndPlacementVectorsWhereTheirLinkCarriesThem(
+    void shouldJudgeTheFramingAndAckVectorsWhereTheirLinkCarriesThem(
             final Defect defect,
             final org.mrconf.embedded.ReferenceConfiguration configuration,
             final String vector,

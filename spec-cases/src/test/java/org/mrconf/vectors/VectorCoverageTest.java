@@ -58,8 +58,6 @@ class VectorCoverageTest {
             Map.entry("6.6.5", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.7.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.7.2", DUT_SENDS + "; " + TIMERS),
-            Map.entry("8.1.2", TIMERS + " (an ACK at once)"),
-            Map.entry("8.1.3", TIMERS + " (an ACK at once; every vector's ACK_REQUEST is answered eventually)"),
             Map.entry("8.1.4", TIMERS),
             Map.entry("9.1.9", NO_PREDICATE + " (a NACK's retry interval); " + DUT_SENDS),
             Map.entry("10.1.1", DUT_SENDS + "; " + TIMERS),

@@ -57,6 +57,8 @@ final class Scenarios {
         all.add(spreadOverTwoPaths());
         all.add(receiverNotReadyNotRecorded());
         all.add(acknowledgedOnlyOncePlaced());
+        all.add(everyGapAndDuplicateAcknowledged());
+        all.add(everyAckRequestAnswered());
         all.add(remoteAccessRecorded());
         all.add(readRequestAnswered());
         all.add(duplicateReadRequestAnsweredOnce());
@@ -567,6 +569,56 @@ final class Scenarios {
                 .expectAck(0, 4, 1)
                 .neverAck(0, 5)
                 .expectRegion("target", 0, hex(message));
+    }
+
+    /**
+     * Clause 8.1.2: six one-packet WRITEs without ACK_REQUEST, each on a PSN past a gap (1, 3, ... 11), then
+     * duplicates of two of them. Each of the eight arrivals is not the path's cumulative PSN and owes an ACK at once,
+     * so at least eight ACKs come, every one with the cumulative PSN still at the first gap. Counting ACKs races no
+     * timer: a DUT that coalesced them would send fewer, however late.
+     */
+    private static Scenario everyGapAndDuplicateAcknowledged() {
+        final Scenario scenario = target(new Scenario(
+                "8.1.2/every-gap-and-duplicate-acknowledged",
+                "inopportune",
+                "Ensure that the DUT sends an ACK for each of six WRITEs without ACK_REQUEST that open or extend a gap"
+                        + " and for each of two duplicates of them, at least eight ACKs with the cumulative PSN at the"
+                        + " gap, and places the six",
+                "8.1.2"));
+        final java.util.Map<Integer, PacketBuilder> sent = new java.util.HashMap<>();
+        for (int psn = 1; psn < 12; psn += 2) {
+            final byte[] payload = pattern(64, 100 + psn);
+            final PacketBuilder packet = write(psn, psn, 0, 64, payload)
+                    .remoteAddress(TARGET_ADDRESS + 128L * psn)
+                    .flags(0);
+            sent.put(psn, packet);
+            scenario.send(0, packet.build()).expectRegion("target", 128 * psn, hex(payload));
+        }
+        scenario.send(0, sent.get(1).retransmission().build());
+        scenario.send(0, sent.get(3).retransmission().build());
+        return scenario.expectAck(0, 0, 8).never("NACK");
+    }
+
+    /**
+     * Clause 8.1.3: five in-order one-packet WRITEs and a duplicate of the first, each with ACK_REQUEST: each owes
+     * its own ACK at once, so at least six ACKs come, whatever coalescing the DUT does otherwise.
+     */
+    private static Scenario everyAckRequestAnswered() {
+        final Scenario scenario = target(new Scenario(
+                "8.1.3/every-ack-request-answered",
+                "valid",
+                "Ensure that the DUT sends its own ACK for each of five in-order WRITEs with ACK_REQUEST and for a"
+                        + " duplicate of the first with ACK_REQUEST, at least six ACKs, and places the five",
+                "8.1.3"));
+        PacketBuilder first = null;
+        for (int psn = 0; psn < 5; psn++) {
+            final byte[] payload = pattern(64, 120 + psn);
+            final PacketBuilder packet = write(psn, psn, 0, 64, payload).remoteAddress(TARGET_ADDRESS + 128L * psn);
+            first = first == null ? packet : first;
+            scenario.send(0, packet.build()).expectRegion("target", 128 * psn, hex(payload));
+        }
+        scenario.send(0, first.retransmission().build());
+        return scenario.expectResponse("ACK", 6).expectAck(0, 5, 1).never("NACK");
     }
 
     private static Scenario remoteAccessRecorded() {
