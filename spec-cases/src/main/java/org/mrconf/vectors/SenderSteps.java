@@ -73,6 +73,10 @@ final class SenderSteps {
 
     private final PeerConnection connection;
     private boolean acksHeld;
+    /** The rate hint the tester's ACKs carry since the latest acks step that gave one, in Mbit/s. */
+    private long rateHintMbps;
+
+    private final Optional<org.mrconf.dut.DutProfile.Timers> timers;
     private volatile boolean loseFirst;
     /** What the tester received but treats as lost while {@link #loseFirst}. */
     private final List<ReceivedPacket> lost = new ArrayList<>();
@@ -111,6 +115,7 @@ final class SenderSteps {
             final List<String> failures) {
         this.sidecar = sidecar;
         this.mtu = mtu;
+        this.timers = timers;
         this.holdLimit = holdLimit;
         this.quiet = quiet;
         this.ipHeaderLength = ipHeaderLength;
@@ -200,7 +205,11 @@ final class SenderSteps {
     private void sendAck(final int path, final long echoedTimestamp) {
         acknowledgedUpTo.put(path, connection.receiveState(path).cumulativePsn());
         try {
-            peer.send(connection.ackFor(path, echoedTimestamp));
+            final PacketBuilder ack = connection.ackFor(path, echoedTimestamp);
+            if (rateHintMbps > 0) {
+                ack.rateHint(rateHintMbps);
+            }
+            peer.send(ack);
         } catch (final IOException e) {
             throw new UncheckedIOException("ACK failed", e);
         }
@@ -216,6 +225,7 @@ final class SenderSteps {
                 lost.forEach(connection::onReceived);
                 lost.clear();
             }
+            acks.rateHintMbps().ifPresent(hint -> rateHintMbps = hint);
             acksHeld = acks.hold();
             loseFirst = acks.loseFirst();
             if (acksHeld || loseFirst) {
@@ -554,6 +564,17 @@ final class SenderSteps {
     }
 
     private void check(final Sidecar.Check check, final String at) throws DutControlException, InterruptedException {
+        if (check.rateWithinHintMs().isPresent()) {
+            RateCheck.judge(
+                    this::sentPackets,
+                    sentPackets().size(),
+                    rateHintMbps,
+                    Duration.ofMillis(check.rateWithinHintMs().getAsLong()),
+                    timers,
+                    mtu,
+                    at,
+                    failures);
+        }
         for (final Sidecar.RegionContent content : check.regions()) {
             final PlaceholderRewriter.ActualRegion region = regions.get(content.region());
             final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();

@@ -234,6 +234,13 @@ public record Sidecar(
      * and double up to the maximum; {@code everyPath} (clause 10.2.1): once the DUT stopped sending new PSNs with data held back, every path of
      * the connection carried new PSNs; {@code failed} (clause 6.7.3; only send and check steps may follow): the work requests complete with
      * an error within twice the declared connection timeout, not before it.
+     *
+     * <p>{@code rateWithinHintMs} (clause 10.1.4) judges the DUT's pace under the rate hint R of the latest {@link Acks}
+     * step: from the first data packet that arrives after the check begins, the bytes of the packets the DUT stamped
+     * within that many milliseconds of it, on its own clock (transmit timestamps), must not exceed R times the
+     * interval plus the declared tolerance, plus four packets of its MTU. The interval must be at least the DUT's
+     * smoothed RTT (choose one much longer, e.g. 100 ms); a vector shows first that the DUT took in an ACK with R (a
+     * completed message), then posts a message longer than the interval allows at R.
      */
     public record Check(
             List<RegionContent> regions,
@@ -244,7 +251,8 @@ public record Sidecar(
             boolean newSourcePort,
             boolean backoff,
             boolean everyPath,
-            List<Long> failed)
+            List<Long> failed,
+            OptionalLong rateWithinHintMs)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -256,9 +264,10 @@ public record Sidecar(
      * Holds back the tester's ACKs of the DUT's packets ({@code hold}), or sends them (one per path, describing all
      * it received) and acknowledges each packet at once again. With {@code loseFirst}, until the next acks step the
      * tester treats the first PSN of each path (its initial send PSN) as lost: it neither records nor acknowledges
-     * it, so its ACKs keep the cumulative PSN there and report the later PSNs in the SACK bitmap.
+     * it, so its ACKs keep the cumulative PSN there and report the later PSNs in the SACK bitmap. With
+     * {@code rateHintMbps}, every ACK the tester sends from then on carries that rate hint (clause 8.2.3), in Mbit/s.
      */
-    public record Acks(boolean hold, boolean loseFirst) implements Step {}
+    public record Acks(boolean hold, boolean loseFirst, OptionalLong rateHintMbps) implements Step {}
 
     /**
      * Sends a NACK of {@code code} for the message an {@link Await} step bound as {@code of}: its first packet's path

@@ -95,6 +95,13 @@ public final class SidecarReader {
         final List<Sidecar.Step> steps = steps(f, root);
         checkNames(f, setup, placeholders, steps);
         final Sidecar.Expect expect = expect(f, f.object(root, "$", "expect"));
+        if (!profiles.contains("congestion")
+                && steps.stream()
+                        .anyMatch(s -> s instanceof Sidecar.Check c
+                                && c.rateWithinHintMs().isPresent())) {
+            throw new VectorException(
+                    f.file, "$.profiles", "must name congestion: rateWithinHint judges clause 10.1.4 of that profile");
+        }
         if (expect.placedWhenAcknowledged() && !steps.isEmpty()) {
             throw new VectorException(
                     f.file,
@@ -177,16 +184,24 @@ public final class SidecarReader {
             final String name = step.fieldNames().next();
             final JsonNode body = f.object(step, at, name);
             final String bodyAt = at + "." + name;
-            steps.add(
-                    switch (name) {
-                        case "post" -> post(f, body, bodyAt);
-                        case "await" -> await(f, body, bodyAt);
-                        case "send" -> send(f, body, bodyAt);
-                        case "acks" -> acks(f, body, bodyAt);
-                        case "nack" -> nack(f, body, bodyAt);
-                        case "control" -> control(f, body, bodyAt);
-                        default -> check(f, body, bodyAt);
-                    });
+            final Sidecar.Step parsed = switch (name) {
+                case "post" -> post(f, body, bodyAt);
+                case "await" -> await(f, body, bodyAt);
+                case "send" -> send(f, body, bodyAt);
+                case "acks" -> acks(f, body, bodyAt);
+                case "nack" -> nack(f, body, bodyAt);
+                case "control" -> control(f, body, bodyAt);
+                default -> check(f, body, bodyAt);
+            };
+            if (parsed instanceof Sidecar.Check check
+                    && check.rateWithinHintMs().isPresent()
+                    && steps.stream()
+                            .noneMatch(s -> s instanceof Sidecar.Acks a
+                                    && a.rateHintMbps().isPresent())) {
+                throw new VectorException(
+                        f.file, bodyAt + ".rateWithinHint", "needs an earlier acks step that gives the rateHint");
+            }
+            steps.add(parsed);
         }
         return List.copyOf(steps);
     }
@@ -287,11 +302,15 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Acks acks(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "hold", "loseFirst");
+        f.only(node, at, "hold", "loseFirst", "rateHint");
         if (!node.has("hold")) {
             throw new VectorException(f.file, at + ".hold", "is missing");
         }
-        return new Sidecar.Acks(f.bool(node, at, "hold"), node.has("loseFirst") && f.bool(node, at, "loseFirst"));
+        final OptionalLong hint = optional(f, node, at, "rateHint", 0xFFFF_FFFFL);
+        if (hint.isPresent() && hint.getAsLong() == 0) {
+            throw new VectorException(f.file, at + ".rateHint", "is in Mbit/s and at least 1 (clause 8.2.3)");
+        }
+        return new Sidecar.Acks(f.bool(node, at, "hold"), node.has("loseFirst") && f.bool(node, at, "loseFirst"), hint);
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
@@ -328,7 +347,8 @@ public final class SidecarReader {
                 "newSourcePort",
                 "backoff",
                 "everyPath",
-                "failed");
+                "failed",
+                "rateWithinHint");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -342,17 +362,22 @@ public final class SidecarReader {
                 node.has("newSourcePort") && f.bool(node, at, "newSourcePort"),
                 node.has("backoff") && f.bool(node, at, "backoff"),
                 node.has("everyPath") && f.bool(node, at, "everyPath"),
-                wrIds(f, node, at, "failed"));
+                wrIds(f, node, at, "failed"),
+                optional(f, node, at, "rateWithinHint", 60_000));
         if (regions.isEmpty()
                 && completed.isEmpty()
                 && notCompleted.isEmpty()
                 && outstanding.isEmpty()
+                && check.rateWithinHintMs().isEmpty()
                 && !check.needsNothingAcknowledged()) {
             throw new VectorException(
                     f.file,
                     at,
-                    "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath or"
-                            + " failed");
+                    "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
+                            + " failed or rateWithinHint");
+        }
+        if (check.rateWithinHintMs().isPresent() && check.rateWithinHintMs().getAsLong() == 0) {
+            throw new VectorException(f.file, at + ".rateWithinHint", "must be an interval of at least 1 ms");
         }
         if ((check.newSourcePort() || check.backoff()) && !check.resentOldest()) {
             throw new VectorException(

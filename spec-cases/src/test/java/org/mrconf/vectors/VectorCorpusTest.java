@@ -195,6 +195,33 @@ class VectorCorpusTest {
         assertTheOnlyProblem("4.1.6/udp-checksums-over-ipv4", breakage, message);
     }
 
+    static Stream<Arguments> rateBreakages() {
+        return Stream.of(
+                Arguments.of(
+                        "a rate hint of zero",
+                        edit("\"rateHint\" : 10", "\"rateHint\" : 0"),
+                        "$.steps[0].acks.rateHint: is in Mbit/s and at least 1"),
+                Arguments.of(
+                        "a rate check before any hint",
+                        edit("\"rateHint\" : 10\n", "\"loseFirst\" : false\n"),
+                        "$.steps[4].check.rateWithinHint: needs an earlier acks step that gives the rateHint"),
+                Arguments.of(
+                        "a rate check over no time",
+                        edit("\"rateWithinHint\" : 100", "\"rateWithinHint\" : 0"),
+                        "$.steps[4].check.rateWithinHint: must be an interval of at least 1 ms"),
+                Arguments.of(
+                        "a rate check without the congestion profile",
+                        edit("\"profiles\" : [ \"core\", \"congestion\" ]", "\"profiles\" : [ \"core\" ]"),
+                        "$.profiles: must name congestion"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rateBreakages")
+    void shouldNameTheFieldOfABrokenRateCheck(
+            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
+        assertTheOnlyProblem("10.1.4/dut-paced-to-the-rate-hint", breakage, message);
+    }
+
     /** Breaks the sidecar of the committed vector {@code id} and expects one problem naming its file and the field. */
     private void assertTheOnlyProblem(final String id, final UnaryOperator<String> breakage, final String message)
             throws Exception {

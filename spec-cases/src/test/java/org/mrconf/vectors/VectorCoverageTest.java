@@ -62,7 +62,6 @@ class VectorCoverageTest {
             Map.entry("9.1.9", NO_PREDICATE + " (a NACK's retry interval); " + DUT_SENDS),
             Map.entry("10.1.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("10.1.2", DUT_SENDS + "; " + TIMERS),
-            Map.entry("10.1.4", DUT_SENDS + "; " + TIMERS),
             Map.entry("11.1.6", NOT_ON_THE_WIRE + " (a post refused by the control protocol)"),
             Map.entry("12.1.1", NOT_ON_THE_WIRE),
             Map.entry("12.1.2", NOT_ON_THE_WIRE),

@@ -133,6 +133,18 @@ final class Scenario {
         return this;
     }
 
+    /** Step: acknowledge at once, every ACK from now on carrying the rate hint {@code mbps} (clause 8.2.3). */
+    Scenario rateHint(final long mbps) {
+        steps.addObject().putObject("acks").put("hold", false).put("rateHint", mbps);
+        return this;
+    }
+
+    /** Step: the DUT keeps to the rate hint over {@code millis} of its own clock from its next packet (10.1.4). */
+    Scenario checkRateWithinHint(final long millis) {
+        steps.addObject().putObject("check").put("rateWithinHint", millis);
+        return this;
+    }
+
     /** Step: NACK the message an await bound as {@code of}. */
     Scenario nack(final String of, final String code) {
         steps.addObject().putObject("nack").put("of", of).put("code", code);

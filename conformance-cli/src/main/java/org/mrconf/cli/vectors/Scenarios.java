@@ -79,6 +79,7 @@ final class Scenarios {
         all.addAll(ControlStepScenarios.all());
         all.addAll(LinkScenarios.all());
         all.addAll(FramingScenarios.all());
+        all.addAll(PacingScenarios.all());
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());
