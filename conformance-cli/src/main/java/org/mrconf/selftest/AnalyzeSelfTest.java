@@ -105,7 +105,12 @@ public final class AnalyzeSelfTest {
             Map.entry(
                     Defect.RECEIVER_NOT_READY_PSN_RECORDED,
                     "its declared 8.1.1 is about a PSN reported received that the peer did send: the analyser's 8.1.1"
-                            + " judges only that reported PSNs were sent; 9.1.4 and 7.3.2 are not wire-judged"));
+                            + " judges only that reported PSNs were sent; 9.1.4 and 7.3.2 are not wire-judged"),
+            Map.entry(
+                    Defect.REORDER_BUFFER,
+                    "it acknowledges a packet it holds back and places it once the gap is filled: when a payload"
+                            + " reaches memory is not on the wire (the vector of 8.1.1 reads the memory after each ACK);"
+                            + " 7.1.1 and 7.1.2 are not wire-judged"));
 
     private final int jobs;
 

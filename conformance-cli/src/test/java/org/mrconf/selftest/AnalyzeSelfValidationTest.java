@@ -31,13 +31,15 @@ class AnalyzeSelfValidationTest {
             Defect.ACCEPT_SACK_BIT0,
             Defect.STRICT_MINOR_VERSION,
             Defect.ACCEPT_ANY_MAJOR_VERSION,
-            // State a capture does not carry: the agreed initial PSN, the computed RTO, the receiver's arrival order.
+            // State a capture does not carry: the agreed initial PSN, the computed RTO, the receiver's arrival order,
+            // when a payload reaches memory.
             Defect.INITIAL_PSN_IGNORED,
             Defect.BACKOFF_NOT_RESTORED,
             Defect.PROBE_ECHOES_DATA_TIMESTAMP,
             Defect.TIMESTAMP_ECHO_STUCK,
             Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS,
-            Defect.RECEIVER_NOT_READY_PSN_RECORDED);
+            Defect.RECEIVER_NOT_READY_PSN_RECORDED,
+            Defect.REORDER_BUFFER);
 
     private static AnalyzeSelfTestReport report;
 

@@ -158,68 +158,69 @@ class VectorCorpusTest {
         assertTheOnlyProblem("7.4.2/read-answered-out-of-order", breakage, message);
     }
 
-    static Stream<Arguments> checksumBreakages() {
+    /** Breakages of the link, checksum and rate fields, each in the committed vector that uses the field. */
+    static Stream<Arguments> fieldBreakages() {
         return Stream.of(
                 Arguments.of(
+                        "4.1.6/udp-checksums-over-ipv4",
                         "a checksum for a frame the capture does not hold",
                         edit("\"frame\" : 1,", "\"frame\" : 7,"),
                         "$.udpChecksums: names frame 7, and stimulus.pcap holds 2 frames"),
                 Arguments.of(
+                        "4.1.6/udp-checksums-over-ipv4",
                         "one frame given two checksums",
                         edit("\"frame\" : 1,", "\"frame\" : 0,"),
                         "$.udpChecksums[1].frame: names frame 0 twice"),
                 Arguments.of(
+                        "4.1.6/udp-checksums-over-ipv4",
                         "an unknown checksum",
                         edit("\"checksum\" : \"wrong\"", "\"checksum\" : \"bad\""),
                         "$.udpChecksums[1].checksum: is 'bad'"),
                 Arguments.of(
+                        "4.1.6/udp-checksums-over-ipv4",
                         "whole frames from another address",
                         edit(
                                 "\"asCaptured\" : [ \"ipFamily\" ]",
                                 "\"asCaptured\" : [ \"ipFamily\", \"sourceAddress\" ]"),
                         "$.udpChecksums: cannot be combined with asCaptured sourceAddress"),
                 Arguments.of(
+                        "4.1.6/udp-checksums-over-ipv4",
                         "an unknown link-level field",
                         edit("\"asCaptured\" : [ \"ipFamily\" ]", "\"asCaptured\" : [ \"ipVersion\" ]"),
                         "$.asCaptured[0]: is 'ipVersion'"),
                 Arguments.of(
+                        "4.1.6/udp-checksums-over-ipv4",
                         "a check of the DUT's checksums that is no boolean",
                         edit("\"sentUdpChecksums\" : true", "\"sentUdpChecksums\" : \"yes\""),
-                        "$.expect.sentUdpChecksums"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("checksumBreakages")
-    void shouldNameTheFieldOfABrokenChecksumOrLinkField(
-            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
-        assertTheOnlyProblem("4.1.6/udp-checksums-over-ipv4", breakage, message);
-    }
-
-    static Stream<Arguments> rateBreakages() {
-        return Stream.of(
+                        "$.expect.sentUdpChecksums"),
                 Arguments.of(
+                        "10.1.4/dut-paced-to-the-rate-hint",
                         "a rate hint of zero",
                         edit("\"rateHint\" : 10", "\"rateHint\" : 0"),
                         "$.steps[0].acks.rateHint: is in Mbit/s and at least 1"),
                 Arguments.of(
+                        "10.1.4/dut-paced-to-the-rate-hint",
                         "a rate check before any hint",
                         edit("\"rateHint\" : 10\n", "\"loseFirst\" : false\n"),
                         "$.steps[4].check.rateWithinHint: needs an earlier acks step that gives the rateHint"),
                 Arguments.of(
+                        "10.1.4/dut-paced-to-the-rate-hint",
                         "a rate check over no time",
                         edit("\"rateWithinHint\" : 100", "\"rateWithinHint\" : 0"),
                         "$.steps[4].check.rateWithinHint: must be an interval of at least 1 ms"),
                 Arguments.of(
+                        "10.1.4/dut-paced-to-the-rate-hint",
                         "a rate check without the congestion profile",
                         edit("\"profiles\" : [ \"core\", \"congestion\" ]", "\"profiles\" : [ \"core\" ]"),
                         "$.profiles: must name congestion"));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("rateBreakages")
-    void shouldNameTheFieldOfABrokenRateCheck(
-            final String what, final UnaryOperator<String> breakage, final String message) throws Exception {
-        assertTheOnlyProblem("10.1.4/dut-paced-to-the-rate-hint", breakage, message);
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("fieldBreakages")
+    void shouldNameTheFieldOfABrokenLinkChecksumOrRateField(
+            final String id, final String what, final UnaryOperator<String> breakage, final String message)
+            throws Exception {
+        assertTheOnlyProblem(id, breakage, message);
     }
 
     /** Breaks the sidecar of the committed vector {@code id} and expects one problem naming its file and the field. */
