@@ -56,10 +56,17 @@ class VectorCoverageTest {
             Map.entry("6.4.1", DUT_SENDS),
             Map.entry("6.6.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.6.5", DUT_SENDS + "; " + TIMERS),
-            Map.entry("6.7.1", DUT_SENDS + "; " + TIMERS),
+            Map.entry(
+                    "6.7.1",
+                    DUT_SENDS + "; " + TIMERS
+                            + " (with ACKs held, a full window stops new PSNs too; only a SACK gap leaves room, and"
+                            + " then the first resend is the gap's, not an expiry)"),
             Map.entry("6.7.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("8.1.4", TIMERS),
-            Map.entry("9.1.9", NO_PREDICATE + " (a NACK's retry interval); " + DUT_SENDS),
+            Map.entry(
+                    "9.1.9",
+                    NO_PREDICATE + " (a NACK's retry interval); " + DUT_SENDS
+                            + " (a timer resend that crosses the NACK on the wire looks like an early retry)"),
             Map.entry("10.1.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("10.1.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("11.1.6", NOT_ON_THE_WIRE + " (a post refused by the control protocol)"),
