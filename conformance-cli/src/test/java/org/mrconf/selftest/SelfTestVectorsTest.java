@@ -83,7 +83,10 @@ class SelfTestVectorsTest {
      * The framing vectors pass against the clean reference in the configuration whose link carries them, are not
      * applicable in one that cannot, and fail against their clause's defects there; so do the ACK vectors of clauses
      * 8.1.1 (what the DUT's memory holds right after each ACK), 8.1.2 and 8.1.3 (one ACK owed per arrival, counted), and
-     * the pacing vector of 10.1.4 (judged on the DUT's transmit timestamps).
+     * the pacing vector of 10.1.4 (judged on the DUT's transmit timestamps). The ACK-counting vectors are pinned here
+     * to a defect that sends no ACK at all for a duplicate: whether a DUT that only coalesces (no-immediate-ack-on-gap,
+     * ack-request-ignored) sends fewer ACKs depends on how its 8 us ACK delay falls between the tester's frames, so
+     * the self-test, not this test, records those catches, with the Java cases that catch them on every run.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} in {1}: {2} is {3}")
     @org.junit.jupiter.params.provider.CsvSource({
@@ -122,9 +125,8 @@ class SelfTestVectorsTest {
         ", STANDARD, 8.1.1/acknowledged-only-once-placed, PASS",
         "REORDER_BUFFER, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL",
         "RECEIVER_NOT_READY_PSN_RECORDED, STANDARD, 8.1.1/acknowledged-only-once-placed, FAIL",
-        "NO_IMMEDIATE_ACK_ON_GAP, STANDARD, 8.1.2/every-gap-and-duplicate-acknowledged, FAIL",
         "DUPLICATE_NOT_ACKNOWLEDGED, STANDARD, 8.1.2/every-gap-and-duplicate-acknowledged, FAIL",
-        "ACK_REQUEST_IGNORED, STANDARD, 8.1.3/every-ack-request-answered, FAIL",
+        "DUPLICATE_NOT_ACKNOWLEDGED, STANDARD, 8.1.3/every-ack-request-answered, FAIL",
         ", STANDARD, 10.1.4/dut-paced-to-the-rate-hint, PASS",
         "RATE_HINT_IGNORED, STANDARD, 10.1.4/dut-paced-to-the-rate-hint, FAIL",
         "RATE_HINT_READ_AS_BYTES, STANDARD, 10.1.4/dut-paced-to-the-rate-hint, FAIL"
