@@ -123,22 +123,13 @@ final class SentChecks {
         if (sent.isEmpty()) {
             throw new TestAbortedException("the DUT sent no datagram, so no UDP checksum can be judged");
         }
-        for (final ReceivedPacket packet : sent) {
-            final org.mrconf.pcap.DecodedFrame frame = packet.captured()
-                    .frame()
-                    .orElseThrow(() -> new IllegalStateException("the link stopped showing the DUT's whole frames"));
-            if (frame.udpChecksum() == org.mrconf.pcap.ChecksumVerdict.PARTIAL && !wireChecksums) {
-                throw new TestAbortedException("the link is a virtual interface, and the DUT's frames show only the"
-                        + " pseudo-header sum in the UDP checksum (left to an offload): " + packet);
-            }
-            if (!frame.udpChecksumOk()) {
-                failures.add(String.format(
-                        "%s carries the UDP checksum 0x%04x, which is wrong%s; 4.1.6: a sender computes the UDP"
-                                + " checksum (over IPv4 it may send zero)",
-                        packet, frame.udpChecksumField(), frame.udpChecksumField() == 0 ? " over IPv6" : ""));
-                return;
-            }
-        }
+        org.mrconf.peer.SentUdpChecksums.firstWrong(sent, wireChecksums).ifPresent(packet -> {
+            final int field = org.mrconf.peer.SentUdpChecksums.frameOf(packet).udpChecksumField();
+            failures.add(String.format(
+                    "%s carries the UDP checksum 0x%04x, which is wrong%s; 4.1.6: a sender computes the UDP checksum"
+                            + " (over IPv4 it may send zero)",
+                    packet, field, field == 0 ? " over IPv6" : ""));
+        });
     }
 
     /** The ACK {@code answer} is, on the vector's connection, or null. */

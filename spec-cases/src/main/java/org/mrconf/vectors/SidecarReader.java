@@ -94,6 +94,7 @@ public final class SidecarReader {
         final Sidecar.Placeholders placeholders = placeholders(f, f.object(root, "$", "placeholders"));
         final List<Sidecar.Step> steps = steps(f, root);
         checkNames(f, setup, placeholders, steps);
+        final Set<String> asCaptured = asCaptured(f, root);
         final Sidecar.Expect expect = expect(f, f.object(root, "$", "expect"));
         if (!profiles.contains("congestion")
                 && steps.stream()
@@ -118,8 +119,8 @@ public final class SidecarReader {
                 setup,
                 placeholders,
                 root.has("pacing") ? f.oneOf(root, "$", "pacing", PACING) : "fast",
-                asCaptured(f, root),
-                udpChecksums(f, root),
+                asCaptured,
+                udpChecksums(f, root, asCaptured),
                 expect,
                 steps);
     }
@@ -128,8 +129,8 @@ public final class SidecarReader {
      * The frames sent with a deliberate UDP checksum: each named once, {@code zero} or {@code wrong}. A frame from the
      * link's other address cannot be one: only the tester's own address builds whole frames.
      */
-    private static Map<Integer, org.mrconf.pcap.ChecksumMode> udpChecksums(final Fields f, final JsonNode root)
-            throws VectorException {
+    private static Map<Integer, org.mrconf.pcap.ChecksumMode> udpChecksums(
+            final Fields f, final JsonNode root, final Set<String> asCaptured) throws VectorException {
         final Map<Integer, org.mrconf.pcap.ChecksumMode> checksums = new java.util.TreeMap<>();
         int index = 0;
         for (final JsonNode entry : f.array(root, "$", "udpChecksums", false)) {
@@ -143,16 +144,12 @@ public final class SidecarReader {
                 throw new VectorException(f.file, at + ".frame", "names frame " + frame + " twice");
             }
         }
-        if (!checksums.isEmpty() && root.has("asCaptured")) {
-            for (final JsonNode field : root.get("asCaptured")) {
-                if (Sidecar.SOURCE_ADDRESS.equals(field.asText())) {
-                    throw new VectorException(
-                            f.file,
-                            "$.udpChecksums",
-                            "cannot be combined with asCaptured sourceAddress: only frames from the tester's own"
-                                    + " address are built whole");
-                }
-            }
+        if (!checksums.isEmpty() && asCaptured.contains(Sidecar.SOURCE_ADDRESS)) {
+            throw new VectorException(
+                    f.file,
+                    "$.udpChecksums",
+                    "cannot be combined with asCaptured sourceAddress: only frames from the tester's own address are"
+                            + " built whole");
         }
         return java.util.Collections.unmodifiableMap(checksums);
     }

@@ -36,8 +36,7 @@ final class FramingScenarios {
                         + " every packet of a 10000-byte WRITE of its own in UDP over IPv4, each datagram's payload"
                         + " starting with the MetaRoCE header",
                 "4.1.1");
-        scenario.configuration = ReferenceConfiguration.STANDARD;
-        scenario.asCaptured.add(org.mrconf.vectors.Sidecar.IP_FAMILY);
+        scenario.asCaptured.add(org.mrconf.vectors.Sidecar.IP_FAMILY); // recorded against the standard configuration
         return carriage(scenario, 120);
     }
 

@@ -38,18 +38,14 @@ public final class ReferenceReplay {
         for (final ReferenceConfiguration configuration : ReferenceConfiguration.values()) {
             try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(), configuration)) {
                 for (final TestVector vector : corpus.vectors()) {
-                    if (byId.containsKey(vector.id()) || !carries(reference, vector)) {
+                    if (byId.containsKey(vector.id())
+                            || unmet(reference, vector).isPresent()) {
                         continue;
                     }
                     final long startNs = System.nanoTime();
                     Optional<String> failure = Optional.empty();
                     try {
-                        VectorReplay.run(
-                                vector,
-                                reference.device().control(),
-                                reference.device().link(),
-                                VectorReplay.Declared.of(
-                                        reference.device().profile().parameters()));
+                        replay(reference, vector);
                     } catch (final AssertionError e) {
                         failure = Optional.of(e.getMessage());
                     }
@@ -73,9 +69,25 @@ public final class ReferenceReplay {
         return outcomes;
     }
 
-    private static boolean carries(final EmbeddedReferenceDut reference, final TestVector vector) throws Exception {
-        return vector.sidecar().profiles().stream()
-                        .allMatch(p -> reference.device().profile().claims(Profile.fromSpecName(p)))
-                && LinkRequirements.unmet(vector, reference.device().link()).isEmpty();
+    /**
+     * Why {@code reference} cannot replay {@code vector}: a profile it does not claim, or what its link cannot give
+     * ({@link LinkRequirements}); empty when it can.
+     */
+    static Optional<String> unmet(final EmbeddedReferenceDut reference, final TestVector vector) throws Exception {
+        for (final String profile : vector.sidecar().profiles()) {
+            if (!reference.device().profile().claims(Profile.fromSpecName(profile))) {
+                return Optional.of("it needs the " + profile + " profile, which this configuration does not claim");
+            }
+        }
+        return LinkRequirements.unmet(vector, reference.device().link());
+    }
+
+    /** Replays {@code vector} against {@code reference} with its declarations; an expectation not met throws. */
+    static void replay(final EmbeddedReferenceDut reference, final TestVector vector) throws Exception {
+        VectorReplay.run(
+                vector,
+                reference.device().control(),
+                reference.device().link(),
+                VectorReplay.Declared.of(reference.device().profile().parameters()));
     }
 }

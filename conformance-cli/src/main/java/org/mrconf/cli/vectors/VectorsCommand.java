@@ -20,7 +20,6 @@ import org.mrconf.vectors.Sidecar;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorCorpus;
 import org.mrconf.vectors.VectorException;
-import org.mrconf.vectors.VectorReplay;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -174,18 +173,12 @@ public final class VectorsCommand implements Runnable {
                                 "recorded " + scenario.id + " but cannot read it: " + one.problems()));
                 try (EmbeddedReferenceDut reference =
                         EmbeddedReferenceDut.start(org.mrconf.defect.Defects.of(), scenario.configuration)) {
-                    final java.util.Optional<String> unmet = org.mrconf.vectors.LinkRequirements.unmet(
-                            vector, reference.device().link());
+                    final java.util.Optional<String> unmet = ReferenceReplay.unmet(reference, vector);
                     if (unmet.isPresent()) {
                         throw new AssertionError(
-                                "its " + scenario.configuration + " link cannot replay it: " + unmet.get());
+                                "its " + scenario.configuration + " configuration cannot replay it: " + unmet.get());
                     }
-                    VectorReplay.run(
-                            vector,
-                            reference.device().control(),
-                            reference.device().link(),
-                            VectorReplay.Declared.of(
-                                    reference.device().profile().parameters()));
+                    ReferenceReplay.replay(reference, vector);
                     out.println("recorded " + scenario.id);
                 } catch (final AssertionError e) {
                     failures++;
