@@ -35,7 +35,7 @@ final class BundleRuns {
     static final List<String> CLAIMS = List.of("core", "multipath", "streams", "read", "immediate", "congestion");
 
     static final List<String> OPTIONAL =
-            List.of("4.1.5", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2");
+            List.of("4.1.5", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2", "11.2.3");
 
     static final ClauseCatalogue CATALOGUE = loadCatalogue();
     /** The suite's cases, scanned once. */

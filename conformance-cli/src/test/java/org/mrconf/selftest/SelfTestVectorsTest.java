@@ -95,6 +95,7 @@ class SelfTestVectorsTest {
         "NONZERO_RESERVED_ON_SEND, STANDARD, 5.1.1/dut-sends-reserved-as-zero, FAIL",
         "MSN_PER_CONNECTION, STANDARD, 7.5.7/dut-msn-per-stream, FAIL",
         "NACKED_PSN_ACKNOWLEDGED_FIRST, STANDARD, 9.1.7/dut-write-nacked-remote-access-fails, FAIL",
+        "UNKNOWN_CONNECTION_NACK_MATCHED_BY_LOCAL_ID, STANDARD, 9.1.10/dut-fails-the-connection-a-nack-names, FAIL",
         "FINAL_NACK_RETRANSMITTED, STANDARD, 9.1.2/dut-write-nacked-invalid-request-fails, FAIL",
         "FINAL_NACK_RETRANSMITTED, STANDARD, 9.1.2/dut-send-nacked-message-too-long-fails, FAIL",
         "READ_REQUEST_REEXECUTED, STANDARD, 7.4.3/duplicate-read-request-answered-once, FAIL",

@@ -609,10 +609,31 @@ public enum Defect {
     SEND_OVERRUNS_RECEIVE_BUFFER(breaks("11.1.5", "7.3.3")),
 
     /**
-     * Answers every packet for an unknown connection from a connection's peer with NACK UNKNOWN_CONNECTION, with no
-     * rate limit: a reflector. Caught by {@code ConnectionProtectionCase.unknownConnectionNacksAreRateLimited}.
+     * Answers every data packet and READ_REQUEST for an unknown connection from a connection's peer with NACK
+     * UNKNOWN_CONNECTION, with no rate limit: a reflector. Caught by
+     * {@code ConnectionProtectionCase.unknownConnectionNacksAreRateLimited}.
      */
     UNKNOWN_CONNECTION_NACK_FLOOD(breaks("11.2.1")),
+
+    /**
+     * Fills its NACK UNKNOWN_CONNECTION from its own connection to the packet's source (that connection's peer id,
+     * path 0, stream and MSN 0, the path's cumulative PSN) instead of echoing the rejected packet. Caught by
+     * {@code UnknownConnectionNackCase.answerEchoesTheRejectedPacket}.
+     */
+    UNKNOWN_CONNECTION_NACK_WITH_OWN_IDS(breaks("11.2.3")),
+
+    /**
+     * Looks a NACK UNKNOWN_CONNECTION up by its destination connection id as a local id, as for any other packet, so
+     * an answer that echoes the peer's id (the only one the peer knew) fails nothing, and one that happens to carry
+     * the local id fails the connection. Caught by {@code UnknownConnectionNackCase.echoedNackFailsTheConnection}.
+     */
+    UNKNOWN_CONNECTION_NACK_MATCHED_BY_LOCAL_ID(breaks("9.1.10", "9.1.2")),
+
+    /**
+     * Fails a connection on a NACK UNKNOWN_CONNECTION that echoes its ids but names a PSN the connection has not got
+     * outstanding (a stale or forged answer). Caught by {@code UnknownConnectionNackCase.unmatchedNacksChangeNothing}.
+     */
+    UNKNOWN_CONNECTION_NACK_MATCHED_WITHOUT_PSN(breaks("9.1.10")),
 
     /**
      * Accepts packets for a known connection from any source address. Caught by

@@ -39,6 +39,10 @@ final class Connection {
     int nextPathCursor;
 
     boolean failed;
+    /** When a packet from this connection's peer address for no connection was last answered (clause 11.2.1). */
+    long unknownConnectionAnsweredNs;
+
+    boolean unknownConnectionAnswered;
     /** Whether the posted receives were flushed when the connection failed. */
     boolean receivesFlushed;
 

@@ -30,7 +30,7 @@ public final class Endpoint implements PacketReceiver {
 
     private final boolean receiveWithoutLocalWrite;
 
-    private final boolean unknownConnectionNackFlood;
+    private final UnknownConnections unknownConnections;
     private final boolean foreignSourceAccepted;
     private final boolean foreignSourceNacked;
     /** {@link org.mrconf.defect.Defect#IPV6_RECEIVE_DROPPED}, on an endpoint configured for IPv6. */
@@ -71,7 +71,6 @@ public final class Endpoint implements PacketReceiver {
         this.receiveChecks = new ReceiveDefects(config.defects());
         this.invalidatedKeyStillValid = config.defects().has(org.mrconf.defect.Defect.INVALIDATED_KEY_STILL_VALID);
         this.receiveWithoutLocalWrite = config.defects().has(org.mrconf.defect.Defect.RECEIVE_WITHOUT_LOCAL_WRITE);
-        this.unknownConnectionNackFlood = config.defects().has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
         this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED) && config.ipv6();
@@ -94,6 +93,7 @@ public final class Endpoint implements PacketReceiver {
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
         this.scheduler = new SendScheduler(state, out, completions, ackHandler);
+        this.unknownConnections = new UnknownConnections(state, out);
         this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
         this.lastNowNs = clock.nanoTime();
     }
@@ -419,13 +419,20 @@ public final class Endpoint implements PacketReceiver {
             state.counters.increment(DecodeCounters.of(status));
             return;
         }
+        if (decoded.opcode() == Opcode.NACK && decoded.nack().code() == NackCode.UNKNOWN_CONNECTION) {
+            // It names the connection by this endpoint's peer's id, the only one the answering side knew (9.1.10).
+            final Connection named =
+                    unknownConnections.match(srcNode, decoded.commonHeader().destinationConnectionId(), decoded.nack());
+            if (named != null) {
+                ackHandler.onNack(named, decoded.nack(), nowNs);
+                scheduler.pump(named, nowNs);
+            }
+            return;
+        }
         final Connection connection =
                 state.connections.get((int) decoded.commonHeader().destinationConnectionId());
         if (connection == null || connection.failed && !failedConnectionStillReceives) {
-            state.counters.increment(Counter.RX_UNKNOWN_CONNECTION);
-            if (unknownConnectionNackFlood) {
-                answerUnknownConnection(srcNode);
-            }
+            unknownConnections.onPacket(srcNode, srcPort, decoded, nowNs);
             return;
         }
         if (srcNode != connection.config.peerNode() && !foreignSourceAccepted) {
@@ -449,16 +456,6 @@ public final class Endpoint implements PacketReceiver {
             }
         }
         scheduler.pump(connection, nowNs);
-    }
-
-    /** The reflector of defect UNKNOWN_CONNECTION_NACK_FLOOD: a NACK for every packet, through any connection to the source. */
-    private void answerUnknownConnection(final int srcNode) {
-        for (final Connection connection : state.connectionList) {
-            if (connection.config.peerNode() == srcNode) {
-                out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.UNKNOWN_CONNECTION, 0, 0, 0);
-                return;
-            }
-        }
     }
 
     /** The sink handle of defect SINK_HANDLE_REUSED: the lowest that no READ in progress holds. */

@@ -245,6 +245,34 @@ final class OutboundPackets {
         }
     }
 
+    /**
+     * NACK UNKNOWN_CONNECTION for a packet that names no connection here (clause 11.2.3): every id field echoes the
+     * rejected packet, since the receiver knows none of the sender's own, and the cumulative psn is the rejected
+     * PSN, since there is no path state to report. It goes to {@code node}, a peer this endpoint has a connection
+     * to, with the rejected packet's source port as entropy.
+     */
+    void sendUnknownConnectionNack(
+            final int node,
+            final int entropy,
+            final long connectionId,
+            final int pathId,
+            final long psn,
+            final int streamId,
+            final long msn) {
+        encoder.nack(buffer, 0)
+                .destinationConnectionId(connectionId)
+                .pathId(pathId)
+                .psn(psn)
+                .code(NackCode.UNKNOWN_CONNECTION)
+                .streamId(streamId)
+                .messageSequenceNumber(msn)
+                .cumulativePsn(psn)
+                .retryAfter(0);
+        final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
+        transmitter.transmit(node, entropy, Ecn.NOT_ECT, buffer, 0, packetLength);
+        counters.increment(Counter.TX_NACKS);
+    }
+
     /** The code a NACK carries: the one its reason names, unless a defect swaps it. */
     private NackCode onTheWire(final NackCode code) {
         return switch (code) {

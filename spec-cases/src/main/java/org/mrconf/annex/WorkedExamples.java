@@ -112,9 +112,13 @@ public final class WorkedExamples {
         return new Example(
                 "NACK " + code.name(),
                 "Rejects PSN 12 of path 0 (stream 0, MSN 6) with " + code.name() + " (0x"
-                        + String.format(Locale.ROOT, "%02x", code.value()) + "); the cumulative PSN, 12, is taken"
-                        + " before the PSN is recorded (clause 9.1.6)"
-                        + (retry ? "; retry after 20 microseconds (clause 9.1.9)." : "."),
+                        + String.format(Locale.ROOT, "%02x", code.value()) + ")"
+                        + (code == NackCode.UNKNOWN_CONNECTION
+                                ? "; every id echoes the rejected packet, whose destination connection id the sender"
+                                        + " knows as its peer's, and the cumulative PSN is the rejected PSN, 12 (clauses"
+                                        + " 11.2.3, 9.1.10)."
+                                : "; the cumulative PSN, 12, is taken before the PSN is recorded (clause 9.1.6)"
+                                        + (retry ? "; retry after 20 microseconds (clause 9.1.9)." : ".")),
                 new NackPacket(CommonHeader.of(0x0002_0002L, 0, psn), code, 0, 6, psn, retry ? 20 : 0));
     }
 

@@ -262,8 +262,13 @@ final class SenderSteps {
                 .filter(p -> MessageKey.of(p).equals(key))
                 .min(Comparator.comparingLong(DataPacket::messageOffset))
                 .orElseThrow();
-        peer.send(PacketBuilder.nack(NackCode.valueOf(nack.code()))
-                .connection(VectorReplay.DUT_CONNECTION)
+        final NackCode code = NackCode.valueOf(nack.code());
+        peer.send(PacketBuilder.nack(code)
+                // NACK UNKNOWN_CONNECTION echoes the id the DUT sent to, the only one its answerer knew (9.1.10).
+                .connection(
+                        code == NackCode.UNKNOWN_CONNECTION
+                                ? first.header().destinationConnectionId()
+                                : VectorReplay.DUT_CONNECTION)
                 .path(first.header().pathId())
                 .psn(first.header().psn())
                 .stream(first.streamId())

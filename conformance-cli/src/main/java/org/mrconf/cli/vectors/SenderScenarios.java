@@ -40,6 +40,7 @@ final class SenderScenarios {
         all.add(segmentsFilledToTheMtu());
         all.add(completesOnlyWhenAcknowledged());
         all.add(nackedWriteFails());
+        all.add(unknownConnectionFailsTheConnection());
         all.add(invalidRequestFailsTheWrite());
         all.add(messageTooLongFailsTheSend());
         all.add(errorCompletionInMsnOrder());
@@ -181,6 +182,24 @@ final class SenderScenarios {
                         "9.1.7"),
                 Scenarios.pattern(128, 51));
         return nackedWithAFinalCode(scenario, "WRITE", 960, 128, "REMOTE_ACCESS", "REMOTE_ACCESS_ERROR");
+    }
+
+    /**
+     * Clause 9.1.10: the tester answers the DUT's WRITE as a peer that lost the connection would, with a NACK
+     * UNKNOWN_CONNECTION echoing the connection id the DUT sent to; the DUT must find its connection by that id and
+     * fail it. A DUT that looks the NACK up as one of its own ids finds nothing and completes the WRITE on the ACK.
+     */
+    private static Scenario unknownConnectionFailsTheConnection() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "9.1.10/dut-fails-the-connection-a-nack-names",
+                        "inopportune",
+                        "Ensure that a one-packet WRITE the tester answers with a NACK UNKNOWN_CONNECTION that echoes"
+                                + " the connection id the DUT sent to, then with an ACK, completes with"
+                                + " REMOTE_UNKNOWN_CONNECTION: the NACK names the DUT's connection by its peer's id",
+                        "9.1.10"),
+                Scenarios.pattern(128, 55));
+        return nackedWithAFinalCode(scenario, "WRITE", 961, 128, "UNKNOWN_CONNECTION", "REMOTE_UNKNOWN_CONNECTION");
     }
 
     /**

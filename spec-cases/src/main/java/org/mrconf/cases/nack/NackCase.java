@@ -413,7 +413,12 @@ class NackCase {
         final long at = testbed.peer().link().nowNs();
         testbed.peer()
                 .send(PacketBuilder.nack(code)
-                        .connection(Testbed.DUT_CONNECTION)
+                        // NACK UNKNOWN_CONNECTION echoes the id the DUT sent to, the only one its answerer knew
+                        // (9.1.10).
+                        .connection(
+                                code == NackCode.UNKNOWN_CONNECTION
+                                        ? Testbed.TESTER_CONNECTION
+                                        : Testbed.DUT_CONNECTION)
                         .path(data.header().pathId())
                         .psn(data.header().psn())
                         .stream(data.streamId())
