@@ -102,7 +102,7 @@ class DutProfileLoaderTest {
                 bad(
                         "malformed clause id",
                         r -> arr(obj(r, "conformance"), "optionalClauses").add("6.4"),
-                        "conformance.optionalClauses[7]",
+                        "conformance.optionalClauses[8]",
                         "not a clause id"),
                 bad(
                         "too many paths in the limits",
@@ -245,14 +245,14 @@ class DutProfileLoaderTest {
         DutProfileException e = catchThrowableOfType(DutProfileException.class, () -> withCatalogue.load(file));
 
         assertThat(e)
-                .hasMessage(file + ": conformance.optionalClauses[7]: clause 6.4.1 is a MUST clause; list only "
+                .hasMessage(file + ": conformance.optionalClauses[8]: clause 6.4.1 is a MUST clause; list only "
                         + "the SHOULD and MAY clauses implemented (clause 12.1.2)");
         assertThat(catchThrowableOfType(
                                 DutProfileException.class,
                                 () -> withCatalogue.load(write(edit(r -> arr(obj(r, "conformance"), "optionalClauses")
                                         .add("99.1.1")))))
                         .field())
-                .isEqualTo("conformance.optionalClauses[7]");
+                .isEqualTo("conformance.optionalClauses[8]");
     }
 
     @Test
