@@ -107,7 +107,7 @@ class RunCommandTest {
         assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
                 .doesNotContain("PASS ")
-                .contains("7 of 122 clauses exercised by 2 cases")
+                .contains("7 of 123 clauses exercised by 2 cases")
                 .containsPattern("(?m)^2 passed, 0 failed$");
     }
 

@@ -594,13 +594,31 @@ public enum Defect {
      * Fills and completes a posted receive whose buffer's region was invalidated. Caught by
      * {@code MemoryProtectionCase.invalidatedReceiveBufferIsNotFilled}.
      */
-    INVALIDATION_MISSES_POSTED_RECEIVES(breaks("11.1.4")),
+    INVALIDATION_MISSES_POSTED_RECEIVES(breaks("11.1.4", "11.1.7")),
 
     /**
      * Keeps sending the queued packets of a WRITE whose source region was invalidated. Caught by
      * {@code MemoryProtectionCase.invalidatedSourceIsNotSent}.
      */
     INVALIDATION_MISSES_QUEUED_SENDS(breaks("11.1.4")),
+
+    /**
+     * Completes a WRITE or SEND whose source was invalidated after its packets went out with SUCCESS once they are
+     * acknowledged. Caught by {@code InvalidatedBufferCase.sourceInvalidatedBeforeItsAck}.
+     */
+    INVALIDATED_SOURCE_COMPLETES_SUCCESS(breaks("11.1.7")),
+
+    /**
+     * Resends a PSN of a WRITE whose source was invalidated, reading the region again, instead of failing the
+     * connection. Caught by {@code InvalidatedBufferCase.resendOfAnInvalidatedSourceFailsTheConnection}.
+     */
+    INVALIDATED_SOURCE_RESENT(breaks("11.1.7", "11.1.4")),
+
+    /**
+     * Completes a READ whose sink was invalidated with SUCCESS when a READ_RESPONSE arrives, though nothing was placed.
+     * Caught by {@code InvalidatedBufferCase.sinkInvalidatedBeforeItsData}.
+     */
+    INVALIDATED_SINK_COMPLETES_SUCCESS(breaks("11.1.7")),
 
     /**
      * Places a SEND longer than its receive buffer at the buffer's address + offset, past the buffer's end, instead of

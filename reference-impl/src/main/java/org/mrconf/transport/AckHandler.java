@@ -23,6 +23,7 @@ final class AckHandler {
     private final boolean finalNackRetransmitted;
     private final boolean boundsErrorMisreported;
     private final boolean unknownConnectionFailsOnlyMessage;
+    private final boolean invalidatedSourceCompletesSuccess;
     private final boolean rateHintIgnored;
     private final boolean rateHintReadAsBytes;
     private final boolean decreaseAppliedToAllPaths;
@@ -49,6 +50,8 @@ final class AckHandler {
         this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
         this.unknownConnectionFailsOnlyMessage =
                 defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
+        this.invalidatedSourceCompletesSuccess =
+                defects.has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_COMPLETES_SUCCESS);
         this.rateHintIgnored = defects.has(org.mrconf.defect.Defect.RATE_HINT_IGNORED);
         this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
         this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
@@ -222,6 +225,18 @@ final class AckHandler {
         }
     }
 
+    /**
+     * A message whose source was invalidated before its last ACK fails, whatever the ACK says (clause 11.1.7): the
+     * application may have reused the buffer while its bytes were still being read. A READ_RESPONSE reads the region
+     * for the peer, not for a work request of this endpoint, so it has nothing to fail.
+     */
+    private CompletionStatus statusOnLastAck(final SendMessage message) {
+        final boolean ownWork = message.opcode != org.mrconf.wire.Opcode.READ_RESPONSE;
+        return ownWork && !message.localRegion.isValid() && !invalidatedSourceCompletesSuccess
+                ? CompletionStatus.LOCAL_PROTECTION_ERROR
+                : CompletionStatus.SUCCESS;
+    }
+
     /** Any answer on a path proves it carries traffic again (clause 6.7.2). */
     private void onPathAnswered(final PathSender path) {
         path.consecutiveTimeouts = 0;
@@ -254,7 +269,7 @@ final class AckHandler {
         if (message.isFullySegmented()
                 && message.packetsAcked == message.packetCount
                 && message.opcode != org.mrconf.wire.Opcode.READ_REQUEST) {
-            completions.finishSend(connection, message, CompletionStatus.SUCCESS);
+            completions.finishSend(connection, message, statusOnLastAck(message));
         }
         return true;
     }

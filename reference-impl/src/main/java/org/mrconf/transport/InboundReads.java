@@ -25,6 +25,7 @@ final class InboundReads {
     private final boolean emptyRangeUnchecked;
     private final boolean readResponseShort;
     private final boolean readCompletesOnLastSegment;
+    private final boolean invalidatedSinkCompletesSuccess;
     private final boolean readResponseAgreementBeforeHandle;
 
     InboundReads(final EndpointState state, final CompletionDispatcher completions, final Refusals refusals) {
@@ -38,6 +39,7 @@ final class InboundReads {
         this.emptyRangeUnchecked = defects.has(Defect.EMPTY_RANGE_UNCHECKED);
         this.readResponseShort = defects.has(Defect.READ_RESPONSE_SHORT);
         this.readCompletesOnLastSegment = defects.has(Defect.READ_COMPLETES_ON_LAST_SEGMENT);
+        this.invalidatedSinkCompletesSuccess = defects.has(Defect.INVALIDATED_SINK_COMPLETES_SUCCESS);
         this.readResponseAgreementBeforeHandle = defects.has(Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
     }
 
@@ -127,7 +129,13 @@ final class InboundReads {
             return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         if (!read.localRegion.isValid()) {
-            completions.finishSend(connection, read, CompletionStatus.LOCAL_PROTECTION_ERROR); // clause 11.1.4
+            // The sink is gone: the READ fails, and this response and any later one are stale (clause 11.1.7).
+            completions.finishSend(
+                    connection,
+                    read,
+                    invalidatedSinkCompletesSuccess
+                            ? CompletionStatus.SUCCESS
+                            : CompletionStatus.LOCAL_PROTECTION_ERROR);
             return refusals.stale();
         }
         if (read.streamId != header.streamId()

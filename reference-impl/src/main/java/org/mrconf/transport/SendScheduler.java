@@ -21,6 +21,8 @@ final class SendScheduler {
     private final SplittableRandom entropyRandom;
     /** Self-validation defect (see {@link org.mrconf.defect.Defect}); false when clean. */
     private final boolean invalidationMissesQueuedSends;
+    /** Defect INVALIDATED_SOURCE_RESENT: a resend reads an invalidated source anyway. */
+    private final boolean invalidatedSourceResent;
 
     private final boolean sprayFirstPathOnly;
 
@@ -37,6 +39,7 @@ final class SendScheduler {
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
         this.invalidationMissesQueuedSends =
                 state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
+        this.invalidatedSourceResent = state.config.defects().has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_RESENT);
         this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
@@ -140,9 +143,11 @@ final class SendScheduler {
                     continue;
                 }
                 final SendMessage message = path.slotMessage[slot];
-                if (message.opcode != Opcode.READ_REQUEST && !message.localRegion.isValid()) {
+                if (message.opcode != Opcode.READ_REQUEST
+                        && !message.localRegion.isValid()
+                        && !invalidatedSourceResent) {
                     // Its bytes may belong to someone else now; a PSN cannot be withdrawn, so the connection fails,
-                    // as a verbs queue pair does on a local protection error.
+                    // as a verbs queue pair does on a local protection error (clause 11.1.7).
                     ackHandler.failConnection(connection, CompletionStatus.LOCAL_PROTECTION_ERROR);
                     return false;
                 }

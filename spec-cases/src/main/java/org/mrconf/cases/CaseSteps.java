@@ -133,6 +133,33 @@ public final class CaseSteps {
     }
 
     /**
+     * Makes the DUT post WRITE {@code wrId} of {@code length} bytes from the testbed's region at {@code source} and
+     * acknowledges it at once, but echoing a timestamp {@code age} older than its own, so that the DUT's smoothed RTT,
+     * and with it the RTO of the path it used, is far longer than the tester takes to answer: a case that must answer
+     * before that timer fires then does not race it. Only that path is stretched: use it on a one-path testbed.
+     */
+    public static void stretchTheTimer(
+            final Testbed testbed, final Duration age, final long wrId, final long source, final long length)
+            throws Exception {
+        testbed.connection().ackEchoAge(age);
+        testbed.connection().autoAck(true);
+        try {
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), source, length),
+                            0x00D0_0000L,
+                            0x61);
+            final DutCompletion completion = testbed.awaitCompletion(wrId);
+            if (completion.status() != org.mrconf.dut.CompletionStatus.SUCCESS) {
+                throw new AssertionError("set-up: a WRITE acknowledged at once completed " + completion.status());
+            }
+        } finally {
+            testbed.connection().autoAck(false);
+            testbed.connection().ackEchoAge(Duration.ZERO);
+        }
+    }
+
+    /**
      * Every completion the DUT delivered during a case, in delivery order. Polling consumes completions, so a case
      * that waits for one and later checks that no other came must keep them here.
      */

@@ -41,6 +41,7 @@ final class SenderScenarios {
         all.add(completesOnlyWhenAcknowledged());
         all.add(nackedWriteFails());
         all.add(unknownConnectionFailsTheConnection());
+        all.add(invalidatedSourceFails());
         all.add(invalidRequestFailsTheWrite());
         all.add(messageTooLongFailsTheSend());
         all.add(errorCompletionInMsnOrder());
@@ -200,6 +201,29 @@ final class SenderScenarios {
                         "9.1.10"),
                 Scenarios.pattern(128, 55));
         return nackedWithAFinalCode(scenario, "WRITE", 961, 128, "UNKNOWN_CONNECTION", "REMOTE_UNKNOWN_CONNECTION");
+    }
+
+    /**
+     * Clause 11.1.7: the DUT's WRITE has gone out whole, but its source region is invalidated before the tester
+     * acknowledges it; the ACK that follows must not complete it with SUCCESS. Should the DUT's timer want the PSN
+     * again first, it cannot resend it and fails the connection, which completes the WRITE with the same status.
+     */
+    private static Scenario invalidatedSourceFails() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "11.1.7/dut-write-source-invalidated-before-its-ack",
+                        "inopportune",
+                        "Ensure that a one-packet WRITE whose source region is invalidated after it was sent and"
+                                + " before the tester acknowledges it completes with LOCAL_PROTECTION_ERROR, though"
+                                + " the ACK reports its PSN as received",
+                        "11.1.7"),
+                Scenarios.pattern(128, 56));
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 962, 128);
+        scenario.await("WRITE", 0);
+        scenario.invalidateRegion("source");
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(962, "LOCAL_PROTECTION_ERROR", "WRITE");
     }
 
     /**

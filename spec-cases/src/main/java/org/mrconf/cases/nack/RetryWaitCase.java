@@ -62,7 +62,7 @@ class RetryWaitCase {
             final Duration retryAfter =
                     min(timers.maxRto().plus(timers.tolerance().multipliedBy(4)), LONGEST_WAIT);
             testbed.control().writeRegion(testbed.key(), SOURCE, DATA);
-            stretchTheTimer(testbed);
+            org.mrconf.cases.CaseSteps.stretchTheTimer(testbed, STRETCH, 1809, SOURCE, DATA.length);
             final int mark = testbed.peer().mark();
             testbed.control()
                     .postSend(new WorkRequest(Testbed.DUT_CONNECTION, 0, 1810, testbed.key(), SOURCE, DATA.length));
@@ -118,29 +118,6 @@ class RetryWaitCase {
                     .as("9.1.2: the SEND succeeds once its retry is acknowledged")
                     .isEqualTo(CompletionStatus.SUCCESS);
             assertThat(testbed.awaitCompletion(1811).status()).as("the WRITE").isEqualTo(CompletionStatus.SUCCESS);
-        }
-    }
-
-    /**
-     * Acknowledges one WRITE at once but echoing a timestamp {@link #STRETCH} older than its own, so that the DUT's
-     * smoothed RTT, and with it the path's RTO, is far longer than the tester takes to answer: no timer fires before
-     * the NACK.
-     */
-    private static void stretchTheTimer(final Testbed testbed) throws Exception {
-        testbed.connection().ackEchoAge(STRETCH);
-        testbed.connection().autoAck(true);
-        try {
-            testbed.control()
-                    .postWrite(
-                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 1809, testbed.key(), SOURCE, DATA.length),
-                            0x00D0_0000L,
-                            0x61);
-            assertThat(testbed.awaitCompletion(1809).status())
-                    .as("a WRITE acknowledged at once")
-                    .isEqualTo(CompletionStatus.SUCCESS);
-        } finally {
-            testbed.connection().autoAck(false);
-            testbed.connection().ackEchoAge(Duration.ZERO);
         }
     }
 
