@@ -99,7 +99,9 @@ class RunCommandTest {
         final int exit = run(
                 "run",
                 "--clause",
-                "6.4.*",
+                // The CRC cases: no timer of the DUT's decides them, so an INCONCLUSIVE on a slow machine cannot turn
+                // this test's exit code (the 6.4 cases it used to select may be, when the DUT's timer fires first).
+                "5.6.1",
                 "--quiet",
                 "--out",
                 dir.resolve("run").toString());
@@ -107,7 +109,7 @@ class RunCommandTest {
         assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
                 .doesNotContain("PASS ")
-                .contains("7 of 123 clauses exercised by 2 cases")
+                .contains("2 of 123 clauses exercised by 2 cases")
                 .containsPattern("(?m)^2 passed, 0 failed$");
     }
 

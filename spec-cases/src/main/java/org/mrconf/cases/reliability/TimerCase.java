@@ -59,15 +59,16 @@ class TimerCase {
             final int mark = testbed.peer().mark();
             testbed.control()
                     .postWrite(CaseSteps.request(testbed, 0, 1001, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
-            // Four silent expiries: the timer is now sixteen times the computed RTO (or the maximum).
+            // Five silent expiries: the timer is now 32 times the initial RTO (or the maximum), so that one that stays
+            // backed off stands clear of the computed RTO even when a slow tester makes the RTT sample long.
             final List<ReceivedPacket> sent = testbed.peer()
                     .recorder()
                     .awaitCount(
                             mark,
                             ours(),
-                            5,
-                            timers.initialRto().multipliedBy(16).plus(Testbed.WAIT));
-            final ReceivedPacket last = sent.get(4);
+                            6,
+                            timers.initialRto().multipliedBy(32).plus(Testbed.WAIT));
+            final ReceivedPacket last = sent.get(5);
             testbed.peer().send(ackAll(last));
             // The completion shows the DUT took in the ACK (and its RTT sample) before the next message.
             new CaseSteps.CompletionLog(testbed.control()).awaitWrId(1001, "6.6.3: the first message");
