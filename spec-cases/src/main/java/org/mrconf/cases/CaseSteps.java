@@ -133,6 +133,17 @@ public final class CaseSteps {
     }
 
     /**
+     * Records a data packet the DUT sent as received and sends the ACK of its path, reporting what the tester has
+     * recorded there (so everything before it too, once recorded).
+     */
+    public static void acknowledge(final Testbed testbed, final org.mrconf.peer.ReceivedPacket packet)
+            throws Exception {
+        final org.mrconf.wire.DataPacket data = packet.data().orElseThrow();
+        testbed.connection().onReceived(packet);
+        testbed.peer().send(testbed.connection().ackFor(data.header().pathId(), data.transmitTimestamp()));
+    }
+
+    /**
      * Makes the DUT post WRITE {@code wrId} of {@code length} bytes from the testbed's region at {@code source} and
      * acknowledges it at once, but echoing a timestamp {@code age} older than its own, so that the DUT's smoothed RTT,
      * and with it the RTO of the path it used, is far longer than the tester takes to answer: a case that must answer

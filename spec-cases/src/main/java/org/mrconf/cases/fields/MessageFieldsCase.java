@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
@@ -129,8 +130,7 @@ class MessageFieldsCase {
                         .cumulativePsn(data.header().psn()));
         testbed.awaitGrowth(before, DutCounters.RX_INVALID_FIELD, 1);
         // Then the right answer: the work request completes as if the NACK never came.
-        testbed.connection().onReceived(sent);
-        testbed.peer().send(testbed.connection().ackFor(data.header().pathId(), data.transmitTimestamp()));
+        CaseSteps.acknowledge(testbed, sent);
         assertThat(TesterMessages.awaitCompletions(testbed, wrId).get(wrId).status())
                 .as("5.6.5: a NACK with code 0x7F changes nothing: the acknowledged WRITE succeeds")
                 .isEqualTo(CompletionStatus.SUCCESS);

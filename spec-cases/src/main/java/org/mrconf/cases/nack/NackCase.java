@@ -11,6 +11,7 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
@@ -190,7 +191,7 @@ class NackCase {
         final ReceivedPacket first = postWriteAndAwait(testbed, 95, DATA.length);
         final int path = first.data().orElseThrow().header().pathId();
         Thread.sleep(lateBy.toMillis());
-        ackFirst(testbed, first);
+        CaseSteps.acknowledge(testbed, first);
         testbed.awaitCompletion(95);
 
         final int mark = testbed.peer().mark();
@@ -306,7 +307,7 @@ class NackCase {
                         "9.1.9: the resend of a RECEIVER_NOT_READY packet waits for the retry-after of %d us",
                         retryAfter.toNanos() / 1000)
                 .isGreaterThanOrEqualTo(earliestNs);
-        ackFirst(testbed, retry);
+        CaseSteps.acknowledge(testbed, retry);
         assertThat(testbed.awaitCompletion(210).status())
                 .as("9.1.2: RECEIVER_NOT_READY is not fatal: the work request succeeds once the retry is acknowledged")
                 .isEqualTo(CompletionStatus.SUCCESS);
@@ -322,7 +323,7 @@ class NackCase {
         final int mark = testbed.peer().mark();
         nack(testbed, packet, NackCode.PSN_OUT_OF_WINDOW, 0);
         final ReceivedPacket again = awaitAgain(testbed, mark, data, Testbed.WAIT);
-        ackFirst(testbed, again);
+        CaseSteps.acknowledge(testbed, again);
         assertThat(testbed.awaitCompletion(220).status())
                 .as("9.1.2: PSN_OUT_OF_WINDOW is not fatal")
                 .isEqualTo(CompletionStatus.SUCCESS);
@@ -351,7 +352,7 @@ class NackCase {
                         Testbed.WAIT);
         nack(testbed, packet, NackCode.UNKNOWN_CONNECTION, 0);
         // The ACK of the second WRITE comes after the NACK: a failed connection no longer completes it.
-        ackFirst(testbed, second);
+        CaseSteps.acknowledge(testbed, second);
         final java.util.Map<Long, DutCompletion> completions = TesterMessages.awaitCompletions(testbed, 230, 231);
         assertThat(completions.get(230L).status())
                 .as("9.1.2: the work request NACKed UNKNOWN_CONNECTION")
@@ -440,13 +441,6 @@ class NackCase {
                                 .path(data.header().pathId())
                                 .psn(data.header().psn()),
                         timeout);
-    }
-
-    /** Acknowledges a data packet the DUT sent (and everything before it on its path). */
-    static void ackFirst(final Testbed testbed, final ReceivedPacket packet) throws Exception {
-        final DataPacket data = packet.data().orElseThrow();
-        testbed.connection().onReceived(packet);
-        testbed.peer().send(testbed.connection().ackFor(data.header().pathId(), data.transmitTimestamp()));
     }
 
     /** After a final NACK of {@code psn}, a valid packet after it on the path: the ACK must report both. */

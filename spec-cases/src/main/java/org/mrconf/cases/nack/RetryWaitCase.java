@@ -92,7 +92,7 @@ class RetryWaitCase {
                             .cumulativePsn(rejected.header().psn())
                             .retryAfter(retryAfter.toNanos() / 1000));
             // The WRITE alone: cumulative PSN at the SEND, the WRITE's bit set.
-            NackCase.ackFirst(testbed, write);
+            org.mrconf.cases.CaseSteps.acknowledge(testbed, write);
             final List<ReceivedPacket> early = testbed.peer().recorder().matching(mark, resends).stream()
                     .filter(p -> p.receivedNs() < nackNs)
                     .toList();
@@ -113,7 +113,7 @@ class RetryWaitCase {
                                     + " missing (6.3.1) and the path's timer (6.6.2) could have sent it",
                             waitedNs / 1000, retryAfter.toNanos() / 1000)
                     .isGreaterThanOrEqualTo(retryAfter.minus(timers.tolerance()).toNanos());
-            NackCase.ackFirst(testbed, resent);
+            org.mrconf.cases.CaseSteps.acknowledge(testbed, resent);
             assertThat(testbed.awaitCompletion(1810).status())
                     .as("9.1.2: the SEND succeeds once its retry is acknowledged")
                     .isEqualTo(CompletionStatus.SUCCESS);

@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
@@ -79,7 +80,7 @@ class UnknownConnectionNackCase {
                 .as("9.1.10: each NACK UNKNOWN_CONNECTION that names no outstanding PSN of a connection by its peer"
                         + " id is counted under rx_unknown_connection")
                 .isEqualTo(unmatched.size());
-        NackCase.ackFirst(testbed, packet);
+        CaseSteps.acknowledge(testbed, packet);
         assertThat(testbed.awaitCompletion(250).status())
                 .as("9.1.10: none of them failed the connection; the WRITE completes on its ACK")
                 .isEqualTo(CompletionStatus.SUCCESS);

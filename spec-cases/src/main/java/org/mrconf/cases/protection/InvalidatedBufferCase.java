@@ -88,11 +88,11 @@ class InvalidatedBufferCase {
         final ReceivedPacket write81 = oneFirst ? other : one;
 
         testbed.control().invalidateRegion(source);
-        acknowledge(testbed, write81);
+        CaseSteps.acknowledge(testbed, write81);
         // WRITE 81 is acknowledged, WRITE 80 not yet: a DUT that completed 81 now would break MSN order, and the
         // order of everything seen shows it below.
         completions.drain(Testbed.QUIET);
-        acknowledge(testbed, write80);
+        CaseSteps.acknowledge(testbed, write80);
         final List<DutCompletion> both =
                 completions.await(c -> c.wrId() == 80 || c.wrId() == 81, 2, "11.1.7: WRITEs 80 and 81 complete");
         assertThat(both.stream().map(DutCompletion::wrId).toList())
@@ -245,12 +245,5 @@ class InvalidatedBufferCase {
     /** A region of its own, with LOCAL_WRITE only, for the buffer the case invalidates. */
     private static long localRegion(final Testbed testbed) throws Exception {
         return testbed.control().registerRegion(OTHER, OTHER_LENGTH, EnumSet.of(RegionAccess.LOCAL_WRITE));
-    }
-
-    /** Records {@code packet} as received and sends the ACK of its path. */
-    private static void acknowledge(final Testbed testbed, final ReceivedPacket packet) throws Exception {
-        final DataPacket data = packet.data().orElseThrow();
-        testbed.connection().onReceived(packet);
-        testbed.peer().send(testbed.connection().ackFor(data.header().pathId(), data.transmitTimestamp()));
     }
 }
