@@ -40,9 +40,7 @@ final class Connection {
 
     boolean failed;
     /** When a packet from this connection's peer address for no connection was last answered (clause 11.2.1). */
-    long unknownConnectionAnsweredNs;
-
-    boolean unknownConnectionAnswered;
+    long unknownConnectionAnsweredNs = Long.MIN_VALUE / 4; // far past, without overflow in subtraction
     /** Whether the posted receives were flushed when the connection failed. */
     boolean receivesFlushed;
 

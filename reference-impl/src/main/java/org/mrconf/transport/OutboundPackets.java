@@ -227,19 +227,17 @@ final class OutboundPackets {
             final int streamId,
             final long msn,
             final long retryAfterMicros) {
-        encoder.nack(buffer, 0)
-                .destinationConnectionId(connection.config.peerId() & Serial.MASK)
-                .pathId(nackOnPathZero ? 0 : pathId)
-                .psn(psn)
-                .code(onTheWire(code))
-                .streamId(streamId)
-                .messageSequenceNumber(msn)
-                .cumulativePsn(connection.receivePaths[pathId].window.cumulativePsn())
-                .retryAfter(retryAfterMicros);
-        final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
-        transmitter.transmit(
-                connection.config.peerNode(), replyEntropy(connection, pathId), Ecn.NOT_ECT, buffer, 0, packetLength);
-        counters.increment(Counter.TX_NACKS);
+        transmitNack(
+                connection.config.peerNode(),
+                replyEntropy(connection, pathId),
+                connection.config.peerId() & Serial.MASK,
+                nackOnPathZero ? 0 : pathId,
+                psn,
+                onTheWire(code),
+                streamId,
+                msn,
+                connection.receivePaths[pathId].window.cumulativePsn(),
+                retryAfterMicros);
         if (nackResetsCeCount) {
             connection.receivePaths[pathId].ceSinceAck = 0; // the defect: a NACK carries no CE count (clause 8.2.2)
         }
@@ -259,15 +257,30 @@ final class OutboundPackets {
             final long psn,
             final int streamId,
             final long msn) {
+        transmitNack(node, entropy, connectionId, pathId, psn, NackCode.UNKNOWN_CONNECTION, streamId, msn, psn, 0);
+    }
+
+    /** Encodes one NACK with exactly these fields and sends it to {@code node}. */
+    private void transmitNack(
+            final int node,
+            final int entropy,
+            final long connectionId,
+            final int pathId,
+            final long psn,
+            final NackCode code,
+            final int streamId,
+            final long msn,
+            final long cumulativePsn,
+            final long retryAfterMicros) {
         encoder.nack(buffer, 0)
                 .destinationConnectionId(connectionId)
                 .pathId(pathId)
                 .psn(psn)
-                .code(NackCode.UNKNOWN_CONNECTION)
+                .code(code)
                 .streamId(streamId)
                 .messageSequenceNumber(msn)
-                .cumulativePsn(psn)
-                .retryAfter(0);
+                .cumulativePsn(cumulativePsn)
+                .retryAfter(retryAfterMicros);
         final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
         transmitter.transmit(node, entropy, Ecn.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);

@@ -46,12 +46,9 @@ final class UnknownConnections {
         if (via == null) {
             return;
         }
-        if (via.unknownConnectionAnswered
-                && nowNs - via.unknownConnectionAnsweredNs < ANSWER_INTERVAL_NS
-                && !nackFlood) {
+        if (nowNs - via.unknownConnectionAnsweredNs < ANSWER_INTERVAL_NS && !nackFlood) {
             return;
         }
-        via.unknownConnectionAnswered = true;
         via.unknownConnectionAnsweredNs = nowNs;
         final long psn = decoded.commonHeader().psn();
         if (nackWithOwnIds) {
