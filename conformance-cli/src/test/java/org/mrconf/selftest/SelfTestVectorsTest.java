@@ -144,6 +144,50 @@ class SelfTestVectorsTest {
                 .satisfies(v -> assertThat(v.verdict()).as(v.message()).isEqualTo(expected));
     }
 
+    /**
+     * What an earlier vector's connection left on the link (here a WRITE on path 1 to the tester connection id every
+     * vector reuses) is not taken for the next vector's traffic: before the replay discarded what the link held, a
+     * one-path vector acknowledged that stale packet's path and ended in a harness fault (ERROR) under load.
+     */
+    @Test
+    void shouldIgnoreWhatAnEarlierVectorLeftOnTheLink() throws Exception {
+        try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start()) {
+            final org.mrconf.cases.DeviceUnderTest device = reference.device();
+            final org.mrconf.dut.QueueWireLink link = (org.mrconf.dut.QueueWireLink) device.link();
+            final byte[] stale = org.mrconf.peer.PacketBuilder.write()
+                    .connection(org.mrconf.vectors.VectorReplay.TESTER_CONNECTION)
+                    .path(1)
+                    .psn(0)
+                    .msn(0)
+                    .remoteAddress(0x00aa_0000L)
+                    .remoteKey(0x42)
+                    .payload(new byte[128])
+                    .build();
+            link.deliverFromDut(new org.mrconf.dut.Datagram(
+                    stale,
+                    device.link().dutAddress(),
+                    new java.net.InetSocketAddress(
+                            device.link().testerAddress(), device.link().testerPort()),
+                    org.mrconf.pcap.Ecn.NOT_ECT));
+
+            final List<CaseResult> results = CaseRunner.run(
+                    device,
+                    RunOptions.defaults()
+                            .withSelection(new Selection(
+                                    List.of(),
+                                    Set.of(),
+                                    Set.of(),
+                                    Set.of(),
+                                    List.of("vector:7.5.8/dut-error-completion-in-msn-order")))
+                            .withVectorRoot(COMMITTED),
+                    r -> {});
+
+            assertThat(results)
+                    .singleElement()
+                    .satisfies(v -> assertThat(v.verdict()).as(v.message()).isEqualTo(Verdict.PASS));
+        }
+    }
+
     /** Replays the committed vector {@code vector} alone against the reference with {@code defects}. */
     private static List<CaseResult> replay(
             final Defects defects, final org.mrconf.embedded.ReferenceConfiguration configuration, final String vector)

@@ -92,9 +92,7 @@ public final class Testbed implements AutoCloseable {
             throws DutControlException {
         final DutControl control = dut.control();
         control.reset();
-        // What an earlier case's connection sent and nobody read (e.g. data still in flight when that case ended)
-        // must not be taken for this case's traffic: every case reuses the same connection ids.
-        discardStale(dut.link());
+        dut.link().discardWaiting();
         // The declared MTU (clause 12.1.3), not a guess from hello: the vendor states what the test may use.
         final int mtu = dut.profile().parameters().mtu();
         final ConnectionSpec spec = adjust.apply(ConnectionSpec.of(
@@ -112,22 +110,6 @@ public final class Testbed implements AutoCloseable {
         final TesterPeer peer = TesterPeer.start(dut.link());
         DutSession.peerOpened(peer);
         return new Testbed(control, peer, peer.connection(spec, mtu), key, dut.profile());
-    }
-
-    /** Most packets an earlier case may have left on the link; beyond it the DUT is flooding and the case will see. */
-    private static final int STALE_LIMIT = 100_000;
-
-    /** Drops what the link holds now, without waiting; a link that failed is left for the recorder to report. */
-    static int discardStale(final org.mrconf.dut.WireLink link) {
-        int discarded = 0;
-        try {
-            while (discarded < STALE_LIMIT && link.receive(Duration.ZERO).isPresent()) {
-                discarded++;
-            }
-        } catch (final java.io.IOException e) {
-            // the recorder of this case meets the same failure and reports it as a broken link (ERROR)
-        }
-        return discarded;
     }
 
     /** What the device declared: claims, limits, timers and their tolerance. */

@@ -97,6 +97,28 @@ public interface WireLink extends AutoCloseable {
      */
     Optional<CapturedPacket> receive(Duration timeout) throws IOException;
 
+    /** Most packets {@link #discardWaiting} drops; beyond it the DUT is flooding, and the next test will see that. */
+    int STALE_LIMIT = 100_000;
+
+    /**
+     * Drops what the link holds now, without waiting: after a {@code reset}, what an earlier test's connection sent
+     * and nobody read (data still in flight when that test ended) must not be taken for the next test's traffic,
+     * since every test reuses the same connection ids. A link that failed is left for the next receiver to report.
+     *
+     * @return how many packets were dropped
+     */
+    default int discardWaiting() {
+        int discarded = 0;
+        try {
+            while (discarded < STALE_LIMIT && receive(Duration.ZERO).isPresent()) {
+                discarded++;
+            }
+        } catch (final IOException e) {
+            // the next recorder on this link meets the same failure and reports it as a broken link (ERROR)
+        }
+        return discarded;
+    }
+
     /** The tester's IP address: the connection's peer address at the DUT. */
     InetAddress testerAddress();
 

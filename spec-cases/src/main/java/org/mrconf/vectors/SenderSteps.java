@@ -245,7 +245,10 @@ final class SenderSteps {
             }
             final Map<Integer, Long> lastTimestamp = new TreeMap<>();
             for (final DataPacket p : sentData()) {
-                lastTimestamp.put(p.header().pathId(), p.transmitTimestamp());
+                // A packet on a path the connection does not have gets no ACK; checkSent reports it (clause 5.6.4).
+                if (p.header().pathId() < sidecar.setup().paths()) {
+                    lastTimestamp.put(p.header().pathId(), p.transmitTimestamp());
+                }
             }
             lastTimestamp.forEach(this::sendAck);
         }

@@ -120,6 +120,8 @@ public final class VectorReplay {
                     "the vector checks segmentation at the MTU, and the device's MTU is unknown");
         }
         control.reset();
+        // What the previous vector's connection still had in flight would otherwise be read as this one's (same ids).
+        link.discardWaiting();
         final ConnectionSpec spec = new ConnectionSpec(
                 DUT_CONNECTION,
                 TESTER_CONNECTION,

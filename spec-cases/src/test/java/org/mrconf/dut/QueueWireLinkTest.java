@@ -61,6 +61,18 @@ class QueueWireLinkTest {
     }
 
     @Test
+    void shouldDiscardWhatItHoldsWithoutWaiting() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            link.deliverFromDut(new Datagram(
+                    new byte[] {(byte) i}, new InetSocketAddress(DUT.getAddress(), 49_152), TESTER, Ecn.NOT_ECT));
+        }
+
+        assertThat(link.discardWaiting()).isEqualTo(3);
+        assertThat(link.receive(Duration.ZERO)).isEmpty();
+        assertThat(link.discardWaiting()).isZero();
+    }
+
+    @Test
     void shouldSendFromAnotherAddressForUnexpectedSourceTests() throws Exception {
         InetAddress other = link.alternateSourceAddress().orElseThrow();
 
