@@ -147,14 +147,14 @@ public final class ControlAgent {
         try {
             final ObjectNode request = Envelope.parse(line);
             final JsonNode idNode = request.get("id");
-            if (idNode != null && (idNode.isNumber() || idNode.isTextual())) {
+            if (idNode != null && (idNode.isIntegralNumber() || idNode.isTextual())) {
                 id = idNode;
             }
             // Before anything else: a client without the token learns nothing about the request's faults.
             checkToken(request.get("token"));
             Envelope.checkVersion(request.get("v"));
-            if (!id.isNumber() && !id.isTextual()) {
-                throw new RequestError(ErrorCode.INVALID_REQUEST, "id is required: a number or a string", "id");
+            if (!id.isIntegralNumber() && !id.isTextual()) {
+                throw new RequestError(ErrorCode.INVALID_REQUEST, "id is required: an integer or a string", "id");
             }
             final JsonNode op = request.get("op");
             if (op == null || !op.isTextual()) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
 
 /**
  * The envelope of the control protocol (section 2): parsing a request line into a JSON object, checking
@@ -41,8 +40,8 @@ final class Envelope {
     /** Checks {@code v}: {@code unsupported_version} unless it is the version this agent speaks. */
     static void checkVersion(final JsonNode v) {
         if (v == null
-                || !v.isNumber()
-                || v.decimalValue().compareTo(BigDecimal.valueOf(ControlAgent.PROTOCOL_VERSION)) != 0) {
+                || !v.isIntegralNumber() // 1.0 and 1e0 are not integers (section 2, Numbers)
+                || !v.bigIntegerValue().equals(java.math.BigInteger.valueOf(ControlAgent.PROTOCOL_VERSION))) {
             throw new RequestError(
                     ErrorCode.UNSUPPORTED_VERSION,
                     "v must be a protocol version this agent speaks: [" + ControlAgent.PROTOCOL_VERSION + "]",

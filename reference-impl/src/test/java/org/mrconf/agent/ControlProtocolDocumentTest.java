@@ -94,6 +94,31 @@ class ControlProtocolDocumentTest {
     }
 
     /**
+     * Section 4's rule for several faults in one request: the arguments are checked in the order of the operation's
+     * table, and the first that fails is the one reported. With every required argument left out, the error names the
+     * first required one the document lists.
+     */
+    @Test
+    void shouldNameTheFirstFailingArgumentInTheDocumentsOrder() throws IOException {
+        int checked = 0;
+        for (final DocumentedOp op : documentedOps().values()) {
+            final java.util.Optional<String> first = op.argumentIsOptional().entrySet().stream()
+                    .filter(argument -> !argument.getValue())
+                    .map(Map.Entry::getKey)
+                    .findFirst();
+            if (first.isEmpty()) {
+                continue;
+            }
+            final JsonNode response = call(op.name(), args());
+            assertThat(response.at("/error/field").asText())
+                    .as("%s with every argument left out: %s", op.name(), response)
+                    .isEqualTo("args." + first.get());
+            checked++;
+        }
+        assertThat(checked).as("operations with required arguments").isGreaterThan(8);
+    }
+
+    /**
      * Sends one valid request per operation, in an order where each finds the state it needs, and returns
      * them by operation; every one must succeed.
      */
