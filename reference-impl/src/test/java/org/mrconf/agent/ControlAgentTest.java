@@ -119,7 +119,8 @@ class ControlAgentTest {
                 "{\"v\": 1, \"id\": 4, \"op\": 7, \"args\": 3}                       | invalid_request     | op",
                 "{\"v\": 1, \"id\": 4, \"op\": \"format_disk\", \"args\": 3}          | invalid_request     | args",
                 "{\"v\": 1, \"id\": 4, \"op\": \"format_disk\", \"args\": {\"length\": -1}} | unknown_op | op",
-                "{\"v\": 1, \"id\": 4, \"op\": \"register_region\", \"args\": {\"address\": 5, \"length\": 0}} | invalid_argument | args.address"
+                "{\"v\": 1, \"id\": 4, \"op\": \"register_region\", \"args\": {\"address\": 5, \"length\": 0}} | invalid_argument | args.address",
+                "{\"v\": 1, \"id\": 4, \"op\": \"post_write\", \"args\": {\"connection\": 77, \"length\": \"x\"}} | not_found | args.connection"
             })
     void shouldAnswerTheFirstCheckASeveralTimesWrongRequestFails(
             final String line, final String code, final String field) {
