@@ -87,7 +87,7 @@ class ClausesCommandTest {
     @Test
     void shouldReportTheSpecAndWireVersions() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.6, wire version 1.0");
+        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.7, wire version 1.0");
     }
 
     private int run(final String... args) {

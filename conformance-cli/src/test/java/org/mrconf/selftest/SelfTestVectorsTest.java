@@ -95,6 +95,8 @@ class SelfTestVectorsTest {
         "NONZERO_RESERVED_ON_SEND, STANDARD, 5.1.1/dut-sends-reserved-as-zero, FAIL",
         "MSN_PER_CONNECTION, STANDARD, 7.5.7/dut-msn-per-stream, FAIL",
         "NACKED_PSN_ACKNOWLEDGED_FIRST, STANDARD, 9.1.7/dut-write-nacked-remote-access-fails, FAIL",
+        "NACK_FIELDS_UNCHECKED, STANDARD, 5.6.5/dut-nack-naming-another-message, FAIL",
+        "STALE_NACK_FAILS_STREAM_HEAD, STANDARD, 5.6.5/dut-late-nack-of-a-finished-write, FAIL",
         "UNKNOWN_CONNECTION_NACK_MATCHED_BY_LOCAL_ID, STANDARD, 9.1.10/dut-fails-the-connection-a-nack-names, FAIL",
         "FINAL_NACK_RETRANSMITTED, STANDARD, 9.1.2/dut-write-nacked-invalid-request-fails, FAIL",
         "FINAL_NACK_RETRANSMITTED, STANDARD, 9.1.2/dut-send-nacked-message-too-long-fails, FAIL",

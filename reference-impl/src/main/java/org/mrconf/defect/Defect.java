@@ -683,6 +683,28 @@ public enum Defect {
      * message whose last PSN that is completes with SUCCESS. Caught by {@code NackedWorkRequestCase}.
      */
     NACKED_PSN_ACKNOWLEDGED_FIRST(breaks("9.1.7", "9.1.2")),
+
+    /**
+     * Takes a NACK by its PSN alone: one naming an outstanding PSN fails that PSN's message whatever stream id and MSN
+     * it carries, where Table 5-13 drops it and counts {@code rx_invalid_field}. Caught by
+     * {@code LateAnswersCase.nackNamingAnotherMessageChangesNothing}.
+     */
+    NACK_FIELDS_UNCHECKED(breaks("5.6.5")),
+
+    /**
+     * Takes a NACK whose PSN is no longer outstanding for the oldest unfinished message of its stream, whatever its
+     * MSN (a per-stream queue that fails its head): a late NACK of a finished message fails the next one, where Table
+     * 5-13 drops it as stale. Caught by {@code LateAnswersCase.lateNackOfAFinishedMessageChangesNothing}.
+     */
+    STALE_NACK_FAILS_STREAM_HEAD(breaks("5.6.5")),
+
+    /**
+     * Measures how far an ACK's cumulative PSN lies from the oldest unacknowledged PSN without asking which way, so a
+     * reordered ACK (cumulative PSN before the path's) looks like one for PSNs never sent: dropped whole and counted
+     * {@code rx_invalid_field}, where Table 5-13 makes it no error. Caught by
+     * {@code LateAnswersCase.reorderedAckIsNoError}.
+     */
+    REORDERED_ACK_COUNTED_INVALID(breaks("5.6.5")),
     ;
 
     private final List<String> clauses;

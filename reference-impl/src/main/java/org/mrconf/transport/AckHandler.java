@@ -34,6 +34,9 @@ final class AckHandler {
     private final boolean echoIgnored;
     private final boolean nackedPsnAcknowledgedFirst;
     private final boolean receivesKeptAfterFailure;
+    private final boolean nackFieldsUnchecked;
+    private final boolean staleNackFailsStreamHead;
+    private final boolean reorderedAckCountedInvalid;
 
     private final TailLossProbe tailLossProbe;
 
@@ -44,6 +47,9 @@ final class AckHandler {
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.receiverNotReadyFatal = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_FATAL);
         this.receivesKeptAfterFailure = defects.has(org.mrconf.defect.Defect.RECEIVES_KEPT_AFTER_FAILURE);
+        this.nackFieldsUnchecked = defects.has(org.mrconf.defect.Defect.NACK_FIELDS_UNCHECKED);
+        this.staleNackFailsStreamHead = defects.has(org.mrconf.defect.Defect.STALE_NACK_FAILS_STREAM_HEAD);
+        this.reorderedAckCountedInvalid = defects.has(org.mrconf.defect.Defect.REORDERED_ACK_COUNTED_INVALID);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
@@ -95,7 +101,9 @@ final class AckHandler {
         state.counters.increment(Counter.RX_ACKS);
         final PathSender path = connection.sendPaths[pathId];
         final long cumulative = ack.cumulativePsn();
-        if (!Serial.before(cumulative, path.oldestUnackedPsn)
+        // A reordered ACK (its cumulative PSN before the path's) is no error (Table 5-13); the defect measures the
+        // distance without asking which way it goes, so an old ACK looks like one for PSNs never sent.
+        if ((reorderedAckCountedInvalid || !Serial.before(cumulative, path.oldestUnackedPsn))
                 && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
             // Acknowledges PSNs never sent: a broken or hostile peer. Table 5-13 counts it as an invalid field;
             // the x_ counter tells it apart from the decoder's field checks.
@@ -189,15 +197,32 @@ final class AckHandler {
         final NackCode code = nack.code();
         onPathAnswered(path);
         final boolean outstanding = path.isOutstanding(psn);
+        if (code != NackCode.UNKNOWN_CONNECTION) { // clause 9.1.10 matches that one on its own terms
+            if (!Serial.before(psn, path.nextPsn)) {
+                // Table 5-13: a PSN never sent on the path, as an ACK of PSNs never sent: a broken or hostile peer.
+                state.counters.increment(Counter.RX_INVALID_FIELD);
+                return;
+            }
+            if (outstanding && !namesItsMessage(path, nack) && !nackFieldsUnchecked) {
+                // Table 5-13: an outstanding PSN with another message's stream or MSN. Which of the two is wrong
+                // cannot be known, so the NACK changes nothing.
+                state.counters.increment(Counter.RX_INVALID_FIELD);
+                return;
+            }
+        }
         switch (actionFor(code)) {
             case RETRANSMIT -> {
                 if (outstanding) {
                     path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
+                } else {
+                    state.counters.increment(Counter.RX_STALE); // Table 5-13: names nothing outstanding
                 }
             }
             case RETRY_LATER -> {
                 if (outstanding) {
                     path.markWaiting(psn, retryAfterIgnored ? nowNs : nowNs + nack.retryAfter() * 1000);
+                } else {
+                    state.counters.increment(Counter.RX_STALE);
                 }
             }
             case FAIL_MESSAGE -> {
@@ -217,8 +242,9 @@ final class AckHandler {
                     }
                     acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
                     path.advanceOldestUnacked();
-                } else {
-                    failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code));
+                } else if (!failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code))) {
+                    // Table 5-13: a late NACK of a finished message, or one naming what was never sent.
+                    state.counters.increment(Counter.RX_STALE);
                 }
             }
             case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
@@ -310,21 +336,31 @@ final class AckHandler {
         }
     }
 
-    private void failMessage(
+    /** Whether a NACK's stream id and MSN are those of the message its (outstanding) PSN carries. */
+    private static boolean namesItsMessage(final PathSender path, final NackFlyweight nack) {
+        final SendMessage message = path.slotMessage[PathSender.slot(nack.psn())];
+        return message.streamId == nack.streamId() && message.msn == nack.messageSequenceNumber();
+    }
+
+    /**
+     * Fails the unfinished message of {@code streamId} and {@code msn}, for a NACK whose PSN is no longer outstanding
+     * (an ACK that overtook it acknowledged the PSN, clause 9.1.7); false when there is none.
+     */
+    private boolean failMessage(
             final Connection connection, final int streamId, final long msn, final CompletionStatus status) {
         final StreamSendState stream = connection.existingSendStream(streamId);
         if (stream == null) {
-            return; // nothing was ever sent on it; a NACK naming it must not create state
+            return false; // nothing was ever sent on it; a NACK naming it must not create state
         }
         for (final SendMessage message : stream.awaitingCompletion) {
-            if (message.msn == msn && !message.isDone()) {
+            if ((message.msn == msn || staleNackFailsStreamHead) && !message.isDone()) {
                 connection.sendQueue.remove(message);
                 completions.finishSend(connection, message, status);
-                return;
+                return true;
             }
         }
         // A READ response we owe is refused by the requester: stop sending it.
-        connection.sendQueue.removeIf(
+        return connection.sendQueue.removeIf(
                 m -> m.opcode == org.mrconf.wire.Opcode.READ_RESPONSE && m.streamId == streamId && m.msn == msn);
     }
 

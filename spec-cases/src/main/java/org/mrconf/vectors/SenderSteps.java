@@ -274,8 +274,8 @@ final class SenderSteps {
                                 : VectorReplay.DUT_CONNECTION)
                 .path(first.header().pathId())
                 .psn(first.header().psn())
-                .stream(first.streamId())
-                .msn(first.messageSequenceNumber())
+                .stream((int) nack.stream().orElse(first.streamId()))
+                .msn(nack.msn().orElse(first.messageSequenceNumber()))
                 .cumulativePsn(first.header().psn())
                 .retryAfter(0));
     }

@@ -273,7 +273,11 @@ public record Sidecar(
      * Sends a NACK of {@code code} for the message an {@link Await} step bound as {@code of}: its first packet's path
      * and PSN, its stream and MSN (clause 5.4.1).
      */
-    public record Nack(String of, String code) implements Step {}
+    /**
+     * A NACK of the message an await named {@code of}; {@code stream} and {@code msn}, when given, replace the
+     * message's own in the NACK (a NACK that names an outstanding PSN but another message, Table 5-13).
+     */
+    public record Nack(String of, String code, OptionalLong stream, OptionalLong msn) implements Step {}
 
     /**
      * A control request between packets: {@code invalidate_region} invalidates the DUT's region {@code region}

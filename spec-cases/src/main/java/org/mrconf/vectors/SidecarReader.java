@@ -311,8 +311,12 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "of", "code");
-        return new Sidecar.Nack(f.string(node, at, "of"), f.oneOf(node, at, "code", NACK_CODES));
+        f.only(node, at, "of", "code", "stream", "msn");
+        return new Sidecar.Nack(
+                f.string(node, at, "of"),
+                f.oneOf(node, at, "code", NACK_CODES),
+                node.has("stream") ? OptionalLong.of(f.integer(node, at, "stream", 0, 0xFFFF)) : OptionalLong.empty(),
+                node.has("msn") ? OptionalLong.of(f.integer(node, at, "msn", 0, 0xFFFF_FFFFL)) : OptionalLong.empty());
     }
 
     private static Sidecar.Control control(final Fields f, final JsonNode node, final String at)

@@ -151,6 +151,17 @@ final class Scenario {
         return this;
     }
 
+    /** Step: NACK the message named {@code of}, but with stream id {@code stream} and MSN {@code msn} instead. */
+    Scenario nack(final String of, final String code, final int stream, final long msn) {
+        steps.addObject()
+                .putObject("nack")
+                .put("of", of)
+                .put("code", code)
+                .put("stream", stream)
+                .put("msn", msn);
+        return this;
+    }
+
     /** Frame {@code index} goes from UDP source port {@code port}, which replay keeps. */
     Scenario sourcePort(final int index, final int port) {
         sourcePorts.put(index, port);

@@ -45,6 +45,8 @@ final class SenderScenarios {
         all.add(invalidRequestFailsTheWrite());
         all.add(messageTooLongFailsTheSend());
         all.add(errorCompletionInMsnOrder());
+        all.add(lateNackOfAFinishedWrite());
+        all.add(nackNamingAnotherMessage());
         all.add(completionsInMsnOrder());
         all.add(noHeadOfLineBlockingAcrossStreams());
         all.add(sendWindowOf256());
@@ -358,6 +360,50 @@ final class SenderScenarios {
         scenario.checkNotCompleted(970, 971);
         scenario.holdAcks(false);
         return scenario.expectCompletion(970, "SUCCESS", "WRITE").expectCompletion(971, "REMOTE_BOUNDS_ERROR", "WRITE");
+    }
+
+    private static Scenario lateNackOfAFinishedWrite() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "5.6.5/dut-late-nack-of-a-finished-write",
+                        "inopportune",
+                        "Ensure that a NACK REMOTE_ACCESS naming a one-packet WRITE the DUT has already completed,"
+                                + " sent while the next WRITE of its stream waits for its held-back ACK, is dropped as"
+                                + " stale and counted under rx_stale, and fails neither WRITE",
+                        "5.6.5"),
+                Scenarios.pattern(256, 53));
+        postWrite(scenario, 0, 975, 128);
+        scenario.await("WRITE", 0).put("as", "first");
+        scenario.checkCompleted(new long[] {975});
+        scenario.holdAcks(true);
+        scenario.post("WRITE", 0, 976, "source", 128, 128, TESTER_ADDRESS + 128, TESTER_KEY);
+        scenario.await("WRITE", 0).put("as", "second").put("msn", 1);
+        // The first WRITE's PSN is acknowledged and its message finished: the NACK names nothing in progress.
+        scenario.nack("first", "REMOTE_ACCESS");
+        scenario.checkNotCompleted(976);
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(975, "SUCCESS", "WRITE")
+                .expectCompletion(976, "SUCCESS", "WRITE")
+                .expectCounter("rx_stale", 1);
+    }
+
+    private static Scenario nackNamingAnotherMessage() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "5.6.5/dut-nack-naming-another-message",
+                        "invalid",
+                        "Ensure that a NACK REMOTE_ACCESS naming the PSN of the DUT's outstanding one-packet WRITE but"
+                                + " the MSN of no message it sent is dropped and counted under rx_invalid_field, and"
+                                + " that the WRITE completes with SUCCESS on its ACK",
+                        "5.6.5"),
+                Scenarios.pattern(128, 54));
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 978, 128);
+        scenario.await("WRITE", 0).put("as", "only").put("msn", 0);
+        scenario.nack("only", "REMOTE_ACCESS", 0, 5);
+        scenario.checkNotCompleted(978);
+        scenario.holdAcks(false);
+        return scenario.expectCompletion(978, "SUCCESS", "WRITE").expectCounter("rx_invalid_field", 1);
     }
 
     private static Scenario reservedSentAsZero() {
