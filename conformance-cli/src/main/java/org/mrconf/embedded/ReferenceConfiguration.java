@@ -11,6 +11,7 @@ import java.util.Set;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.transport.EndpointConfig;
+import org.mrconf.transport.Feature;
 
 /**
  * The configurations the embedded reference can run in, each with the declarations that go with it. The standard one
@@ -40,7 +41,21 @@ public enum ReferenceConfiguration {
      * Whole Ethernet/IPv4/UDP frames on the in-memory link, in both directions: the tester builds every frame it
      * sends (a wrong or zero UDP checksum among them) and the soft DUT checks them as a NIC does (clause 4.1.6).
      */
-    FRAMES;
+    FRAMES,
+    /**
+     * A device that claims only core, multipath and streams: the endpoint is built without read, immediate and
+     * congestion, so it refuses READ_REQUEST and WRITE_WITH_IMMEDIATE with NACK INVALID_REQUEST (clause 5.6.7) and
+     * sends every ACK with CE count 0 and no rate limit (clause 8.2.6), the two clauses only such a device can be
+     * judged on.
+     */
+    CORE;
+
+    /** The clauses only a device that claims fewer profiles than the standard configuration can be judged on. */
+    private static final List<String> UNCLAIMED_PROFILE_CLAUSES = List.of("5.6.7", "8.2.6");
+
+    /** The profiles the core configuration does not claim, each a feature its endpoint is built without. */
+    private static final Set<Profile> NOT_CLAIMED_BY_CORE =
+            EnumSet.of(Profile.READ, Profile.IMMEDIATE, Profile.CONGESTION);
 
     /** The clause that only a frame-carrying configuration can judge: a host UDP stack hides its breakage. */
     private static final String CHECKSUM_CLAUSE = "4.1.6";
@@ -60,7 +75,7 @@ public enum ReferenceConfiguration {
             case STANDARD -> Optional.empty();
             case LONG_HAUL -> Optional.of(Profile.LONG_HAUL);
             case IPV6 -> Optional.of(Profile.IPV6);
-            case FRAMES -> Optional.empty();
+            case FRAMES, CORE -> Optional.empty();
         };
     }
 
@@ -68,6 +83,9 @@ public enum ReferenceConfiguration {
      * The clauses outside {@link #profile()} this configuration exists for: the checksum clause where frames travel.
      */
     public List<String> clauses() {
+        if (this == CORE) {
+            return UNCLAIMED_PROFILE_CLAUSES;
+        }
         return carriesFrames() ? List.of(CHECKSUM_CLAUSE) : List.of();
     }
 
@@ -88,7 +106,7 @@ public enum ReferenceConfiguration {
 
     /**
      * Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}, {@code ipv6},
-     * {@code frames}.
+     * {@code frames}, {@code core}.
      */
     public String targetName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -102,13 +120,15 @@ public enum ReferenceConfiguration {
             }
         }
         throw new IllegalArgumentException(
-                "unknown configuration '" + name + "', expected standard, long-haul, ipv6 or frames");
+                "unknown configuration '" + name + "', expected standard, long-haul, ipv6, frames or core");
     }
 
     /** The soft DUT's endpoint parameters in this configuration. */
     EndpointConfig endpoint(final EndpointConfig standard) {
         return switch (this) {
             case STANDARD, IPV6, FRAMES -> standard; // IPv6's header length follows from the DUT's address (SoftDut)
+            case CORE ->
+                standard.toBuilder().features(EnumSet.noneOf(Feature.class)).build();
             case LONG_HAUL ->
                 standard.toBuilder()
                         .timers(standard.minRtoNs(), LONG_HAUL_INITIAL_RTO_NS, LONG_HAUL_MAX_RTO_NS)
@@ -119,6 +139,21 @@ public enum ReferenceConfiguration {
 
     /** What the reference declares in this configuration: the standard declarations, its timers and claims changed. */
     DutProfile declarations(final DutProfile standard) {
+        if (this == CORE) {
+            final DutProfile.Conformance conformance = standard.conformance();
+            final Set<Profile> claims = EnumSet.copyOf(conformance.profiles());
+            claims.removeAll(NOT_CLAIMED_BY_CORE);
+            // An optional clause of a profile it no longer claims is not declared either.
+            final List<String> optional = new java.util.ArrayList<>();
+            conformance.optionalClauses().stream()
+                    .filter(id -> org.mrconf.cases.Applicability.catalogue()
+                            .find(id)
+                            .map(c -> claims.contains(c.profile()))
+                            .orElse(false))
+                    .forEach(optional::add);
+            return standard.withConformance(
+                    new DutProfile.Conformance(claims, optional, conformance.limits(), conformance.reorderTolerance()));
+        }
         if (profile().isEmpty()) {
             return standard; // frames change the carriage, not what the device claims
         }

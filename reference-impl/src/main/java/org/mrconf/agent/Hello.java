@@ -42,7 +42,11 @@ final class Hello {
         implementation.put("firmware", ec.defects().has(Defect.HELLO_OMITS_FIRMWARE) ? "" : config.firmware());
         implementation.put("driver", config.driver());
         final ArrayNode profiles = result.putArray("profiles");
-        config.profiles().forEach(profiles::add);
+        // A profile the endpoint was built without is not claimed (clause 12.1.5), whatever the agent was told.
+        config.profiles().stream()
+                .filter(profile -> java.util.Arrays.stream(org.mrconf.transport.Feature.values())
+                        .noneMatch(f -> f.profile().equals(profile) && !ec.offers(f)))
+                .forEach(profiles::add);
         // Deliberate non-conformances are always reported, so no report can pass a defect DUT off as clean.
         final ArrayNode defects = result.putArray("defects");
         ec.defects().names().forEach(defects::add);

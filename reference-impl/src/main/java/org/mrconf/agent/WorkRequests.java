@@ -2,6 +2,7 @@ package org.mrconf.agent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.mrconf.transport.Endpoint;
+import org.mrconf.transport.Feature;
 
 /**
  * The work-request operations ({@code post_receive}, {@code post_write}, {@code post_send}, {@code post_read}):
@@ -66,8 +67,14 @@ final class WorkRequests {
         return postRemote(args, false, true, endpoint::postWrite);
     }
 
-    /** {@code post_read}: the local buffer is where the device writes what it reads. */
+    /**
+     * {@code post_read}: the local buffer is where the device writes what it reads. A device without the read profile
+     * does not offer the operation ({@code unknown_op}, before any argument is looked at).
+     */
     ObjectNode postRead(final Args args) {
+        if (!endpoint.config().offers(Feature.READ)) {
+            throw new RequestError(ErrorCode.UNKNOWN_OP, "this device does not claim the read profile", "op");
+        }
         return postRemote(args, true, false, endpoint::postRead);
     }
 
@@ -78,6 +85,11 @@ final class WorkRequests {
         final long remoteAddress = args.u64("remoteAddress");
         final int remoteKey = (int) args.u32("remoteKey");
         final long wrId = wrId(args);
+        if (mayCarryImmediate && args.has("immediate") && !endpoint.config().offers(Feature.IMMEDIATE)) {
+            args.u32("immediate"); // a malformed value is reported as such first
+            throw new RequestError(
+                    ErrorCode.INVALID_ARGUMENT, "this device does not claim the immediate profile", "args.immediate");
+        }
         final RemoteWork chosen =
                 mayCarryImmediate && args.has("immediate") ? withImmediate(args.u32("immediate")) : work;
         post(() -> chosen.post(

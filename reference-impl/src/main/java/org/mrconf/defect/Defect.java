@@ -705,6 +705,20 @@ public enum Defect {
      * {@code LateAnswersCase.reorderedAckIsNoError}.
      */
     REORDERED_ACK_COUNTED_INVALID(breaks("5.6.5")),
+
+    /**
+     * Handles READ_REQUEST and WRITE_WITH_IMMEDIATE as a device claiming read and immediate does, although it claims
+     * neither (the reference's core configuration): it answers a READ and places an immediate WRITE, where clause 5.6.7
+     * requires NACK INVALID_REQUEST. Caught by {@code UnclaimedOpcodesCase}.
+     */
+    UNCLAIMED_OPCODES_HANDLED(breaks("5.6.7")),
+
+    /**
+     * Puts its CE count and fair-share rate hint in its ACKs although it does not claim congestion (the reference's
+     * core configuration), where clause 8.2.6 requires CE count 0 and no limit. Caught by
+     * {@code WithoutCongestionCase.acksCarryNoCongestionSignals}.
+     */
+    CONGESTION_REPORTED_UNCLAIMED(breaks("8.2.6")),
     ;
 
     private final List<String> clauses;

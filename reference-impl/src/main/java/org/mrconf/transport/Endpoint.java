@@ -79,7 +79,8 @@ public final class Endpoint implements PacketReceiver {
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,
                 config.mtuBytes() + (config.defects().has(Defect.MTU_WITHOUT_IP_HEADER) ? config.ipHeaderBytes() : 0),
-                config.defects());
+                config.defects(),
+                config.offers(Feature.CONGESTION) || config.defects().has(Defect.CONGESTION_REPORTED_UNCLAIMED));
         this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);

@@ -41,6 +41,8 @@ import org.mrconf.defect.Defects;
  *                              ACK delay sends a PROBE, and takes the PSNs sent before it that the probe's ACK
  *                              does not acknowledge as lost ({@link TailLossProbe}; on by default; the draft
  *                              permits it and a proposed clause would recommend it)
+ * @param features              the optional parts of the protocol the endpoint offers ({@link Feature}; all by
+ *                              default), so that it can stand for a device that claims fewer profiles
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
  *                              only {@code metaroce selftest} and defect-hunting runs set any
  */
@@ -69,10 +71,19 @@ public record EndpointConfig(
         long entropySeed,
         long receiveStateBudgetBytes,
         boolean tailLossProbe,
+        java.util.Set<Feature> features,
         Defects defects) {
 
     public EndpointConfig {
         java.util.Objects.requireNonNull(defects, "defects");
+        features = features.isEmpty()
+                ? java.util.Collections.unmodifiableSet(java.util.EnumSet.noneOf(Feature.class))
+                : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(features));
+    }
+
+    /** Whether the endpoint offers {@code feature} (the profile it is). */
+    public boolean offers(final Feature feature) {
+        return features.contains(feature);
     }
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
@@ -121,6 +132,8 @@ public record EndpointConfig(
         b.entropySeed = entropySeed;
         b.receiveStateBudgetBytes = receiveStateBudgetBytes;
         b.tailLossProbe = tailLossProbe;
+        b.features = java.util.EnumSet.noneOf(Feature.class);
+        b.features.addAll(features);
         b.defects = defects;
         return b;
     }
@@ -151,6 +164,7 @@ public record EndpointConfig(
         private long entropySeed = 1;
         private long receiveStateBudgetBytes = 64L << 20;
         private boolean tailLossProbe = true;
+        private java.util.Set<Feature> features = java.util.EnumSet.allOf(Feature.class);
         private Defects defects = Defects.NONE;
 
         private Builder() {}
@@ -254,6 +268,13 @@ public record EndpointConfig(
             return this;
         }
 
+        /** Offers only {@code offered} of the optional features, as a device that claims fewer profiles. */
+        public Builder features(final java.util.Set<Feature> offered) {
+            this.features =
+                    offered.isEmpty() ? java.util.EnumSet.noneOf(Feature.class) : java.util.EnumSet.copyOf(offered);
+            return this;
+        }
+
         /** Deliberate non-conformances to commit (self-validation only). */
         public Builder defects(final Defects active) {
             this.defects = active;
@@ -304,6 +325,7 @@ public record EndpointConfig(
                     entropySeed,
                     receiveStateBudgetBytes,
                     tailLossProbe,
+                    features,
                     defects);
         }
     }

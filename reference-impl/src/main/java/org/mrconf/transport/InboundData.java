@@ -77,6 +77,7 @@ final class InboundData {
     private final boolean sendMatchedByMsn;
     private final boolean rnrRecordsPsn;
     private final boolean sendLengthCheckedPerPacket;
+    private final boolean unclaimedOpcodesHandled;
     private final boolean readRequestReexecuted;
     private final boolean zeroLengthNotCompleted;
     private final boolean stalePlaced;
@@ -121,6 +122,7 @@ final class InboundData {
         this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
         this.sendLengthCheckedPerPacket = defects.has(org.mrconf.defect.Defect.SEND_LENGTH_CHECKED_PER_PACKET);
         this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
+        this.unclaimedOpcodesHandled = defects.has(Defect.UNCLAIMED_OPCODES_HANDLED);
         this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
         this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
         this.outstandingLimitOffByOne = defects.has(Defect.OUTSTANDING_LIMIT_OFF_BY_ONE);
@@ -412,6 +414,10 @@ final class InboundData {
             // The message is finished failed, so later messages of the stream still complete in MSN order.
             return refusals.reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
+        if (!offered(opcode)) {
+            // Clause 5.6.7: an opcode of a profile this endpoint does not claim, refused at step 8 of clause 5.6.6.
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index);
+        }
         return switch (opcode) {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
             case SEND -> placeSend(connection, pathId, packet, header, stream, index);
@@ -420,6 +426,15 @@ final class InboundData {
                         ? refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
                         : reads.acceptRequest(connection, pathId, header, stream, index);
             default -> throw new IllegalStateException("not a data opcode: " + opcode);
+        };
+    }
+
+    /** Whether the endpoint offers the profile of {@code opcode}, unless a defect handles it regardless. */
+    private boolean offered(final Opcode opcode) {
+        return switch (opcode) {
+            case READ_REQUEST -> state.config.offers(Feature.READ) || unclaimedOpcodesHandled;
+            case WRITE_WITH_IMMEDIATE -> state.config.offers(Feature.IMMEDIATE) || unclaimedOpcodesHandled;
+            default -> true;
         };
     }
 

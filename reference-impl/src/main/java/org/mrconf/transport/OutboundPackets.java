@@ -50,14 +50,24 @@ final class OutboundPackets {
     private final boolean boundsWrongCode;
     private final boolean ackReportsAnotherPath;
     private final boolean ceCountNeverSet;
+    private final boolean reportsCongestion;
     private final boolean nackResetsCeCount;
 
     OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
-        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE);
+        this(transmitter, counters, mtuBytes, org.mrconf.defect.Defects.NONE, true);
     }
 
+    /**
+     * @param reportsCongestion whether ACKs carry the CE count and rate hint; false for an endpoint without the
+     *                          congestion profile, whose ACKs carry 0 and no limit (clause 8.2.6)
+     */
     OutboundPackets(
-            final PacketTransmitter transmitter, final Counters counters, final int mtuBytes, final Defects defects) {
+            final PacketTransmitter transmitter,
+            final Counters counters,
+            final int mtuBytes,
+            final Defects defects,
+            final boolean reportsCongestion) {
+        this.reportsCongestion = reportsCongestion;
         this.retransmitWithoutFlag = defects.has(Defect.RETRANSMIT_WITHOUT_FLAG);
         this.retransmitOnOtherPath = defects.has(Defect.RETRANSMIT_ON_OTHER_PATH);
         this.unhealthyResendsElsewhere = defects.has(Defect.UNHEALTHY_PATH_RESENDS_ELSEWHERE);
@@ -187,8 +197,12 @@ final class OutboundPackets {
                 .destinationConnectionId(connection.config.peerId() & Serial.MASK)
                 .pathId(path.pathId)
                 .echoedTimestamp(path.lastTimestamp)
-                .ceCount(ceCountNeverSet ? 0 : Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
-                .rateHint(rateHintMbps);
+                .ceCount(
+                        ceCountNeverSet || !reportsCongestion
+                                ? 0
+                                : Math.min(path.ceSinceAck, AckFlyweight.CE_COUNT_MAX))
+                // Without the congestion profile: CE count 0 and no limit in every ACK (clause 8.2.6).
+                .rateHint(reportsCongestion ? rateHintMbps : AckFlyweight.RATE_HINT_NO_LIMIT);
         final PathReceiver[] paths = connection.receivePaths;
         (ackReportsAnotherPath ? paths[(path.pathId + 1) % paths.length] : path).window.writeTo(ack);
         if (sackFirstWordOnly) {

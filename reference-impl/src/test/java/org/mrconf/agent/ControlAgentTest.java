@@ -674,6 +674,26 @@ class ControlAgentTest {
         return new ControlAgent(endpoint(), peers, config);
     }
 
+    /** Spec clause 5.6.7 and section 4: an endpoint built without read, immediate and congestion claims none. */
+    @Test
+    void shouldNeitherClaimNorOfferWhatTheEndpointLacks() {
+        agent = new ControlAgent(
+                new Endpoint(
+                        EndpointConfig.builder()
+                                .features(java.util.EnumSet.noneOf(org.mrconf.transport.Feature.class))
+                                .build(),
+                        (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
+                        NanoClock.system()),
+                peers,
+                AgentConfig.builder().build());
+
+        assertThat(call("hello", args()).at("/result/profiles").toString())
+                .isEqualTo("[\"core\",\"multipath\",\"streams\"]");
+        final JsonNode read = call("post_read", args("connection", 99));
+        assertError(read, "unknown_op");
+        assertThat(errorField(read)).isEqualTo("op");
+    }
+
     private ControlAgent agentWithDefects(final Defect... defects) {
         return new ControlAgent(
                 new Endpoint(

@@ -4,6 +4,7 @@ import java.util.List;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.AckFlyweight;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.NackPacket;
 import org.opentest4j.TestAbortedException;
@@ -54,6 +55,30 @@ final class SentChecks {
      * limit and is a hint too). A DUT that sent no ACK leaves nothing to judge here; the vector's {@code responses}
      * say which ACKs it owes.
      */
+    /**
+     * Clause 8.2.6: a device without the congestion profile sends every ACK with CE count 0 and rate hint 0xFFFFFFFF
+     * (no limit). A DUT that sent no ACK leaves nothing to judge here.
+     */
+    static void noCongestionSignals(final List<ReceivedPacket> answers, final List<String> failures) {
+        int acks = 0;
+        for (final ReceivedPacket answer : answers) {
+            final AckPacket ack = ackOf(answer);
+            if (ack == null) {
+                continue;
+            }
+            acks++;
+            if (ack.ceCount() != 0 || ack.rateHint() != AckFlyweight.RATE_HINT_NO_LIMIT) {
+                failures.add("the ACK " + answer + " carries CE count " + ack.ceCount() + " and rate hint 0x"
+                        + Long.toHexString(ack.rateHint()) + "; 8.2.6: a device without the congestion profile"
+                        + " sends CE count 0 and rate hint 0xffffffff in every ACK");
+                return;
+            }
+        }
+        if (acks == 0) {
+            throw new TestAbortedException("the DUT sent no ACK, so no ACK can be judged");
+        }
+    }
+
     static void rateHintInEveryAck(final List<ReceivedPacket> answers, final List<String> failures) {
         int acks = 0;
         for (final ReceivedPacket answer : answers) {

@@ -38,6 +38,7 @@ public record Sidecar(
         String kind,
         String purpose,
         List<String> profiles,
+        List<String> unclaimedProfiles,
         Setup setup,
         Placeholders placeholders,
         String pacing,
@@ -45,6 +46,26 @@ public record Sidecar(
         Map<Integer, org.mrconf.pcap.ChecksumMode> udpChecksums,
         Expect expect,
         List<Step> steps) {
+    /**
+     * Why a device with {@code claims} cannot run this vector: a profile it needs and does not claim, or one the vector
+     * is about a device without and it claims; empty when it can.
+     */
+    public java.util.Optional<String> profilesUnmet(final java.util.function.Predicate<String> claims) {
+        for (final String profile : profiles) {
+            if (!claims.test(profile)) {
+                return java.util.Optional.of(
+                        "the vector needs the " + profile + " profile, which the device does not claim");
+            }
+        }
+        for (final String profile : unclaimedProfiles) {
+            if (claims.test(profile)) {
+                return java.util.Optional.of(
+                        "the vector is about a device without the " + profile + " profile, and the device claims it");
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The {@link #asCaptured} fields. */
     public static final String SOURCE_PORT = "sourcePort";
 
@@ -107,7 +128,8 @@ public record Sidecar(
      * address and MetaRoCE port, whatever source port the tester's packet came from (clauses 4.1.3, 4.2.3).
      * {@code nacksFirst}: every NACK of the DUT comes before any ACK of its path that reports the NACK's PSN as
      * received, and its cumulative psn does not cover that PSN (clause 9.1.6). {@code rateHintInEveryAck}: every ACK
-     * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3). {@code distinctSinkHandles}: no READ_REQUEST of
+     * of the DUT carries a rate hint, never 0 Mbit/s (clause 8.2.3). {@code noCongestionSignals}: every ACK of the DUT
+     * carries CE count 0 and rate hint 0xFFFFFFFF (clause 8.2.6, a device without congestion). {@code distinctSinkHandles}: no READ_REQUEST of
      * the DUT carries the sink handle of an earlier READ (clause 7.4.4). {@code sentUdpChecksums}: every datagram
      * the DUT sent carries a right UDP checksum, or over IPv4 a zero one (clause 4.1.6); it needs a link that shows
      * the DUT's whole frames. {@code placedWhenAcknowledged}: after each stimulus frame, the bytes of every WRITE an
@@ -127,6 +149,7 @@ public record Sidecar(
             boolean toTesterPort,
             boolean nacksFirst,
             boolean rateHintInEveryAck,
+            boolean noCongestionSignals,
             boolean distinctSinkHandles,
             boolean sentUdpChecksums,
             boolean placedWhenAcknowledged) {}

@@ -72,6 +72,7 @@ public final class SidecarReader {
                 "kind",
                 "purpose",
                 "profiles",
+                "unclaimedProfiles",
                 "setup",
                 "placeholders",
                 "pacing",
@@ -89,6 +90,15 @@ public final class SidecarReader {
         final List<String> profiles = new ArrayList<>();
         for (final JsonNode profile : f.array(root, "$", "profiles", false)) {
             profiles.add(f.text(profile, "$.profiles[]"));
+        }
+        final List<String> unclaimed = new ArrayList<>();
+        for (final JsonNode profile : f.array(root, "$", "unclaimedProfiles", false)) {
+            final String name = f.text(profile, "$.unclaimedProfiles[]");
+            if (profiles.contains(name) || name.equals("core")) {
+                throw new VectorException(
+                        file, "$.unclaimedProfiles", "names '" + name + "', which a device running it must claim");
+            }
+            unclaimed.add(name);
         }
         final Sidecar.Setup setup = setup(f, f.object(root, "$", "setup"));
         final Sidecar.Placeholders placeholders = placeholders(f, f.object(root, "$", "placeholders"));
@@ -116,6 +126,7 @@ public final class SidecarReader {
                 f.oneOf(root, "$", "kind", KINDS),
                 f.string(root, "$", "purpose"),
                 List.copyOf(profiles),
+                List.copyOf(unclaimed),
                 setup,
                 placeholders,
                 root.has("pacing") ? f.oneOf(root, "$", "pacing", PACING) : "fast",
@@ -650,6 +661,7 @@ public final class SidecarReader {
                 "toTesterPort",
                 "nacksFirst",
                 "rateHintInEveryAck",
+                "noCongestionSignals",
                 "distinctSinkHandles",
                 "sentUdpChecksums",
                 "placedWhenAcknowledged");
@@ -697,6 +709,7 @@ public final class SidecarReader {
                 node.has("toTesterPort") && f.bool(node, "$.expect", "toTesterPort"),
                 node.has("nacksFirst") && f.bool(node, "$.expect", "nacksFirst"),
                 node.has("rateHintInEveryAck") && f.bool(node, "$.expect", "rateHintInEveryAck"),
+                node.has("noCongestionSignals") && f.bool(node, "$.expect", "noCongestionSignals"),
                 node.has("distinctSinkHandles") && f.bool(node, "$.expect", "distinctSinkHandles"),
                 node.has("sentUdpChecksums") && f.bool(node, "$.expect", "sentUdpChecksums"),
                 node.has("placedWhenAcknowledged") && f.bool(node, "$.expect", "placedWhenAcknowledged"));
@@ -715,6 +728,7 @@ public final class SidecarReader {
                 && !expect.toTesterPort()
                 && !expect.nacksFirst()
                 && !expect.rateHintInEveryAck()
+                && !expect.noCongestionSignals()
                 && !expect.distinctSinkHandles()
                 && !expect.sentUdpChecksums()
                 && !expect.placedWhenAcknowledged()) {

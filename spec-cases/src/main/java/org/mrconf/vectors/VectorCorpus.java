@@ -88,14 +88,10 @@ public record VectorCorpus(Path root, List<TestVector> vectors, List<VectorExcep
             }
         }
         for (final String profile : sidecar.profiles()) {
-            try {
-                Profile.fromSpecName(profile);
-            } catch (final IllegalArgumentException e) {
-                throw new VectorException(
-                        sidecarFile,
-                        "$.profiles",
-                        "names profile '" + profile + "', which the spec " + "does not define");
-            }
+            knownProfile(sidecarFile, "$.profiles", profile);
+        }
+        for (final String profile : sidecar.unclaimedProfiles()) {
+            knownProfile(sidecarFile, "$.unclaimedProfiles", profile);
         }
         final Set<String> regions =
                 sidecar.setup().regions().stream().map(Sidecar.Region::name).collect(Collectors.toSet());
@@ -162,6 +158,16 @@ public record VectorCorpus(Path root, List<TestVector> vectors, List<VectorExcep
             return VectorFiles.digest(VectorFiles.hashesOf(root, folder));
         } catch (final IOException e) {
             throw new VectorException(sidecar, "", "cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    private static void knownProfile(final Path sidecarFile, final String field, final String profile)
+            throws VectorException {
+        try {
+            Profile.fromSpecName(profile);
+        } catch (final IllegalArgumentException e) {
+            throw new VectorException(
+                    sidecarFile, field, "names profile '" + profile + "', which the spec does not define");
         }
     }
 }

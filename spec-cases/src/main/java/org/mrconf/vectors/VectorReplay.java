@@ -224,6 +224,9 @@ public final class VectorReplay {
             if (sidecar.expect().rateHintInEveryAck()) {
                 sentChecks.add(() -> SentChecks.rateHintInEveryAck(answers, failures));
             }
+            if (sidecar.expect().noCongestionSignals()) {
+                sentChecks.add(() -> SentChecks.noCongestionSignals(answers, failures));
+            }
             if (sidecar.expect().distinctSinkHandles()) {
                 sentChecks.add(() -> SentChecks.distinctSinkHandles(answers, failures));
             }

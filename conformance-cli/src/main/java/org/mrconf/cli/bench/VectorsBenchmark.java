@@ -66,8 +66,8 @@ public final class VectorsBenchmark implements Callable<Integer> {
         lines.add("");
         lines.add(
                 "Each vector runs once against the clean embedded reference, in the first configuration that claims its"
-                        + " profiles and whose link carries it (standard, then long-haul, ipv6, frames); starting those"
-                        + " references is part of the time.");
+                        + " profiles (and none it must not) and whose link carries it (standard, then long-haul,"
+                        + " ipv6, frames, core); starting those references is part of the time.");
         lines.add("");
         lines.add("Each vector ends once everything it expects to see has come and the DUT has then been quiet for its"
                 + " quiet window (here 100 ms: the floor, above twice the declared ACK deadline and the initial"

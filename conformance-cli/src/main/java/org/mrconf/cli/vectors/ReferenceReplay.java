@@ -74,10 +74,10 @@ public final class ReferenceReplay {
      * ({@link LinkRequirements}); empty when it can.
      */
     static Optional<String> unmet(final EmbeddedReferenceDut reference, final TestVector vector) throws Exception {
-        for (final String profile : vector.sidecar().profiles()) {
-            if (!reference.device().profile().claims(Profile.fromSpecName(profile))) {
-                return Optional.of("it needs the " + profile + " profile, which this configuration does not claim");
-            }
+        final Optional<String> profiles =
+                vector.sidecar().profilesUnmet(p -> reference.device().profile().claims(Profile.fromSpecName(p)));
+        if (profiles.isPresent()) {
+            return profiles;
         }
         return LinkRequirements.unmet(vector, reference.device().link());
     }

@@ -20,6 +20,9 @@ final class Scenario {
     final String kind;
     final String purpose;
     final List<String> profiles = new ArrayList<>(List.of("core"));
+    /** Profiles the device must not claim ({@code unclaimedProfiles}): the scenario is about a device without them. */
+    final List<String> unclaimedProfiles = new ArrayList<>();
+
     final ObjectNode setup = JSON.objectNode();
     final ObjectNode expect = JSON.objectNode();
     final List<byte[]> stimulus = new ArrayList<>();

@@ -84,6 +84,7 @@ final class Scenarios {
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());
         all.addAll(ReadRequesterScenarios.all());
+        all.addAll(UnclaimedProfileScenarios.all());
         return all;
     }
 

@@ -43,6 +43,9 @@ final class VectorWriter {
         sidecar.put("kind", scenario.kind);
         sidecar.put("purpose", scenario.purpose);
         scenario.profiles.forEach(sidecar.putArray("profiles")::add);
+        if (!scenario.unclaimedProfiles.isEmpty()) {
+            scenario.unclaimedProfiles.forEach(sidecar.putArray("unclaimedProfiles")::add);
+        }
         sidecar.set("setup", scenario.setup);
         final ObjectNode placeholders = sidecar.putObject("placeholders");
         placeholders.put("connection", hex(Scenarios.CONNECTION));

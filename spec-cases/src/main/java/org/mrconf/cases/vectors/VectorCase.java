@@ -50,11 +50,10 @@ class VectorCase {
             }
             tests.add(DynamicTest.dynamicTest(
                     vector.id(), vector.folder().resolve(TestVector.SIDECAR).toUri(), () -> {
-                        for (final String profile : vector.sidecar().profiles()) {
-                            if (!dut.profile().claims(Profile.fromSpecName(profile))) {
-                                throw NotApplicable.because("the vector needs the " + profile
-                                        + " profile, which the device does not claim");
-                            }
+                        final java.util.Optional<String> profiles = vector.sidecar()
+                                .profilesUnmet(p -> dut.profile().claims(Profile.fromSpecName(p)));
+                        if (profiles.isPresent()) {
+                            throw NotApplicable.because(profiles.get());
                         }
                         requireLinkFields(vector, dut);
                         VectorReplay.run(
