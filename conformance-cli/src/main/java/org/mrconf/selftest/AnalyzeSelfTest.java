@@ -154,8 +154,15 @@ public final class AnalyzeSelfTest {
         } catch (final ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         } finally {
+            // Every task has stopped writing its capture before the folder goes, and a folder that cannot be removed
+            // (a temporary one) never hides the run's own failure: it is only reported.
             pool.shutdownNow();
-            deleteTree(work);
+            pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+            try {
+                deleteTree(work);
+            } catch (final UncheckedIOException e) {
+                System.err.println("metaroce: warning: " + e.getMessage() + ": " + e.getCause());
+            }
         }
     }
 
