@@ -171,6 +171,16 @@ public final class CaseSteps {
     }
 
     /**
+     * The shortest RTO the DUT can run with after {@link #stretchTheTimer} with {@code age}: that age, or its declared
+     * maximum RTO when that is less. A resend that comes sooner after its original (by the DUT's own transmit
+     * timestamps) than half of it was not the timer's.
+     */
+    public static Duration stretchedRtoFloor(final Testbed testbed, final Duration age) {
+        final Duration maxRto = testbed.profile().parameters().timers().maxRto();
+        return age.compareTo(maxRto) <= 0 ? age : maxRto;
+    }
+
+    /**
      * Every completion the DUT delivered during a case, in delivery order. Polling consumes completions, so a case
      * that waits for one and later checks that no other came must keep them here.
      */

@@ -55,31 +55,42 @@ final class SentChecks {
      * limit and is a hint too). A DUT that sent no ACK leaves nothing to judge here; the vector's {@code responses}
      * say which ACKs it owes.
      */
+    static void rateHintInEveryAck(final List<ReceivedPacket> answers, final List<String> failures) {
+        everyAck(
+                answers,
+                failures,
+                "no rate hint",
+                ack -> ack.rateHint() == 0
+                        ? " carries the rate hint 0 Mbit/s; 8.2.3: every ACK carries the receiver's current fair-share"
+                                + " rate hint"
+                        : null);
+    }
+
     /**
      * Clause 8.2.6: a device without the congestion profile sends every ACK with CE count 0 and rate hint 0xFFFFFFFF
      * (no limit). A DUT that sent no ACK leaves nothing to judge here.
      */
     static void noCongestionSignals(final List<ReceivedPacket> answers, final List<String> failures) {
-        int acks = 0;
-        for (final ReceivedPacket answer : answers) {
-            final AckPacket ack = ackOf(answer);
-            if (ack == null) {
-                continue;
-            }
-            acks++;
-            if (ack.ceCount() != 0 || ack.rateHint() != AckFlyweight.RATE_HINT_NO_LIMIT) {
-                failures.add("the ACK " + answer + " carries CE count " + ack.ceCount() + " and rate hint 0x"
-                        + Long.toHexString(ack.rateHint()) + "; 8.2.6: a device without the congestion profile"
-                        + " sends CE count 0 and rate hint 0xffffffff in every ACK");
-                return;
-            }
-        }
-        if (acks == 0) {
-            throw new TestAbortedException("the DUT sent no ACK, so no ACK can be judged");
-        }
+        everyAck(
+                answers,
+                failures,
+                "no ACK",
+                ack -> ack.ceCount() != 0 || ack.rateHint() != AckFlyweight.RATE_HINT_NO_LIMIT
+                        ? " carries CE count " + ack.ceCount() + " and rate hint 0x" + Long.toHexString(ack.rateHint())
+                                + "; 8.2.6: a device without the congestion profile sends CE count 0 and rate hint"
+                                + " 0xffffffff in every ACK"
+                        : null);
     }
 
-    static void rateHintInEveryAck(final List<ReceivedPacket> answers, final List<String> failures) {
+    /**
+     * Checks every ACK among {@code answers}: the first that {@code fault} describes (non-null: what is wrong with it)
+     * is the failure. No ACK at all leaves {@code what} unjudged (INCONCLUSIVE).
+     */
+    private static void everyAck(
+            final List<ReceivedPacket> answers,
+            final List<String> failures,
+            final String what,
+            final java.util.function.Function<AckPacket, String> fault) {
         int acks = 0;
         for (final ReceivedPacket answer : answers) {
             final AckPacket ack = ackOf(answer);
@@ -87,14 +98,14 @@ final class SentChecks {
                 continue;
             }
             acks++;
-            if (ack.rateHint() == 0) {
-                failures.add("the ACK " + answer + " carries the rate hint 0 Mbit/s; 8.2.3: every ACK carries the"
-                        + " receiver's current fair-share rate hint");
+            final String wrong = fault.apply(ack);
+            if (wrong != null) {
+                failures.add("the ACK " + answer + wrong);
                 return;
             }
         }
         if (acks == 0) {
-            throw new TestAbortedException("the DUT sent no ACK, so no rate hint can be judged");
+            throw new TestAbortedException("the DUT sent no ACK, so " + what + " can be judged");
         }
     }
 

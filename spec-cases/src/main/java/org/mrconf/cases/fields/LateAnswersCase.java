@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
@@ -121,11 +122,11 @@ class LateAnswersCase {
         // One path, its RTO stretched far past the tester's answers, so no timer resends what the ACKs cover.
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             CaseSteps.stretchTheTimer(testbed, STRETCH, 420, SOURCE, LENGTH);
-            judgeReorderedAck(testbed, dut);
+            judgeReorderedAck(testbed);
         }
     }
 
-    private static void judgeReorderedAck(final Testbed testbed, final DeviceUnderTest dut) throws Exception {
+    private static void judgeReorderedAck(final Testbed testbed) throws Exception {
         testbed.control().writeRegion(testbed.key(), SOURCE, Testbed.randomBytes(LENGTH, 42));
         final int mark = testbed.peer().mark();
         for (long wrId = 421; wrId <= 423; wrId++) {
@@ -176,8 +177,7 @@ class LateAnswersCase {
                                         DataPacket.class,
                                         d -> Psn.distance(first, d.header().psn()) < 3));
         if (!resent.isEmpty()) {
-            final Duration rtoFloor =
-                    min(STRETCH, dut.profile().parameters().timers().maxRto());
+            final Duration rtoFloor = CaseSteps.stretchedRtoFloor(testbed, STRETCH);
             if (answeredNs - firstSeenNs >= rtoFloor.toNanos() / 2) {
                 throw Inconclusive.because("the DUT resent an acknowledged PSN, but the tester took "
                         + Duration.ofNanos(answeredNs - firstSeenNs).toMillis() + " ms to acknowledge it, long enough"
@@ -190,16 +190,8 @@ class LateAnswersCase {
                 .isEmpty();
     }
 
-    private static Duration min(final Duration a, final Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
     private static PacketMatcher firstWrites() {
-        return PacketMatcher.expect()
-                .data()
-                .opcode(Opcode.WRITE)
-                .connection(Testbed.TESTER_CONNECTION)
-                .firstTransmission();
+        return DutTraffic.dataFromDut().opcode(Opcode.WRITE);
     }
 
     private static WorkRequest request(final Testbed testbed, final long wrId) {
