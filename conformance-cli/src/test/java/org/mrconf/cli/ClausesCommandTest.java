@@ -23,7 +23,7 @@ class ClausesCommandTest {
         assertThat(exit).isZero();
         assertThat(out.toString())
                 .contains("6.4.1    MUST   core       PUB  Retransmit exactly the missing packet")
-                .contains("125 of 125 clauses")
+                .contains("126 of 126 clauses")
                 .contains("Not Meta's specification");
     }
 
@@ -87,7 +87,7 @@ class ClausesCommandTest {
     @Test
     void shouldReportTheSpecAndWireVersions() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.8, wire version 1.0");
+        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.9, wire version 1.0");
     }
 
     private int run(final String... args) {

@@ -719,6 +719,13 @@ public enum Defect {
      * {@code WithoutCongestionCase.acksCarryNoCongestionSignals}.
      */
     CONGESTION_REPORTED_UNCLAIMED(breaks("8.2.6")),
+
+    /**
+     * Resends a PSN NACKed PSN_OUT_OF_WINDOW at once, as if a gap had shown it lost, instead of waiting for an ACK that
+     * moves the receive window or for the path's timer (clause 9.1.11): the receiver, whose window is full, drops it
+     * again. Caught by {@code OutOfWindowRetryCase}.
+     */
+    OUT_OF_WINDOW_RESENT_AT_ONCE(breaks("9.1.11")),
     ;
 
     private final List<String> clauses;

@@ -37,6 +37,7 @@ final class AckHandler {
     private final boolean nackFieldsUnchecked;
     private final boolean staleNackFailsStreamHead;
     private final boolean reorderedAckCountedInvalid;
+    private final boolean outOfWindowResentAtOnce;
 
     private final TailLossProbe tailLossProbe;
 
@@ -50,6 +51,7 @@ final class AckHandler {
         this.nackFieldsUnchecked = defects.has(org.mrconf.defect.Defect.NACK_FIELDS_UNCHECKED);
         this.staleNackFailsStreamHead = defects.has(org.mrconf.defect.Defect.STALE_NACK_FAILS_STREAM_HEAD);
         this.reorderedAckCountedInvalid = defects.has(org.mrconf.defect.Defect.REORDERED_ACK_COUNTED_INVALID);
+        this.outOfWindowResentAtOnce = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_RESENT_AT_ONCE);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
@@ -118,6 +120,8 @@ final class AckHandler {
         if (rttNs < HALF_RANGE) {
             path.rtt.onSample(rttNs);
         }
+        // An ACK whose cumulative PSN passes the oldest unacknowledged PSN moves the receive window (clause 9.1.11).
+        final boolean windowMoved = Serial.before(path.oldestUnackedPsn, cumulative);
         int newlyAcked = acknowledgeBefore(connection, path, cumulative);
         int highestSacked = -1;
         for (int word = 0; word < AckFlyweight.SACK_WORDS; word++) {
@@ -135,6 +139,9 @@ final class AckHandler {
             }
         }
         path.advanceOldestUnacked();
+        if (windowMoved) {
+            path.windowAdvanced(nowNs);
+        }
         detectLoss(path, cumulative, highestSacked, nowNs);
         final boolean answeredProbe = tailLossProbe.onAck(path, ack.echoedTimestamp());
         onPathAnswered(path);
@@ -212,8 +219,10 @@ final class AckHandler {
         }
         switch (actionFor(code)) {
             case RETRANSMIT -> {
-                if (outstanding) {
-                    path.markWaiting(psn, nowNs + path.rtt.srttNs()); // once the window has moved
+                if (outstanding && outOfWindowResentAtOnce) {
+                    path.markWaiting(psn, nowNs); // the defect: resent at once, as if a gap had shown it lost
+                } else if (outstanding) {
+                    path.markWaitingForWindow(psn); // once an ACK moves the window, or on the timer (9.1.11)
                 } else {
                     state.counters.increment(Counter.RX_STALE); // Table 5-13: names nothing outstanding
                 }

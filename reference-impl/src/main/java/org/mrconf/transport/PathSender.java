@@ -13,7 +13,10 @@ final class PathSender {
     static final byte ACKED = 2;
     /** Deemed lost; waits for its retransmission. */
     static final byte LOST = 3;
-    /** Rejected with RECEIVER_NOT_READY; waits until {@link #slotRetryAtNs}. */
+    /**
+     * Rejected with RECEIVER_NOT_READY, waiting until {@link #slotRetryAtNs}; or, with {@link #slotAwaitsWindow},
+     * rejected with PSN_OUT_OF_WINDOW, waiting for the receive window to move (clause 9.1.11).
+     */
     static final byte WAITING = 4;
 
     final int pathId;
@@ -32,6 +35,8 @@ final class PathSender {
     long[] slotSentNs;
     long[] slotRetryAtNs;
     boolean[] slotRetransmitted;
+    /** For a WAITING slot: whether it waits for an advancing ACK or the timer, not for a retry-after. */
+    boolean[] slotAwaitsWindow;
 
     /** PSN the next new packet gets. */
     long nextPsn;
@@ -108,6 +113,7 @@ final class PathSender {
             slotSentNs = new long[WINDOW];
             slotRetryAtNs = new long[WINDOW];
             slotRetransmitted = new boolean[WINDOW];
+            slotAwaitsWindow = new boolean[WINDOW];
         }
         final long psn = nextPsn;
         final int slot = slot(psn);
@@ -155,6 +161,46 @@ final class PathSender {
         if (slotState[slot] == IN_FLIGHT || slotState[slot] == LOST) {
             slotState[slot] = WAITING;
             slotRetryAtNs[slot] = retryAtNs;
+            slotAwaitsWindow[slot] = false;
+        }
+    }
+
+    /**
+     * Parks a PSN the receiver NACKed PSN_OUT_OF_WINDOW until an ACK of the path advances its cumulative PSN
+     * ({@link #windowAdvanced}) or the path's timer expires ({@link #releaseOnTimeout}), clause 9.1.11.
+     */
+    void markWaitingForWindow(final long psn) {
+        markWaiting(psn, 0);
+        final int slot = slot(psn);
+        if (slotState[slot] == WAITING) {
+            slotAwaitsWindow[slot] = true;
+        }
+    }
+
+    /** Whether the slot waits for the window rather than for a retry-after. */
+    boolean awaitsWindow(final int slot) {
+        return slotState[slot] == WAITING && slotAwaitsWindow[slot];
+    }
+
+    /** The receive window moved: every PSN waiting for it is due now. */
+    void windowAdvanced(final long nowNs) {
+        for (long psn = oldestUnackedPsn; psn != nextPsn; psn = Serial.add(psn, 1)) {
+            final int slot = slot(psn);
+            if (awaitsWindow(slot)) {
+                slotAwaitsWindow[slot] = false;
+                slotRetryAtNs[slot] = nowNs;
+            }
+        }
+    }
+
+    /** The path's timer expired: a PSN waiting for the window is lost now, and resent with the others. */
+    void releaseOnTimeout() {
+        for (long psn = oldestUnackedPsn; psn != nextPsn; psn = Serial.add(psn, 1)) {
+            final int slot = slot(psn);
+            if (awaitsWindow(slot)) {
+                slotAwaitsWindow[slot] = false;
+                slotState[slot] = LOST; // still counted in awaitingResend
+            }
         }
     }
 

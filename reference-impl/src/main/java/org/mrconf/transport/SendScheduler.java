@@ -139,7 +139,9 @@ final class SendScheduler {
                 final int slot = PathSender.slot(psn);
                 final byte slotState = path.slotState[slot];
                 if (slotState != PathSender.LOST
-                        && !(slotState == PathSender.WAITING && nowNs - path.slotRetryAtNs[slot] >= 0)) {
+                        && !(slotState == PathSender.WAITING
+                                && !path.awaitsWindow(slot)
+                                && nowNs - path.slotRetryAtNs[slot] >= 0)) {
                     continue;
                 }
                 final SendMessage message = path.slotMessage[slot];
@@ -258,6 +260,7 @@ final class SendScheduler {
         }
         path.congestionWindow.onTimeout();
         path.repathBeforeResend = false;
+        path.releaseOnTimeout(); // a PSN NACKed PSN_OUT_OF_WINDOW: on the timer if no ACK moved the window (9.1.11)
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
             // Only IN_FLIGHT PSNs become lost: one waiting for its RECEIVER_NOT_READY retry keeps waiting (9.1.9).
             if (waitingPsnResentOnTimeout && path.slotState[PathSender.slot(psn)] == PathSender.WAITING) {
@@ -379,7 +382,7 @@ final class SendScheduler {
             if (path.slotState[slot] == PathSender.LOST) {
                 return nowNs;
             }
-            if (path.slotState[slot] == PathSender.WAITING) {
+            if (path.slotState[slot] == PathSender.WAITING && !path.awaitsWindow(slot)) {
                 earliest = Math.min(earliest, path.slotRetryAtNs[slot]);
             }
         }

@@ -67,6 +67,10 @@ class VectorCoverageTest {
                     "9.1.9",
                     NO_PREDICATE + " (a NACK's retry interval); " + DUT_SENDS
                             + " (a timer resend that crosses the NACK on the wire looks like an early retry)"),
+            Map.entry(
+                    "9.1.11",
+                    DUT_SENDS + " (the tester would have to forget the NACKed PSN; a resend is judged against the"
+                            + " DUT's timer)"),
             Map.entry("10.1.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("10.1.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("11.1.6", NOT_ON_THE_WIRE + " (a post refused by the control protocol)"),
