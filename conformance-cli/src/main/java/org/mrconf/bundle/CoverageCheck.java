@@ -79,6 +79,10 @@ final class CoverageCheck {
                 // The run's link could not carry the case: not a claim skipped, a clause this run could not show.
                 notes.add(name + " was not exercised: " + result.reason()
                         + "; a run over a link that carries it covers it");
+            } else if (result.verdict() == Verdict.NOT_APPLICABLE
+                    && result.reason().startsWith(org.mrconf.cases.Applicability.CLAIMS_MORE)) {
+                // About a device that claims less (clauses 5.6.7, 8.2.6): this device's claims make it not apply.
+                notes.add(name + " was not exercised: " + result.reason());
             } else if (result.verdict() == Verdict.NOT_APPLICABLE) {
                 problems.add(new Problem(
                         "coverage",

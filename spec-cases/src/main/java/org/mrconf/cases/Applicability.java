@@ -40,6 +40,12 @@ public final class Applicability implements ExecutionCondition {
      */
     public static final String LINK_CANNOT = "the wire link cannot carry this case: ";
 
+    /**
+     * How a NOT_APPLICABLE reason begins when the check is about a device that claims less than this one (clauses
+     * 5.6.7, 8.2.6): not a claim skipped, so a submission bundle does not count it as one.
+     */
+    public static final String CLAIMS_MORE = "the device claims more than this check is about: ";
+
     private static final ClauseCatalogue CATALOGUE = loadCatalogue();
 
     @Override

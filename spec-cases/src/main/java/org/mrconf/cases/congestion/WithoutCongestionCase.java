@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.NotApplicable;
@@ -36,8 +37,8 @@ class WithoutCongestionCase {
     @Kind(Kind.Purpose.VALID)
     void acksCarryNoCongestionSignals(final Testbed testbed) throws Exception {
         if (testbed.profile().claims(Profile.CONGESTION)) {
-            throw NotApplicable.because(
-                    "the device claims the congestion profile: clauses 8.2.2 and 8.2.3 judge its ACKs instead");
+            throw NotApplicable.because(Applicability.CLAIMS_MORE
+                    + "it claims the congestion profile, so clauses 8.2.2 and 8.2.3 judge its ACKs instead");
         }
         final WireLink link = testbed.peer().link();
         // Without a way to mark CE the ACKs are still judged, on unmarked data only.

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.NotApplicable;
@@ -38,8 +39,8 @@ class UnclaimedOpcodesCase {
     @Kind(Kind.Purpose.INVALID)
     void readRequestIsRefused(final Testbed testbed) throws Exception {
         if (testbed.profile().claims(Profile.READ)) {
-            throw NotApplicable.because(
-                    "the device claims the read profile: clause 5.6.7 binds a device that does not");
+            throw NotApplicable.because(Applicability.CLAIMS_MORE
+                    + "it claims the read profile, and clause 5.6.7 binds a device that does not");
         }
         final PeerConnection connection = testbed.connection();
         final PacketBuilder request = connection.packet(Opcode.READ_REQUEST, 0).stream(0)
@@ -62,8 +63,8 @@ class UnclaimedOpcodesCase {
     @Kind(Kind.Purpose.INVALID)
     void writeWithImmediateIsRefused(final Testbed testbed) throws Exception {
         if (testbed.profile().claims(Profile.IMMEDIATE)) {
-            throw NotApplicable.because(
-                    "the device claims the immediate profile: clause 5.6.7 binds a device that does not");
+            throw NotApplicable.because(Applicability.CLAIMS_MORE
+                    + "it claims the immediate profile, and clause 5.6.7 binds a device that does not");
         }
         final byte[] before = testbed.control().readRegion(testbed.key(), TARGET, LENGTH);
         final byte[] payload = Testbed.randomBytes(LENGTH, 57);
