@@ -76,9 +76,7 @@ public record EndpointConfig(
 
     public EndpointConfig {
         java.util.Objects.requireNonNull(defects, "defects");
-        features = features.isEmpty()
-                ? java.util.Collections.unmodifiableSet(java.util.EnumSet.noneOf(Feature.class))
-                : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(features));
+        features = java.util.Set.copyOf(features);
     }
 
     /** Whether the endpoint offers {@code feature} (the profile it is). */
@@ -270,8 +268,8 @@ public record EndpointConfig(
 
         /** Offers only {@code offered} of the optional features, as a device that claims fewer profiles. */
         public Builder features(final java.util.Set<Feature> offered) {
-            this.features =
-                    offered.isEmpty() ? java.util.EnumSet.noneOf(Feature.class) : java.util.EnumSet.copyOf(offered);
+            this.features = java.util.EnumSet.noneOf(Feature.class);
+            this.features.addAll(offered);
             return this;
         }
 
