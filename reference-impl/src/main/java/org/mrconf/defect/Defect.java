@@ -22,7 +22,7 @@ public enum Defect {
     /** Treats the last agreed path (id n-1) as unknown and drops its packets (off by one); caught by PathsAndStreamsCase. */
     LAST_PATH_REJECTED(breaks("3.1.1")),
 
-    /** Keeps one receive state (PSN window, ACK state) for all paths, that of path 0; caught by PathsAndStreamsCase. */
+    /** Keeps one receive state (PSN window, ACK state) for all paths, that of path 0; caught by PathsAndStreamsCase and the vector 3.1.2/loss-on-one-path-leaves-the-other. */
     SHARED_RECEIVE_STATE(breaks("3.1.2")),
 
     /** Drops packets on path ids 4 and above, so a connection has at most 4 working paths; caught by PathsAndStreamsCase. */
@@ -79,7 +79,7 @@ public enum Defect {
     /** Counts a CE-marked data packet and then drops it instead of processing it; caught by EncapsulationCase. */
     DROP_CE_MARKED(breaks("4.1.7")),
 
-    /** Discards every packet that is not the next in order on its path (a go-back-N receiver that needs PFC); caught by EncapsulationCase. */
+    /** Discards every packet that is not the next in order on its path (a go-back-N receiver that needs PFC); caught by EncapsulationCase and the vector 4.1.8/write-repaired-after-a-loss. */
     DROP_OUT_OF_ORDER(breaks("4.1.8")),
 
     /** Fills data packets one byte short of the largest payload the MTU allows; caught by EncapsulationCase. */
@@ -233,9 +233,9 @@ public enum Defect {
     CUMULATIVE_OVER_GAP(breaks("6.2.2")),
     /** Drops every packet that is not the path's cumulative PSN but acknowledges it, as a go-back-N receiver with NAKs does (caught by ReceiveStateCase and PlacementOrderCase). */
     OUT_OF_ORDER_DROPPED_WITH_ACK(breaks("6.3.2")),
-    /** Deems only the first hole of an ACK lost, leaving later holes to the timer (caught by LossRecoveryCase). */
+    /** Deems only the first hole of an ACK lost, leaving later holes to the timer (caught by LossRecoveryCase and the vector 6.3.1/dut-resends-every-hole-of-one-ack). */
     ONLY_FIRST_HOLE_LOST(breaks("6.3.1")),
-    /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase). */
+    /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase and the vector 6.3.1/dut-resends-every-hole-of-one-ack). */
     GO_BACK_N(breaks("6.4.1")),
     /** Resends a packet without the RETRANSMISSION flag (caught by LossRecoveryCase). */
     RETRANSMIT_WITHOUT_FLAG(breaks("6.4.2")),

@@ -86,6 +86,10 @@ final class SenderSteps {
     private final Consumer<ReceivedPacket> acknowledger = this::acknowledge;
     /** The checks that need a tester that acknowledged nothing. */
     private final HeldAckChecks heldAckChecks;
+    /** The losses {@code lose} shapes and the check of their repair. */
+    private final LossRepairCheck lossRepair;
+    /** How much older than the packet's own each ACK's echoed timestamp is ({@code echoAge}), in nanoseconds. */
+    private volatile long echoAgeNs;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -130,6 +134,7 @@ final class SenderSteps {
         this.failures = failures;
         this.heldAckChecks = new HeldAckChecks(
                 sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets, this::outstanding);
+        this.lossRepair = new LossRepairCheck(sidecar.setup().initialSendPsn());
     }
 
     /**
@@ -194,6 +199,9 @@ final class SenderSteps {
                 lost.add(received); // treated as lost: neither recorded nor acknowledged, until the gap ends
                 return;
             }
+            if (received.data().map(lossRepair::losesArrival).orElse(false)) {
+                return; // an arrival lose names, lost until the describing ACKs
+            }
             if (connection.onReceived(received) == null || acksHeld) {
                 return;
             }
@@ -205,7 +213,7 @@ final class SenderSteps {
     private void sendAck(final int path, final long echoedTimestamp) {
         acknowledgedUpTo.put(path, connection.receiveState(path).cumulativePsn());
         try {
-            final PacketBuilder ack = connection.ackFor(path, echoedTimestamp);
+            final PacketBuilder ack = connection.ackFor(path, (echoedTimestamp - echoAgeNs) & 0xFFFF_FFFFL);
             if (rateHintMbps > 0) {
                 ack.rateHint(rateHintMbps);
             }
@@ -216,8 +224,17 @@ final class SenderSteps {
     }
 
     /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
-    private void acks(final Sidecar.Acks acks) {
+    private void acks(final Sidecar.Acks acks) throws DutControlException, InterruptedException {
+        acks.echoAgeMs().ifPresent(ms -> echoAgeNs = ms * 1_000_000);
+        lossRepair.lose(acks.lose(), sentPackets(), sidecar.setup().paths());
+        if (acks.describe()) {
+            lossRepair.settle(this::sentPackets, control);
+        }
         synchronized (connection) {
+            if (acks.describe()) {
+                lossRepair.describe(
+                        this::sentPackets, connection, sidecar.setup().paths());
+            }
             final boolean wasHeld = acksHeld || loseFirst;
             if (loseFirst && !acks.loseFirst()) {
                 // The gap ends: what the tester pretended to have lost it did receive, so it records it now rather
@@ -232,7 +249,7 @@ final class SenderSteps {
                 if (!wasHeld) {
                     holdStartNs = System.nanoTime();
                 }
-                if (acksHeld) {
+                if (acksHeld && !acks.describe()) {
                     return;
                 }
             }
@@ -251,6 +268,9 @@ final class SenderSteps {
                 }
             }
             lastTimestamp.forEach(this::sendAck);
+            if (acks.describe()) {
+                holdStartNs = System.nanoTime(); // the DUT has an ACK now: its connection timeout starts again
+            }
         }
     }
 
@@ -637,6 +657,9 @@ final class SenderSteps {
                             + " not to have completed yet, it completed: " + completion);
                 }
             }
+        }
+        if (check.resentOnlyLost()) {
+            lossRepair.judge(this::sentPackets, control, holdStartNs + holdLimit.toNanos() * 3 / 4, at, failures);
         }
         heldAckChecks.run(check, at);
     }

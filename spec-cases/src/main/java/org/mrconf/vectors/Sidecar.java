@@ -264,6 +264,12 @@ public record Sidecar(
      * interval plus the declared tolerance, plus four packets of its MTU. The interval must be at least the DUT's
      * smoothed RTT (choose one much longer, e.g. 100 ms); a vector shows first that the DUT took in an ACK with R (a
      * completed message), then posts a message longer than the interval allows at R.
+     *
+     * <p>{@code resentOnlyLost} (clauses 6.3.1 and 6.4.1) judges what the DUT resends after the ACKs of the latest
+     * {@link Acks} step with {@code describe}, which the tester still holds back: every PSN those ACKs showed missing
+     * below a PSN they reported received must be resent, and no PSN they reported received may be. The DUT's
+     * {@code rto_expirations} counter tells a resend caused by the ACKs from one its timer caused ({@link
+     * LossRepairCheck}).
      */
     public record Check(
             List<RegionContent> regions,
@@ -275,11 +281,23 @@ public record Sidecar(
             boolean backoff,
             boolean everyPath,
             List<Long> failed,
-            OptionalLong rateWithinHintMs)
+            OptionalLong rateWithinHintMs,
+            boolean resentOnlyLost)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
             return resentOldest || newSourcePort || backoff || everyPath || !failed.isEmpty();
+        }
+
+        /** Whether this check judges a list of checks at all (a check step must). */
+        public boolean checksSomething() {
+            return !regions.isEmpty()
+                    || !completed.isEmpty()
+                    || !notCompleted.isEmpty()
+                    || sendWindow.isPresent()
+                    || rateWithinHintMs.isPresent()
+                    || resentOnlyLost
+                    || needsNothingAcknowledged();
         }
     }
 
@@ -289,8 +307,23 @@ public record Sidecar(
      * tester treats the first PSN of each path (its initial send PSN) as lost: it neither records nor acknowledges
      * it, so its ACKs keep the cumulative PSN there and report the later PSNs in the SACK bitmap. With
      * {@code rateHintMbps}, every ACK the tester sends from then on carries that rate hint (clause 8.2.3), in Mbit/s.
+     *
+     * <p>{@code echoAgeMs}: from then on each ACK echoes the transmit timestamp it answers less that many milliseconds
+     * (modulo 2^32 ns), so the DUT's RTT samples, and with them its smoothed RTT and RTO, grow by that much: its timer
+     * is stretched far past the tester's answers (0 echoes true timestamps again). {@code lose}: from then on every
+     * arrival of each listed PSN is treated as lost (neither recorded nor acknowledged) until a later acks step with
+     * {@code describe}; the offsets count, on each path, from the first PSN the DUT had not sent on it at this step. {@code describe} (with {@code hold}
+     * true): ends those losses and sends one ACK per path that received anything, describing all it received, and goes
+     * on holding; a {@link Check#resentOnlyLost()} check judges what the DUT resends after them.
      */
-    public record Acks(boolean hold, boolean loseFirst, OptionalLong rateHintMbps) implements Step {}
+    public record Acks(
+            boolean hold,
+            boolean loseFirst,
+            OptionalLong rateHintMbps,
+            OptionalLong echoAgeMs,
+            List<Long> lose,
+            boolean describe)
+            implements Step {}
 
     /**
      * Sends a NACK of {@code code} for the message an {@link Await} step bound as {@code of}: its first packet's path

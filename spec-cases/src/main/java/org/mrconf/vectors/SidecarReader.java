@@ -310,7 +310,7 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Acks acks(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "hold", "loseFirst", "rateHint");
+        f.only(node, at, "hold", "loseFirst", "rateHint", "echoAge", "lose", "describe");
         if (!node.has("hold")) {
             throw new VectorException(f.file, at + ".hold", "is missing");
         }
@@ -318,7 +318,32 @@ public final class SidecarReader {
         if (hint.isPresent() && hint.getAsLong() == 0) {
             throw new VectorException(f.file, at + ".rateHint", "is in Mbit/s and at least 1 (clause 8.2.3)");
         }
-        return new Sidecar.Acks(f.bool(node, at, "hold"), node.has("loseFirst") && f.bool(node, at, "loseFirst"), hint);
+        // An echo at most 4 s old: timestamps are nanoseconds modulo 2^32 (about 4.29 s), so an older one would wrap.
+        final OptionalLong echoAge = optional(f, node, at, "echoAge", 4_000);
+        final List<Long> lose = new ArrayList<>();
+        for (final JsonNode offset : f.array(node, at, "lose", false)) {
+            if (!offset.isIntegralNumber() || offset.asLong() < 0 || offset.asLong() > 255) {
+                throw new VectorException(
+                        f.file, at + ".lose[]", "must be PSN offsets from each path's next new PSN, 0 to 255");
+            }
+            if (lose.contains(offset.asLong())) {
+                throw new VectorException(f.file, at + ".lose", "names offset " + offset.asLong() + " twice");
+            }
+            lose.add(offset.asLong());
+        }
+        final boolean hold = f.bool(node, at, "hold");
+        final boolean describe = node.has("describe") && f.bool(node, at, "describe");
+        if (describe && !hold) {
+            throw new VectorException(
+                    f.file, at + ".describe", "is for a hold (hold true): without one every ACK describes all anyway");
+        }
+        return new Sidecar.Acks(
+                hold,
+                node.has("loseFirst") && f.bool(node, at, "loseFirst"),
+                hint,
+                echoAge,
+                List.copyOf(lose),
+                describe);
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
@@ -360,7 +385,8 @@ public final class SidecarReader {
                 "backoff",
                 "everyPath",
                 "failed",
-                "rateWithinHint");
+                "rateWithinHint",
+                "resentOnlyLost");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -375,18 +401,14 @@ public final class SidecarReader {
                 node.has("backoff") && f.bool(node, at, "backoff"),
                 node.has("everyPath") && f.bool(node, at, "everyPath"),
                 wrIds(f, node, at, "failed"),
-                optional(f, node, at, "rateWithinHint", 60_000));
-        if (regions.isEmpty()
-                && completed.isEmpty()
-                && notCompleted.isEmpty()
-                && outstanding.isEmpty()
-                && check.rateWithinHintMs().isEmpty()
-                && !check.needsNothingAcknowledged()) {
+                optional(f, node, at, "rateWithinHint", 60_000),
+                node.has("resentOnlyLost") && f.bool(node, at, "resentOnlyLost"));
+        if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
-                            + " failed or rateWithinHint");
+                            + " failed, rateWithinHint or resentOnlyLost");
         }
         if (check.rateWithinHintMs().isPresent() && check.rateWithinHintMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".rateWithinHint", "must be an interval of at least 1 ms");
@@ -484,6 +506,7 @@ public final class SidecarReader {
             }
         }
         checkNothingAcknowledged(f, steps);
+        checkDescribedLoss(f, steps);
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
             throw new VectorException(
                     f.file, "$.setup.initialSendPsn", "only matters when the DUT sends: give steps that post work");
@@ -531,6 +554,41 @@ public final class SidecarReader {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * A {@code resentOnlyLost} check judges what the DUT resends after the describing ACKs of the latest acks step, so
+     * that step must describe (and hold), and no nack step may come between: a NACK would tell the DUT more. The
+     * losses of a {@code lose} end only at a describing acks step, so one must follow it.
+     */
+    private static void checkDescribedLoss(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
+        boolean described = false;
+        int losing = -1;
+        for (int i = 0; i < steps.size(); i++) {
+            final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Acks acks) {
+                described = acks.describe();
+                if (acks.describe()) {
+                    losing = -1;
+                } else if (!acks.lose().isEmpty()) {
+                    losing = i;
+                }
+            } else if (step instanceof Sidecar.Nack) {
+                described = false;
+            } else if (step instanceof Sidecar.Check check && check.resentOnlyLost() && !described) {
+                throw new VectorException(
+                        f.file,
+                        "$.steps[" + i + "].check.resentOnlyLost",
+                        "judges the resends after the ACKs of an acks step with describe true (and hold true), the"
+                                + " latest acks step before it, with no nack step since");
+            }
+        }
+        if (losing >= 0) {
+            throw new VectorException(
+                    f.file,
+                    "$.steps[" + losing + "].acks.lose",
+                    "loses those PSNs until an acks step with describe true, and none follows");
         }
     }
 

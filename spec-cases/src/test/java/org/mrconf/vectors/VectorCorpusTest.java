@@ -212,8 +212,39 @@ class VectorCorpusTest {
                         "10.1.4/dut-paced-to-the-rate-hint",
                         "a rate check without the congestion profile",
                         edit("\"profiles\" : [ \"core\", \"congestion\" ]", "\"profiles\" : [ \"core\" ]"),
-                        "$.profiles: must name congestion"));
+                        "$.profiles: must name congestion"),
+                Arguments.of(
+                        LOSS_VECTOR,
+                        "a description of what arrived without a hold",
+                        edit("\"hold\" : true,\n      \"describe\"", "\"hold\" : false,\n      \"describe\""),
+                        "$.steps[7].acks.describe: is for a hold"),
+                Arguments.of(
+                        LOSS_VECTOR,
+                        "a repair judged without a description before it",
+                        edit("\"describe\" : true", "\"describe\" : false"),
+                        "$.steps[8].check.resentOnlyLost: judges the resends after the ACKs of an acks step with"
+                                + " describe true"),
+                Arguments.of(
+                        LOSS_VECTOR,
+                        "losses that no description ends",
+                        (UnaryOperator<String>) text -> edit("\"resentOnlyLost\" : true", "\"completed\" : [ 1100 ]")
+                                .apply(edit("\"describe\" : true", "\"describe\" : false")
+                                        .apply(text)),
+                        "$.steps[4].acks.lose: loses those PSNs until an acks step with describe true, and none"
+                                + " follows"),
+                Arguments.of(
+                        LOSS_VECTOR,
+                        "a lost PSN beyond the window",
+                        edit("\"lose\" : [ 0, 1 ]", "\"lose\" : [ 0, 256 ]"),
+                        "$.steps[4].acks.lose[]: must be PSN offsets from each path's next new PSN, 0 to 255"),
+                Arguments.of(
+                        LOSS_VECTOR,
+                        "an echo older than the timestamps wrap",
+                        edit("\"echoAge\" : 400", "\"echoAge\" : 5000"),
+                        "$.steps[0].acks.echoAge"));
     }
+
+    private static final String LOSS_VECTOR = "6.3.1/dut-resends-every-hole-of-one-ack";
 
     @ParameterizedTest(name = "{1}")
     @MethodSource("fieldBreakages")

@@ -261,6 +261,40 @@ final class Scenario {
         return this;
     }
 
+    /**
+     * Step: ACK at once, each ACK echoing a timestamp {@code ms} older than the packet's own, which stretches the
+     * DUT's RTT estimate and RTO so that no timer of the DUT's races what follows.
+     */
+    Scenario stretchTimer(final long ms) {
+        steps.addObject().putObject("acks").put("hold", false).put("echoAge", ms);
+        return this;
+    }
+
+    /**
+     * Step: hold ACKs back, and treat every arrival of these PSN offsets (from each path's next new PSN) as lost until a
+     * describing acks step.
+     */
+    Scenario holdAndLose(final long... offsets) {
+        final ArrayNode lose =
+                steps.addObject().putObject("acks").put("hold", true).putArray("lose");
+        for (final long offset : offsets) {
+            lose.add(offset);
+        }
+        return this;
+    }
+
+    /** Step: end the losses, send one ACK per path describing all received, and go on holding ACKs back. */
+    Scenario describeHeld() {
+        steps.addObject().putObject("acks").put("hold", true).put("describe", true);
+        return this;
+    }
+
+    /** Step: after those ACKs, the DUT resends every hole they show and nothing they report (6.3.1, 6.4.1). */
+    Scenario checkResentOnlyLost() {
+        steps.addObject().putObject("check").put("resentOnlyLost", true);
+        return this;
+    }
+
     /** Step: send these stimulus frames, in this order. */
     Scenario sendFrames(final int... frames) {
         final ArrayNode list = steps.addObject().putObject("send").putArray("frames");

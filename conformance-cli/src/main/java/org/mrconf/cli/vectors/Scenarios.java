@@ -55,6 +55,8 @@ final class Scenarios {
         all.add(unknownPath());
         all.add(badCrcAndUnknownVersion());
         all.add(spreadOverTwoPaths());
+        all.add(lossOnOnePathLeavesTheOther());
+        all.add(writeRepairedAfterALoss());
         all.add(receiverNotReadyNotRecorded());
         all.add(acknowledgedOnlyOncePlaced());
         all.add(everyGapAndDuplicateAcknowledged());
@@ -526,6 +528,74 @@ final class Scenarios {
                 .expectAck(1, 1, 1)
                 .neverAck(1, 2)
                 .neverAck(1, 3)
+                .noOtherCompletions()
+                .expectRegionSha256("target", 0, message.length, sha256(message));
+    }
+
+    /**
+     * Clause 3.1.2: each path keeps its own receive state. An 8-packet WRITE goes out on two paths that both number
+     * their PSNs from 0, four packets each, interleaved; path 0's PSN 1 is lost. Path 1's PSNs 0 to 3, equal to PSNs
+     * path 0 has (or lacks), are new on path 1: placed, and acknowledged up to 4 with no SACK bit, while path 0's
+     * ACKs keep the gap (cumulative 1, SACK bits for PSNs 2 and 3).
+     */
+    private static Scenario lossOnOnePathLeavesTheOther() {
+        final byte[] message = pattern(8 * SEGMENT, 23);
+        final Scenario scenario = target(new Scenario(
+                "3.1.2/loss-on-one-path-leaves-the-other",
+                "inopportune",
+                "Ensure that a loss on one path changes nothing on another: of an 8-packet WRITE sent on paths 0 and 1,"
+                        + " both numbering their PSNs from 0, with path 0's PSN 1 lost, the DUT places every packet"
+                        + " but the lost one, acknowledges path 1 up to PSN 4 with no SACK bit and path 0 with"
+                        + " cumulative PSN 1 and SACK bits for PSNs 2 and 3",
+                "3.1.2"));
+        scenario.setup.put("paths", 2);
+        // Segment i goes on path i / 4 as PSN i % 4; the order interleaves the paths, and segment 1 never arrives.
+        final int[] order = {0, 4, 2, 5, 3, 6, 7};
+        for (final int segment : order) {
+            final byte[] payload = new byte[SEGMENT];
+            System.arraycopy(message, segment * SEGMENT, payload, 0, SEGMENT);
+            scenario.send(
+                    segment / 4,
+                    write(segment % 4, 0, segment * SEGMENT, message.length, payload)
+                            .path(segment / 4)
+                            .build());
+        }
+        final byte[] placed = message.clone();
+        java.util.Arrays.fill(placed, SEGMENT, 2 * SEGMENT, (byte) 0);
+        return scenario.expectAckWithSack(1, 4)
+                .expectAckWithSack(0, 1, 1, 2)
+                .neverAck(0, 4)
+                .never("NACK")
+                .noOtherCompletions()
+                .expectRegionSha256("target", 0, placed.length, sha256(placed));
+    }
+
+    /**
+     * Clause 4.1.8: a fabric that drops packets. A 4-packet WRITE loses PSN 1; PSNs 2 and 3 arrive, then PSN 1's
+     * retransmission (RETRANSMISSION flag, a later timestamp). The DUT places every packet as it arrives, so the whole
+     * message is in place once the retransmission is, and acknowledges up to PSN 4; it needs no flow control to keep
+     * the lost packet from being overtaken.
+     */
+    private static Scenario writeRepairedAfterALoss() {
+        final byte[] message = pattern(4 * SEGMENT, 24);
+        final Scenario scenario = target(new Scenario(
+                "4.1.8/write-repaired-after-a-loss",
+                "inopportune",
+                "Ensure that the DUT delivers a 4-packet WRITE whose PSN 1 was lost on the way: it places PSNs 0, 2"
+                        + " and 3 as they arrive and the retransmission of PSN 1 after them, holds the whole message"
+                        + " and acknowledges up to PSN 4",
+                "4.1.8"));
+        for (final int psn : new int[] {0, 2, 3, 1}) {
+            final byte[] payload = new byte[SEGMENT];
+            System.arraycopy(message, psn * SEGMENT, payload, 0, SEGMENT);
+            final PacketBuilder packet = write(psn, 0, psn * SEGMENT, message.length, payload);
+            if (psn == 1) {
+                packet.retransmission().transmitTimestamp(1000 + 10);
+            }
+            scenario.send(0, packet.build());
+        }
+        return scenario.expectAck(0, 4, 1)
+                .never("NACK")
                 .noOtherCompletions()
                 .expectRegionSha256("target", 0, message.length, sha256(message));
     }

@@ -18,6 +18,10 @@ final class SenderScenarios {
     static final long TESTER_KEY = 0x42;
     /** Long enough to need several packets at any MTU up to 9000 bytes. */
     private static final int MESSAGE = 10_000;
+    /** At least 5 packets at any MTU up to 9000 bytes. */
+    private static final int LOSSY_MESSAGE = 36_000;
+    /** Enough packets acknowledged at once for a window an early timeout collapsed to grow past 10 again. */
+    private static final int STRETCHING_MESSAGE = 256 * 1024;
 
     private static final int SOURCE_LENGTH = 64 * 1024;
     /** The sink handle and MSN the READ_RESPONSEs are recorded with; replay uses the DUT's actual READ_REQUEST's. */
@@ -51,6 +55,7 @@ final class SenderScenarios {
         all.add(noHeadOfLineBlockingAcrossStreams());
         all.add(sendWindowOf256());
         all.add(retransmissionKeepsItsFields());
+        all.add(resendsEveryHoleOfOneAck());
         return all;
     }
 
@@ -172,6 +177,44 @@ final class SenderScenarios {
         scenario.holdAcks(false);
         scenario.expect.put("retransmissionsFaithful", true);
         return scenario;
+    }
+
+    /**
+     * Clauses 6.3.1, 6.4.1 and 4.1.8: one ACK shows two holes. A 256 KiB WRITE, acknowledged at once with echoes 400 ms
+     * old, first stretches the DUT's timer (and lets a window that an early expiry of its initial RTO collapsed grow
+     * again); then a 36000-byte WRITE (at least 5 packets at any MTU up to 9000 bytes) goes out with ACKs held back and
+     * its first two PSNs (offsets 0 and 1 from the path's next new PSN) lost, followed by at least three PSNs received, so that any declared reorder
+     * tolerance (clause 6.3.3, at most 3) is met. One ACK describes all; the tester holds every later ACK back, so a
+     * hole the DUT does not resend at once waits for its timer.
+     */
+    private static Scenario resendsEveryHoleOfOneAck() {
+        final byte[] data = Scenarios.pattern(LOSSY_MESSAGE, 54);
+        final Scenario scenario = source(
+                new Scenario(
+                        "6.3.1/dut-resends-every-hole-of-one-ack",
+                        "inopportune",
+                        "Ensure that the DUT, its timer first stretched by ACKs echoing timestamps 400 ms old, resends"
+                                + " every PSN that one ACK of the tester shows missing below PSNs it reports received"
+                                + " (the first two PSNs of a 36000-byte WRITE), without waiting for its timer, resends"
+                                + " no PSN that ACK reports received, and completes the WRITE with its bytes intact"
+                                + " once everything is acknowledged",
+                        "6.3.1",
+                        "6.4.1",
+                        "4.1.8"),
+                data);
+        scenario.region("stretch", STRETCHING_MESSAGE, 0x5A, "LOCAL_WRITE");
+        scenario.stretchTimer(400);
+        scenario.post("WRITE", 0, 1100, "stretch", 0, STRETCHING_MESSAGE, TESTER_ADDRESS, TESTER_KEY);
+        scenario.await("WRITE", 0);
+        scenario.checkCompleted(new long[] {1100});
+        scenario.holdAndLose(0, 1);
+        postWrite(scenario, 0, 1101, LOSSY_MESSAGE);
+        scenario.await("WRITE", 0).put("messageLength", LOSSY_MESSAGE).put("payloadSha256", Scenarios.sha256(data));
+        scenario.describeHeld();
+        scenario.checkResentOnlyLost();
+        scenario.holdAcks(false);
+        scenario.checkCompleted(new long[] {1101});
+        return scenario.expectCompletion(1100, "SUCCESS", "WRITE").expectCompletion(1101, "SUCCESS", "WRITE");
     }
 
     private static Scenario nackedWriteFails() {
