@@ -423,6 +423,12 @@ public enum Defect {
     ACK_REQUEST_IGNORED(breaks("8.1.3")),
 
     /**
+     * Reads ACK_REQUEST on an ACK too and answers such an ACK with an ACK of its path, which clause 8.1.3 forbids
+     * since Open Draft 0.10. Caught by {@code AcknowledgementCase.ackRequestOnAckOrNackIsNotAnswered}.
+     */
+    ACK_REQUEST_ON_ACK_ANSWERED(breaks("8.1.3")),
+
+    /**
      * Reads the declared ACK delay as milliseconds instead of microseconds: a coalesced ACK waits 1000 times too
      * long. Caught by {@code AcknowledgementCase.ackDelayIsBounded}.
      */
@@ -705,6 +711,14 @@ public enum Defect {
      * {@code LateAnswersCase.reorderedAckIsNoError}.
      */
     REORDERED_ACK_COUNTED_INVALID(breaks("5.6.5")),
+
+    /**
+     * Compares PSNs as signed 32-bit differences, so an ACK cumulative PSN or a NACK psn exactly 2^31 from the path's
+     * next PSN counts as one in the past: the ACK as a late one (no error, not counted) when PSNs are outstanding,
+     * the NACK as a stale one ({@code rx_stale}), where Table 5-13 (Open Draft 0.10) makes both PSNs never sent
+     * ({@code rx_invalid_field}). Caught by {@code InvalidFieldsCase.halfWayPsnsWereNeverSent}.
+     */
+    HALF_WAY_PSN_TAKEN_AS_OLD(breaks("5.6.5")),
 
     /**
      * Handles READ_REQUEST and WRITE_WITH_IMMEDIATE as a device claiming read and immediate does, although it claims

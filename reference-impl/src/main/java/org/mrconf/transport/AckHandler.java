@@ -39,6 +39,8 @@ final class AckHandler {
     private final boolean reorderedAckCountedInvalid;
     private final boolean outOfWindowResentAtOnce;
 
+    private final boolean halfWayTakenAsOld;
+
     private final TailLossProbe tailLossProbe;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
@@ -68,8 +70,14 @@ final class AckHandler {
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
+        this.halfWayTakenAsOld = defects.has(org.mrconf.defect.Defect.HALF_WAY_PSN_TAKEN_AS_OLD);
         this.nackedPsnAcknowledgedFirst =
                 state.config.defects().has(org.mrconf.defect.Defect.NACKED_PSN_ACKNOWLEDGED_FIRST);
+    }
+
+    /** Whether {@code psn} is exactly 2^31 from {@code nextPsn}: neither before nor after it (clause 2.4). */
+    private static boolean isHalfWay(final long nextPsn, final long psn) {
+        return Serial.distance(nextPsn, psn) == 1L << 31;
     }
 
     /** Table 9-1's action for a code, unless a defect changes it. */
@@ -104,9 +112,11 @@ final class AckHandler {
         final PathSender path = connection.sendPaths[pathId];
         final long cumulative = ack.cumulativePsn();
         // A reordered ACK (its cumulative PSN before the path's) is no error (Table 5-13); the defect measures the
-        // distance without asking which way it goes, so an old ACK looks like one for PSNs never sent.
-        if ((reorderedAckCountedInvalid || !Serial.before(cumulative, path.oldestUnackedPsn))
-                && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
+        // distance without asking which way it goes, so an old ACK looks like one for PSNs never sent. A cumulative
+        // PSN exactly 2^31 from the next PSN is neither before nor after it: never sent either (Open Draft 0.10).
+        if ((isHalfWay(path.nextPsn, cumulative) && !halfWayTakenAsOld)
+                || (reorderedAckCountedInvalid || !Serial.before(cumulative, path.oldestUnackedPsn))
+                        && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
             // Acknowledges PSNs never sent: a broken or hostile peer. Table 5-13 counts it as an invalid field;
             // the x_ counter tells it apart from the decoder's field checks.
             state.counters.increment(Counter.RX_INVALID_FIELD);
@@ -205,6 +215,10 @@ final class AckHandler {
         onPathAnswered(path);
         final boolean outstanding = path.isOutstanding(psn);
         if (code != NackCode.UNKNOWN_CONNECTION) { // clause 9.1.10 matches that one on its own terms
+            if (halfWayTakenAsOld && isHalfWay(path.nextPsn, psn)) {
+                state.counters.increment(Counter.RX_STALE); // the defect: a signed compare puts it in the past
+                return;
+            }
             if (!Serial.before(psn, path.nextPsn)) {
                 // Table 5-13: a PSN never sent on the path, as an ACK of PSNs never sent: a broken or hostile peer.
                 state.counters.increment(Counter.RX_INVALID_FIELD);

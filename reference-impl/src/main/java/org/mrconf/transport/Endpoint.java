@@ -14,6 +14,7 @@ import org.mrconf.wire.DecodeStatus;
 import org.mrconf.wire.DecodedPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
+import org.mrconf.wire.PacketFlags;
 
 /**
  * The reference MetaRoCE endpoint: a software NIC. Applications register regions, create connections,
@@ -49,6 +50,7 @@ public final class Endpoint implements PacketReceiver {
     private final boolean mtuWithoutIpHeader;
     private final boolean noFlushOnDestroy;
     private final boolean failedConnectionStillReceives;
+    private final boolean ackRequestOnAckAnswered;
     private final boolean probeEchoesDataTimestamp;
     private final boolean probeCeNotCounted;
     private final boolean sinkHandleReused;
@@ -85,6 +87,7 @@ public final class Endpoint implements PacketReceiver {
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
         this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
+        this.ackRequestOnAckAnswered = config.defects().has(Defect.ACK_REQUEST_ON_ACK_ANSWERED);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
         this.probeCeNotCounted = config.defects().has(Defect.PROBE_CE_NOT_COUNTED);
         this.sinkHandleReused = config.defects().has(Defect.SINK_HANDLE_REUSED);
@@ -445,7 +448,17 @@ public final class Endpoint implements PacketReceiver {
         }
         connection.lastHeardNs = nowNs; // any valid packet from the peer proves it is alive (clause 6.7.3)
         switch (decoded.opcode()) {
-            case ACK -> ackHandler.onAck(connection, decoded.ack(), nowNs);
+            case ACK -> {
+                ackHandler.onAck(connection, decoded.ack(), nowNs);
+                if (ackRequestOnAckAnswered
+                        && decoded.commonHeader().hasFlags(PacketFlags.ACK_REQUEST)
+                        && decoded.ack().pathId() < connection.receivePaths.length) {
+                    // The defect: the flag is read on an ACK too, which clause 8.1.3 forbids (two such peers
+                    // would answer each other's ACKs for ever).
+                    out.sendAck(
+                            connection, connection.receivePaths[decoded.ack().pathId()], rateHint.currentMbps(nowNs));
+                }
+            }
             case NACK -> ackHandler.onNack(connection, decoded.nack(), nowNs);
             case PROBE -> onProbe(connection, srcPort, ecn, nowNs);
             default -> {

@@ -164,6 +164,33 @@ class AcknowledgementCase {
     }
 
     @Test
+    @DisplayName("an ACK or NACK that carries ACK_REQUEST is not answered with an ACK")
+    @Verifies("8.1.3")
+    void ackRequestOnAckOrNackIsNotAnswered(final Testbed testbed) throws Exception {
+        final long initial = testbed.profile().parameters().initialSendPsn();
+        final int mark = testbed.peer().mark();
+        // An ACK that acknowledges nothing new (the DUT has sent nothing) and a NACK of a PSN never sent, both asking
+        // for an ACK: the flag means something only on data, READ_REQUEST and PROBE (Open Draft 0.10).
+        testbed.peer()
+                .send(PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(0)
+                        .cumulativePsn(initial)
+                        .echoedTimestamp(1)
+                        .ackRequest());
+        testbed.peer()
+                .send(PacketBuilder.nack(org.mrconf.wire.NackCode.BOUNDS)
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(0)
+                        .psn((initial + 100) & 0xFFFF_FFFFL)
+                        .cumulativePsn(initial)
+                        .retryAfter(0)
+                        .ackRequest());
+        testbed.peer()
+                .assertNone(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION), Testbed.QUIET);
+    }
+
+    @Test
     @DisplayName("in-order packets without ACK_REQUEST are acknowledged within the declared ACK delay")
     @Verifies("8.1.4")
     void ackDelayIsBounded(final Testbed testbed) throws Exception {

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
@@ -16,7 +17,9 @@ import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.NackPacket;
 import org.mrconf.wire.Opcode;
@@ -141,22 +144,59 @@ class InvalidFieldsCase {
 
         // The path's PSN space did not move: the DUT's next WRITE still starts at the initial PSN, and its
         // completion still waits for a real ACK.
-        final int mark = testbed.peer().mark();
-        testbed.control()
-                .postWrite(
-                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 51, testbed.key(), Testbed.BASE, 64),
-                        0x00AA_0000L,
-                        0x42);
-        final ReceivedPacket sent = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .opcode(Opcode.WRITE)
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .firstTransmission(),
-                        Testbed.WAIT);
+        final ReceivedPacket sent = postWriteAndAwait(testbed, 51);
         assertThat(sent.data().orElseThrow().header().psn()).isEqualTo(initial);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName(
+            "an ACK or NACK naming a PSN exactly 2^31 from the path's next PSN names one never sent: dropped, counted")
+    @Verifies("5.6.5")
+    void halfWayPsnsWereNeverSent(final Testbed testbed) throws Exception {
+        // One PSN outstanding, so that the half-way value also lies "before" the oldest one in serial arithmetic:
+        // only the rule for a PSN neither before nor after the next PSN (Open Draft 0.10) tells it from a late ACK.
+        final ReceivedPacket sent = postWriteAndAwait(testbed, 52);
+        final DataPacket data = sent.data().orElseThrow();
+        final int path = data.header().pathId();
+        final long halfWay = Psn.add(data.header().psn(), 1 + (1L << 31));
+        final Map<String, Long> before = testbed.counters();
+        final int quiet = testbed.peer().mark();
+
+        testbed.peer()
+                .send(PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(path)
+                        .cumulativePsn(halfWay)
+                        .echoedTimestamp(data.transmitTimestamp()));
+        testbed.peer()
+                .send(
+                        PacketBuilder.nack(NackCode.REMOTE_ACCESS)
+                                .connection(Testbed.DUT_CONNECTION)
+                                .path(path)
+                                .psn(halfWay)
+                                .stream(data.streamId())
+                                .msn(data.messageSequenceNumber())
+                                .cumulativePsn(data.header().psn())
+                                .retryAfter(0));
+        testbed.peer().assertNone(quiet, PacketMatcher.expect().nack(), Testbed.QUIET);
+        assertThat(testbed.grew(before, DutCounters.RX_INVALID_FIELD))
+                .as(
+                        "5.6.5: the ACK and the NACK of PSN %d, 2^31 from the path's next PSN, each counted under %s",
+                        halfWay, DutCounters.RX_INVALID_FIELD)
+                .isEqualTo(2);
+
+        // Neither changed anything: the WRITE completes with SUCCESS once its PSN is acknowledged.
+        CaseSteps.acknowledge(testbed, sent);
+        final org.mrconf.dut.CompletionStatus status =
+                testbed.awaitCompletion(52).status();
+        if (status == org.mrconf.dut.CompletionStatus.TRANSPORT_TIMEOUT) {
+            throw org.mrconf.cases.Inconclusive.because("the DUT's connection timeout ran out before the tester"
+                    + " acknowledged the WRITE, so whether the dropped ACK and NACK changed nothing cannot be told");
+        }
+        assertThat(status)
+                .as("5.6.5: the WRITE after an ACK and a NACK that were dropped")
+                .isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
     }
 
     @Test
@@ -221,5 +261,24 @@ class InvalidFieldsCase {
                 .await(mark, PacketMatcher.expect().nack().connection(Testbed.TESTER_CONNECTION), Testbed.WAIT)
                 .nack()
                 .orElseThrow();
+    }
+
+    /** Makes the DUT post a 64-byte WRITE {@code wrId} and returns its first packet, which the tester leaves unanswered. */
+    private static ReceivedPacket postWriteAndAwait(final Testbed testbed, final long wrId) throws Exception {
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE, 64),
+                        0x00AA_0000L,
+                        0x42);
+        return testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .opcode(Opcode.WRITE)
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .firstTransmission(),
+                        Testbed.WAIT);
     }
 }
