@@ -1,6 +1,5 @@
 package org.mrconf.vectors;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,14 +24,14 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Loss as the tester shapes it and the DUT's repair of it (clauses 6.3.1 and 6.4.1): every arrival of a PSN an
- * {@code acks} step's {@code lose} names is treated as lost until a {@code describe} step tells the DUT, in one ACK
- * per path, what arrived; a {@code resentOnlyLost} check then judges what the DUT resends while the tester holds every
+ * {@code acks} step's {@code lose} names is treated as lost until the next acks step, a {@code describe} step that
+ * tells the DUT, in one ACK per path, what arrived; a {@code resentOnlyLost} check then judges what the DUT resends while the tester holds every
  * later ACK back, so that each hole shows only through that one ACK (a DUT that deems only an ACK's first hole lost
  * gets no second ACK to reveal the next).
  *
  * <p>The check never races the DUT's timer. A timer expiry may resend anything outstanding, so whether a resend was
  * the ACK's doing is told by the DUT's {@code rto_expirations} counter: read before the describing ACKs, once neither
- * it nor the DUT's packets have changed for {@link #SETTLE} (a resend of an earlier expiry has arrived by then), and
+ * it nor the DUT's packets have changed for {@link DutQuiet#SETTLE} (a resend of an earlier expiry has arrived by then), and
  * again after the resends, when the DUT has again been quiet for as long. No expiry in between: every resend answered
  * the ACKs, so a hole never resent, or a PSN the ACKs reported received and resent, is a failure. An expiry in
  * between decides only on the pattern of a DUT that leaves holes to its timer: a hole first resent after some PSN had
@@ -41,8 +40,6 @@ import org.opentest4j.TestAbortedException;
  */
 final class LossRepairCheck {
     private static final long POLL_MS = 5;
-    /** How long the DUT must send nothing before a counter read: a resend already on its way arrives by then. */
-    private static final Duration SETTLE = Duration.ofMillis(50);
 
     private final long initialSendPsn;
     /**
@@ -73,7 +70,7 @@ final class LossRepairCheck {
     }
 
     /**
-     * From now on, until the describing ACKs, every arrival of each of these PSN offsets is treated as lost; offset 0
+     * From now on, until the next acks step, every arrival of each of these PSN offsets is treated as lost; offset 0
      * is, on each path, the first PSN the DUT has not sent yet ({@code sent}: its data packets so far).
      */
     void lose(final List<Long> offsets, final List<ReceivedPacket> sent, final int paths) {
@@ -94,6 +91,11 @@ final class LossRepairCheck {
         lose.addAll(offsets);
     }
 
+    /** Ends the losses: from now on every arrival is received. */
+    void endLosses() {
+        lose.clear();
+    }
+
     /** Whether {@code packet} is an arrival to treat as lost. */
     boolean losesArrival(final DataPacket packet) {
         final Long from = loseFrom.get(packet.header().pathId());
@@ -103,25 +105,12 @@ final class LossRepairCheck {
     }
 
     /**
-     * Before the describing ACKs, outside the connection's lock (the tester goes on receiving): waits until neither
-     * the DUT's {@code rto_expirations} nor its packets have changed for {@link #SETTLE}, and reads the counter.
+     * Before the describing ACKs, outside the connection's lock (the tester goes on receiving): waits until the DUT is
+     * quiet ({@link DutQuiet}) and keeps its {@code rto_expirations}.
      */
     void settle(final Supplier<List<ReceivedPacket>> sent, final DutControl control)
             throws DutControlException, InterruptedException {
-        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
-        OptionalLong expirations = rtoExpirations(control);
-        int count = sent.get().size();
-        while (true) {
-            Thread.sleep(SETTLE.toMillis());
-            final OptionalLong nowExpirations = rtoExpirations(control);
-            final int nowCount = sent.get().size();
-            if ((nowExpirations.equals(expirations) && nowCount == count) || System.nanoTime() - deadlineNs > 0) {
-                break;
-            }
-            expirations = nowExpirations;
-            count = nowCount;
-        }
-        settledExpirations = expirations;
+        settledExpirations = DutQuiet.settle(sent, control);
     }
 
     /**
@@ -187,8 +176,8 @@ final class LossRepairCheck {
         // What is judged is what had arrived by then; the counter is read once the DUT has been quiet for SETTLE, so
         // that an expiry behind any of it, even one a DUT counts only after its resends, shows.
         final List<ReceivedPacket> all = sent.get();
-        SenderSteps.untilUnchanged(() -> sent.get().size(), SETTLE);
-        final OptionalLong expirations = rtoExpirations(control);
+        SenderSteps.untilUnchanged(() -> sent.get().size(), DutQuiet.SETTLE);
+        final OptionalLong expirations = DutQuiet.rtoExpirations(control);
         final List<DataPacket> since = all.subList(before.from(), all.size()).stream()
                 .map(p -> p.data().orElseThrow())
                 .toList();
@@ -302,10 +291,5 @@ final class LossRepairCheck {
                     "the PSNs " + unrepaired + " (by path) were never resent, while another was resent" + " twice,");
         }
         return Optional.empty();
-    }
-
-    private static OptionalLong rtoExpirations(final DutControl control) throws DutControlException {
-        final Long value = control.readCounters().get(DutCounters.RTO_EXPIRATIONS);
-        return value == null ? OptionalLong.empty() : OptionalLong.of(value);
     }
 }

@@ -88,6 +88,8 @@ final class SenderSteps {
     private final HeldAckChecks heldAckChecks;
     /** The losses {@code lose} shapes and the check of their repair. */
     private final LossRepairCheck lossRepair;
+    /** The wait a NACK RECEIVER_NOT_READY with a retry-after asks for. */
+    private final RetryWaitCheck retryWait = new RetryWaitCheck();
     /** How much older than the packet's own each ACK's echoed timestamp is ({@code echoAge}), in nanoseconds. */
     private volatile long echoAgeNs;
 
@@ -226,6 +228,9 @@ final class SenderSteps {
     /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
     private void acks(final Sidecar.Acks acks) throws DutControlException, InterruptedException {
         acks.echoAgeMs().ifPresent(ms -> echoAgeNs = ms * 1_000_000);
+        if (!acks.describe()) {
+            lossRepair.endLosses(); // the losses of an earlier acks step end here (a describing step, once noted)
+        }
         lossRepair.lose(acks.lose(), sentPackets(), sidecar.setup().paths());
         if (acks.describe()) {
             lossRepair.settle(this::sentPackets, control);
@@ -279,13 +284,17 @@ final class SenderSteps {
      * as its cumulative PSN that PSN (every earlier PSN received: awaits wait for whole messages) with no retry
      * interval.
      */
-    private void nack(final Sidecar.Nack nack) throws IOException {
+    private void nack(final Sidecar.Nack nack) throws IOException, DutControlException {
+        if (nack.retryAfterUs().isPresent()) {
+            retryWait.beforeNack(control); // an expiry from here on could cross the NACK
+        }
         final MessageKey key = named.get(nack.of());
         final DataPacket first = sentData().stream()
                 .filter(p -> MessageKey.of(p).equals(key))
                 .min(Comparator.comparingLong(DataPacket::messageOffset))
                 .orElseThrow();
         final NackCode code = NackCode.valueOf(nack.code());
+        final long beforeNs = peer.link().nowNs();
         peer.send(PacketBuilder.nack(code)
                 // NACK UNKNOWN_CONNECTION echoes the id the DUT sent to, the only one its answerer knew (9.1.10).
                 .connection(
@@ -297,7 +306,14 @@ final class SenderSteps {
                 .stream((int) nack.stream().orElse(first.streamId()))
                 .msn(nack.msn().orElse(first.messageSequenceNumber()))
                 .cumulativePsn(first.header().psn())
-                .retryAfter(0));
+                .retryAfter(nack.retryAfterUs().orElse(0)));
+        if (nack.retryAfterUs().isPresent()) {
+            retryWait.nacked(
+                    first.header().pathId(),
+                    first.header().psn(),
+                    beforeNs,
+                    nack.retryAfterUs().getAsLong());
+        }
     }
 
     /** After the DUT went quiet: every packet of every awaited message, and the PSNs of every path, field by field. */
@@ -657,6 +673,9 @@ final class SenderSteps {
                             + " not to have completed yet, it completed: " + completion);
                 }
             }
+        }
+        if (check.resentAfterRetry()) {
+            retryWait.judge(this::sentPackets, () -> peer.link().nowNs(), control, at, failures);
         }
         if (check.resentOnlyLost()) {
             lossRepair.judge(this::sentPackets, control, holdStartNs + holdLimit.toNanos() * 3 / 4, at, failures);

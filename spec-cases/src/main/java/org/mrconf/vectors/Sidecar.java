@@ -270,6 +270,10 @@ public record Sidecar(
      * below a PSN they reported received must be resent, and no PSN they reported received may be. The DUT's
      * {@code rto_expirations} counter tells a resend caused by the ACKs from one its timer caused ({@link
      * LossRepairCheck}).
+     *
+     * <p>{@code resentAfterRetry} (clause 9.1.9) judges the PSN the latest {@link Nack} step NACKed RECEIVER_NOT_READY
+     * with a {@code retryAfterUs}: the DUT resends it on its path, and not before retry-after has passed since the
+     * tester sent the NACK, whatever ACKs (a gap) or its timer show meanwhile ({@link RetryWaitCheck}).
      */
     public record Check(
             List<RegionContent> regions,
@@ -282,7 +286,8 @@ public record Sidecar(
             boolean everyPath,
             List<Long> failed,
             OptionalLong rateWithinHintMs,
-            boolean resentOnlyLost)
+            boolean resentOnlyLost,
+            boolean resentAfterRetry)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -297,6 +302,7 @@ public record Sidecar(
                     || sendWindow.isPresent()
                     || rateWithinHintMs.isPresent()
                     || resentOnlyLost
+                    || resentAfterRetry
                     || needsNothingAcknowledged();
         }
     }
@@ -311,8 +317,8 @@ public record Sidecar(
      * <p>{@code echoAgeMs}: from then on each ACK echoes the transmit timestamp it answers less that many milliseconds
      * (modulo 2^32 ns), so the DUT's RTT samples, and with them its smoothed RTT and RTO, grow by that much: its timer
      * is stretched far past the tester's answers (0 echoes true timestamps again). {@code lose}: from then on every
-     * arrival of each listed PSN is treated as lost (neither recorded nor acknowledged) until a later acks step with
-     * {@code describe}; the offsets count, on each path, from the first PSN the DUT had not sent on it at this step. {@code describe} (with {@code hold}
+     * arrival of each listed PSN is treated as lost (neither recorded nor acknowledged) until the next acks step; the
+     * offsets count, on each path, from the first PSN the DUT had not sent on it at this step. {@code describe} (with {@code hold}
      * true): ends those losses and sends one ACK per path that received anything, describing all it received, and goes
      * on holding; a {@link Check#resentOnlyLost()} check judges what the DUT resends after them.
      */
@@ -326,14 +332,15 @@ public record Sidecar(
             implements Step {}
 
     /**
-     * Sends a NACK of {@code code} for the message an {@link Await} step bound as {@code of}: its first packet's path
-     * and PSN, its stream and MSN (clause 5.4.1).
+     * A NACK of {@code code} for the message an {@link Await} step bound as {@code of}: its first packet's path and
+     * PSN, its stream and MSN (clause 5.4.1); {@code stream} and {@code msn}, when given, replace the message's own in
+     * the NACK (a NACK that names an outstanding PSN but another message, Table 5-13). {@code retryAfterUs}, for
+     * RECEIVER_NOT_READY only, is the NACK's retry-after field (clause 9.1.9); the tester first waits until the DUT
+     * has been quiet, so that no resend of its timer crosses the NACK, and a {@link Check#resentAfterRetry()} check
+     * then judges the wait.
      */
-    /**
-     * A NACK of the message an await named {@code of}; {@code stream} and {@code msn}, when given, replace the
-     * message's own in the NACK (a NACK that names an outstanding PSN but another message, Table 5-13).
-     */
-    public record Nack(String of, String code, OptionalLong stream, OptionalLong msn) implements Step {}
+    public record Nack(String of, String code, OptionalLong stream, OptionalLong msn, OptionalLong retryAfterUs)
+            implements Step {}
 
     /**
      * A control request between packets: {@code invalidate_region} invalidates the DUT's region {@code region}

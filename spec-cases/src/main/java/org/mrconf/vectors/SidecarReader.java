@@ -347,12 +347,24 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "of", "code", "stream", "msn");
+        f.only(node, at, "of", "code", "stream", "msn", "retryAfter");
+        final String code = f.oneOf(node, at, "code", NACK_CODES);
+        // At most 10 s, so that the wait fits any replay; at least 1 us, as clause 9.1.9 requires.
+        final OptionalLong retryAfter = node.has("retryAfter")
+                ? OptionalLong.of(f.integer(node, at, "retryAfter", 1, 10_000_000))
+                : OptionalLong.empty();
+        if (retryAfter.isPresent() && !code.equals("RECEIVER_NOT_READY")) {
+            throw new VectorException(
+                    f.file,
+                    at + ".retryAfter",
+                    "is for a NACK RECEIVER_NOT_READY only (Table 5-10): every other code sends 0");
+        }
         return new Sidecar.Nack(
                 f.string(node, at, "of"),
-                f.oneOf(node, at, "code", NACK_CODES),
+                code,
                 node.has("stream") ? OptionalLong.of(f.integer(node, at, "stream", 0, 0xFFFF)) : OptionalLong.empty(),
-                node.has("msn") ? OptionalLong.of(f.integer(node, at, "msn", 0, 0xFFFF_FFFFL)) : OptionalLong.empty());
+                node.has("msn") ? OptionalLong.of(f.integer(node, at, "msn", 0, 0xFFFF_FFFFL)) : OptionalLong.empty(),
+                retryAfter);
     }
 
     private static Sidecar.Control control(final Fields f, final JsonNode node, final String at)
@@ -386,7 +398,8 @@ public final class SidecarReader {
                 "everyPath",
                 "failed",
                 "rateWithinHint",
-                "resentOnlyLost");
+                "resentOnlyLost",
+                "resentAfterRetry");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -402,13 +415,14 @@ public final class SidecarReader {
                 node.has("everyPath") && f.bool(node, at, "everyPath"),
                 wrIds(f, node, at, "failed"),
                 optional(f, node, at, "rateWithinHint", 60_000),
-                node.has("resentOnlyLost") && f.bool(node, at, "resentOnlyLost"));
+                node.has("resentOnlyLost") && f.bool(node, at, "resentOnlyLost"),
+                node.has("resentAfterRetry") && f.bool(node, at, "resentAfterRetry"));
         if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
-                            + " failed, rateWithinHint or resentOnlyLost");
+                            + " failed, rateWithinHint, resentOnlyLost or resentAfterRetry");
         }
         if (check.rateWithinHintMs().isPresent() && check.rateWithinHintMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".rateWithinHint", "must be an interval of at least 1 ms");
@@ -560,20 +574,27 @@ public final class SidecarReader {
     /**
      * A {@code resentOnlyLost} check judges what the DUT resends after the describing ACKs of the latest acks step, so
      * that step must describe (and hold), and no nack step may come between: a NACK would tell the DUT more. The
-     * losses of a {@code lose} end only at a describing acks step, so one must follow it.
+     * losses of a {@code lose} end only at the next acks step, so one must follow it.
      */
     private static void checkDescribedLoss(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
         boolean described = false;
+        boolean retrying = false;
         int losing = -1;
         for (int i = 0; i < steps.size(); i++) {
             final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Nack nack) {
+                retrying = nack.retryAfterUs().isPresent();
+            }
+            if (step instanceof Sidecar.Check check && check.resentAfterRetry() && !retrying) {
+                throw new VectorException(
+                        f.file,
+                        "$.steps[" + i + "].check.resentAfterRetry",
+                        "judges the retry of the PSN the latest nack step NACKed RECEIVER_NOT_READY with a"
+                                + " retryAfter, and that nack step gives none");
+            }
             if (step instanceof Sidecar.Acks acks) {
                 described = acks.describe();
-                if (acks.describe()) {
-                    losing = -1;
-                } else if (!acks.lose().isEmpty()) {
-                    losing = i;
-                }
+                losing = acks.lose().isEmpty() ? -1 : i;
             } else if (step instanceof Sidecar.Nack) {
                 described = false;
             } else if (step instanceof Sidecar.Check check && check.resentOnlyLost() && !described) {
@@ -588,7 +609,7 @@ public final class SidecarReader {
             throw new VectorException(
                     f.file,
                     "$.steps[" + losing + "].acks.lose",
-                    "loses those PSNs until an acks step with describe true, and none follows");
+                    "loses those PSNs until the next acks step, and none follows");
         }
     }
 

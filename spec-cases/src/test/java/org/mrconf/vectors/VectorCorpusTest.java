@@ -226,12 +226,13 @@ class VectorCorpusTest {
                                 + " describe true"),
                 Arguments.of(
                         LOSS_VECTOR,
-                        "losses that no description ends",
-                        (UnaryOperator<String>) text -> edit("\"resentOnlyLost\" : true", "\"completed\" : [ 1100 ]")
-                                .apply(edit("\"describe\" : true", "\"describe\" : false")
-                                        .apply(text)),
-                        "$.steps[4].acks.lose: loses those PSNs until an acks step with describe true, and none"
-                                + " follows"),
+                        "losses that no later acks step ends",
+                        edit(
+                                "  }, {\n    \"acks\" : {\n      \"hold\" : true,\n      \"describe\" : true\n    }\n"
+                                        + "  }, {\n    \"check\" : {\n      \"resentOnlyLost\" : true\n    }\n"
+                                        + "  }, {\n    \"acks\" : {\n      \"hold\" : false\n    }\n",
+                                ""),
+                        "$.steps[4].acks.lose: loses those PSNs until the next acks step, and none follows"),
                 Arguments.of(
                         LOSS_VECTOR,
                         "a lost PSN beyond the window",

@@ -149,6 +149,22 @@ final class Scenario {
     }
 
     /** Step: NACK the message an await bound as {@code of}. */
+    /** Step: NACK the message {@code of} RECEIVER_NOT_READY with retry after {@code retryAfterUs} microseconds. */
+    Scenario nackReceiverNotReady(final String of, final long retryAfterUs) {
+        steps.addObject()
+                .putObject("nack")
+                .put("of", of)
+                .put("code", "RECEIVER_NOT_READY")
+                .put("retryAfter", retryAfterUs);
+        return this;
+    }
+
+    /** Step: the PSN the latest nack step NACKed RECEIVER_NOT_READY is resent on its path, not before the retry. */
+    Scenario checkResentAfterRetry() {
+        steps.addObject().putObject("check").put("resentAfterRetry", true);
+        return this;
+    }
+
     Scenario nack(final String of, final String code) {
         steps.addObject().putObject("nack").put("of", of).put("code", code);
         return this;

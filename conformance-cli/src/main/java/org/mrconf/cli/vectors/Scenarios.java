@@ -107,6 +107,11 @@ final class Scenarios {
                 .ackRequest();
     }
 
+    /** The {@code index}-th {@link #SEGMENT}-byte slice of {@code message}. */
+    static byte[] segmentOf(final byte[] message, final int index) {
+        return java.util.Arrays.copyOfRange(message, index * SEGMENT, (index + 1) * SEGMENT);
+    }
+
     static byte[] pattern(final int length, final int seed) {
         final byte[] bytes = new byte[length];
         for (int i = 0; i < length; i++) {
@@ -516,11 +521,9 @@ final class Scenarios {
         final int[] paths = {0, 1, 0, 0};
         final long[] psns = {0, 0, 1, 2};
         for (int i = 0; i < 4; i++) {
-            final byte[] payload = new byte[SEGMENT];
-            System.arraycopy(message, i * SEGMENT, payload, 0, SEGMENT);
             scenario.send(
                     paths[i],
-                    write(psns[i], 0, i * SEGMENT, message.length, payload)
+                    write(psns[i], 0, i * SEGMENT, message.length, segmentOf(message, i))
                             .path(paths[i])
                             .build());
         }
@@ -552,11 +555,9 @@ final class Scenarios {
         // Segment i goes on path i / 4 as PSN i % 4; the order interleaves the paths, and segment 1 never arrives.
         final int[] order = {0, 4, 2, 5, 3, 6, 7};
         for (final int segment : order) {
-            final byte[] payload = new byte[SEGMENT];
-            System.arraycopy(message, segment * SEGMENT, payload, 0, SEGMENT);
             scenario.send(
                     segment / 4,
-                    write(segment % 4, 0, segment * SEGMENT, message.length, payload)
+                    write(segment % 4, 0, segment * SEGMENT, message.length, segmentOf(message, segment))
                             .path(segment / 4)
                             .build());
         }
@@ -586,9 +587,7 @@ final class Scenarios {
                         + " and acknowledges up to PSN 4",
                 "4.1.8"));
         for (final int psn : new int[] {0, 2, 3, 1}) {
-            final byte[] payload = new byte[SEGMENT];
-            System.arraycopy(message, psn * SEGMENT, payload, 0, SEGMENT);
-            final PacketBuilder packet = write(psn, 0, psn * SEGMENT, message.length, payload);
+            final PacketBuilder packet = write(psn, 0, psn * SEGMENT, message.length, segmentOf(message, psn));
             if (psn == 1) {
                 packet.retransmission().transmitTimestamp(1000 + 10);
             }
@@ -1067,9 +1066,8 @@ final class Scenarios {
     }
 
     private static byte[] segment(final byte[] message, final int index, final long psn) {
-        final byte[] payload = new byte[SEGMENT];
-        System.arraycopy(message, index * SEGMENT, payload, 0, SEGMENT);
-        return write(psn, 0, index * SEGMENT, message.length, payload).build();
+        return write(psn, 0, index * SEGMENT, message.length, segmentOf(message, index))
+                .build();
     }
 
     private static List<int[]> permutations(final int[] items) {

@@ -56,6 +56,7 @@ final class SenderScenarios {
         all.add(sendWindowOf256());
         all.add(retransmissionKeepsItsFields());
         all.add(resendsEveryHoleOfOneAck());
+        all.add(waitsForTheRetryAfter());
         return all;
     }
 
@@ -215,6 +216,44 @@ final class SenderScenarios {
         scenario.holdAcks(false);
         scenario.checkCompleted(new long[] {1101});
         return scenario.expectCompletion(1100, "SUCCESS", "WRITE").expectCompletion(1101, "SUCCESS", "WRITE");
+    }
+
+    /**
+     * Clause 9.1.9: a WRITE NACKed RECEIVER_NOT_READY waits for the retry-after. A 64-byte WRITE acknowledged with
+     * echoes 400 ms old stretches the DUT's timer; then two one-packet WRITEs go out with ACKs held back and the
+     * first one's PSN lost. The tester NACKs it RECEIVER_NOT_READY with retry after 50 ms just after it arrived (no
+     * timer of the DUT's can have resent it yet), then sends the ACK that shows it missing below the second one's
+     * PSN: a gap the DUT must not act on while the PSN waits. The resend must come on its path, not before 50 ms
+     * after the NACK, and both WRITEs complete with SUCCESS.
+     */
+    private static Scenario waitsForTheRetryAfter() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "9.1.9/dut-waits-for-the-retry-after",
+                        "inopportune",
+                        "Ensure that the DUT, its timer first stretched by ACKs echoing timestamps 400 ms old, resends a"
+                                + " one-packet WRITE that the tester NACKs RECEIVER_NOT_READY with retry after 50 ms on"
+                                + " its path and not before 50 ms have passed, although the tester's ACK of the next"
+                                + " WRITE shows its PSN missing meanwhile, and that both WRITEs then complete with"
+                                + " SUCCESS",
+                        "9.1.9"),
+                Scenarios.pattern(256, 56));
+        scenario.stretchTimer(400);
+        postWrite(scenario, 0, 1110, 64);
+        scenario.await("WRITE", 0);
+        scenario.checkCompleted(new long[] {1110});
+        scenario.holdAndLose(0);
+        postWrite(scenario, 0, 1111, 64);
+        scenario.post("WRITE", 0, 1112, "source", 64, 64, TESTER_ADDRESS + 64, TESTER_KEY);
+        scenario.await("WRITE", 0).put("as", "waiting");
+        scenario.await("WRITE", 0);
+        scenario.nackReceiverNotReady("waiting", 50_000);
+        scenario.holdAcks(false);
+        scenario.checkResentAfterRetry();
+        scenario.checkCompleted(new long[] {1111, 1112});
+        return scenario.expectCompletion(1110, "SUCCESS", "WRITE")
+                .expectCompletion(1111, "SUCCESS", "WRITE")
+                .expectCompletion(1112, "SUCCESS", "WRITE");
     }
 
     private static Scenario nackedWriteFails() {
