@@ -127,6 +127,8 @@ class SelfTestVectorsTest {
         ", STANDARD, 9.1.9/dut-waits-for-the-retry-after, PASS",
         "RETRY_AFTER_IGNORED, STANDARD, 9.1.9/dut-waits-for-the-retry-after, FAIL",
         "WAITING_PSN_LOST_ON_GAP, STANDARD, 9.1.9/dut-waits-for-the-retry-after, FAIL",
+        ", STANDARD, 9.1.11/dut-waits-for-the-window, PASS",
+        "OUT_OF_WINDOW_RESENT_AT_ONCE, STANDARD, 9.1.11/dut-waits-for-the-window, FAIL",
         ", STANDARD, 4.1.1/udp-over-ipv4, PASS",
         ", IPV6, 4.1.1/udp-over-ipv4, NOT_APPLICABLE",
         ", IPV6, 4.1.2/udp-over-ipv6, PASS",

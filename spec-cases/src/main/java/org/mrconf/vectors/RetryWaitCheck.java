@@ -10,8 +10,10 @@ import org.mrconf.wire.DataPacket;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The wait a NACK RECEIVER_NOT_READY asks for (clause 9.1.9): a {@code nack} step with {@code retryAfter} NACKs a PSN
- * of the DUT's, and a {@code resentAfterRetry} check judges its resend. The DUT must resend the PSN on its path, and
+ * The waits a NACK asks for before a resend. RECEIVER_NOT_READY (clause 9.1.9): a {@code nack} step with
+ * {@code retryAfter} NACKs a PSN of the DUT's, and a {@code resentAfterRetry} check judges its resend.
+ * PSN_OUT_OF_WINDOW (clause 9.1.11): a {@code notResentFor} check watches, while no ACK can move the window, for a
+ * resend that comes too soon ({@link #judgeNotResent}). The DUT must resend the PSN on its path, and
  * not before retry-after has passed since it received the NACK, whatever a gap or its timer show meanwhile.
  *
  * <p>The tester measures from just before it sent the NACK to the resend's arrival, which is never shorter than the
@@ -84,6 +86,42 @@ final class RetryWaitCheck {
                         + " but the DUT's timer expired meanwhile (or it reports no rto_expirations), so the resend"
                         + " may have crossed the NACK: 9.1.9 cannot be judged",
                 at, what, waitedNs / 1_000));
+    }
+
+    /**
+     * Clause 9.1.11: for {@code watchMs} after the NACK PSN_OUT_OF_WINDOW, with the tester's ACKs held back (the window
+     * cannot move), no copy of the NACKed PSN may arrive unless the DUT's timer expired since just before the NACK.
+     */
+    void judgeNotResent(
+            final Supplier<List<ReceivedPacket>> sent,
+            final java.util.function.LongSupplier nowNs,
+            final DutControl control,
+            final long watchMs,
+            final String at,
+            final List<String> failures)
+            throws DutControlException, InterruptedException {
+        final Nacked nack = nacked;
+        final long endNs = nack.beforeNs() + watchMs * 1_000_000;
+        ReceivedPacket copy = firstCopy(sent.get(), nack);
+        while (copy == null && nowNs.getAsLong() - endNs < 0) {
+            Thread.sleep(POLL_MS);
+            copy = firstCopy(sent.get(), nack);
+        }
+        if (copy == null) {
+            return;
+        }
+        final long afterNs = copy.receivedNs() - nack.beforeNs();
+        final OptionalLong expirations = DutQuiet.rtoExpirations(control);
+        if (expirationsBefore.isPresent() && expirations.equals(expirationsBefore)) {
+            failures.add(String.format("%s: 9.1.11: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us after"
+                            + " the tester sent the NACK, with no ACK that moved the window and no timer expiry in"
+                            + " between", at, nack.psn(), nack.path(), afterNs / 1_000));
+            return;
+        }
+        throw new TestAbortedException(String.format("%s: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us"
+                        + " after the NACK, but the DUT's timer expired meanwhile (or it reports no rto_expirations),"
+                        + " which allows the resend: 9.1.11's wait cannot be judged",
+                at, nack.psn(), nack.path(), afterNs / 1_000));
     }
 
     /** The first copy of the NACKed PSN on its path (clause 6.4.2) that arrived once the NACK was being sent. */

@@ -285,7 +285,8 @@ final class SenderSteps {
      * interval.
      */
     private void nack(final Sidecar.Nack nack) throws IOException, DutControlException {
-        if (nack.retryAfterUs().isPresent()) {
+        final boolean waits = nack.retryAfterUs().isPresent() || nack.code().equals("PSN_OUT_OF_WINDOW");
+        if (waits) {
             retryWait.beforeNack(control); // an expiry from here on could cross the NACK
         }
         final MessageKey key = named.get(nack.of());
@@ -307,12 +308,12 @@ final class SenderSteps {
                 .msn(nack.msn().orElse(first.messageSequenceNumber()))
                 .cumulativePsn(first.header().psn())
                 .retryAfter(nack.retryAfterUs().orElse(0)));
-        if (nack.retryAfterUs().isPresent()) {
+        if (waits) {
             retryWait.nacked(
                     first.header().pathId(),
                     first.header().psn(),
                     beforeNs,
-                    nack.retryAfterUs().getAsLong());
+                    nack.retryAfterUs().orElse(0));
         }
     }
 
@@ -673,6 +674,11 @@ final class SenderSteps {
                             + " not to have completed yet, it completed: " + completion);
                 }
             }
+        }
+        if (check.notResentForMs().isPresent()) {
+            retryWait.judgeNotResent(
+                    this::sentPackets, () -> peer.link().nowNs(), control, check.notResentForMs().getAsLong(), at,
+                    failures);
         }
         if (check.resentAfterRetry()) {
             retryWait.judge(this::sentPackets, () -> peer.link().nowNs(), control, at, failures);

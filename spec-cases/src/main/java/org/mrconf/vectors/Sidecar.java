@@ -274,6 +274,11 @@ public record Sidecar(
      * <p>{@code resentAfterRetry} (clause 9.1.9) judges the PSN the latest {@link Nack} step NACKed RECEIVER_NOT_READY
      * with a {@code retryAfterUs}: the DUT resends it on its path, and not before retry-after has passed since the
      * tester sent the NACK, whatever ACKs (a gap) or its timer show meanwhile ({@link RetryWaitCheck}).
+     *
+     * <p>{@code notResentForMs} (clause 9.1.11) watches, for that many milliseconds after the latest {@link Nack} step
+     * NACKed a PSN PSN_OUT_OF_WINDOW, while the tester still holds its ACKs back: the DUT must not resend that PSN
+     * before an ACK moves the window or its timer expires, so a copy that arrives with no expiry since just before the
+     * NACK is a failure. That the PSN is resent once an ACK moves the window, a later {@code completed} shows.
      */
     public record Check(
             List<RegionContent> regions,
@@ -287,7 +292,8 @@ public record Sidecar(
             List<Long> failed,
             OptionalLong rateWithinHintMs,
             boolean resentOnlyLost,
-            boolean resentAfterRetry)
+            boolean resentAfterRetry,
+            OptionalLong notResentForMs)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -303,6 +309,7 @@ public record Sidecar(
                     || rateWithinHintMs.isPresent()
                     || resentOnlyLost
                     || resentAfterRetry
+                    || notResentForMs.isPresent()
                     || needsNothingAcknowledged();
         }
     }

@@ -399,7 +399,8 @@ public final class SidecarReader {
                 "failed",
                 "rateWithinHint",
                 "resentOnlyLost",
-                "resentAfterRetry");
+                "resentAfterRetry",
+                "notResentFor");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -416,13 +417,17 @@ public final class SidecarReader {
                 wrIds(f, node, at, "failed"),
                 optional(f, node, at, "rateWithinHint", 60_000),
                 node.has("resentOnlyLost") && f.bool(node, at, "resentOnlyLost"),
-                node.has("resentAfterRetry") && f.bool(node, at, "resentAfterRetry"));
+                node.has("resentAfterRetry") && f.bool(node, at, "resentAfterRetry"),
+                optional(f, node, at, "notResentFor", 10_000));
         if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
-                            + " failed, rateWithinHint, resentOnlyLost or resentAfterRetry");
+                            + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry or notResentFor");
+        }
+        if (check.notResentForMs().isPresent() && check.notResentForMs().getAsLong() == 0) {
+            throw new VectorException(f.file, at + ".notResentFor", "must be a watch of at least 1 ms");
         }
         if (check.rateWithinHintMs().isPresent() && check.rateWithinHintMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".rateWithinHint", "must be an interval of at least 1 ms");
@@ -579,11 +584,23 @@ public final class SidecarReader {
     private static void checkDescribedLoss(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
         boolean described = false;
         boolean retrying = false;
+        boolean outOfWindow = false;
         int losing = -1;
         for (int i = 0; i < steps.size(); i++) {
             final Sidecar.Step step = steps.get(i);
             if (step instanceof Sidecar.Nack nack) {
                 retrying = nack.retryAfterUs().isPresent();
+                outOfWindow = nack.code().equals("PSN_OUT_OF_WINDOW");
+            }
+            if (step instanceof Sidecar.Acks || step instanceof Sidecar.Post) {
+                outOfWindow = false; // an ACK may move the window; a new post may fill it
+            }
+            if (step instanceof Sidecar.Check check && check.notResentForMs().isPresent() && !outOfWindow) {
+                throw new VectorException(
+                        f.file,
+                        "$.steps[" + i + "].check.notResentFor",
+                        "watches the PSN the latest nack step NACKed PSN_OUT_OF_WINDOW, with no acks or post step"
+                                + " since, and there is none");
             }
             if (step instanceof Sidecar.Check check && check.resentAfterRetry() && !retrying) {
                 throw new VectorException(

@@ -42,9 +42,9 @@ class VectorCoverageTest {
                     "steps make the DUT post work, compare what it sends, hold ACKs back, NACK a message, leave"
                             + " a SACK gap at a path's first PSN or lose PSNs and judge what it resends after one ACK"
                             + " shows them, and judge its timer, re-pathing and spraying while the tester"
-                            + " acknowledges nothing, and judge the wait a NACK RECEIVER_NOT_READY asks for, but have"
-                            + " no predicate yet on what it retransmits after a NACK PSN_OUT_OF_WINDOW, or on its"
-                            + " windows",
+                            + " acknowledges nothing, and judge the waits a NACK RECEIVER_NOT_READY or"
+                            + " PSN_OUT_OF_WINDOW asks for, but have no predicate yet on its RTT estimate, path health"
+                            + " and windows",
             TIMERS, "replay judges what holds once the DUT is quiet, never how soon it answered",
             NO_PREDICATE, "the sidecar has no expectation for it yet");
 
@@ -61,10 +61,6 @@ class VectorCoverageTest {
                             + " then the first resend is the gap's, not an expiry)"),
             Map.entry("6.7.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("8.1.4", TIMERS),
-            Map.entry(
-                    "9.1.11",
-                    DUT_SENDS + " (the tester would have to forget the NACKed PSN; a resend is judged against the"
-                            + " DUT's timer)"),
             Map.entry("10.1.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("10.1.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("11.1.6", NOT_ON_THE_WIRE + " (a post refused by the control protocol)"),

@@ -165,6 +165,12 @@ final class Scenario {
         return this;
     }
 
+    /** Step: the PSN the latest nack step NACKed PSN_OUT_OF_WINDOW is not resent within {@code ms} (9.1.11). */
+    Scenario checkNotResentFor(final long ms) {
+        steps.addObject().putObject("check").put("notResentFor", ms);
+        return this;
+    }
+
     Scenario nack(final String of, final String code) {
         steps.addObject().putObject("nack").put("of", of).put("code", code);
         return this;

@@ -57,6 +57,7 @@ final class SenderScenarios {
         all.add(retransmissionKeepsItsFields());
         all.add(resendsEveryHoleOfOneAck());
         all.add(waitsForTheRetryAfter());
+        all.add(waitsForTheWindow());
         return all;
     }
 
@@ -254,6 +255,42 @@ final class SenderScenarios {
         return scenario.expectCompletion(1110, "SUCCESS", "WRITE")
                 .expectCompletion(1111, "SUCCESS", "WRITE")
                 .expectCompletion(1112, "SUCCESS", "WRITE");
+    }
+
+    /**
+     * Clause 9.1.11: a WRITE NACKed PSN_OUT_OF_WINDOW waits for the window. With the DUT's timer stretched, two
+     * one-packet WRITEs go out with ACKs held back and the second one's PSN lost; the tester NACKs it
+     * PSN_OUT_OF_WINDOW just after it arrived and watches 50 ms for a resend while its ACKs stay held (the window
+     * cannot move, and no timer of the DUT's can have expired so soon). Then it acknowledges the first WRITE, which
+     * moves the window: the DUT must resend the second, and both complete with SUCCESS.
+     */
+    private static Scenario waitsForTheWindow() {
+        final Scenario scenario = source(
+                new Scenario(
+                        "9.1.11/dut-waits-for-the-window",
+                        "inopportune",
+                        "Ensure that the DUT, its timer first stretched by ACKs echoing timestamps 400 ms old, does not"
+                                + " resend a one-packet WRITE the tester NACKs PSN_OUT_OF_WINDOW while no ACK moves the"
+                                + " window, and resends it once the tester's ACK of the WRITE before it does, both"
+                                + " WRITEs then completing with SUCCESS",
+                        "9.1.11"),
+                Scenarios.pattern(256, 57));
+        scenario.stretchTimer(400);
+        postWrite(scenario, 0, 1120, 64);
+        scenario.await("WRITE", 0);
+        scenario.checkCompleted(new long[] {1120});
+        scenario.holdAndLose(1);
+        postWrite(scenario, 0, 1121, 64);
+        scenario.post("WRITE", 0, 1122, "source", 64, 64, TESTER_ADDRESS + 64, TESTER_KEY);
+        scenario.await("WRITE", 0);
+        scenario.await("WRITE", 0).put("as", "refused");
+        scenario.nack("refused", "PSN_OUT_OF_WINDOW");
+        scenario.checkNotResentFor(50);
+        scenario.holdAcks(false);
+        scenario.checkCompleted(new long[] {1121, 1122});
+        return scenario.expectCompletion(1120, "SUCCESS", "WRITE")
+                .expectCompletion(1121, "SUCCESS", "WRITE")
+                .expectCompletion(1122, "SUCCESS", "WRITE");
     }
 
     private static Scenario nackedWriteFails() {

@@ -188,6 +188,19 @@ class AcknowledgementCase {
                         .ackRequest());
         testbed.peer()
                 .assertNone(mark, PacketMatcher.expect().ack().connection(Testbed.TESTER_CONNECTION), Testbed.QUIET);
+        // The guard: a data packet of the same path asking for an ACK gets one, so the silence above was the DUT's
+        // answer, not a dead link.
+        final int after = testbed.peer().mark();
+        final var segments = testbed.connection().write(0, Testbed.BASE, testbed.key(), new byte[64], 0);
+        testbed.peer()
+                .await(
+                        after,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(0)
+                                .covers(segments.get(0).psn()),
+                        Testbed.WAIT);
     }
 
     @Test

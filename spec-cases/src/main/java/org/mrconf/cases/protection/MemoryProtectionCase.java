@@ -361,11 +361,35 @@ class MemoryProtectionCase {
     @Verifies("11.1.4")
     @Kind(Kind.Purpose.INOPPORTUNE)
     void invalidatedSourceIsNotSent(final Testbed testbed) throws Exception {
+        // Two attempts, each sound on its own: a FAIL needs a packet both clocks place after the invalidation, so a
+        // second look can only find a defect the first one missed (a DUT stalled by a loaded host), never invent one.
+        org.opentest4j.TestAbortedException undecided = null;
+        boolean passed = false;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                invalidatedSourceAttempt(testbed, 72 + attempt, OTHER + attempt * SOURCE_LENGTH);
+                passed = true;
+            } catch (final org.opentest4j.TestAbortedException e) {
+                undecided = e;
+            }
+        }
+        if (!passed) {
+            throw undecided;
+        }
+    }
+
+    /** The length of the WRITE {@link #invalidatedSourceAttempt} posts, and of its source region. */
+    private static final int SOURCE_LENGTH = 512 * 1024;
+
+    /** One WRITE of {@link #SOURCE_LENGTH} bytes from {@code address}, whose region is invalidated while it is queued. */
+    private static void invalidatedSourceAttempt(final Testbed testbed, final long wrId, final long address)
+            throws Exception {
         final Set<RegionAccess> local = EnumSet.of(RegionAccess.LOCAL_WRITE);
-        final int length = 512 * 1024;
-        final long source = region(testbed, OTHER, length, local);
-        testbed.control().writeRegion(source, OTHER, Testbed.randomBytes(4096, 10));
+        final int length = SOURCE_LENGTH;
+        final long source = region(testbed, address, length, local);
+        testbed.control().writeRegion(source, address, Testbed.randomBytes(4096, 10));
         final boolean paced = testbed.profile().claims(Profile.CONGESTION);
+        testbed.connection().autoAck(false);
         final int mark = testbed.peer().mark();
         if (paced) {
             // A device that follows rate hints (10.1.4) is slowed to one packet every few tens of milliseconds while
@@ -376,7 +400,7 @@ class MemoryProtectionCase {
         // Otherwise the tester does not acknowledge, so the DUT stops at its windows with the message still queued.
         testbed.control()
                 .postWrite(
-                        new org.mrconf.dut.WorkRequest(Testbed.DUT_CONNECTION, 0, 72, source, OTHER, length),
+                        new org.mrconf.dut.WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, source, address, length),
                         Testbed.BASE,
                         testbed.key());
         final var firstData = PacketMatcher.expect()
@@ -432,7 +456,7 @@ class MemoryProtectionCase {
 
         // A device that keeps reading the region may take longer than the wait to finish the message; the packets
         // it sent meanwhile are the finding, so the completion is judged after them.
-        final var completion = testbed.completionWithin(72, Testbed.WAIT);
+        final var completion = testbed.completionWithin(wrId, Testbed.WAIT);
         // A device that kept sending would show it within a few of its paced intervals.
         testbed.peer()
                 .recorder()
