@@ -113,12 +113,15 @@ final class RetryWaitCheck {
         final long afterNs = copy.receivedNs() - nack.beforeNs();
         final OptionalLong expirations = DutQuiet.rtoExpirations(control);
         if (expirationsBefore.isPresent() && expirations.equals(expirationsBefore)) {
-            failures.add(String.format("%s: 9.1.11: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us after"
+            failures.add(String.format(
+                    "%s: 9.1.11: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us after"
                             + " the tester sent the NACK, with no ACK that moved the window and no timer expiry in"
-                            + " between", at, nack.psn(), nack.path(), afterNs / 1_000));
+                            + " between",
+                    at, nack.psn(), nack.path(), afterNs / 1_000));
             return;
         }
-        throw new TestAbortedException(String.format("%s: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us"
+        throw new TestAbortedException(String.format(
+                "%s: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us"
                         + " after the NACK, but the DUT's timer expired meanwhile (or it reports no rto_expirations),"
                         + " which allows the resend: 9.1.11's wait cannot be judged",
                 at, nack.psn(), nack.path(), afterNs / 1_000));

@@ -677,7 +677,11 @@ final class SenderSteps {
         }
         if (check.notResentForMs().isPresent()) {
             retryWait.judgeNotResent(
-                    this::sentPackets, () -> peer.link().nowNs(), control, check.notResentForMs().getAsLong(), at,
+                    this::sentPackets,
+                    () -> peer.link().nowNs(),
+                    control,
+                    check.notResentForMs().getAsLong(),
+                    at,
                     failures);
         }
         if (check.resentAfterRetry()) {
