@@ -239,22 +239,36 @@ final class SenderScenarios {
                                 + " SUCCESS",
                         "9.1.9"),
                 Scenarios.pattern(256, 56));
-        scenario.stretchTimer(400);
-        postWrite(scenario, 0, 1110, 64);
-        scenario.await("WRITE", 0);
-        scenario.checkCompleted(new long[] {1110});
-        scenario.holdAndLose(0);
-        postWrite(scenario, 0, 1111, 64);
-        scenario.post("WRITE", 0, 1112, "source", 64, 64, TESTER_ADDRESS + 64, TESTER_KEY);
+        twoHeldWritesOnAStretchedTimer(scenario, 1110, 0);
         scenario.await("WRITE", 0).put("as", "waiting");
         scenario.await("WRITE", 0);
         scenario.nackReceiverNotReady("waiting", 50_000);
         scenario.holdAcks(false);
         scenario.checkResentAfterRetry();
-        scenario.checkCompleted(new long[] {1111, 1112});
-        return scenario.expectCompletion(1110, "SUCCESS", "WRITE")
-                .expectCompletion(1111, "SUCCESS", "WRITE")
-                .expectCompletion(1112, "SUCCESS", "WRITE");
+        return allThreeComplete(scenario, 1110);
+    }
+
+    /**
+     * Steps: a 64-byte WRITE {@code wrId} acknowledged with echoes 400 ms old stretches the DUT's timer; then, ACKs held
+     * and the PSN at {@code lostOffset} of what follows lost, two one-packet WRITEs {@code wrId + 1} and {@code wrId + 2}.
+     */
+    private static void twoHeldWritesOnAStretchedTimer(
+            final Scenario scenario, final long wrId, final long lostOffset) {
+        scenario.stretchTimer(400);
+        postWrite(scenario, 0, wrId, 64);
+        scenario.await("WRITE", 0);
+        scenario.checkCompleted(new long[] {wrId});
+        scenario.holdAndLose(lostOffset);
+        postWrite(scenario, 0, wrId + 1, 64);
+        scenario.post("WRITE", 0, wrId + 2, "source", 64, 64, TESTER_ADDRESS + 64, TESTER_KEY);
+    }
+
+    /** Step and expectations: the three WRITEs of {@link #twoHeldWritesOnAStretchedTimer} complete with SUCCESS. */
+    private static Scenario allThreeComplete(final Scenario scenario, final long wrId) {
+        scenario.checkCompleted(new long[] {wrId + 1, wrId + 2});
+        return scenario.expectCompletion(wrId, "SUCCESS", "WRITE")
+                .expectCompletion(wrId + 1, "SUCCESS", "WRITE")
+                .expectCompletion(wrId + 2, "SUCCESS", "WRITE");
     }
 
     /**
@@ -275,22 +289,13 @@ final class SenderScenarios {
                                 + " WRITEs then completing with SUCCESS",
                         "9.1.11"),
                 Scenarios.pattern(256, 57));
-        scenario.stretchTimer(400);
-        postWrite(scenario, 0, 1120, 64);
-        scenario.await("WRITE", 0);
-        scenario.checkCompleted(new long[] {1120});
-        scenario.holdAndLose(1);
-        postWrite(scenario, 0, 1121, 64);
-        scenario.post("WRITE", 0, 1122, "source", 64, 64, TESTER_ADDRESS + 64, TESTER_KEY);
+        twoHeldWritesOnAStretchedTimer(scenario, 1120, 1);
         scenario.await("WRITE", 0);
         scenario.await("WRITE", 0).put("as", "refused");
         scenario.nack("refused", "PSN_OUT_OF_WINDOW");
         scenario.checkNotResentFor(50);
         scenario.holdAcks(false);
-        scenario.checkCompleted(new long[] {1121, 1122});
-        return scenario.expectCompletion(1120, "SUCCESS", "WRITE")
-                .expectCompletion(1121, "SUCCESS", "WRITE")
-                .expectCompletion(1122, "SUCCESS", "WRITE");
+        return allThreeComplete(scenario, 1120);
     }
 
     private static Scenario nackedWriteFails() {
