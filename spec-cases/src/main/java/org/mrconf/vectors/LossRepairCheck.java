@@ -115,22 +115,23 @@ final class LossRepairCheck {
 
     /**
      * Right before the describing ACKs, under {@code connection}'s lock (so that no arrival slips in between): notes
-     * which PSNs the ACKs will show missing and received, and ends the losses, so that the resends are received.
-     * {@code sent} is every data packet the DUT sent since the vector's mark, in arrival order.
+     * which PSNs the ACKs will show missing and received. {@code sent} is every data packet the DUT sent since the
+     * vector's mark, in arrival order. The caller ends the losses right after, so that the resends are received.
      */
     void describe(final Supplier<List<ReceivedPacket>> sent, final PeerConnection connection, final int paths) {
         final List<ReceivedPacket> now = sent.get();
+        final Map<Integer, Set<Long>> sentByPath = new TreeMap<>();
+        for (final ReceivedPacket packet : now) {
+            final DataPacket data = packet.data().orElseThrow();
+            sentByPath
+                    .computeIfAbsent(data.header().pathId(), p -> new TreeSet<>())
+                    .add(data.header().psn());
+        }
         final Map<Integer, Set<Long>> holes = new TreeMap<>();
         final Map<Integer, Set<Long>> reported = new TreeMap<>();
         for (int path = 0; path < paths; path++) {
             final PathReceiveState state = connection.receiveState(path);
-            final Set<Long> psns = new TreeSet<>();
-            for (final ReceivedPacket packet : now) {
-                final DataPacket data = packet.data().orElseThrow();
-                if (data.header().pathId() == path) {
-                    psns.add(data.header().psn());
-                }
-            }
+            final Set<Long> psns = sentByPath.getOrDefault(path, Set.of());
             final Set<Long> received = new HashSet<>();
             final Set<Long> missing = new HashSet<>();
             for (final long psn : psns) {
@@ -150,7 +151,6 @@ final class LossRepairCheck {
             holes.put(path, shown);
             reported.put(path, received);
         }
-        lose.clear();
         described = new Described(now.size(), System.nanoTime(), settledExpirations, holes, reported);
     }
 

@@ -54,12 +54,8 @@ final class RetryWaitCheck {
             final List<String> failures)
             throws DutControlException, InterruptedException {
         final Nacked nack = nacked;
-        final long deadlineNs = nack.beforeNs() + nack.retryAfterNs() + VectorReplay.LIMIT.toNanos();
-        ReceivedPacket resend = firstCopy(sent.get(), nack);
-        while (resend == null && nowNs.getAsLong() - deadlineNs < 0) {
-            Thread.sleep(POLL_MS);
-            resend = firstCopy(sent.get(), nack);
-        }
+        final ReceivedPacket resend =
+                awaitCopy(sent, nowNs, nack, nack.beforeNs() + nack.retryAfterNs() + VectorReplay.LIMIT.toNanos());
         final String what = String.format(
                 "PSN %d of path %d, NACKed RECEIVER_NOT_READY with retry after %d us",
                 nack.psn(), nack.path(), nack.retryAfterNs() / 1_000);
@@ -73,8 +69,7 @@ final class RetryWaitCheck {
         if (waitedNs >= nack.retryAfterNs()) {
             return;
         }
-        final OptionalLong expirations = DutQuiet.rtoExpirations(control);
-        if (expirationsBefore.isPresent() && expirations.equals(expirationsBefore)) {
+        if (noExpirySinceTheNack(control)) {
             failures.add(String.format(
                     "%s: 9.1.9: %s was resent %d us after the tester sent the NACK, before the"
                             + " retry-after had passed (no timer expiry in between)",
@@ -101,18 +96,12 @@ final class RetryWaitCheck {
             final List<String> failures)
             throws DutControlException, InterruptedException {
         final Nacked nack = nacked;
-        final long endNs = nack.beforeNs() + watchMs * 1_000_000;
-        ReceivedPacket copy = firstCopy(sent.get(), nack);
-        while (copy == null && nowNs.getAsLong() - endNs < 0) {
-            Thread.sleep(POLL_MS);
-            copy = firstCopy(sent.get(), nack);
-        }
+        final ReceivedPacket copy = awaitCopy(sent, nowNs, nack, nack.beforeNs() + watchMs * 1_000_000);
         if (copy == null) {
             return;
         }
         final long afterNs = copy.receivedNs() - nack.beforeNs();
-        final OptionalLong expirations = DutQuiet.rtoExpirations(control);
-        if (expirationsBefore.isPresent() && expirations.equals(expirationsBefore)) {
+        if (noExpirySinceTheNack(control)) {
             failures.add(String.format(
                     "%s: 9.1.11: PSN %d of path %d, NACKed PSN_OUT_OF_WINDOW, was resent %d us after"
                             + " the tester sent the NACK, with no ACK that moved the window and no timer expiry in"
@@ -125,6 +114,26 @@ final class RetryWaitCheck {
                         + " after the NACK, but the DUT's timer expired meanwhile (or it reports no rto_expirations),"
                         + " which allows the resend: 9.1.11's wait cannot be judged",
                 at, nack.psn(), nack.path(), afterNs / 1_000));
+    }
+
+    /** The first copy of the NACKed PSN, polled for until {@code untilNs} on the tester link's clock, or null. */
+    private static ReceivedPacket awaitCopy(
+            final Supplier<List<ReceivedPacket>> sent,
+            final java.util.function.LongSupplier nowNs,
+            final Nacked nack,
+            final long untilNs)
+            throws InterruptedException {
+        ReceivedPacket copy = firstCopy(sent.get(), nack);
+        while (copy == null && nowNs.getAsLong() - untilNs < 0) {
+            Thread.sleep(POLL_MS);
+            copy = firstCopy(sent.get(), nack);
+        }
+        return copy;
+    }
+
+    /** Whether the DUT's {@code rto_expirations} is known and has not changed since just before the NACK. */
+    private boolean noExpirySinceTheNack(final DutControl control) throws DutControlException {
+        return expirationsBefore.isPresent() && DutQuiet.rtoExpirations(control).equals(expirationsBefore);
     }
 
     /** The first copy of the NACKed PSN on its path (clause 6.4.2) that arrived once the NACK was being sent. */

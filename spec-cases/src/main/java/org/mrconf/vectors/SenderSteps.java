@@ -228,10 +228,6 @@ final class SenderSteps {
     /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
     private void acks(final Sidecar.Acks acks) throws DutControlException, InterruptedException {
         acks.echoAgeMs().ifPresent(ms -> echoAgeNs = ms * 1_000_000);
-        if (!acks.describe()) {
-            lossRepair.endLosses(); // the losses of an earlier acks step end here (a describing step, once noted)
-        }
-        lossRepair.lose(acks.lose(), sentPackets(), sidecar.setup().paths());
         if (acks.describe()) {
             lossRepair.settle(this::sentPackets, control);
         }
@@ -240,6 +236,10 @@ final class SenderSteps {
                 lossRepair.describe(
                         this::sentPackets, connection, sidecar.setup().paths());
             }
+            // The losses of an earlier acks step end here, once a describing step has noted them; this step's own
+            // start now, counted from what the DUT has sent so far.
+            lossRepair.endLosses();
+            lossRepair.lose(acks.lose(), sentPackets(), sidecar.setup().paths());
             final boolean wasHeld = acksHeld || loseFirst;
             if (loseFirst && !acks.loseFirst()) {
                 // The gap ends: what the tester pretended to have lost it did receive, so it records it now rather

@@ -525,7 +525,7 @@ public final class SidecarReader {
             }
         }
         checkNothingAcknowledged(f, steps);
-        checkDescribedLoss(f, steps);
+        checkLossAndNackWaits(f, steps);
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
             throw new VectorException(
                     f.file, "$.setup.initialSendPsn", "only matters when the DUT sends: give steps that post work");
@@ -577,11 +577,13 @@ public final class SidecarReader {
     }
 
     /**
-     * A {@code resentOnlyLost} check judges what the DUT resends after the describing ACKs of the latest acks step, so
-     * that step must describe (and hold), and no nack step may come between: a NACK would tell the DUT more. The
-     * losses of a {@code lose} end only at the next acks step, so one must follow it.
+     * The checks that judge what follows an earlier step come after it. A {@code resentOnlyLost} check judges what the
+     * DUT resends after the describing ACKs of the latest acks step, so that step must describe (and hold), and no nack
+     * step may come between: a NACK would tell the DUT more. A {@code resentAfterRetry} check needs the latest nack
+     * step to give a retry-after, and a {@code notResentFor} check a latest nack step of PSN_OUT_OF_WINDOW with no acks
+     * or post step since. The losses of a {@code lose} end only at the next acks step, so one must follow it.
      */
-    private static void checkDescribedLoss(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
+    private static void checkLossAndNackWaits(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
         boolean described = false;
         boolean retrying = false;
         boolean outOfWindow = false;
