@@ -150,7 +150,15 @@ class SelfTestVectorsTest {
         "DUPLICATE_NOT_ACKNOWLEDGED, STANDARD, 8.1.3/every-ack-request-answered, FAIL",
         ", STANDARD, 10.1.4/dut-paced-to-the-rate-hint, PASS",
         "RATE_HINT_IGNORED, STANDARD, 10.1.4/dut-paced-to-the-rate-hint, FAIL",
-        "RATE_HINT_READ_AS_BYTES, STANDARD, 10.1.4/dut-paced-to-the-rate-hint, FAIL"
+        "RATE_HINT_READ_AS_BYTES, STANDARD, 10.1.4/dut-paced-to-the-rate-hint, FAIL",
+        ", STANDARD, 8.1.4/ack-coalescing-count-bounded, PASS",
+        "ACK_COALESCING_COUNT_IGNORED, STANDARD, 8.1.4/ack-coalescing-count-bounded, FAIL",
+        ", STANDARD, 10.1.1/dut-path-window-halves-on-ce, PASS",
+        "NO_MULTIPLICATIVE_DECREASE, STANDARD, 10.1.1/dut-path-window-halves-on-ce, FAIL",
+        "WINDOW_GROWTH_EXPONENTIAL, STANDARD, 10.1.1/dut-path-window-halves-on-ce, FAIL",
+        ", STANDARD, 10.1.2/dut-connection-window-binds, PASS",
+        "CONNECTION_WINDOW_IGNORED, STANDARD, 10.1.2/dut-connection-window-binds, FAIL",
+        "CONNECTION_WINDOW_BLIND_TO_CE, STANDARD, 10.1.2/dut-connection-window-binds, FAIL"
     })
     void shouldJudgeEachVectorAgainstItsDefectsInItsConfiguration(
             final Defect defect,

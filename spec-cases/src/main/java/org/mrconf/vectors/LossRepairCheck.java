@@ -91,6 +91,11 @@ final class LossRepairCheck {
         lose.addAll(offsets);
     }
 
+    /** Whether arrivals are being treated as lost (a {@code lose} not yet ended). */
+    boolean losing() {
+        return !lose.isEmpty();
+    }
+
     /** Ends the losses: from now on every arrival is received. */
     void endLosses() {
         lose.clear();

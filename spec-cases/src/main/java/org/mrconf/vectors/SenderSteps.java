@@ -92,6 +92,10 @@ final class SenderSteps {
     private final RetryWaitCheck retryWait = new RetryWaitCheck();
     /** How much older than the packet's own each ACK's echoed timestamp is ({@code echoAge}), in nanoseconds. */
     private volatile long echoAgeNs;
+    /** The CE count every ACK of the tester reports since the latest acks step that gave one ({@code ceCount}). */
+    private volatile int ceCount;
+    /** The congestion windows as the tester knows them from its ACKs, and their checks. */
+    private final CongestionWindowCheck congestionWindows;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -109,6 +113,7 @@ final class SenderSteps {
             final Duration holdLimit,
             final Duration quiet,
             final Optional<org.mrconf.dut.DutProfile.Timers> timers,
+            final Optional<org.mrconf.dut.DutProfile.Congestion> congestion,
             final int ipHeaderLength,
             final DutControl control,
             final TesterPeer peer,
@@ -137,6 +142,8 @@ final class SenderSteps {
         this.heldAckChecks = new HeldAckChecks(
                 sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets, this::outstanding);
         this.lossRepair = new LossRepairCheck(sidecar.setup().initialSendPsn());
+        this.congestionWindows =
+                new CongestionWindowCheck(congestion, sidecar.setup().paths());
     }
 
     /**
@@ -213,11 +220,19 @@ final class SenderSteps {
     }
 
     private void sendAck(final int path, final long echoedTimestamp) {
-        acknowledgedUpTo.put(path, connection.receiveState(path).cumulativePsn());
+        final org.mrconf.peer.PathReceiveState state = connection.receiveState(path);
+        acknowledgedUpTo.put(path, state.cumulativePsn());
+        congestionWindows.acknowledged(
+                path,
+                Psn.distance(sidecar.setup().initialSendPsn(), state.cumulativePsn()) + state.sackBits().length,
+                ceCount);
         try {
             final PacketBuilder ack = connection.ackFor(path, (echoedTimestamp - echoAgeNs) & 0xFFFF_FFFFL);
             if (rateHintMbps > 0) {
                 ack.rateHint(rateHintMbps);
+            }
+            if (ceCount > 0) {
+                ack.ceCount(ceCount);
             }
             peer.send(ack);
         } catch (final IOException e) {
@@ -228,7 +243,10 @@ final class SenderSteps {
     /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
     private void acks(final Sidecar.Acks acks) throws DutControlException, InterruptedException {
         acks.echoAgeMs().ifPresent(ms -> echoAgeNs = ms * 1_000_000);
-        if (acks.describe()) {
+        acks.ceCount().ifPresent(count -> ceCount = (int) count);
+        if (acks.describe() && (lossRepair.losing() || loseFirst)) {
+            // Only losses need the DUT quiet first (a resend of its timer must not cross the ACKs); a describing
+            // step without them, such as one reporting CE, answers at once, before the DUT's timers expire.
             lossRepair.settle(this::sentPackets, control);
         }
         synchronized (connection) {
@@ -686,6 +704,9 @@ final class SenderSteps {
         }
         if (check.resentAfterRetry()) {
             retryWait.judge(this::sentPackets, () -> peer.link().nowNs(), control, at, failures);
+        }
+        if (check.pathWindow() || check.connectionWindow()) {
+            congestionWindows.judge(check, this::outstanding, rateHintMbps, quiet, at, failures);
         }
         if (check.resentOnlyLost()) {
             lossRepair.judge(this::sentPackets, control, holdStartNs + holdLimit.toNanos() * 3 / 4, at, failures);

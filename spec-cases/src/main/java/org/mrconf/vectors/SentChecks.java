@@ -110,6 +110,50 @@ final class SentChecks {
     }
 
     /**
+     * Clause 8.1.4: on each path, each ACK of the DUT advances the cumulative PSN over the one before it (the first
+     * over {@code initialPsn}) by at most {@code coalescing} packets. The stimulus is a run of in-order packets without
+     * ACK_REQUEST, so every advance is a run of packets the DUT let wait for one ACK; a DUT that coalesces less (or
+     * acknowledges every packet) passes. An ACK lost on the link would look like a long run: the links this runs on
+     * (embedded, loopback UDP and raw Ethernet) do not lose, which is also the stance of {@code
+     * AcknowledgementCase.ackCoalescingIsBounded}. No ACK that advances leaves nothing to judge.
+     */
+    static void ackCoalescing(
+            final List<ReceivedPacket> answers,
+            final long initialPsn,
+            final int coalescing,
+            final List<String> failures) {
+        final java.util.Map<Integer, Long> previous = new java.util.TreeMap<>();
+        int advances = 0;
+        for (final ReceivedPacket answer : answers) {
+            final AckPacket ack = ackOf(answer);
+            if (ack == null) {
+                continue;
+            }
+            final int path = ack.header().pathId();
+            final long before = previous.getOrDefault(path, initialPsn);
+            final long cumulative = ack.cumulativePsn();
+            if (!Psn.precedes(before, cumulative)) {
+                continue;
+            }
+            advances++;
+            final long run = Psn.distance(before, cumulative);
+            if (run > coalescing) {
+                failures.add(String.format(
+                        "the ACK %s of path %d advances the cumulative PSN from %d to %d: %d in-order packets"
+                                + " acknowledged by one ACK; 8.1.4: an ACK follows at most the declared ACK coalescing"
+                                + " count of %d such packets",
+                        answer, path, before, cumulative, run, coalescing));
+                return;
+            }
+            previous.put(path, cumulative);
+        }
+        if (advances == 0) {
+            throw new TestAbortedException(
+                    "the DUT sent no ACK that advances a cumulative PSN, so its ACK coalescing cannot be judged");
+        }
+    }
+
+    /**
      * Clause 7.4.4: no READ_REQUEST of the DUT carries the sink handle of an earlier READ_REQUEST of another READ
      * (another MSN or stream; a retransmission repeats its own). A vector with this expectation posts its READs one
      * after the other, each finished before the next, so a device that hands a finished READ's handle out again

@@ -134,7 +134,9 @@ public record Sidecar(
      * the DUT sent carries a right UDP checksum, or over IPv4 a zero one (clause 4.1.6); it needs a link that shows
      * the DUT's whole frames. {@code placedWhenAcknowledged}: after each stimulus frame, the bytes of every WRITE an
      * ACK has reported as received are in place when read right after that ACK (clause 8.1.1; a vector without
-     * steps only).
+     * steps only). {@code ackCoalescing}: on each path, each ACK of the DUT advances the cumulative PSN over the one
+     * before it (the first over the initial PSN) by at most the device's declared ACK coalescing count, 16 when it
+     * declares none (clause 8.1.4; for a stimulus of in-order packets without ACK_REQUEST).
      */
     public record Expect(
             List<RegionContent> regions,
@@ -152,7 +154,8 @@ public record Sidecar(
             boolean noCongestionSignals,
             boolean distinctSinkHandles,
             boolean sentUdpChecksums,
-            boolean placedWhenAcknowledged) {}
+            boolean placedWhenAcknowledged,
+            boolean ackCoalescing) {}
 
     /** Bytes of a region after the stimulus: either their hex or their SHA-256. */
     public record RegionContent(
@@ -293,7 +296,9 @@ public record Sidecar(
             OptionalLong rateWithinHintMs,
             boolean resentOnlyLost,
             boolean resentAfterRetry,
-            OptionalLong notResentForMs)
+            OptionalLong notResentForMs,
+            boolean pathWindow,
+            boolean connectionWindow)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -310,6 +315,8 @@ public record Sidecar(
                     || resentOnlyLost
                     || resentAfterRetry
                     || notResentForMs.isPresent()
+                    || pathWindow
+                    || connectionWindow
                     || needsNothingAcknowledged();
         }
     }
@@ -327,7 +334,9 @@ public record Sidecar(
      * arrival of each listed PSN is treated as lost (neither recorded nor acknowledged) until the next acks step; the
      * offsets count, on each path, from the first PSN the DUT had not sent on it at this step. {@code describe} (with {@code hold}
      * true): ends those losses and sends one ACK per path that received anything, describing all it received, and goes
-     * on holding; a {@link Check#resentOnlyLost()} check judges what the DUT resends after them.
+     * on holding; a {@link Check#resentOnlyLost()} check judges what the DUT resends after them. {@code ceCount}: from
+     * then on every ACK the tester sends reports that CE count (clause 8.2.2; 0 reports none again), so that the DUT's
+     * congestion windows decrease (clauses 10.1.1, 10.1.2).
      */
     public record Acks(
             boolean hold,
@@ -335,7 +344,8 @@ public record Sidecar(
             OptionalLong rateHintMbps,
             OptionalLong echoAgeMs,
             List<Long> lose,
-            boolean describe)
+            boolean describe,
+            OptionalLong ceCount)
             implements Step {}
 
     /**

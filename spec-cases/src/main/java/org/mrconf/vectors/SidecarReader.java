@@ -310,7 +310,7 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Acks acks(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "hold", "loseFirst", "rateHint", "echoAge", "lose", "describe");
+        f.only(node, at, "hold", "loseFirst", "rateHint", "echoAge", "lose", "describe", "ceCount");
         if (!node.has("hold")) {
             throw new VectorException(f.file, at + ".hold", "is missing");
         }
@@ -343,7 +343,9 @@ public final class SidecarReader {
                 hint,
                 echoAge,
                 List.copyOf(lose),
-                describe);
+                describe,
+                // The CE count field is 16 bits wide (Table 5-9).
+                optional(f, node, at, "ceCount", 0xFFFF));
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
@@ -400,7 +402,9 @@ public final class SidecarReader {
                 "rateWithinHint",
                 "resentOnlyLost",
                 "resentAfterRetry",
-                "notResentFor");
+                "notResentFor",
+                "pathWindow",
+                "connectionWindow");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -418,13 +422,16 @@ public final class SidecarReader {
                 optional(f, node, at, "rateWithinHint", 60_000),
                 node.has("resentOnlyLost") && f.bool(node, at, "resentOnlyLost"),
                 node.has("resentAfterRetry") && f.bool(node, at, "resentAfterRetry"),
-                optional(f, node, at, "notResentFor", 10_000));
+                optional(f, node, at, "notResentFor", 10_000),
+                node.has("pathWindow") && f.bool(node, at, "pathWindow"),
+                node.has("connectionWindow") && f.bool(node, at, "connectionWindow"));
         if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
-                            + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry or notResentFor");
+                            + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry, notResentFor, pathWindow"
+                            + " or connectionWindow");
         }
         if (check.notResentForMs().isPresent() && check.notResentForMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".notResentFor", "must be a watch of at least 1 ms");
@@ -526,6 +533,7 @@ public final class SidecarReader {
         }
         checkNothingAcknowledged(f, steps);
         checkLossAndNackWaits(f, steps);
+        checkWindowsWhileHeld(f, steps);
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
             throw new VectorException(
                     f.file, "$.setup.initialSendPsn", "only matters when the DUT sends: give steps that post work");
@@ -572,6 +580,32 @@ public final class SidecarReader {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * A {@code pathWindow} or {@code connectionWindow} check counts packets in flight, which only a tester that holds
+     * its ACKs back sees: the latest acks step before it holds, and a post comes between the hold and the check, so
+     * that there is something to send.
+     */
+    private static void checkWindowsWhileHeld(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
+        boolean held = false;
+        boolean posted = false;
+        for (int i = 0; i < steps.size(); i++) {
+            final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Acks acks) {
+                held = acks.hold();
+            } else if (step instanceof Sidecar.Post) {
+                posted |= held;
+            } else if (step instanceof Sidecar.Check check
+                    && (check.pathWindow() || check.connectionWindow())
+                    && !(held && posted)) {
+                throw new VectorException(
+                        f.file,
+                        "$.steps[" + i + "].check." + (check.pathWindow() ? "pathWindow" : "connectionWindow"),
+                        "counts the packets the DUT has in flight, which needs an earlier post while the tester"
+                                + " holds its ACKs back (the latest acks step has hold true)");
             }
         }
     }
@@ -762,7 +796,8 @@ public final class SidecarReader {
                 "noCongestionSignals",
                 "distinctSinkHandles",
                 "sentUdpChecksums",
-                "placedWhenAcknowledged");
+                "placedWhenAcknowledged",
+                "ackCoalescing");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, "$.expect");
         final List<Sidecar.CompletionExpectation> completions = new ArrayList<>();
         int index = 0;
@@ -810,7 +845,8 @@ public final class SidecarReader {
                 node.has("noCongestionSignals") && f.bool(node, "$.expect", "noCongestionSignals"),
                 node.has("distinctSinkHandles") && f.bool(node, "$.expect", "distinctSinkHandles"),
                 node.has("sentUdpChecksums") && f.bool(node, "$.expect", "sentUdpChecksums"),
-                node.has("placedWhenAcknowledged") && f.bool(node, "$.expect", "placedWhenAcknowledged"));
+                node.has("placedWhenAcknowledged") && f.bool(node, "$.expect", "placedWhenAcknowledged"),
+                node.has("ackCoalescing") && f.bool(node, "$.expect", "ackCoalescing"));
         if (expect.completionsInOrder() && expect.completions().size() < 2) {
             throw new VectorException(
                     f.file, "$.expect.completionsInOrder", "needs at least two completions to put in order");
@@ -829,7 +865,8 @@ public final class SidecarReader {
                 && !expect.noCongestionSignals()
                 && !expect.distinctSinkHandles()
                 && !expect.sentUdpChecksums()
-                && !expect.placedWhenAcknowledged()) {
+                && !expect.placedWhenAcknowledged()
+                && !expect.ackCoalescing()) {
             // A vector that expects nothing passes against anything: a defect, not a vector.
             throw new VectorException(f.file, "$.expect", "expects nothing; give at least one expectation");
         }

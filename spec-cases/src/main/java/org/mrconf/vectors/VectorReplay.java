@@ -79,11 +79,17 @@ public final class VectorReplay {
      * such a vector is INCONCLUSIVE), the quiet window: how long the DUT must have sent nothing before replay takes
      * it that nothing more will come, and its timers ({@link HeldAckChecks} judges them; without them such a check
      * is INCONCLUSIVE), among them the connection timeout (held ACKs must end well before it; without it, within
-     * {@link #DEFAULT_HOLD_LIMIT}).
+     * {@link #DEFAULT_HOLD_LIMIT}), and its congestion parameters ({@link CongestionWindowCheck} judges its windows
+     * by them; without them such a check is INCONCLUSIVE).
      */
-    public record Declared(OptionalInt mtu, Duration quiet, Optional<DutProfile.Timers> timers) {
+    public record Declared(
+            OptionalInt mtu,
+            Duration quiet,
+            Optional<DutProfile.Timers> timers,
+            Optional<DutProfile.Congestion> congestion) {
         /** Nothing declared. */
-        public static final Declared NONE = new Declared(OptionalInt.empty(), DEFAULT_QUIET, Optional.empty());
+        public static final Declared NONE =
+                new Declared(OptionalInt.empty(), DEFAULT_QUIET, Optional.empty(), Optional.empty());
 
         /** The declared connection timeout (clause 6.7.3), if the device declares its timers. */
         public Optional<Duration> connectionTimeout() {
@@ -102,15 +108,52 @@ public final class VectorReplay {
                     MIN_QUIET,
                     timers.ackDeadline().multipliedBy(2),
                     timers.initialRto().plus(timers.tolerance()));
-            return new Declared(OptionalInt.of(parameters.mtu()), quiet, Optional.of(timers));
+            return new Declared(
+                    OptionalInt.of(parameters.mtu()), quiet, Optional.of(timers), Optional.of(parameters.congestion()));
         }
     }
+
+    /** The ACK coalescing count of a device that declares none (clause 8.1.4). */
+    static final int DEFAULT_ACK_COALESCING = 16;
 
     /** How long ACKs may be held back when the device declares no connection timeout. */
     static final Duration DEFAULT_HOLD_LIMIT = Duration.ofSeconds(1);
 
-    /** As {@link #run(TestVector, DutControl, WireLink)}, knowing what the device declares. */
+    /**
+     * How many times a vector in which the DUT sends is replayed while an attempt cannot decide. Such a vector can be
+     * undecided because of a timer of the DUT's that the tester does not control (an early expiry that collapsed a
+     * window, clause 10.1.3). Each attempt starts from a reset DUT and a new connection and is sound on its own: the
+     * first that passes or fails is the verdict, so another attempt can only decide what one could not, never turn a
+     * failure into a pass.
+     */
+    static final int ATTEMPTS = 2;
+
+    /**
+     * As {@link #run(TestVector, DutControl, WireLink)}, knowing what the device declares. A vector with steps gets up
+     * to {@link #ATTEMPTS} attempts while they end INCONCLUSIVE; the verdict then names every attempt's reason.
+     */
     public static void run(
+            final TestVector vector, final DutControl control, final WireLink link, final Declared declared)
+            throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
+        final int attempts = vector.sidecar().steps().isEmpty() ? 1 : ATTEMPTS;
+        final List<String> reasons = new ArrayList<>();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                attempt(vector, control, link, declared);
+                return;
+            } catch (final TestAbortedException e) {
+                reasons.add(e.getMessage());
+                if (attempt >= attempts) {
+                    throw reasons.size() == 1
+                            ? e
+                            : new TestAbortedException("every one of " + attempts + " attempts was undecided: "
+                                    + String.join("; then ", reasons));
+                }
+            }
+        }
+    }
+
+    private static void attempt(
             final TestVector vector, final DutControl control, final WireLink link, final Declared declared)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final OptionalInt mtu = declared.mtu();
@@ -184,6 +227,7 @@ public final class VectorReplay {
                         declared.connectionTimeout().orElse(DEFAULT_HOLD_LIMIT),
                         declared.quiet(),
                         declared.timers(),
+                        declared.congestion(),
                         link.testerAddress() instanceof Inet6Address ? 40 : 20,
                         control,
                         peer,
@@ -226,6 +270,12 @@ public final class VectorReplay {
             }
             if (sidecar.expect().noCongestionSignals()) {
                 sentChecks.add(() -> SentChecks.noCongestionSignals(answers, failures));
+            }
+            if (sidecar.expect().ackCoalescing()) {
+                final int coalescing =
+                        declared.timers().map(DutProfile.Timers::ackCoalescing).orElse(DEFAULT_ACK_COALESCING);
+                sentChecks.add(
+                        () -> SentChecks.ackCoalescing(answers, sidecar.setup().initialPsn(), coalescing, failures));
             }
             if (sidecar.expect().distinctSinkHandles()) {
                 sentChecks.add(() -> SentChecks.distinctSinkHandles(answers, failures));

@@ -242,8 +242,26 @@ class VectorCorpusTest {
                         LOSS_VECTOR,
                         "an echo older than the timestamps wrap",
                         edit("\"echoAge\" : 400", "\"echoAge\" : 5000"),
-                        "$.steps[0].acks.echoAge"));
+                        "$.steps[0].acks.echoAge"),
+                Arguments.of(
+                        WINDOW_VECTOR,
+                        "a window counted while the tester acknowledges at once",
+                        edit("\"hold\" : true\n", "\"hold\" : false\n"),
+                        "$.steps[5].check.pathWindow: counts the packets the DUT has in flight, which needs an earlier"
+                                + " post while the tester holds its ACKs back"),
+                Arguments.of(
+                        WINDOW_VECTOR,
+                        "a CE count wider than its field",
+                        edit("\"ceCount\" : 1", "\"ceCount\" : 65536"),
+                        "$.steps[6].acks.ceCount"),
+                Arguments.of(
+                        "8.1.4/ack-coalescing-count-bounded",
+                        "a coalescing check that is no boolean",
+                        edit("\"ackCoalescing\" : true", "\"ackCoalescing\" : 16"),
+                        "$.expect.ackCoalescing"));
     }
+
+    private static final String WINDOW_VECTOR = "10.1.1/dut-path-window-halves-on-ce";
 
     private static final String LOSS_VECTOR = "6.3.1/dut-resends-every-hole-of-one-ack";
 

@@ -11,14 +11,50 @@ import java.util.List;
 
 /**
  * The built-in scenarios that judge every ACK and NACK the DUT sends as a receiver, not one of them: the NACK of a
- * rejected packet before any ACK reporting its PSN (clause 9.1.6), and a rate hint in every kind of ACK (8.2.3). See
+ * rejected packet before any ACK reporting its PSN (clause 9.1.6), a rate hint in every kind of ACK (8.2.3), and no ACK
+ * that acknowledges more in-order packets than the coalescing count (8.1.4). See
  * {@link Scenarios} for the placeholders replay rewrites.
  */
 final class AnswerScenarios {
     private AnswerScenarios() {}
 
     static List<Scenario> all() {
-        return List.of(nackBeforeAck(), rateHintInEveryAck());
+        return List.of(nackBeforeAck(), rateHintInEveryAck(), ackCoalescingBounded());
+    }
+
+    /** In-order packets without ACK_REQUEST, sent as fast as the tester can: eight times the default coalescing count. */
+    private static final int COALESCED_RUN = 128;
+
+    /**
+     * Clause 8.1.4: 128 one-packet WRITEs of 16 bytes, in order and none asking for an ACK, sent as fast as the tester
+     * can, so that a DUT that waits for its ACK delay instead of its coalescing count gathers more than the count into
+     * one ACK whenever they come in faster than that delay. No ACK may advance the cumulative PSN by more than the
+     * declared count; the ACK delay itself is timing, which {@code AcknowledgementCase.ackDelayIsBounded} judges.
+     */
+    private static Scenario ackCoalescingBounded() {
+        final Scenario scenario = target(new Scenario(
+                "8.1.4/ack-coalescing-count-bounded",
+                "valid",
+                "Ensure that the DUT, receiving 128 one-packet WRITEs in order without ACK_REQUEST as fast as the"
+                        + " tester can send them, sends no ACK that advances the cumulative PSN by more than its"
+                        + " declared ACK coalescing count (16 when it declares none), acknowledges all 128 and places"
+                        + " them",
+                "8.1.4"));
+        final byte[] all = new byte[COALESCED_RUN * 16];
+        for (int i = 0; i < COALESCED_RUN; i++) {
+            final byte[] payload = pattern(16, 94 + i);
+            System.arraycopy(payload, 0, all, i * 16, 16);
+            scenario.send(
+                    0,
+                    write(i, i, 0, 16, payload)
+                            .remoteAddress(Scenarios.TARGET_ADDRESS + 16L * i)
+                            .flags(0)
+                            .build());
+        }
+        return scenario.expectAckCoalescing()
+                .expectAck(0, COALESCED_RUN, 1)
+                .never("NACK")
+                .expectRegionSha256("target", 0, all.length, Scenarios.sha256(all));
     }
 
     private static Scenario nackBeforeAck() {

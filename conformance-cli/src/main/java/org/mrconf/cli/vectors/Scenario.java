@@ -311,6 +311,37 @@ final class Scenario {
         return this;
     }
 
+    /**
+     * Step: send one ACK per path describing all received, each reporting a CE count of {@code ceCount}, as will every
+     * later ACK, and go on holding ACKs back (clauses 10.1.1, 10.1.2).
+     */
+    Scenario reportCe(final int ceCount) {
+        steps.addObject()
+                .putObject("acks")
+                .put("hold", true)
+                .put("describe", true)
+                .put("ceCount", ceCount);
+        return this;
+    }
+
+    /** Step: with ACKs held, the packets in flight on each path stay within its congestion window (10.1.1). */
+    Scenario checkPathWindow() {
+        steps.addObject().putObject("check").put("pathWindow", true);
+        return this;
+    }
+
+    /** Step: with ACKs held, the packets in flight on the connection stay within its window (10.1.2). */
+    Scenario checkConnectionWindow() {
+        steps.addObject().putObject("check").put("connectionWindow", true);
+        return this;
+    }
+
+    /** Each ACK advances the cumulative PSN by at most the declared coalescing count (clause 8.1.4). */
+    Scenario expectAckCoalescing() {
+        expect.put("ackCoalescing", true);
+        return this;
+    }
+
     /** Step: after those ACKs, the DUT resends every hole they show and nothing they report (6.3.1, 6.4.1). */
     Scenario checkResentOnlyLost() {
         steps.addObject().putObject("check").put("resentOnlyLost", true);

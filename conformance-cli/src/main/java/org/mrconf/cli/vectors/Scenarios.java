@@ -82,6 +82,7 @@ final class Scenarios {
         all.addAll(LinkScenarios.all());
         all.addAll(FramingScenarios.all());
         all.addAll(PacingScenarios.all());
+        all.addAll(WindowScenarios.all());
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());
