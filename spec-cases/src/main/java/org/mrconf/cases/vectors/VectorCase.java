@@ -61,6 +61,7 @@ class VectorCase {
                             throw NotApplicable.because((claimsMore ? Applicability.CLAIMS_MORE : "") + profiles.get());
                         }
                         requireLinkFields(vector, dut);
+                        requireLimits(vector, dut);
                         VectorReplay.run(
                                 vector,
                                 dut.control(),
@@ -83,6 +84,23 @@ class VectorCase {
         final java.util.Optional<String> unmet = LinkRequirements.unmet(vector, dut.link());
         if (unmet.isPresent()) {
             throw NotApplicable.because(Applicability.LINK_CANNOT + unmet.get());
+        }
+    }
+
+    /**
+     * A vector whose connection has more paths or streams than the device declares it supports (clause 3.1.3 asks a
+     * multipath device for 8 paths; the 10.1.2 vector needs 64) cannot be set up on it: INCONCLUSIVE, since the
+     * clause is shown neither way, and no control error is taken for the device's fault.
+     */
+    private static void requireLimits(final TestVector vector, final DeviceUnderTest dut) {
+        final org.mrconf.dut.DutLimits limits = dut.profile().conformance().limits();
+        final int paths = vector.sidecar().setup().paths();
+        final int streams = vector.sidecar().setup().streams();
+        if (paths > limits.maxPaths() || streams > limits.maxStreams()) {
+            throw org.mrconf.cases.Inconclusive.because(String.format(
+                    "the vector's connection has %d paths and %d streams, more than the device declares it supports"
+                            + " (maxPaths %d, maxStreams %d), so this vector cannot show the clause either way on it",
+                    paths, streams, limits.maxPaths(), limits.maxStreams()));
         }
     }
 
