@@ -158,7 +158,10 @@ class SelfTestVectorsTest {
         "WINDOW_GROWTH_EXPONENTIAL, STANDARD, 10.1.1/dut-path-window-halves-on-ce, FAIL",
         ", STANDARD, 10.1.2/dut-connection-window-binds, PASS",
         "CONNECTION_WINDOW_IGNORED, STANDARD, 10.1.2/dut-connection-window-binds, FAIL",
-        "CONNECTION_WINDOW_BLIND_TO_CE, STANDARD, 10.1.2/dut-connection-window-binds, FAIL"
+        "CONNECTION_WINDOW_BLIND_TO_CE, STANDARD, 10.1.2/dut-connection-window-binds, FAIL",
+        ", STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, PASS",
+        "UNHEALTHY_PATH_RESENDS_ELSEWHERE, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL",
+        "UNHEALTHY_PATH_NOT_RECOVERED, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL"
     })
     void shouldJudgeEachVectorAgainstItsDefectsInItsConfiguration(
             final Defect defect,

@@ -96,6 +96,8 @@ final class SenderSteps {
     private volatile int ceCount;
     /** The congestion windows as the tester knows them from its ACKs, and their checks. */
     private final CongestionWindowCheck congestionWindows;
+    /** The paths the tester keeps silent, and the path-health checks. */
+    private final PathHealthCheck pathHealth;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -144,6 +146,7 @@ final class SenderSteps {
         this.lossRepair = new LossRepairCheck(sidecar.setup().initialSendPsn());
         this.congestionWindows =
                 new CongestionWindowCheck(congestion, sidecar.setup().paths());
+        this.pathHealth = new PathHealthCheck(sidecar, timers);
     }
 
     /**
@@ -215,6 +218,9 @@ final class SenderSteps {
                 return;
             }
             final DataPacket data = received.data().orElseThrow();
+            if (pathHealth.silences(data.header().pathId())) {
+                return; // recorded, never acknowledged: the path's timer is to expire
+            }
             sendAck(data.header().pathId(), data.transmitTimestamp());
         }
     }
@@ -244,6 +250,7 @@ final class SenderSteps {
     private void acks(final Sidecar.Acks acks) throws DutControlException, InterruptedException {
         acks.echoAgeMs().ifPresent(ms -> echoAgeNs = ms * 1_000_000);
         acks.ceCount().ifPresent(count -> ceCount = (int) count);
+        pathHealth.acks(acks.silentPaths(), sentPackets(), control);
         if (acks.describe() && (lossRepair.losing() || loseFirst)) {
             // Only losses need the DUT quiet first (a resend of its timer must not cross the ACKs); a describing
             // step without them, such as one reporting CE, answers at once, before the DUT's timers expire.
@@ -290,7 +297,11 @@ final class SenderSteps {
                     lastTimestamp.put(p.header().pathId(), p.transmitTimestamp());
                 }
             }
-            lastTimestamp.forEach(this::sendAck);
+            lastTimestamp.forEach((path, timestamp) -> {
+                if (!pathHealth.silences(path)) {
+                    sendAck(path, timestamp);
+                }
+            });
             if (acks.describe()) {
                 holdStartNs = System.nanoTime(); // the DUT has an ACK now: its connection timeout starts again
             }
@@ -707,6 +718,15 @@ final class SenderSteps {
         }
         if (check.pathWindow() || check.connectionWindow()) {
             congestionWindows.judge(check, this::outstanding, rateHintMbps, quiet, at, failures);
+        }
+        if (check.unhealthy()) {
+            pathHealth.unhealthy(this::sentPackets, control, at);
+        }
+        if (check.avoided()) {
+            pathHealth.avoided(sentPackets(), at, failures);
+        }
+        if (check.healed()) {
+            pathHealth.healed(this::sentPackets, quiet, at, failures);
         }
         if (check.resentOnlyLost()) {
             lossRepair.judge(this::sentPackets, control, holdStartNs + holdLimit.toNanos() * 3 / 4, at, failures);

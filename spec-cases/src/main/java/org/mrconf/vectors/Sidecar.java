@@ -282,6 +282,21 @@ public record Sidecar(
      * NACKed a PSN PSN_OUT_OF_WINDOW, while the tester still holds its ACKs back: the DUT must not resend that PSN
      * before an ACK moves the window or its timer expires, so a copy that arrives with no expiry since just before the
      * NACK is a failure. That the PSN is resent once an ACK moves the window, a later {@code completed} shows.
+     *
+     * <p>{@code pathWindow} (clause 10.1.1) and {@code connectionWindow} (clause 10.1.2), while the tester holds its
+     * ACKs back, count the DUT's packets in flight: the distinct PSNs it sent on each path at or after the cumulative
+     * PSN the tester last acknowledged there. Each path's count must not exceed the path's congestion window as the
+     * tester knows it, and their sum not the connection's: the declared initial window, grown by at most 1/W for each
+     * packet the tester acknowledged without a CE count, and after an ACK with a CE count ({@link Acks#ceCount()})
+     * that window times the declared factor, once (but at least 1), plus two packets of slack ({@link
+     * CongestionWindowCheck}). A DUT that stopped short of the window makes the vector INCONCLUSIVE.
+     *
+     * <p>{@code unhealthy}, {@code avoided} and {@code healed} judge path health ({@link PathHealthCheck}):
+     * {@code unhealthy} (while an acks step keeps paths silent, after a post) waits until each silent path's timer has
+     * expired the declared number of times, as its resends and the DUT's {@code rto_expirations} both show, and the
+     * DUT is quiet; {@code avoided} (later in the same silence, after another post) fails a new PSN on a silent path
+     * (clause 6.7.1); {@code healed} (after the acks step that ended the silence, with ACKs held since and a post)
+     * fails a formerly silent path that gets no new PSN while the DUT holds posted data back (clause 6.7.2).
      */
     public record Check(
             List<RegionContent> regions,
@@ -298,7 +313,10 @@ public record Sidecar(
             boolean resentAfterRetry,
             OptionalLong notResentForMs,
             boolean pathWindow,
-            boolean connectionWindow)
+            boolean connectionWindow,
+            boolean unhealthy,
+            boolean avoided,
+            boolean healed)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -317,6 +335,9 @@ public record Sidecar(
                     || notResentForMs.isPresent()
                     || pathWindow
                     || connectionWindow
+                    || unhealthy
+                    || avoided
+                    || healed
                     || needsNothingAcknowledged();
         }
     }
@@ -336,7 +357,9 @@ public record Sidecar(
      * true): ends those losses and sends one ACK per path that received anything, describing all it received, and goes
      * on holding; a {@link Check#resentOnlyLost()} check judges what the DUT resends after them. {@code ceCount}: from
      * then on every ACK the tester sends reports that CE count (clause 8.2.2; 0 reports none again), so that the DUT's
-     * congestion windows decrease (clauses 10.1.1, 10.1.2).
+     * congestion windows decrease (clauses 10.1.1, 10.1.2). {@code silentPaths}: until the next acks step the tester
+     * records what arrives on these paths but acknowledges none of it, so that their timers expire (clause 6.7.1);
+     * that next step's ACKs acknowledge them.
      */
     public record Acks(
             boolean hold,
@@ -345,7 +368,8 @@ public record Sidecar(
             OptionalLong echoAgeMs,
             List<Long> lose,
             boolean describe,
-            OptionalLong ceCount)
+            OptionalLong ceCount,
+            List<Integer> silentPaths)
             implements Step {}
 
     /**

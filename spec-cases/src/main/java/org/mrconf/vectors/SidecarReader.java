@@ -310,7 +310,7 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Acks acks(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "hold", "loseFirst", "rateHint", "echoAge", "lose", "describe", "ceCount");
+        f.only(node, at, "hold", "loseFirst", "rateHint", "echoAge", "lose", "describe", "ceCount", "silentPaths");
         if (!node.has("hold")) {
             throw new VectorException(f.file, at + ".hold", "is missing");
         }
@@ -331,6 +331,16 @@ public final class SidecarReader {
             }
             lose.add(offset.asLong());
         }
+        final List<Integer> silentPaths = new ArrayList<>();
+        for (final JsonNode path : f.array(node, at, "silentPaths", false)) {
+            if (!path.isIntegralNumber() || path.asLong() < 0 || path.asLong() > 255) {
+                throw new VectorException(f.file, at + ".silentPaths[]", "must be path ids, 0 to 255");
+            }
+            if (silentPaths.contains(path.asInt())) {
+                throw new VectorException(f.file, at + ".silentPaths", "names path " + path.asInt() + " twice");
+            }
+            silentPaths.add(path.asInt());
+        }
         final boolean hold = f.bool(node, at, "hold");
         final boolean describe = node.has("describe") && f.bool(node, at, "describe");
         if (describe && !hold) {
@@ -345,7 +355,8 @@ public final class SidecarReader {
                 List.copyOf(lose),
                 describe,
                 // The CE count field is 16 bits wide (Table 5-9).
-                optional(f, node, at, "ceCount", 0xFFFF));
+                optional(f, node, at, "ceCount", 0xFFFF),
+                List.copyOf(silentPaths));
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
@@ -404,7 +415,10 @@ public final class SidecarReader {
                 "resentAfterRetry",
                 "notResentFor",
                 "pathWindow",
-                "connectionWindow");
+                "connectionWindow",
+                "unhealthy",
+                "avoided",
+                "healed");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -424,14 +438,17 @@ public final class SidecarReader {
                 node.has("resentAfterRetry") && f.bool(node, at, "resentAfterRetry"),
                 optional(f, node, at, "notResentFor", 10_000),
                 node.has("pathWindow") && f.bool(node, at, "pathWindow"),
-                node.has("connectionWindow") && f.bool(node, at, "connectionWindow"));
+                node.has("connectionWindow") && f.bool(node, at, "connectionWindow"),
+                node.has("unhealthy") && f.bool(node, at, "unhealthy"),
+                node.has("avoided") && f.bool(node, at, "avoided"),
+                node.has("healed") && f.bool(node, at, "healed"));
         if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
-                            + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry, notResentFor, pathWindow"
-                            + " or connectionWindow");
+                            + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry, notResentFor, pathWindow,"
+                            + " connectionWindow, unhealthy, avoided or healed");
         }
         if (check.notResentForMs().isPresent() && check.notResentForMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".notResentFor", "must be a watch of at least 1 ms");
@@ -534,6 +551,7 @@ public final class SidecarReader {
         checkNothingAcknowledged(f, steps);
         checkLossAndNackWaits(f, steps);
         checkWindowsWhileHeld(f, steps);
+        checkPathHealthOrder(f, steps);
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
             throw new VectorException(
                     f.file, "$.setup.initialSendPsn", "only matters when the DUT sends: give steps that post work");
@@ -607,6 +625,66 @@ public final class SidecarReader {
                         "counts the packets the DUT has in flight, which needs an earlier post while the tester"
                                 + " holds its ACKs back (the latest acks step has hold true)");
             }
+        }
+    }
+
+    /**
+     * The path-health checks need their silence: {@code unhealthy} comes while the latest acks step keeps paths silent,
+     * after a post in that silence; {@code avoided} later in the same silence, after an {@code unhealthy} check and a
+     * post since; {@code healed} after the acks step that ended a silence in which a path was shown unhealthy, that
+     * step holding ACKs back, with a post since. A silence ends only at an acks step, so one must follow it.
+     */
+    private static void checkPathHealthOrder(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
+        int silence = -1;
+        boolean posted = false;
+        boolean unhealthy = false;
+        boolean postedSinceUnhealthy = false;
+        boolean healing = false;
+        for (int i = 0; i < steps.size(); i++) {
+            final Sidecar.Step step = steps.get(i);
+            final String at = "$.steps[" + i + "].check.";
+            if (step instanceof Sidecar.Acks acks) {
+                healing = silence >= 0 && unhealthy && acks.hold();
+                silence = acks.silentPaths().isEmpty() ? -1 : i;
+                posted = false;
+                unhealthy = false;
+            } else if (step instanceof Sidecar.Post) {
+                posted = true;
+                postedSinceUnhealthy |= unhealthy;
+            } else if (step instanceof Sidecar.Check check) {
+                if (check.unhealthy() && (silence < 0 || !posted)) {
+                    throw new VectorException(
+                            f.file,
+                            at + "unhealthy",
+                            "waits for silent paths to turn unhealthy,"
+                                    + " which needs a post while the latest acks step keeps paths silent (silentPaths)");
+                }
+                if (check.avoided() && (silence < 0 || !unhealthy || !postedSinceUnhealthy)) {
+                    throw new VectorException(
+                            f.file,
+                            at + "avoided",
+                            "judges the new PSNs after an unhealthy check"
+                                    + " of the same silence, which needs that check and a post after it");
+                }
+                if (check.healed() && !(healing && posted)) {
+                    throw new VectorException(
+                            f.file,
+                            at + "healed",
+                            "judges the paths the latest acks step"
+                                    + " acknowledged after a silence with an unhealthy check, which needs that step to hold"
+                                    + " ACKs back and a post after it");
+                }
+                if (check.unhealthy()) {
+                    unhealthy = true;
+                    postedSinceUnhealthy = false;
+                }
+            }
+        }
+        if (silence >= 0) {
+            throw new VectorException(
+                    f.file,
+                    "$.steps[" + silence + "].acks.silentPaths",
+                    "keeps those paths silent until the next" + " acks step, and none follows");
         }
     }
 

@@ -258,8 +258,29 @@ class VectorCorpusTest {
                         "8.1.4/ack-coalescing-count-bounded",
                         "a coalescing check that is no boolean",
                         edit("\"ackCoalescing\" : true", "\"ackCoalescing\" : 16"),
-                        "$.expect.ackCoalescing"));
+                        "$.expect.ackCoalescing"),
+                Arguments.of(
+                        HEALTH_VECTOR,
+                        "a silence no later acks step ends",
+                        edit(
+                                "\"hold\" : false\n    }\n  }, {\n    \"check\" : {\n      \"completed\"",
+                                "\"hold\" : false, \"silentPaths\" : [ 1 ]\n    }\n  }, {\n    \"check\" : {\n"
+                                        + "      \"completed\""),
+                        "$.steps[9].acks.silentPaths: keeps those paths silent until the next acks step, and none"
+                                + " follows"),
+                Arguments.of(
+                        HEALTH_VECTOR,
+                        "a silent path id beyond 255",
+                        edit("\"silentPaths\" : [ 0 ]", "\"silentPaths\" : [ 256 ]"),
+                        "$.steps[0].acks.silentPaths[]: must be path ids, 0 to 255"),
+                Arguments.of(
+                        HEALTH_VECTOR,
+                        "a path shown unhealthy with nothing silent",
+                        edit("\"silentPaths\" : [ 0 ]", "\"silentPaths\" : [ ]"),
+                        "$.steps[2].check.unhealthy: waits for silent paths to turn unhealthy"));
     }
+
+    private static final String HEALTH_VECTOR = "6.7.1/dut-unhealthy-path-avoided-then-healed";
 
     private static final String WINDOW_VECTOR = "10.1.1/dut-path-window-halves-on-ce";
 

@@ -43,8 +43,9 @@ class VectorCoverageTest {
                             + " a SACK gap at a path's first PSN or lose PSNs and judge what it resends after one ACK"
                             + " shows them, and judge its timer, re-pathing and spraying while the tester"
                             + " acknowledges nothing, and judge the waits a NACK RECEIVER_NOT_READY or"
-                            + " PSN_OUT_OF_WINDOW asks for, and count its packets in flight against its congestion"
-                            + " windows, but have no predicate yet on its RTT estimate and path health",
+                            + " PSN_OUT_OF_WINDOW asks for, count its packets in flight against its congestion"
+                            + " windows and keep a path silent until it is unhealthy, but have no predicate yet on its"
+                            + " RTT estimate and long-haul timers",
             TIMERS, "replay judges what holds once the DUT is quiet, never how soon it answered",
             NO_PREDICATE, "the sidecar has no expectation for it yet");
 
@@ -54,12 +55,6 @@ class VectorCoverageTest {
             Map.entry("4.2.1", NOT_ON_THE_WIRE + " (out-of-band setup; 11.2.1's vector covers the unknown connection)"),
             Map.entry("6.6.1", DUT_SENDS + "; " + TIMERS),
             Map.entry("6.6.5", DUT_SENDS + "; " + TIMERS),
-            Map.entry(
-                    "6.7.1",
-                    DUT_SENDS + "; " + TIMERS
-                            + " (with ACKs held, a full window stops new PSNs too; only a SACK gap leaves room, and"
-                            + " then the first resend is the gap's, not an expiry)"),
-            Map.entry("6.7.2", DUT_SENDS + "; " + TIMERS),
             Map.entry("11.1.6", NOT_ON_THE_WIRE + " (a post refused by the control protocol)"),
             Map.entry("12.1.1", NOT_ON_THE_WIRE),
             Map.entry("12.1.2", NOT_ON_THE_WIRE),

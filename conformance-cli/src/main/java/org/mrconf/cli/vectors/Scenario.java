@@ -324,6 +324,28 @@ final class Scenario {
         return this;
     }
 
+    /**
+     * Step: acknowledge at once, with echoes {@code echoAgeMs} old, every path but {@code silent}, whose packets the
+     * tester records and never acknowledges until the next acks step (clause 6.7.1).
+     */
+    Scenario silence(final long echoAgeMs, final int... silent) {
+        final ArrayNode paths = steps.addObject()
+                .putObject("acks")
+                .put("hold", false)
+                .put("echoAge", echoAgeMs)
+                .putArray("silentPaths");
+        for (final int path : silent) {
+            paths.add(path);
+        }
+        return this;
+    }
+
+    /** Step: a check with one flag set, e.g. {@code unhealthy}, {@code avoided} or {@code healed}. */
+    Scenario check(final String flag) {
+        steps.addObject().putObject("check").put(flag, true);
+        return this;
+    }
+
     /** Step: with ACKs held, the packets in flight on each path stay within its congestion window (10.1.1). */
     Scenario checkPathWindow() {
         steps.addObject().putObject("check").put("pathWindow", true);

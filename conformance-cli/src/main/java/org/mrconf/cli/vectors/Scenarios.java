@@ -83,6 +83,7 @@ final class Scenarios {
         all.addAll(FramingScenarios.all());
         all.addAll(PacingScenarios.all());
         all.addAll(WindowScenarios.all());
+        all.addAll(PathHealthScenarios.all());
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());
