@@ -161,7 +161,9 @@ class SelfTestVectorsTest {
         "CONNECTION_WINDOW_BLIND_TO_CE, STANDARD, 10.1.2/dut-connection-window-binds, FAIL",
         ", STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, PASS",
         "UNHEALTHY_PATH_RESENDS_ELSEWHERE, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL",
-        "UNHEALTHY_PATH_NOT_RECOVERED, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL"
+        "UNHEALTHY_PATH_NOT_RECOVERED, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL",
+        ", STANDARD, 6.6.1/dut-rto-from-the-echoed-timestamp, PASS",
+        "ECHO_IGNORED, STANDARD, 6.6.1/dut-rto-from-the-echoed-timestamp, FAIL"
     })
     void shouldJudgeEachVectorAgainstItsDefectsInItsConfiguration(
             final Defect defect,

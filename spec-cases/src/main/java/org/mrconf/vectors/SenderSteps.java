@@ -98,6 +98,8 @@ final class SenderSteps {
     private final CongestionWindowCheck congestionWindows;
     /** The paths the tester keeps silent, and the path-health checks. */
     private final PathHealthCheck pathHealth;
+    /** How many data packets the DUT had sent when the latest acks step began to hold ACKs back. */
+    private int heldFrom;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -278,6 +280,7 @@ final class SenderSteps {
             if (acksHeld || loseFirst) {
                 if (!wasHeld) {
                     holdStartNs = System.nanoTime();
+                    heldFrom = sentPackets().size();
                 }
                 if (acksHeld && !acks.describe()) {
                     return;
@@ -718,6 +721,9 @@ final class SenderSteps {
         }
         if (check.pathWindow() || check.connectionWindow()) {
             congestionWindows.judge(check, this::outstanding, rateHintMbps, quiet, at, failures);
+        }
+        if (check.rtoFollowsEcho()) {
+            RttEstimateCheck.judge(this::sentPackets, heldFrom, echoAgeNs, timers, at, failures);
         }
         if (check.unhealthy()) {
             pathHealth.unhealthy(this::sentPackets, control, at);

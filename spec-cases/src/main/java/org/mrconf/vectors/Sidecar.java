@@ -297,6 +297,10 @@ public record Sidecar(
      * DUT is quiet; {@code avoided} (later in the same silence, after another post) fails a new PSN on a silent path
      * (clause 6.7.1); {@code healed} (after the acks step that ended the silence, with ACKs held since and a post)
      * fails a formerly silent path that gets no new PSN while the DUT holds posted data back (clause 6.7.2).
+     *
+     * <p>{@code rtoFollowsEcho} (clause 6.6.1; with ACKs held since the latest acks step and a post since, after
+     * exactly one data packet acknowledged with an {@code echoAge}) judges the first resend of the next packet against
+     * the RTO that one RTT sample gives, bounded on the DUT's own clock ({@link RttEstimateCheck}).
      */
     public record Check(
             List<RegionContent> regions,
@@ -316,7 +320,8 @@ public record Sidecar(
             boolean connectionWindow,
             boolean unhealthy,
             boolean avoided,
-            boolean healed)
+            boolean healed,
+            boolean rtoFollowsEcho)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -338,6 +343,7 @@ public record Sidecar(
                     || unhealthy
                     || avoided
                     || healed
+                    || rtoFollowsEcho
                     || needsNothingAcknowledged();
         }
     }

@@ -418,7 +418,8 @@ public final class SidecarReader {
                 "connectionWindow",
                 "unhealthy",
                 "avoided",
-                "healed");
+                "healed",
+                "rtoFollowsEcho");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -441,14 +442,15 @@ public final class SidecarReader {
                 node.has("connectionWindow") && f.bool(node, at, "connectionWindow"),
                 node.has("unhealthy") && f.bool(node, at, "unhealthy"),
                 node.has("avoided") && f.bool(node, at, "avoided"),
-                node.has("healed") && f.bool(node, at, "healed"));
+                node.has("healed") && f.bool(node, at, "healed"),
+                node.has("rtoFollowsEcho") && f.bool(node, at, "rtoFollowsEcho"));
         if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
                             + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry, notResentFor, pathWindow,"
-                            + " connectionWindow, unhealthy, avoided or healed");
+                            + " connectionWindow, unhealthy, avoided, healed or rtoFollowsEcho");
         }
         if (check.notResentForMs().isPresent() && check.notResentForMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".notResentFor", "must be a watch of at least 1 ms");
@@ -605,15 +607,27 @@ public final class SidecarReader {
     /**
      * A {@code pathWindow} or {@code connectionWindow} check counts packets in flight, which only a tester that holds
      * its ACKs back sees: the latest acks step before it holds, and a post comes between the hold and the check, so
-     * that there is something to send.
+     * that there is something to send. A {@code rtoFollowsEcho} check needs the same, after an acks step that gave an
+     * {@code echoAge}.
      */
     private static void checkWindowsWhileHeld(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
         boolean held = false;
         boolean posted = false;
+        boolean echoing = false;
         for (int i = 0; i < steps.size(); i++) {
             final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Check check && check.rtoFollowsEcho() && !(held && posted && echoing)) {
+                throw new VectorException(
+                        f.file,
+                        "$.steps[" + i + "].check.rtoFollowsEcho",
+                        "judges the RTO of a packet sent while the tester holds its ACKs back after old echoes,"
+                                + " which needs an earlier acks step with an echoAge, then one that holds, and a post"
+                                + " since");
+            }
             if (step instanceof Sidecar.Acks acks) {
+                echoing |= acks.echoAgeMs().orElse(0) > 0;
                 held = acks.hold();
+                posted &= held; // what was posted before the ACKs flowed again is acknowledged
             } else if (step instanceof Sidecar.Post) {
                 posted |= held;
             } else if (step instanceof Sidecar.Check check

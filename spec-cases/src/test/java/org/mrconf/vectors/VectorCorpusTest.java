@@ -277,7 +277,13 @@ class VectorCorpusTest {
                         HEALTH_VECTOR,
                         "a path shown unhealthy with nothing silent",
                         edit("\"silentPaths\" : [ 0 ]", "\"silentPaths\" : [ ]"),
-                        "$.steps[2].check.unhealthy: waits for silent paths to turn unhealthy"));
+                        "$.steps[2].check.unhealthy: waits for silent paths to turn unhealthy"),
+                Arguments.of(
+                        "6.6.1/dut-rto-from-the-echoed-timestamp",
+                        "an RTO judged with nothing held back",
+                        edit("\"hold\" : true", "\"hold\" : false"),
+                        "$.steps[5].check.rtoFollowsEcho: judges the RTO of a packet sent while the tester holds its"
+                                + " ACKs back"));
     }
 
     private static final String HEALTH_VECTOR = "6.7.1/dut-unhealthy-path-avoided-then-healed";

@@ -84,6 +84,7 @@ final class Scenarios {
         all.addAll(PacingScenarios.all());
         all.addAll(WindowScenarios.all());
         all.addAll(PathHealthScenarios.all());
+        all.addAll(RttScenarios.all());
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());
