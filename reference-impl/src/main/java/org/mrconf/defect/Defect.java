@@ -271,6 +271,13 @@ public enum Defect {
     REORDER_BUFFER(breaks("7.1.1", "7.1.2", "8.1.1")),
     /** Places every WRITE packet at the remote address, ignoring its message offset (caught by PlacementOrderCase). */
     WRITE_IGNORES_MESSAGE_OFFSET(breaks("7.2.1")),
+    /**
+     * Places the later packets of a WRITE at the remote address of the message's first packet to arrive plus their
+     * offset, as a receiver that keeps RoCEv2's "address in the first packet only" model would, where Open Draft 0.11
+     * places each packet by its own address (clause 7.1.1). Caught by {@code
+     * MessageFieldsCase.eachPacketPlacedAtItsOwnAddress}.
+     */
+    WRITE_ADDRESS_FROM_FIRST_PACKET(breaks("7.1.1")),
     /** Delivers only the low 16 bits of a WRITE_WITH_IMMEDIATE's immediate (caught by ImmediateCase). */
     IMMEDIATE_TRUNCATED(breaks("7.2.2")),
     /** Matches a SEND to the receive indexed by its MSN instead of its RSN (caught by ReceiveMatchingCase). */

@@ -73,6 +73,7 @@ final class InboundData {
     private final boolean reorderBuffer;
     private final boolean cumulativeOverGap;
     private final boolean writeIgnoresMessageOffset;
+    private final boolean writeAddressFromFirstPacket;
     private final boolean immediateTruncated;
     private final boolean sendMatchedByMsn;
     private final boolean rnrRecordsPsn;
@@ -117,6 +118,7 @@ final class InboundData {
         this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
         this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
         this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
+        this.writeAddressFromFirstPacket = defects.has(Defect.WRITE_ADDRESS_FROM_FIRST_PACKET);
         this.immediateTruncated = defects.has(org.mrconf.defect.Defect.IMMEDIATE_TRUNCATED);
         this.sendMatchedByMsn = defects.has(org.mrconf.defect.Defect.SEND_MATCHED_BY_MSN);
         this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
@@ -456,7 +458,11 @@ final class InboundData {
         if (!region.isValid() || !mayWrite(region, packet.opcode())) {
             return refusals.reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
-        final long start = header.remoteAddress() + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
+        final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
+        final long address = writeAddressFromFirstPacket && continuing
+                ? stream.messageAddress[index] // the defect: the first packet's address for the whole message
+                : header.remoteAddress();
+        final long start = address + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
         final boolean inBounds = boundsCheckedPerPacket
                 ? region.contains(start, packet.payloadLength())
                 : region.contains(header.remoteAddress(), header.messageLength());
@@ -474,6 +480,9 @@ final class InboundData {
                         : 0,
                 isMultiPacket(packet, header))) {
             return refusals.dropped();
+        }
+        if (!continuing) {
+            stream.messageAddress[index] = header.remoteAddress();
         }
         place(state.counters, packet, region, region.indexOf(start));
         return countBytes(connection, header.streamId(), stream, index, header.messageOffset(), packet.payloadLength());

@@ -52,6 +52,9 @@ final class StreamReceiveState {
     long[] messageLength;
     SegmentTracker[] messageSegments;
     long[] messageImmediate;
+    /** The remote address of each message's first packet; kept only for a self-validation defect. */
+    long[] messageAddress;
+
     long[] messageRsn;
     CompletionStatus[] messageStatus;
     /** The MSN whose completion leaves next. */
@@ -288,6 +291,7 @@ final class StreamReceiveState {
         messageLength = new long[capacity];
         messageSegments = new SegmentTracker[capacity];
         messageImmediate = new long[capacity];
+        messageAddress = new long[capacity];
         messageRsn = new long[capacity];
         messageStatus = new CompletionStatus[capacity];
     }
@@ -299,6 +303,7 @@ final class StreamReceiveState {
         final long[] length = messageLength;
         final SegmentTracker[] segments = messageSegments;
         final long[] immediate = messageImmediate;
+        final long[] address = messageAddress;
         final long[] rsn = messageRsn;
         final CompletionStatus[] status = messageStatus;
         allocateMessages(capacity);
@@ -314,6 +319,7 @@ final class StreamReceiveState {
             messageLength[to] = length[from];
             messageSegments[to] = segments[from];
             messageImmediate[to] = immediate[from];
+            messageAddress[to] = address[from];
             messageRsn[to] = rsn[from];
             messageStatus[to] = status[from];
         }

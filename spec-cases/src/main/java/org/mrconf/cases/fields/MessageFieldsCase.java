@@ -29,8 +29,9 @@ import org.mrconf.wire.Opcode;
 /**
  * Rows of Table 5-13 about a stream's messages and about NACK codes: an MSN as far ahead as the declared
  * {@code maxOutstandingMessages} is NACKed while one less is placed; a packet that disagrees with the earlier packets
- * of its incomplete message is NACKed and not placed, and the message completes with its first values; a NACK with a
- * code outside Table 9-1 is dropped, counted, and fails nothing.
+ * of its incomplete message is NACKed and not placed, and the message completes with its first values, while packets
+ * that differ only in their remote address are each placed at their own (clause 7.1.1: the address and key are not
+ * compared); a NACK with a code outside Table 9-1 is dropped, counted, and fails nothing.
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Invalid field values: messages and NACK codes")
@@ -101,6 +102,50 @@ class MessageFieldsCase {
         final var right = connection.sendNew(segment(testbed, msn, data.length, payload, data, payload), PATH);
         testbed.peer().await(completes, PacketMatcher.expect().ack().path(PATH).covers(right.psn()), Testbed.WAIT);
         TesterMessages.assertMemory(testbed, "5.6.5: the message as first declared", testbed.key(), Testbed.BASE, data);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.VALID)
+    @DisplayName("the packets of one WRITE that name different remote addresses are each placed at their own")
+    @Verifies("7.1.1")
+    @Verifies("5.6.5")
+    void eachPacketPlacedAtItsOwnAddress(final Testbed testbed) throws Exception {
+        final PeerConnection connection = testbed.connection();
+        final int payload = Math.min(1024, connection.maxPayload(Opcode.WRITE));
+        final byte[] data = Testbed.randomBytes(2 * payload, 84);
+        final long msn = connection.takeMsn(0);
+        // Both whole messages lie in the region: [BASE, BASE + 2p) and [elsewhere, elsewhere + 2p).
+        final long elsewhere = Testbed.BASE + 4L * payload;
+        final Map<String, Long> before = testbed.counters();
+        final int mark = testbed.peer().mark();
+        connection.sendNew(segment(testbed, msn, data.length, 0, data, payload, testbed.key(), Testbed.BASE), PATH);
+        final var second = connection.sendNew(
+                segment(testbed, msn, data.length, payload, data, payload, testbed.key(), elsewhere), PATH);
+        testbed.peer().await(mark, PacketMatcher.expect().ack().path(PATH).covers(second.psn()), Testbed.WAIT);
+        assertThat(testbed.peer()
+                        .recorder()
+                        .matching(mark, PacketMatcher.expect().nack()))
+                .as("7.1.1: packets of one message that differ only in their remote address are not compared")
+                .isEmpty();
+        assertThat(testbed.grew(before, DutCounters.REJECT_INVALID_REQUEST)).isZero();
+        TesterMessages.assertMemory(
+                testbed,
+                "7.1.1: the first packet at its own address",
+                testbed.key(),
+                Testbed.BASE,
+                java.util.Arrays.copyOfRange(data, 0, payload));
+        TesterMessages.assertMemory(
+                testbed,
+                "7.1.1: the second packet at its own address plus its message offset",
+                testbed.key(),
+                elsewhere + payload,
+                java.util.Arrays.copyOfRange(data, payload, 2 * payload));
+        TesterMessages.assertMemory(
+                testbed,
+                "7.1.1: nothing where the first packet's address would have put the second",
+                testbed.key(),
+                Testbed.BASE + payload,
+                new byte[payload]);
     }
 
     @Test
