@@ -278,6 +278,12 @@ public enum Defect {
      * MessageFieldsCase.eachPacketPlacedAtItsOwnAddress}.
      */
     WRITE_ADDRESS_FROM_FIRST_PACKET(breaks("7.1.1")),
+    /**
+     * Completes a zero-length READ as soon as its READ_REQUEST is acknowledged, since no byte is awaited, where Open
+     * Draft 0.11 completes it when its one READ_RESPONSE arrives (clause 7.4.2). Caught by {@code
+     * ReadCase.zeroLengthReadCompletesOnItsEmptyResponse}.
+     */
+    EMPTY_READ_COMPLETES_ON_ACK(breaks("7.4.2")),
     /** Delivers only the low 16 bits of a WRITE_WITH_IMMEDIATE's immediate (caught by ImmediateCase). */
     IMMEDIATE_TRUNCATED(breaks("7.2.2")),
     /** Matches a SEND to the receive indexed by its MSN instead of its RSN (caught by ReceiveMatchingCase). */

@@ -40,6 +40,7 @@ final class AckHandler {
     private final boolean outOfWindowResentAtOnce;
 
     private final boolean halfWayTakenAsOld;
+    private final boolean emptyReadCompletesOnAck;
 
     private final TailLossProbe tailLossProbe;
 
@@ -71,6 +72,7 @@ final class AckHandler {
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
         this.halfWayTakenAsOld = defects.has(org.mrconf.defect.Defect.HALF_WAY_PSN_TAKEN_AS_OLD);
+        this.emptyReadCompletesOnAck = defects.has(org.mrconf.defect.Defect.EMPTY_READ_COMPLETES_ON_ACK);
         this.nackedPsnAcknowledgedFirst =
                 state.config.defects().has(org.mrconf.defect.Defect.NACKED_PSN_ACKNOWLEDGED_FIRST);
     }
@@ -317,7 +319,8 @@ final class AckHandler {
         message.packetsAcked++;
         if (message.isFullySegmented()
                 && message.packetsAcked == message.packetCount
-                && message.opcode != org.mrconf.wire.Opcode.READ_REQUEST) {
+                && (message.opcode != org.mrconf.wire.Opcode.READ_REQUEST
+                        || emptyReadCompletesOnAck && message.length == 0)) { // the defect: no bytes, nothing awaited
             completions.finishSend(connection, message, statusOnLastAck(message));
         }
         return true;

@@ -143,21 +143,7 @@ class ReadCase {
         final int segment = connection.maxPayload(Opcode.READ_RESPONSE);
         final byte[] data = Testbed.randomBytes(4 * segment - 9, 51);
         final long sink = Testbed.BASE + 0x6_0000 + 1;
-        final int mark = testbed.peer().mark();
-        testbed.control().postRead(CaseSteps.request(testbed, 0, 700, sink, data.length), 0x00AA_0000L, 0x42);
-        final ReceivedPacket received = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .opcode(Opcode.READ_REQUEST)
-                                .connection(Testbed.TESTER_CONNECTION),
-                        Testbed.WAIT);
-        final DataPacket request = received.data().orElseThrow();
-        assertThat(request.messageLength()).isEqualTo(data.length);
-        testbed.peer()
-                .send(CaseSteps.ack(
-                        request.header().pathId(), Psn.add(request.header().psn(), 1), request.transmitTimestamp()));
+        final DataPacket request = postReadAndAcknowledgeItsRequest(testbed, 700, sink, data.length);
 
         // The last segment first, then a middle one twice (the copy under a new PSN), then the other middle one.
         respond(testbed, request, data, 3, 1);
@@ -176,6 +162,50 @@ class ReadCase {
         assertThat(completion.length()).isEqualTo(data.length);
         CaseSteps.assertBytes(testbed, testbed.key(), sink, data, "7.4.2: the sink holds the read");
         CaseSteps.assertBytes(testbed, testbed.key(), sink + data.length, CaseSteps.zeros(64), "7.4.2: and no more");
+    }
+
+    @Test
+    @DisplayName("a zero-length READ completes when its one empty READ_RESPONSE arrives, not before")
+    @Verifies("7.4.2")
+    void zeroLengthReadCompletesOnItsEmptyResponse(final Testbed testbed) throws Exception {
+        final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+        final DataPacket request = postReadAndAcknowledgeItsRequest(testbed, 701, Testbed.BASE + 0x7_0000, 0);
+        assertThat(completions.drain(Testbed.QUIET))
+                .as("7.4.2: a zero-length READ whose READ_REQUEST was acknowledged does not complete before its"
+                        + " READ_RESPONSE arrives")
+                .isEmpty();
+        respond(testbed, request, new byte[0], 0, 0);
+        final DutCompletion completion = completions.awaitWrId(701, "7.4.2: the zero-length READ completes");
+        assertThat(completion.status())
+                .as("7.4.2: once its READ_RESPONSE of payload length 0 arrived")
+                .isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(completion.length()).isZero();
+    }
+
+    /**
+     * Has the DUT post a READ of {@code length} bytes into {@code sink} (work request {@code wrId}), waits for its
+     * READ_REQUEST and acknowledges it; returns the READ_REQUEST.
+     */
+    private static DataPacket postReadAndAcknowledgeItsRequest(
+            final Testbed testbed, final long wrId, final long sink, final int length) throws Exception {
+        final int mark = testbed.peer().mark();
+        testbed.control().postRead(CaseSteps.request(testbed, 0, wrId, sink, length), 0x00AA_0000L, 0x42);
+        final ReceivedPacket received = testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .opcode(Opcode.READ_REQUEST)
+                                .connection(Testbed.TESTER_CONNECTION),
+                        Testbed.WAIT);
+        final DataPacket request = received.data().orElseThrow();
+        assertThat(request.messageLength())
+                .as("7.4.2: the READ_REQUEST asks for the READ's length")
+                .isEqualTo(length);
+        testbed.peer()
+                .send(CaseSteps.ack(
+                        request.header().pathId(), Psn.add(request.header().psn(), 1), request.transmitTimestamp()));
+        return request;
     }
 
     private static void respond(
