@@ -33,6 +33,28 @@ public final class DutTraffic {
     }
 
     /**
+     * Posts a WRITE {@code wrId} of the {@code length} bytes at {@code source} on stream 0 to {@code remoteAddress} and
+     * {@code remoteKey}, acknowledging nothing, and returns its first packet to arrive: for cases that answer the DUT's
+     * packets themselves (a NACK, a late or reordered ACK). What the source holds is the caller's choice.
+     */
+    public static ReceivedPacket postWriteAndAwaitFirst(
+            final Testbed testbed,
+            final long wrId,
+            final long source,
+            final int length,
+            final long remoteAddress,
+            final long remoteKey)
+            throws Exception {
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), source, length),
+                        remoteAddress,
+                        remoteKey);
+        return testbed.peer().await(mark, dataFromDut().opcode(Opcode.WRITE), Testbed.WAIT);
+    }
+
+    /**
      * Posts a WRITE (or WRITE_WITH_IMMEDIATE when {@code immediate} is present) of {@code length} seeded bytes on
      * {@code stream} and returns its first transmissions, in arrival order.
      */

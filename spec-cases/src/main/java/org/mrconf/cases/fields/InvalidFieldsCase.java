@@ -9,12 +9,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.Drops;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutCounters;
-import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
@@ -265,20 +265,6 @@ class InvalidFieldsCase {
 
     /** Makes the DUT post a 64-byte WRITE {@code wrId} and returns its first packet, which the tester leaves unanswered. */
     private static ReceivedPacket postWriteAndAwait(final Testbed testbed, final long wrId) throws Exception {
-        final int mark = testbed.peer().mark();
-        testbed.control()
-                .postWrite(
-                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE, 64),
-                        0x00AA_0000L,
-                        0x42);
-        return testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .opcode(Opcode.WRITE)
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .firstTransmission(),
-                        Testbed.WAIT);
+        return DutTraffic.postWriteAndAwaitFirst(testbed, wrId, Testbed.BASE, 64, 0x00AA_0000L, 0x42);
     }
 }

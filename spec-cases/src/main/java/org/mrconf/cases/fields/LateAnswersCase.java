@@ -201,9 +201,7 @@ class LateAnswersCase {
     /** Posts a one-packet WRITE {@code wrId} on stream 0 and returns its first transmission. */
     private static ReceivedPacket postWriteAndAwait(final Testbed testbed, final long wrId) throws Exception {
         testbed.control().writeRegion(testbed.key(), SOURCE, Testbed.randomBytes(LENGTH, wrId));
-        final int mark = testbed.peer().mark();
-        testbed.control().postWrite(request(testbed, wrId), 0x00D0_0000L, 0x61);
-        return testbed.peer().await(mark, firstWrites(), Testbed.WAIT);
+        return DutTraffic.postWriteAndAwaitFirst(testbed, wrId, SOURCE, LENGTH, 0x00D0_0000L, 0x61);
     }
 
     /** The NACK a correct receiver sends for {@code data}: its path, PSN, stream and MSN, its PSN as cumulative. */

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
@@ -366,11 +367,8 @@ class NackCase {
 
     /** Posts a WRITE of {@code length} bytes from the testbed region and returns its first data packet. */
     static ReceivedPacket postWriteAndAwait(final Testbed testbed, final long wrId, final int length) throws Exception {
-        return postAndAwait(
-                testbed,
-                Opcode.WRITE,
-                source -> testbed.control().postWrite(source, 0x1000, 0x77, OptionalLong.empty()),
-                sourceOf(testbed, wrId, length));
+        testbed.control().writeRegion(testbed.key(), SOURCE, DATA);
+        return DutTraffic.postWriteAndAwaitFirst(testbed, wrId, SOURCE, length, 0x1000, 0x77);
     }
 
     /** Posts a SEND of {@link #DATA} from the testbed region and returns its first data packet. */
