@@ -250,6 +250,32 @@ class ControlAgentTest {
                 .isEqualTo("args.address");
     }
 
+    /** The edge values section 2 and the region and buffer rules of section 4 of the control document name. */
+    @Test
+    void shouldTakeTheEdgeValuesTheDocumentNames() {
+        final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
+        final String end = hex(BASE + 4096);
+
+        ok("write_region", args("key", key, "address", end, "data", ""));
+        assertThat(errorField(call("write_region", args("key", key, "address", hex(BASE + 4097), "data", ""))))
+                .isEqualTo("args.address");
+        ok(
+                "write_region",
+                args("key", key, "address", "0x" + Long.toHexString(BASE + 16).toUpperCase(), "data", "AQI="));
+        assertThat(Base64.getDecoder()
+                        .decode(ok("read_region", args("key", key, "address", hex(BASE + 16), "length", 2))
+                                .get("data")
+                                .asText()))
+                .containsExactly(1, 2);
+        assertThat(errorField(call(
+                        "write_region", args("key", key, "address", "0X" + Long.toHexString(BASE), "data", "AQI="))))
+                .isEqualTo("args.address");
+        createConnection(1, 1, 1);
+        final ObjectNode emptyAtTheEnd = work(0, key, 0, 9);
+        emptyAtTheEnd.put("address", end);
+        ok("post_send", emptyAtTheEnd);
+    }
+
     // ---------------------------------------------------------------- state
 
     @Test
