@@ -62,6 +62,11 @@ public final class PathReceiveState {
         return received.stream().filter(bit -> bit > 0 && bit < WINDOW).toArray();
     }
 
+    /** How many PSNs after the cumulative PSN are received: the SACK bits {@link #sackBits()} would report. */
+    public int sackCount() {
+        return received.cardinality();
+    }
+
     public boolean hasReceived(long psn) {
         if (Psn.precedes(psn, cumulativePsn)) {
             return true;

@@ -76,7 +76,7 @@ final class HeldAckChecks {
             resentOldest(declared, first, check.newSourcePort(), check.backoff(), at);
         }
         if (check.everyPath()) {
-            everyPath(at);
+            everyPath(check, at);
         }
         if (!check.failed().isEmpty()) {
             failed(declared, first, check.failed(), at);
@@ -269,16 +269,9 @@ final class HeldAckChecks {
      * back for lack of window, since nothing is acknowledged), every path of the connection carried new PSNs. A DUT
      * that sent every byte left nothing held back, and nothing to judge.
      */
-    private void everyPath(final String at) throws InterruptedException {
+    private void everyPath(final Sidecar.Check check, final String at) throws InterruptedException {
         final Map<Integer, Long> psns = SenderSteps.untilUnchanged(psnsByPath, quiet);
-        final long posted = sidecar.steps().stream()
-                .filter(s -> s instanceof Sidecar.Post p && !"READ".equals(p.op()))
-                .mapToLong(s -> ((Sidecar.Post) s).length())
-                .sum();
-        long carried = 0;
-        for (final List<ReceivedPacket> copies : transmissionsByPathAndPsn().values()) {
-            carried += copies.get(0).data().orElseThrow().payloadLength();
-        }
+        final HeldBack heldBack = HeldBack.before(sidecar, check, sent.get());
         final List<Integer> idle = new ArrayList<>();
         for (int path = 0; path < sidecar.setup().paths(); path++) {
             if (!psns.containsKey(path)) {
@@ -288,15 +281,15 @@ final class HeldAckChecks {
         if (idle.isEmpty()) {
             return;
         }
-        if (carried >= posted) {
-            throw new TestAbortedException(at + ": the DUT sent all " + posted + " posted bytes with nothing"
-                    + " acknowledged, so no data was held back and spraying cannot be judged");
+        if (heldBack.nothing()) {
+            throw new TestAbortedException(at + ": the DUT sent all " + heldBack.posted() + " posted bytes with"
+                    + " nothing acknowledged, so no data was held back and spraying cannot be judged");
         }
         failures.add(String.format(
                 "%s: the DUT held back %d of %d posted bytes with nothing acknowledged, and put no new PSN on"
                         + " paths %s (new PSNs by path: %s); 10.2.1: no healthy path with an open window stays idle"
                         + " while new data is held back",
-                at, posted - carried, posted, idle, psns));
+                at, heldBack.bytes(), heldBack.posted(), idle, psns));
     }
 
     /**

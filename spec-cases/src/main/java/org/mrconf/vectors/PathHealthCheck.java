@@ -154,6 +154,7 @@ final class PathHealthCheck {
     /** Clause 6.7.2: each path acknowledged when the silence ended carries new PSNs while data is held back. */
     void healed(
             final Supplier<List<ReceivedPacket>> sent,
+            final Sidecar.Check check,
             final Duration quiet,
             final String at,
             final List<String> failures)
@@ -166,20 +167,17 @@ final class PathHealthCheck {
         if (idle.isEmpty()) {
             return;
         }
-        final long posted = sidecar.steps().stream()
-                .filter(s -> s instanceof Sidecar.Post p && !"READ".equals(p.op()))
-                .mapToLong(s -> ((Sidecar.Post) s).length())
-                .sum();
-        final long carried = firstCarriedBytes(sent.get());
-        if (carried >= posted) {
-            throw new TestAbortedException(at + ": the DUT sent all " + posted + " posted bytes, so none was held"
-                    + " back and whether the acknowledged paths " + idle + " are usable again cannot be judged");
+        final HeldBack heldBack = HeldBack.before(sidecar, check, sent.get());
+        if (heldBack.nothing()) {
+            throw new TestAbortedException(at + ": the DUT sent all " + heldBack.posted() + " posted bytes, so none"
+                    + " was held back and whether the acknowledged paths " + idle + " are usable again cannot be"
+                    + " judged");
         }
         failures.add(String.format(
                 "%s: paths %s were acknowledged after their timers had made them unhealthy, yet carried no new PSN"
                         + " while the DUT held back %d of %d posted bytes (new PSNs by path since: %s); 6.7.2: the"
                         + " first ACK of a path marks it healthy again",
-                at, idle, posted - carried, posted, since));
+                at, idle, heldBack.bytes(), heldBack.posted(), since));
     }
 
     private Map<Integer, Set<Long>> newPsnsSinceHealing(final List<ReceivedPacket> sent) {
@@ -204,13 +202,10 @@ final class PathHealthCheck {
             }
         }
         for (final ReceivedPacket packet : sent.subList(silenceFrom, sent.size())) {
-            final DataPacket data = packet.data().orElseThrow();
+            final String segment = HeldBack.segment(packet.data().orElseThrow());
+            // The same segment, on whatever path: retransmissionsFaithful judges where it went (clause 6.4.2).
             oldest.forEach((path, first) -> {
-                // The same segment, on whatever path: retransmissionsFaithful judges where it went (clause 6.4.2).
-                if (data.streamId() == first.streamId()
-                        && data.messageSequenceNumber() == first.messageSequenceNumber()
-                        && data.messageOffset() == first.messageOffset()
-                        && data.opcode() == first.opcode()) {
+                if (segment.equals(HeldBack.segment(first))) {
                     copies.merge(path, 1, Integer::sum);
                 }
             });
@@ -228,16 +223,12 @@ final class PathHealthCheck {
         for (int i = 0; i < sent.size(); i++) {
             final DataPacket data = sent.get(i).data().orElseThrow();
             final Integer first =
-                    firstPath.putIfAbsent(segment(data), data.header().pathId());
+                    firstPath.putIfAbsent(HeldBack.segment(data), data.header().pathId());
             if (first != null && first == path && i >= from) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static String segment(final DataPacket data) {
-        return data.opcode() + "/" + data.streamId() + "/" + data.messageSequenceNumber() + "/" + data.messageOffset();
     }
 
     private static Map<Integer, Set<Long>> psnsByPath(final List<ReceivedPacket> sent, final int from) {
@@ -248,18 +239,5 @@ final class PathHealthCheck {
                     .add(data.header().psn());
         }
         return psns;
-    }
-
-    /** Payload bytes of each distinct segment's first transmission. */
-    private static long firstCarriedBytes(final List<ReceivedPacket> sent) {
-        final Set<String> segments = new HashSet<>();
-        long carried = 0;
-        for (final ReceivedPacket packet : sent) {
-            final DataPacket data = packet.data().orElseThrow();
-            if (segments.add(segment(data))) {
-                carried += data.payloadLength();
-            }
-        }
-        return carried;
     }
 }

@@ -232,7 +232,7 @@ final class SenderSteps {
         acknowledgedUpTo.put(path, state.cumulativePsn());
         congestionWindows.acknowledged(
                 path,
-                Psn.distance(sidecar.setup().initialSendPsn(), state.cumulativePsn()) + state.sackBits().length,
+                Psn.distance(sidecar.setup().initialSendPsn(), state.cumulativePsn()) + state.sackCount(),
                 ceCount);
         try {
             final PacketBuilder ack = connection.ackFor(path, (echoedTimestamp - echoAgeNs) & 0xFFFF_FFFFL);
@@ -376,8 +376,7 @@ final class SenderSteps {
         int copies = 0;
         final Set<String> wrong = new TreeSet<>();
         for (final DataPacket p : sent) {
-            final String segment = p.opcode() + " stream " + p.streamId() + " MSN " + p.messageSequenceNumber()
-                    + " offset " + p.messageOffset();
+            final String segment = HeldBack.segment(p);
             final DataPacket original = originals.putIfAbsent(segment, p);
             if (original == null) {
                 continue;
@@ -732,7 +731,7 @@ final class SenderSteps {
             pathHealth.avoided(sentPackets(), at, failures);
         }
         if (check.healed()) {
-            pathHealth.healed(this::sentPackets, quiet, at, failures);
+            pathHealth.healed(this::sentPackets, check, quiet, at, failures);
         }
         if (check.resentOnlyLost()) {
             lossRepair.judge(this::sentPackets, control, holdStartNs + holdLimit.toNanos() * 3 / 4, at, failures);
