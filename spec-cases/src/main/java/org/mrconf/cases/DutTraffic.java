@@ -55,6 +55,27 @@ public final class DutTraffic {
     }
 
     /**
+     * Posts the READ {@code request} from {@code remoteAddress} and {@code remoteKey}, waits for its READ_REQUEST and
+     * acknowledges that one packet, acknowledging nothing else; returns the READ_REQUEST, which the caller answers.
+     */
+    public static org.mrconf.wire.DataPacket postReadAndAcknowledgeItsRequest(
+            final Testbed testbed, final WorkRequest request, final long remoteAddress, final long remoteKey)
+            throws Exception {
+        final int mark = testbed.peer().mark();
+        testbed.control().postRead(request, remoteAddress, remoteKey);
+        final org.mrconf.wire.DataPacket read = testbed.peer()
+                .await(mark, dataFromDut().opcode(Opcode.READ_REQUEST), Testbed.WAIT)
+                .data()
+                .orElseThrow();
+        testbed.peer()
+                .send(CaseSteps.ack(
+                        read.header().pathId(),
+                        org.mrconf.peer.Psn.add(read.header().psn(), 1),
+                        read.transmitTimestamp()));
+        return read;
+    }
+
+    /**
      * Posts a WRITE (or WRITE_WITH_IMMEDIATE when {@code immediate} is present) of {@code length} seeded bytes on
      * {@code stream} and returns its first transmissions, in arrival order.
      */

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
@@ -21,7 +22,6 @@ import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.Psn;
-import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.Opcode;
 
@@ -188,23 +188,11 @@ class ReadCase {
      */
     private static DataPacket postReadAndAcknowledgeItsRequest(
             final Testbed testbed, final long wrId, final long sink, final int length) throws Exception {
-        final int mark = testbed.peer().mark();
-        testbed.control().postRead(CaseSteps.request(testbed, 0, wrId, sink, length), 0x00AA_0000L, 0x42);
-        final ReceivedPacket received = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .opcode(Opcode.READ_REQUEST)
-                                .connection(Testbed.TESTER_CONNECTION),
-                        Testbed.WAIT);
-        final DataPacket request = received.data().orElseThrow();
+        final DataPacket request = DutTraffic.postReadAndAcknowledgeItsRequest(
+                testbed, CaseSteps.request(testbed, 0, wrId, sink, length), 0x00AA_0000L, 0x42);
         assertThat(request.messageLength())
                 .as("7.4.2: the READ_REQUEST asks for the READ's length")
                 .isEqualTo(length);
-        testbed.peer()
-                .send(CaseSteps.ack(
-                        request.header().pathId(), Psn.add(request.header().psn(), 1), request.transmitTimestamp()));
         return request;
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
@@ -158,22 +159,8 @@ class InvalidatedBufferCase {
     void sinkInvalidatedBeforeItsData(final Testbed testbed) throws Exception {
         TesterMessages.requireProfile(testbed, Profile.READ);
         final long sink = localRegion(testbed);
-        final int mark = testbed.peer().mark();
-        testbed.control()
-                .postRead(new WorkRequest(Testbed.DUT_CONNECTION, 0, 82, sink, OTHER, LENGTH), 0x00AA_0000L, 0x42);
-        final DataPacket request = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .opcode(Opcode.READ_REQUEST)
-                                .connection(Testbed.TESTER_CONNECTION),
-                        Testbed.WAIT)
-                .data()
-                .orElseThrow();
-        testbed.peer()
-                .send(CaseSteps.ack(
-                        request.header().pathId(), Psn.add(request.header().psn(), 1), request.transmitTimestamp()));
+        final DataPacket request = DutTraffic.postReadAndAcknowledgeItsRequest(
+                testbed, new WorkRequest(Testbed.DUT_CONNECTION, 0, 82, sink, OTHER, LENGTH), 0x00AA_0000L, 0x42);
         testbed.control().invalidateRegion(sink);
 
         final PeerConnection connection = testbed.connection();
