@@ -87,7 +87,7 @@ class ClausesCommandTest {
     @Test
     void shouldReportTheSpecAndWireVersions() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.11, wire version 1.0");
+        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.12, wire version 1.0");
     }
 
     private int run(final String... args) {

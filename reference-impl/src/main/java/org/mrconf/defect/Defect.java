@@ -753,6 +753,30 @@ public enum Defect {
      * again. Caught by {@code OutOfWindowRetryCase}.
      */
     OUT_OF_WINDOW_RESENT_AT_ONCE(breaks("9.1.11")),
+
+    /**
+     * Reads a NACK code as valid only for the opcodes that can earn it: a RECEIVER_NOT_READY naming a PSN that does
+     * not carry a SEND, or a BOUNDS naming one that carries a SEND, is dropped and counted under
+     * {@code rx_invalid_field}, where clause 9.1.2 (Open Draft 0.12) says the sender takes the code's action whatever
+     * the opcode. Caught by {@code NackedWorkRequestCase.boundsFailsASend} and
+     * {@code RetryWaitCase.aWriteWaitsLikeASend}.
+     */
+    NACK_CODE_CHECKED_AGAINST_OPCODE(breaks("9.1.2")),
+
+    /**
+     * Drops a NACK RECEIVER_NOT_READY whose retry-after is 0 as malformed ({@code rx_invalid_field}), where clause
+     * 9.1.9 (Open Draft 0.12) makes it valid: the sender may resend at once. The PSN comes again only on the path's
+     * timer. Caught by {@code RetryWaitCase.aRetryAfterOfZeroIsActedOn}.
+     */
+    ZERO_RETRY_AFTER_DROPPED(breaks("9.1.9")),
+
+    /**
+     * Rejects a later packet of a message it rejected (the last one per connection) again with the same code, as the
+     * other reading of open point 21 would, where clause 7.5.6 (Open Draft 0.12) makes a message rejected at step 7
+     * or 8 of clause 5.6.6 finished, so that a later packet of it is stale: acknowledged and counted under
+     * {@code rx_stale}. Caught by {@code FinishedMessageCase}.
+     */
+    REJECTED_MESSAGE_REJECTED_AGAIN(breaks("7.5.6")),
     ;
 
     private final List<String> clauses;

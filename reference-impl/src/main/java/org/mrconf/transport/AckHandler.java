@@ -38,6 +38,8 @@ final class AckHandler {
     private final boolean staleNackFailsStreamHead;
     private final boolean reorderedAckCountedInvalid;
     private final boolean outOfWindowResentAtOnce;
+    private final boolean nackCodeCheckedAgainstOpcode;
+    private final boolean zeroRetryAfterDropped;
 
     private final boolean halfWayTakenAsOld;
     private final boolean emptyReadCompletesOnAck;
@@ -55,6 +57,8 @@ final class AckHandler {
         this.staleNackFailsStreamHead = defects.has(org.mrconf.defect.Defect.STALE_NACK_FAILS_STREAM_HEAD);
         this.reorderedAckCountedInvalid = defects.has(org.mrconf.defect.Defect.REORDERED_ACK_COUNTED_INVALID);
         this.outOfWindowResentAtOnce = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_RESENT_AT_ONCE);
+        this.nackCodeCheckedAgainstOpcode = defects.has(org.mrconf.defect.Defect.NACK_CODE_CHECKED_AGAINST_OPCODE);
+        this.zeroRetryAfterDropped = defects.has(org.mrconf.defect.Defect.ZERO_RETRY_AFTER_DROPPED);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
@@ -232,7 +236,12 @@ final class AckHandler {
                 state.counters.increment(Counter.RX_INVALID_FIELD);
                 return;
             }
+            if (outstanding && (codeMismatchDropped(path, psn, code) || zeroRetryDropped(nack, code))) {
+                state.counters.increment(Counter.RX_INVALID_FIELD); // the defects: a valid NACK read as malformed
+                return;
+            }
         }
+        // Clause 9.1.2: the code's action is taken whatever the opcode of the PSN it names.
         switch (actionFor(code)) {
             case RETRANSMIT -> {
                 if (outstanding && outOfWindowResentAtOnce) {
@@ -286,6 +295,20 @@ final class AckHandler {
         return ownWork && !message.localRegion.isValid() && !invalidatedSourceCompletesSuccess
                 ? CompletionStatus.LOCAL_PROTECTION_ERROR
                 : CompletionStatus.SUCCESS;
+    }
+
+    /** NACK_CODE_CHECKED_AGAINST_OPCODE: a RECEIVER_NOT_READY for no SEND, or a BOUNDS for a SEND. */
+    private boolean codeMismatchDropped(final PathSender path, final long psn, final NackCode code) {
+        if (!nackCodeCheckedAgainstOpcode) {
+            return false;
+        }
+        final boolean send = path.slotMessage[PathSender.slot(psn)].opcode == org.mrconf.wire.Opcode.SEND;
+        return code == NackCode.RECEIVER_NOT_READY && !send || code == NackCode.BOUNDS && send;
+    }
+
+    /** ZERO_RETRY_AFTER_DROPPED: a RECEIVER_NOT_READY with retry-after 0. */
+    private boolean zeroRetryDropped(final NackFlyweight nack, final NackCode code) {
+        return zeroRetryAfterDropped && code == NackCode.RECEIVER_NOT_READY && nack.retryAfter() == 0;
     }
 
     /** Any answer on a path proves it carries traffic again (clause 6.7.2). */

@@ -387,7 +387,7 @@ final class InboundData {
             return refusals.dropped();
         }
         if (stream.isDelivered(msn) && !stalePlaced) {
-            return refusals.stale();
+            return refusals.finished(connection, pathId, header);
         }
         if (stream.isBeyondTracking(msn) && !(outstandingLimitOffByOne && stream.isAtTrackingLimit(msn))) {
             return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
@@ -398,7 +398,7 @@ final class InboundData {
         final int index = stream.messageIndex(msn);
         final byte messageState = stream.messageState[index];
         if (messageState == StreamReceiveState.COMPLETE) {
-            return refusals.stale();
+            return refusals.finished(connection, pathId, header);
         }
         if (messageState == StreamReceiveState.PARTIAL
                 && !conflictingSegmentPlaced
@@ -498,8 +498,9 @@ final class InboundData {
         final long rsn = sendMatchedByMsn ? header.messageSequenceNumber() : header.receiveSequenceNumber();
         final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
         if (continuing && stream.messageRsn[index] != rsn) {
-            return refusals.reject(
-                    connection, pathId, header, NackCode.INVALID_REQUEST, stream, index); // one message, one RSN
+            // One message, one RSN: the agreement row of Table 5-13 (step 6 of clause 5.6.6). The packet is refused,
+            // the message keeps its first packet's values and is not finished by it.
+            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         if (!continuing && stream.isReceiveUsed(rsn)) {
             // A new message naming a receive that another message already used or holds (clause 7.3.1):

@@ -26,11 +26,20 @@ final class Refusals {
     /** The time of the packet being processed, for the NACK rate limit. */
     private long nowNs;
 
+    /** Defect REJECTED_MESSAGE_REJECTED_AGAIN: the last message this endpoint finished by rejecting it. */
+    private final boolean rejectedMessageRejectedAgain;
+
+    private Connection lastRejectedConnection;
+    private int lastRejectedStream;
+    private long lastRejectedMsn;
+    private NackCode lastRejectedCode;
+
     Refusals(final EndpointState state, final OutboundPackets out, final CompletionDispatcher completions) {
         this.state = state;
         this.out = out;
         this.completions = completions;
         this.nackQueuedBehindAck = state.config.defects().has(Defect.NACK_QUEUED_BEHIND_ACK);
+        this.rejectedMessageRejectedAgain = state.config.defects().has(Defect.REJECTED_MESSAGE_REJECTED_AGAIN);
     }
 
     /** The time of the packet now processed. */
@@ -90,6 +99,12 @@ final class Refusals {
             }
         }
         if (stream != null) {
+            if (rejectedMessageRejectedAgain) {
+                lastRejectedConnection = connection;
+                lastRejectedStream = header.streamId();
+                lastRejectedMsn = header.messageSequenceNumber();
+                lastRejectedCode = code;
+            }
             if (stream.messageState[index] == StreamReceiveState.EMPTY) {
                 stream.occupy(index, header.opcode(), header.messageLength(), 0);
             }
@@ -135,7 +150,24 @@ final class Refusals {
         return ReceiveOutcome.DROPPED;
     }
 
-    /** Counts a stale packet: its message completed already (clause 7.5.6); it is acknowledged, not placed. */
+    /**
+     * A packet of a finished message: stale (clause 7.5.6), unless the defect REJECTED_MESSAGE_REJECTED_AGAIN rejects a
+     * later packet of the message it last rejected again with the same code.
+     */
+    ReceiveOutcome finished(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
+        if (rejectedMessageRejectedAgain
+                && lastRejectedConnection == connection
+                && lastRejectedStream == header.streamId()
+                && lastRejectedMsn == header.messageSequenceNumber()) {
+            return reject(connection, pathId, header, lastRejectedCode, null, 0); // the defect
+        }
+        return stale();
+    }
+
+    /**
+     * Counts a stale packet: its message is finished (complete, accepted or rejected, clause 7.5.6); it is acknowledged,
+     * not placed.
+     */
     ReceiveOutcome stale() {
         state.counters.increment(Counter.RX_STALE);
         return ReceiveOutcome.STALE;

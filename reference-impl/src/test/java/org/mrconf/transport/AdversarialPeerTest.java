@@ -182,14 +182,25 @@ class AdversarialPeerTest {
         endpoint.postReceive(LOCAL, 0, region.key(), 0x1040, 32, 101);
 
         deliver(data(Opcode.SEND, 0, 0, 32, 0, fill(16, 0x41), 0, 0, 0));
+        sent.clear();
         deliver(data(Opcode.SEND, 1, 0, 32, 16, fill(16, 0x42), 0, 0, 1)); // same MSN, other RSN
-        deliver(data(Opcode.SEND, 2, 1, 32, 0, fill(32, 0x43), 0, 0, 1)); // the honest next message
+        // The agreement row of Table 5-13 (step 6 of clause 5.6.6): that packet alone is refused; the message keeps
+        // its first packet's RSN and is not finished by it (clause 7.5.6, Open Draft 0.12).
+        assertThat(nacks()).extracting(NackPacket::code).containsExactly(NackCode.INVALID_REQUEST);
+        deliver(data(Opcode.SEND, 2, 0, 32, 16, fill(16, 0x44), 0, 0, 0)); // the honest second half
+        deliver(data(Opcode.SEND, 3, 1, 32, 0, fill(32, 0x43), 0, 0, 1)); // the honest next message
 
         assertThat(endpoint.pollCompletions(4))
                 .extracting(Completion::workRequestId, Completion::status)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.REMOTE_INVALID_REQUEST),
+                        org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.SUCCESS),
                         org.assertj.core.groups.Tuple.tuple(101L, CompletionStatus.SUCCESS));
+        final byte[] first = new byte[32];
+        region.memory().get(0, first);
+        assertThat(first)
+                .as("the refused packet placed nothing")
+                .containsOnly(0x41, 0x44)
+                .doesNotContain(0x42);
         final byte[] second = new byte[32];
         region.memory().get(0x40, second);
         assertThat(second).containsOnly(0x43);

@@ -71,6 +71,16 @@ class NackedWorkRequestCase {
         assertFailsWith(testbed, Opcode.SEND, NackCode.MESSAGE_TOO_LONG, CompletionStatus.REMOTE_MESSAGE_TOO_LONG);
     }
 
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a SEND NACKed BOUNDS, a code no SEND earns, completes with REMOTE_BOUNDS_ERROR: the code's action is"
+            + " taken whatever the opcode")
+    @Verifies("9.1.2")
+    @Verifies("9.1.7")
+    void boundsFailsASend(final Testbed testbed) throws Exception {
+        assertFailsWith(testbed, Opcode.SEND, NackCode.BOUNDS, CompletionStatus.REMOTE_BOUNDS_ERROR);
+    }
+
     private static void assertFailsWith(
             final Testbed testbed, final Opcode opcode, final NackCode code, final CompletionStatus expected)
             throws Exception {

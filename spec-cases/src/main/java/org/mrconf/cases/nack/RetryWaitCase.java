@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -15,6 +16,7 @@ import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
@@ -55,6 +57,57 @@ class RetryWaitCase {
     @Verifies("6.3.1")
     @Verifies("6.6.2")
     void waitsThroughAGapAndATimeout(final DeviceUnderTest dut) throws Exception {
+        judgeTheWait(dut, Opcode.SEND, 1810);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a WRITE NACKed RECEIVER_NOT_READY, a code no WRITE earns, waits for its retry-after as a SEND"
+            + " would: the code's action is taken whatever the opcode")
+    @Verifies("9.1.2")
+    @Verifies("9.1.9")
+    void aWriteWaitsLikeASend(final DeviceUnderTest dut) throws Exception {
+        judgeTheWait(dut, Opcode.WRITE, 1820);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a NACK RECEIVER_NOT_READY with a retry-after of 0 is acted on, not dropped as invalid: the PSN is"
+            + " resent and the SEND succeeds once acknowledged")
+    @Verifies("9.1.9")
+    void aRetryAfterOfZeroIsActedOn(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            testbed.control().writeRegion(testbed.key(), SOURCE, DATA);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postSend(new WorkRequest(Testbed.DUT_CONNECTION, 0, 1830, testbed.key(), SOURCE, DATA.length));
+            final DataPacket rejected = first(testbed, mark, Opcode.SEND).data().orElseThrow();
+            final Map<String, Long> before = testbed.counters();
+            final long nackNs = testbed.peer().link().nowNs();
+            final int afterNack = testbed.peer().mark();
+            testbed.peer().send(receiverNotReady(rejected, 0));
+            final ReceivedPacket resent = testbed.peer()
+                    .await(
+                            afterNack,
+                            resendOf(rejected).where("received after the NACK went out", p -> p.receivedNs() >= nackNs),
+                            Testbed.WAIT.plus(
+                                    testbed.profile().parameters().timers().maxRto()));
+            org.mrconf.cases.CaseSteps.acknowledge(testbed, resent);
+            assertThat(testbed.awaitCompletion(1830).status())
+                    .as("9.1.9: the SEND succeeds once its retry is acknowledged")
+                    .isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(testbed.grew(before, DutCounters.RX_INVALID_FIELD))
+                    .as("9.1.9: a retry-after of 0 is valid (the sender may resend at once): the NACK is not dropped"
+                            + " and counted under rx_invalid_field")
+                    .isZero();
+        }
+    }
+
+    /**
+     * On a one-path connection the DUT sends a message of {@code opcode} and then a WRITE; the tester NACKs the first
+     * RECEIVER_NOT_READY, acknowledges the WRITE alone, and judges when the first comes again (see the class comment).
+     */
+    private static void judgeTheWait(final DeviceUnderTest dut, final Opcode opcode, final long wrId) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final DutProfile.Timers timers = testbed.profile().parameters().timers();
             // Past the maximum RTO by four tolerances: the path's timer, re-armed by the ACK below, expires well inside
@@ -62,43 +115,45 @@ class RetryWaitCase {
             final Duration retryAfter =
                     min(timers.maxRto().plus(timers.tolerance().multipliedBy(4)), LONGEST_WAIT);
             testbed.control().writeRegion(testbed.key(), SOURCE, DATA);
-            org.mrconf.cases.CaseSteps.stretchTheTimer(testbed, STRETCH, 1809, SOURCE, DATA.length);
+            org.mrconf.cases.CaseSteps.stretchTheTimer(testbed, STRETCH, wrId - 1, SOURCE, DATA.length);
             final int mark = testbed.peer().mark();
-            testbed.control()
-                    .postSend(new WorkRequest(Testbed.DUT_CONNECTION, 0, 1810, testbed.key(), SOURCE, DATA.length));
+            final WorkRequest nacked =
+                    new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), SOURCE, DATA.length);
+            if (opcode == Opcode.SEND) {
+                testbed.control().postSend(nacked);
+            } else {
+                testbed.control().postWrite(nacked, 0x00D1_0000L, 0x61);
+            }
             testbed.control()
                     .postWrite(
-                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 1811, testbed.key(), SOURCE, DATA.length),
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId + 1, testbed.key(), SOURCE, DATA.length),
                             0x00D0_0000L,
                             0x61);
-            final ReceivedPacket send = first(testbed, mark, Opcode.SEND);
-            final ReceivedPacket write = first(testbed, mark, Opcode.WRITE);
-            final DataPacket rejected = send.data().orElseThrow();
-            final PacketMatcher resends = PacketMatcher.expect()
-                    .data()
-                    .opcode(Opcode.SEND)
-                    .connection(Testbed.TESTER_CONNECTION)
-                    .psn(rejected.header().psn());
+            final ReceivedPacket first = first(testbed, mark, opcode);
+            final DataPacket rejected = first.data().orElseThrow();
+            final ReceivedPacket write = testbed.peer()
+                    .await(
+                            mark,
+                            DutTraffic.dataFromDut()
+                                    .opcode(Opcode.WRITE)
+                                    .where(
+                                            "the second message",
+                                            p -> p.data().orElseThrow().header().psn()
+                                                    != rejected.header().psn()),
+                            Testbed.WAIT);
+            final PacketMatcher resends = resendOf(rejected);
 
             final long nackNs = testbed.peer().link().nowNs();
             final int afterNack = testbed.peer().mark();
-            testbed.peer()
-                    .send(PacketBuilder.nack(NackCode.RECEIVER_NOT_READY)
-                            .connection(Testbed.DUT_CONNECTION)
-                            .path(0)
-                            .psn(rejected.header().psn())
-                            .stream(rejected.streamId())
-                            .msn(rejected.messageSequenceNumber())
-                            .cumulativePsn(rejected.header().psn())
-                            .retryAfter(retryAfter.toNanos() / 1000));
-            // The WRITE alone: cumulative PSN at the SEND, the WRITE's bit set.
+            testbed.peer().send(receiverNotReady(rejected, retryAfter.toNanos() / 1000));
+            // The WRITE alone: cumulative PSN at the rejected message, the WRITE's bit set.
             org.mrconf.cases.CaseSteps.acknowledge(testbed, write);
             final List<ReceivedPacket> early = testbed.peer().recorder().matching(mark, resends).stream()
                     .filter(p -> p.receivedNs() < nackNs)
                     .toList();
             if (early.size() > 1) {
-                throw Inconclusive.because("the DUT resent the SEND before the tester's NACK went out (its timer"
-                        + " fired first), so what the NACK changed cannot be told");
+                throw Inconclusive.because("the DUT resent the " + opcode + " before the tester's NACK went out (its"
+                        + " timer fired first), so what the NACK changed cannot be told");
             }
             final ReceivedPacket resent = testbed.peer()
                     .await(
@@ -108,17 +163,41 @@ class RetryWaitCase {
             final long waitedNs = resent.receivedNs() - nackNs;
             assertThat(waitedNs)
                     .as(
-                            "9.1.9: the SEND NACKed RECEIVER_NOT_READY came again %d us after the NACK, before its"
+                            "9.1.9%s: the %s NACKed RECEIVER_NOT_READY came again %d us after the NACK, before its"
                                     + " retry-after of %d us less the tolerance, though only an ACK showing it"
                                     + " missing (6.3.1) and the path's timer (6.6.2) could have sent it",
-                            waitedNs / 1000, retryAfter.toNanos() / 1000)
+                            opcode == Opcode.SEND ? "" : ", 9.1.2 (the code's action whatever the opcode)",
+                            opcode,
+                            waitedNs / 1000,
+                            retryAfter.toNanos() / 1000)
                     .isGreaterThanOrEqualTo(retryAfter.minus(timers.tolerance()).toNanos());
             org.mrconf.cases.CaseSteps.acknowledge(testbed, resent);
-            assertThat(testbed.awaitCompletion(1810).status())
-                    .as("9.1.2: the SEND succeeds once its retry is acknowledged")
+            assertThat(testbed.awaitCompletion(wrId).status())
+                    .as("9.1.2: the %s succeeds once its retry is acknowledged", opcode)
                     .isEqualTo(CompletionStatus.SUCCESS);
-            assertThat(testbed.awaitCompletion(1811).status()).as("the WRITE").isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(testbed.awaitCompletion(wrId + 1).status())
+                    .as("the WRITE")
+                    .isEqualTo(CompletionStatus.SUCCESS);
         }
+    }
+
+    private static PacketBuilder receiverNotReady(final DataPacket rejected, final long retryAfterMicros) {
+        return PacketBuilder.nack(NackCode.RECEIVER_NOT_READY)
+                .connection(Testbed.DUT_CONNECTION)
+                .path(rejected.header().pathId())
+                .psn(rejected.header().psn())
+                .stream(rejected.streamId())
+                .msn(rejected.messageSequenceNumber())
+                .cumulativePsn(rejected.header().psn())
+                .retryAfter(retryAfterMicros);
+    }
+
+    private static PacketMatcher resendOf(final DataPacket rejected) {
+        return PacketMatcher.expect()
+                .data()
+                .opcode(rejected.opcode())
+                .connection(Testbed.TESTER_CONNECTION)
+                .psn(rejected.header().psn());
     }
 
     private static ReceivedPacket first(final Testbed testbed, final int mark, final Opcode opcode) {
