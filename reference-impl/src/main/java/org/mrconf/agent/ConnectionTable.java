@@ -51,7 +51,8 @@ final class ConnectionTable {
         final int localId = (int) args.u32("localId");
         final int peerId = (int) args.u32("peerId");
         final InetAddress peerAddress = args.ipLiteral("peerAddress");
-        final int requestedPort = (int) args.integer("peerPort", 1, 65535);
+        // Optional, default 4796 (spec clause 4.2.1 and the control document give the same default).
+        final int requestedPort = (int) args.integer("peerPort", 1, 65535, WireConstants.DEFAULT_UDP_PORT);
         // Defect SEND_TO_DEFAULT_PORT: the device ignores the peer's port and sends to the default one.
         final int peerPort = endpoint.config().defects().has(Defect.SEND_TO_DEFAULT_PORT)
                 ? WireConstants.DEFAULT_UDP_PORT

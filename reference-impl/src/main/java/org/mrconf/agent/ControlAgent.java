@@ -86,7 +86,7 @@ public final class ControlAgent {
         this.hello = new Hello(endpoint, config);
         this.connections = new ConnectionTable(endpoint, peers, config);
         this.regions = new RegionTable(endpoint, config.memoryBudgetBytes());
-        this.work = new WorkRequests(endpoint, connections, regions);
+        this.work = new WorkRequests(endpoint, connections, regions, Hello.maxMessageLength(endpoint, config));
         this.poller = new CompletionPoller(endpoint);
         this.counters = new CounterReport(endpoint, config.extraCounters());
     }

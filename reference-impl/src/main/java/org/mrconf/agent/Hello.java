@@ -60,7 +60,7 @@ final class Hello {
         limits.put("maxStreams", 65536);
         // The transport refuses a longer WRITE or READ_REQUEST (Table 5-13); the soft DUT builds its endpoint with this
         // same value, and no region, so no receive, may be longer than the memory budget.
-        limits.put("maxMessageLength", Math.min(ec.maxMessageLengthBytes(), config.memoryBudgetBytes()));
+        limits.put("maxMessageLength", maxMessageLength(endpoint, config));
         limits.put("maxOutstandingMessages", ec.maxOutstandingMessages());
         limits.put("maxPostedReceives", ec.maxPostedReceives());
         // Defect HELLO_UNDERSTATES_MTU: hello claims less than the device carries (clause 12.1.2).
@@ -99,5 +99,13 @@ final class Hello {
         reorder.put("packets", 0);
         reorder.put("timeNs", 0);
         return result;
+    }
+
+    /**
+     * The declared {@code limits.maxMessageLength}: what the transport accepts as a receiver, and no more than the
+     * memory budget, since no region (so no receive) may be longer.
+     */
+    static long maxMessageLength(final Endpoint endpoint, final AgentConfig config) {
+        return Math.min(endpoint.config().maxMessageLengthBytes(), config.memoryBudgetBytes());
     }
 }

@@ -99,9 +99,17 @@ final class RegionTable {
      * that the device may write when {@code written}.
      */
     LocalBuffer localBuffer(final Args args, final boolean written) {
+        return localBuffer(args, written, ControlAgent.MAX_MESSAGE_LENGTH);
+    }
+
+    /**
+     * {@link #localBuffer(Args, boolean)} no longer than {@code maxLength}: a receive is bound by the declared
+     * {@code limits.maxMessageLength}, the longest message the device accepts (control document, {@code post_receive}).
+     */
+    LocalBuffer localBuffer(final Args args, final boolean written, final long maxLength) {
         final MemoryRegion region = get(args, "key");
         final long address = args.u64("address");
-        final int length = (int) args.integer("length", 0, ControlAgent.MAX_MESSAGE_LENGTH);
+        final int length = (int) args.integer("length", 0, maxLength);
         requireInside(region, address, length, "args.length");
         if (written && (region.access() & AccessFlags.LOCAL_WRITE) == 0) {
             throw RequestError.invalidArgument("args.key", "the region lacks LOCAL_WRITE access");

@@ -33,18 +33,25 @@ final class WorkRequests {
 
     /** Defect RECEIVE_WITHOUT_LOCAL_WRITE: a receive's buffer is not checked for LOCAL_WRITE (clause 11.1.6). */
     private final boolean receiveWithoutLocalWrite;
+    /** The declared {@code limits.maxMessageLength}: no receive is longer (control document, {@code post_receive}). */
+    private final long receiveMaxBytes;
 
-    WorkRequests(final Endpoint endpoint, final ConnectionTable connections, final RegionTable regions) {
+    WorkRequests(
+            final Endpoint endpoint,
+            final ConnectionTable connections,
+            final RegionTable regions,
+            final long receiveMaxBytes) {
         this.endpoint = endpoint;
         this.connections = connections;
         this.regions = regions;
         this.receiveWithoutLocalWrite =
                 endpoint.config().defects().has(org.mrconf.defect.Defect.RECEIVE_WITHOUT_LOCAL_WRITE);
+        this.receiveMaxBytes = receiveMaxBytes;
     }
 
     /** {@code post_receive}. */
     ObjectNode postReceive(final Args args) {
-        final Target target = target(args, !receiveWithoutLocalWrite);
+        final Target target = target(args, !receiveWithoutLocalWrite, receiveMaxBytes);
         final RegionTable.LocalBuffer buffer = target.buffer;
         final long wrId = wrId(args);
         post(() -> endpoint.postReceive(
@@ -115,9 +122,13 @@ final class WorkRequests {
      * buffer, which must be writable when the device writes it ({@code written}).
      */
     private Target target(final Args args, final boolean written) {
+        return target(args, written, ControlAgent.MAX_MESSAGE_LENGTH);
+    }
+
+    private Target target(final Args args, final boolean written, final long maxLength) {
         final ConnectionTable.Entry connection = connections.usable(args);
         final int stream = (int) args.integer("stream", 0, connection.streams() - 1);
-        return new Target(connection.localId(), stream, regions.localBuffer(args, written));
+        return new Target(connection.localId(), stream, regions.localBuffer(args, written, maxLength));
     }
 
     private static long wrId(final Args args) {

@@ -276,6 +276,49 @@ class ControlAgentTest {
         ok("post_send", emptyAtTheEnd);
     }
 
+    /**
+     * Open point 45, closed in the control document: {@code peerPort} defaults to 4796 as in spec clause 4.2.1; every
+     * {@code conflict} but a failed connection's comes at step 7, after every argument's own checks; a receive longer
+     * than {@code limits.maxMessageLength} is {@code invalid_argument} on its length.
+     */
+    @Test
+    void shouldDefaultThePeerPortAndReportConflictsAfterTheArguments() {
+        final ObjectNode noPort = connectionArgs(1, 101, 1, 1);
+        noPort.remove("peerPort");
+        ok("create_connection", noPort);
+        assertThat(peers.ports).containsExactly(4796);
+
+        final JsonNode inUseAndNoPaths = call("create_connection", connectionArgs(1, 102, 0, 1));
+        assertError(inUseAndNoPaths, "invalid_argument");
+        assertThat(errorField(inUseAndNoPaths))
+                .as("step 6 (paths out of range) before step 7 (the id in use)")
+                .isEqualTo("args.paths");
+        final JsonNode inUse = call("create_connection", connectionArgs(1, 102, 1, 1));
+        assertError(inUse, "conflict");
+        assertThat(errorField(inUse)).isEqualTo("args.localId");
+    }
+
+    @Test
+    void shouldRefuseAReceiveLongerThanTheDeclaredMaximumMessage() {
+        agent = new ControlAgent(
+                new Endpoint(
+                        EndpointConfig.builder().maxMessageLength(1024).build(),
+                        (dstNode, srcPort, ecn, buffer, offset, length) -> packetsSent.add(length),
+                        NanoClock.system()),
+                peers,
+                AgentConfig.builder().build());
+        assertThat(call("hello", args()).at("/result/limits/maxMessageLength").asLong())
+                .isEqualTo(1024);
+        final long key = registerRegion(BASE, 4096, "LOCAL_WRITE");
+        createConnection(1, 1, 1);
+
+        ok("post_receive", work(0, key, 1024, 1));
+        final JsonNode tooLong = call("post_receive", work(0, key, 1025, 2));
+        assertError(tooLong, "invalid_argument");
+        assertThat(errorField(tooLong)).isEqualTo("args.length");
+        ok("post_send", work(0, key, 4096, 3)); // a sender's message is the peer's to refuse
+    }
+
     // ---------------------------------------------------------------- state
 
     @Test
