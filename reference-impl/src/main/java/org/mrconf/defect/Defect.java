@@ -777,6 +777,14 @@ public enum Defect {
      * {@code rx_stale}. Caught by {@code FinishedMessageCase}.
      */
     REJECTED_MESSAGE_REJECTED_AGAIN(breaks("7.5.6")),
+
+    /**
+     * Completes every unfinished work request of a failed connection with the failure's status, ignoring Table 6-1
+     * (Open Draft 0.12): a WRITE whose source was invalidated gets REMOTE_UNKNOWN_CONNECTION or TRANSPORT_TIMEOUT
+     * instead of LOCAL_PROTECTION_ERROR, and when the device fails the connection for one invalidated source, every
+     * other work request gets LOCAL_PROTECTION_ERROR instead of FLUSHED. Caught by {@code FailureStatusCase}.
+     */
+    FAILURE_STATUS_UNIFORM(breaks("6.7.4", "11.1.7")),
     ;
 
     private final List<String> clauses;

@@ -17,6 +17,8 @@ final class CompletionDispatcher {
     private final boolean errorFirst;
     private final boolean receiveOvertakesSilentMessages;
     private final boolean finishedReadsKept;
+    /** Defect FAILURE_STATUS_UNIFORM: every unfinished work request gets the failure's status (Table 6-1 ignored). */
+    private final boolean failureStatusUniform;
 
     CompletionDispatcher(final Counters counters) {
         this(counters, org.mrconf.defect.Defects.NONE);
@@ -30,6 +32,7 @@ final class CompletionDispatcher {
         this.receiveOvertakesSilentMessages =
                 defects.has(org.mrconf.defect.Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES);
         this.finishedReadsKept = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
+        this.failureStatusUniform = defects.has(org.mrconf.defect.Defect.FAILURE_STATUS_UNIFORM);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -206,11 +209,25 @@ final class CompletionDispatcher {
         connection.forEachSendStream(stream -> {
             for (final SendMessage message : stream.awaitingCompletion) {
                 if (!message.isDone()) {
-                    message.status = status;
+                    // Table 6-1 (clause 6.7.4): a work request whose own buffer was invalidated while in use completes
+                    // LOCAL_PROTECTION_ERROR whatever ended the connection (clause 11.1.7).
+                    message.status = ownBufferInvalidated(message) && !failureStatusUniform
+                            ? CompletionStatus.LOCAL_PROTECTION_ERROR
+                            : status;
                 }
             }
             drainSend(connection, stream);
         });
+    }
+
+    /** Whether {@code message} is the device's own work and its source or sink region has been invalidated. */
+    private static boolean ownBufferInvalidated(final SendMessage message) {
+        return message.opcode != org.mrconf.wire.Opcode.READ_RESPONSE && !message.localRegion.isValid();
+    }
+
+    /** Whether the defect FAILURE_STATUS_UNIFORM is on. */
+    boolean failureStatusUniform() {
+        return failureStatusUniform;
     }
 
     /** Flushes the posted receives of every stream of the connection. */

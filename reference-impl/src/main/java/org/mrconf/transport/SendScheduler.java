@@ -150,7 +150,12 @@ final class SendScheduler {
                         && !invalidatedSourceResent) {
                     // Its bytes may belong to someone else now; a PSN cannot be withdrawn, so the connection fails,
                     // as a verbs queue pair does on a local protection error (clause 11.1.7).
-                    ackHandler.failConnection(connection, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                    // Table 6-1: this work request LOCAL_PROTECTION_ERROR (its own buffer), the others FLUSHED.
+                    ackHandler.failConnection(
+                            connection,
+                            completions.failureStatusUniform()
+                                    ? CompletionStatus.LOCAL_PROTECTION_ERROR // the defect: the culprit's for all
+                                    : CompletionStatus.FLUSHED);
                     return false;
                 }
                 final int wireBytes = state.config.wireBytes(message.opcode.packetLength(path.slotLength[slot]));

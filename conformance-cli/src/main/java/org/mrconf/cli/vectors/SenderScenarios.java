@@ -696,6 +696,8 @@ final class SenderScenarios {
                         .msn(0)
                         .messageLength(64)
                         .messageOffset(0)
+                        // Outside the READ's range, and must stay so: the READ follows this WRITE in the same step,
+                        // unacknowledged, and clause 7.4.1 fixes no order between the two.
                         .remoteAddress(Scenarios.TARGET_ADDRESS + 60_000)
                         .remoteKey(Scenarios.TARGET_KEY)
                         .transmitTimestamp(3000)

@@ -195,7 +195,8 @@ class HeaderFieldsCase {
         final byte[] region = Testbed.randomBytes(4096, 56);
         testbed.control().writeRegion(testbed.key(), Testbed.BASE, region);
         final int mark = testbed.peer().mark();
-        // A WRITE first, so the READ is MSN 1 of the stream.
+        // A WRITE first, so the READ is MSN 1 of the stream. It lies outside the range the READ reads, and must stay
+        // so: the READ follows it unacknowledged, and clause 7.4.1 fixes no order between the two.
         connection.sendNew(testbed.write(0, Testbed.BASE + 8192, testbed.key(), new byte[16]), 0);
         final int payload = connection.maxPayload(Opcode.READ_RESPONSE);
         final int length = Math.min(2 * payload + 9, region.length);
