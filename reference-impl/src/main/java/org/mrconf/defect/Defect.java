@@ -785,6 +785,14 @@ public enum Defect {
      * other work request gets LOCAL_PROTECTION_ERROR instead of FLUSHED. Caught by {@code FailureStatusCase}.
      */
     FAILURE_STATUS_UNIFORM(breaks("6.7.4", "11.1.7")),
+
+    /**
+     * Drops a WRITE or SEND whose source was invalidated with packets still unsent, completes it
+     * LOCAL_PROTECTION_ERROR and carries on with the next message of its stream, where clause 11.1.7 (Open Draft 0.12)
+     * fails the connection: the peer never sees the dropped MSN finished and holds back the stream for ever. Caught by
+     * {@code FailureStatusCase.unsentSourceFailsTheConnection}.
+     */
+    INVALIDATED_UNSENT_SKIPPED(breaks("11.1.7")),
     ;
 
     private final List<String> clauses;

@@ -47,6 +47,7 @@ final class SendScheduler {
         this.waitingPsnResentOnTimeout = defects.has(org.mrconf.defect.Defect.WAITING_PSN_RESENT_ON_TIMEOUT);
         this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
         this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
+        this.invalidatedUnsentSkipped = defects.has(org.mrconf.defect.Defect.INVALIDATED_UNSENT_SKIPPED);
         this.connectionWindowIgnored = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_IGNORED);
     }
 
@@ -58,6 +59,7 @@ final class SendScheduler {
     private final TailLossProbe tailLossProbe;
     private final boolean noConnectionTimeout;
     private final boolean completesBeforeAck;
+    private final boolean invalidatedUnsentSkipped;
 
     /** Sends everything the windows and the pacer allow now. */
     void pump(final Connection connection, final long nowNs) {
@@ -82,9 +84,20 @@ final class SendScheduler {
                 // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
                 if (message.opcode == Opcode.READ_RESPONSE) {
                     abandonReadResponse(connection, message);
-                } else {
+                } else if (invalidatedUnsentSkipped) {
+                    // The defect: the message is dropped and the stream goes on, leaving its MSN for ever unfinished
+                    // at the peer.
                     connection.sendQueue.pollFirst();
                     completions.finishSend(connection, message, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                } else {
+                    // Clause 11.1.7: a packet of it will never be sent, so the peer would never see its message
+                    // finished; the connection fails (Table 6-1: this one LOCAL_PROTECTION_ERROR, the others FLUSHED).
+                    ackHandler.failConnection(
+                            connection,
+                            completions.failureStatusUniform()
+                                    ? CompletionStatus.LOCAL_PROTECTION_ERROR
+                                    : CompletionStatus.FLUSHED);
+                    return;
                 }
                 continue;
             }

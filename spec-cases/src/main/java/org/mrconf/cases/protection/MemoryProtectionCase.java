@@ -12,6 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
@@ -360,13 +361,14 @@ class MemoryProtectionCase {
     @DisplayName("the DUT as sender reads no byte of an invalidated region for the network: queued WRITEs stop")
     @Verifies("11.1.4")
     @Kind(Kind.Purpose.INOPPORTUNE)
-    void invalidatedSourceIsNotSent(final Testbed testbed) throws Exception {
+    void invalidatedSourceIsNotSent(final DeviceUnderTest dut) throws Exception {
         // Two attempts, each sound on its own: a FAIL needs a packet both clocks place after the invalidation, so a
         // second look can only find a defect the first one missed (a DUT stalled by a loaded host), never invent one.
+        // Each has a connection of its own: one whose source is invalidated with packets unsent fails (11.1.7).
         org.opentest4j.TestAbortedException undecided = null;
         boolean passed = false;
         for (int attempt = 0; attempt < 2; attempt++) {
-            try {
+            try (Testbed testbed = Testbed.open(dut, 2, 1)) {
                 invalidatedSourceAttempt(testbed, 72 + attempt, OTHER + attempt * SOURCE_LENGTH);
                 passed = true;
             } catch (final org.opentest4j.TestAbortedException e) {

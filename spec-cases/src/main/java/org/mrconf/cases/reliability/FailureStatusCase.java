@@ -24,6 +24,7 @@ import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
@@ -145,6 +146,82 @@ class FailureStatusCase {
                             + " source (11.1.7)")
                     .isEqualTo(expected);
         }
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a WRITE whose source is invalidated before any packet of it was sent fails the connection: it"
+            + " completes LOCAL_PROTECTION_ERROR, the next WRITE of its stream FLUSHED")
+    @Verifies("11.1.7")
+    @Verifies("6.7.4")
+    void unsentSourceFailsTheConnection(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final long other = otherRegion(testbed);
+            // WRITE 430 fills the DUT's declared first window (one path, no ACK yet), so WRITE 431 from the region to
+            // invalidate waits behind it; a device without declared windows may send 431 at once, and then the
+            // attempt cannot tell (INCONCLUSIVE).
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            final int window = firstWindow(testbed);
+            final int fill = (int) Math.min((long) (window + 1) * payload, Testbed.REGION - 0x1_0000L);
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 430, testbed.key(), Testbed.BASE, fill),
+                            0x00E8_0000L,
+                            REMOTE_KEY);
+            postWrite(testbed, 431, other, OTHER + 0x1000, 0x00E9_0000L);
+            postWrite(testbed, 432, testbed.key(), Testbed.BASE, 0x00EA_0000L);
+            final PacketMatcher data = PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION);
+            final List<ReceivedPacket> before =
+                    org.mrconf.cases.TesterMessages.awaitStalled(testbed, mark, data.firstTransmission());
+            if (before.stream().anyMatch(p -> p.data().orElseThrow().remoteAddress() != 0x00E8_0000L)) {
+                throw Inconclusive.because("the DUT sent WRITE 431 before any ACK (its first window held more than"
+                        + " WRITE 430's " + (fill / payload + 1) + " packets), so nothing of it was unsent when its"
+                        + " source was invalidated");
+            }
+            testbed.control().invalidateRegion(other);
+            // Everything is acknowledged from now on: WRITE 430 completes, and the DUT reaches WRITE 431, which it can
+            // never send.
+            testbed.connection().autoAck(true);
+            for (final ReceivedPacket packet : testbed.peer().recorder().matching(mark, data)) {
+                testbed.connection().onReceived(packet);
+            }
+            final DataPacket last = before.get(before.size() - 1).data().orElseThrow();
+            testbed.peer().send(testbed.connection().ackFor(0, last.transmitTimestamp()));
+
+            final Map<Long, CompletionStatus> expected = new LinkedHashMap<>();
+            expected.put(430L, CompletionStatus.SUCCESS);
+            expected.put(431L, CompletionStatus.LOCAL_PROTECTION_ERROR);
+            expected.put(432L, CompletionStatus.FLUSHED);
+            final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+            final Map<Long, CompletionStatus> seen = statuses(completions, expected, patience(testbed));
+            if (seen.get(430L) == CompletionStatus.FLUSHED) {
+                // The DUT failed the connection on reaching WRITE 431 while WRITE 430's last packets were still
+                // unacknowledged: conforming (no later than when it would have sent 431's packet), FLUSHED then.
+                expected.put(430L, CompletionStatus.FLUSHED);
+            }
+            assertThat(testbed.peer()
+                            .recorder()
+                            .matching(
+                                    mark,
+                                    data.where(
+                                            "of WRITE 431", DataPacket.class, d -> d.remoteAddress() == 0x00E9_0000L)))
+                    .as("11.1.4: no packet of the WRITE whose source was invalidated")
+                    .isEmpty();
+            assertThat(seen)
+                    .as("11.1.7: a source invalidated with packets unsent fails the connection (the peer would never"
+                            + " see its MSN finished); 6.7.4 (Table 6-1): the statuses")
+                    .isEqualTo(expected);
+        }
+    }
+
+    /** The DUT's declared first window on a one-path connection, in packets; 1 when it declares none. */
+    private static int firstWindow(final Testbed testbed) {
+        final var congestion = testbed.profile().parameters().congestion();
+        final int path = congestion.initialPathWindow();
+        final int connection = congestion.initialConnectionWindow();
+        final int declared = path > 0 && connection > 0 ? Math.min(path, connection) : Math.max(path, connection);
+        return Math.max(1, declared);
     }
 
     private static long otherRegion(final Testbed testbed) throws Exception {
