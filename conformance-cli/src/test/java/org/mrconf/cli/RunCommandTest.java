@@ -47,6 +47,30 @@ class RunCommandTest {
                 .doesNotContain("\"suiteCommit\" : \"\"");
     }
 
+    /**
+     * A device that claims fewer profiles is judged only on what it claims: against the core configuration (no read,
+     * immediate or congestion) every case and vector passes or is not applicable, never FAIL or ERROR for an operation
+     * it does not offer. The other configurations claim more than the standard one; selftest runs their clauses.
+     */
+    @Test
+    void shouldPassOrNotApplyEveryCaseAgainstTheCoreConfiguration() throws Exception {
+        final int exit = run(
+                "run",
+                "--dut",
+                "reference?config=core",
+                "--quiet",
+                "--out",
+                dir.resolve("core").toString());
+
+        final boolean undecided = RunSummary.undecidedOnly(out.toString());
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isIn(undecided ? List.of(0, 1) : List.of(0));
+        assertThat(out.toString())
+                .containsPattern(
+                        "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, [0-9]+ inconclusive, [1-9][0-9]*"
+                                + " not applicable, 0 error$")
+                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$");
+    }
+
     @Test
     void shouldSayInTheReportWhenTheVectorsRanOnASecondInstance() throws Exception {
         final Path twoLanes = dir.resolve("two-lanes");

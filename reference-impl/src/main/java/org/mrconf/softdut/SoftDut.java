@@ -21,6 +21,7 @@ import org.mrconf.defect.Defects;
 import org.mrconf.net.NanoClock;
 import org.mrconf.net.UdpFraming;
 import org.mrconf.transport.EndpointConfig;
+import org.mrconf.transport.Feature;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * poll for it (a counter, a completion).
  */
 public final class SoftDut implements AutoCloseable, RequestHandler {
+    /** The optional clauses of {@link ControlAgent#OPTIONAL_CLAUSES} in the congestion profile (8.2.4, 10.1.3, 10.1.5). */
+    private static final List<String> CONGESTION_OPTIONAL_CLAUSES = List.of("8.2.4", "10.1.3", "10.1.5");
+
+    /** The optional clauses of {@link ControlAgent#OPTIONAL_CLAUSES} in the multipath profile (4.1.5, 8.1.6, 10.2.2). */
+    private static final List<String> MULTIPATH_OPTIONAL_CLAUSES = List.of("4.1.5", "8.1.6", "10.2.2");
+
     /** Clause 6.6.5: the long-haul profile needs a minimum RTO of up to 20 ms and a maximum RTO of at least 1 s. */
     private static final long LONG_HAUL_MIN_RTO_NS = 20_000_000L;
 
@@ -90,6 +97,14 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
             profiles.add("long-haul"); // timers a 10 ms path RTT needs (clause 6.6.5)
         }
         final List<String> optionalClauses = new ArrayList<>(ControlAgent.OPTIONAL_CLAUSES);
+        if (!profiles.contains("congestion") || !endpointConfig.offers(Feature.CONGESTION)) {
+            // The congestion profile's SHOULD and MAY clauses go with it (spec clause 12.1.5: an optional clause of a
+            // profile not claimed is not implemented either).
+            optionalClauses.removeAll(CONGESTION_OPTIONAL_CLAUSES);
+        }
+        if (!profiles.contains("multipath")) {
+            optionalClauses.removeAll(MULTIPATH_OPTIONAL_CLAUSES);
+        }
         if (memory == null) {
             // On sockets, ACKs leave from the pool socket the peer's port maps to, not from that port (clause 8.1.6).
             optionalClauses.remove("8.1.6");

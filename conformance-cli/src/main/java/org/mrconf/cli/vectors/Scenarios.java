@@ -293,15 +293,16 @@ final class Scenarios {
                         .transmitTimestamp(1000)
                         .payload(payload)
                         .ackRequest();
-        return target(new Scenario(
-                        "7.5.5/stale-retransmission-after-completion",
-                        "inopportune",
-                        "Ensure that a retransmission of a completed WRITE_WITH_IMMEDIATE is acknowledged but completes"
-                                + " nothing again",
-                        "7.5.5",
-                        "7.5.6",
-                        "7.2.2"))
-                .send(0, original.build())
+        final Scenario scenario = target(new Scenario(
+                "7.5.5/stale-retransmission-after-completion",
+                "inopportune",
+                "Ensure that a retransmission of a completed WRITE_WITH_IMMEDIATE is acknowledged but completes"
+                        + " nothing again",
+                "7.5.5",
+                "7.5.6",
+                "7.2.2"));
+        scenario.profiles.add("immediate"); // a device without it refuses WRITE_WITH_IMMEDIATE (clause 5.6.7)
+        return scenario.send(0, original.build())
                 .send(0, original.retransmission().transmitTimestamp(2000).build())
                 .expectAck(0, 1, 2)
                 // A RECEIVE_IMMEDIATE consumes no posted receive; the control protocol reports it with wrId 0.

@@ -48,6 +48,10 @@ class DeclarationAgreementCase {
                 "12.1.5: hello gives the test parameters (its parameters object)",
                 hello.declarations().timers().isPresent(),
                 "missing");
+        found.require(
+                "12.1.5 (Table 12-2), 9.1.9: the profile file declares receiverNotReadyRetryUs",
+                profile.parameters().timers().receiverNotReadyRetry().isPresent(),
+                "missing");
         hello.declarations()
                 .timers()
                 .ifPresent(timers -> found.same(

@@ -51,10 +51,14 @@ class EncapsulationCase {
         final int mark = testbed.peer().mark();
         DutTraffic.write(testbed, 0, 1, 300, OptionalLong.empty());
         DutTraffic.send(testbed, 0, 2, 300);
-        DutTraffic.read(testbed, 0, 3, 64);
         final PeerConnection connection = testbed.connection();
-        connection.readRequest(0, Testbed.BASE, testbed.key(), 64, 0x44, 1);
-        testbed.peer().await(mark, PacketMatcher.expect().data().opcode(Opcode.READ_RESPONSE), Testbed.WAIT);
+        // READ_REQUEST and READ_RESPONSE only where the device claims the read profile (a device without it refuses
+        // both; clause 5.6.7).
+        if (testbed.profile().claims(Profile.READ)) {
+            DutTraffic.read(testbed, 0, 3, 64);
+            connection.readRequest(0, Testbed.BASE, testbed.key(), 64, 0x44, 1);
+            testbed.peer().await(mark, PacketMatcher.expect().data().opcode(Opcode.READ_RESPONSE), Testbed.WAIT);
+        }
         connection.sendNew(testbed.write(0, Testbed.BASE + 4096, testbed.key(), new byte[32]), 0);
         testbed.peer().await(mark, PacketMatcher.expect().ack().path(0).covers(0), Testbed.WAIT);
 
@@ -264,6 +268,9 @@ class EncapsulationCase {
         final int send = connection.maxPayload(Opcode.SEND);
         checkSegments(DutTraffic.write(testbed, 0, 1, 3 * write + write / 2, OptionalLong.empty()), mtu, ip, write);
         checkSegments(DutTraffic.send(testbed, 0, 2, 2 * send + 1), mtu, ip, send);
+        if (!testbed.profile().claims(Profile.READ)) {
+            return; // a device without the read profile sends no READ response (clause 5.6.7)
+        }
         final int response = connection.maxPayload(Opcode.READ_RESPONSE);
         final int mark = testbed.peer().mark();
         connection.readRequest(0, Testbed.BASE, testbed.key(), 2L * response + 17, 0x46, 1);

@@ -14,6 +14,7 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.CompletionType;
 import org.mrconf.dut.DutCompletion;
@@ -102,15 +103,22 @@ class CompletionCase {
     void receiveCompletionsInMsnOrder(final Testbed testbed) throws Exception {
         final PeerConnection connection = testbed.connection();
         final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
-        for (int r = 0; r < 2; r++) {
+        // MSN 0: WRITE_WITH_IMMEDIATE, MSN 1: SEND (RSN 0), MSN 2: SEND (RSN 1), MSN 3: WRITE_WITH_IMMEDIATE; a device
+        // without the immediate profile gets four SENDs (RSNs 0 to 3) instead.
+        final boolean immediate = testbed.profile().claims(Profile.IMMEDIATE);
+        final int receives = immediate ? 2 : 4;
+        for (int r = 0; r < receives; r++) {
             testbed.control().postReceive(CaseSteps.request(testbed, 0, 810 + r, RECEIVES + r * 0x1000L, 0x1000));
         }
-        // MSN 0: WRITE_WITH_IMMEDIATE, MSN 1: SEND (RSN 0), MSN 2: SEND (RSN 1), MSN 3: WRITE_WITH_IMMEDIATE.
         final List<PacketBuilder> messages = new ArrayList<>();
-        messages.add(immediate(testbed, connection.claimMsn(0), 0xA0));
-        messages.add(send(connection, connection.claimMsn(0), connection.claimRsn(0)));
-        messages.add(send(connection, connection.claimMsn(0), connection.claimRsn(0)));
-        messages.add(immediate(testbed, connection.claimMsn(0), 0xA3));
+        for (int m = 0; m < 4; m++) {
+            final long msn = connection.claimMsn(0);
+            final boolean outer = m == 0 || m == 3;
+            messages.add(
+                    immediate && outer
+                            ? immediate(testbed, msn, 0xA0 + m)
+                            : send(connection, msn, connection.claimRsn(0)));
+        }
         for (final int m : new int[] {3, 1, 2}) {
             connection.sendNew(messages.get(m).path(m % 2).psn(connection.nextPsn(m % 2)), m % 2);
         }
@@ -122,15 +130,20 @@ class CompletionCase {
         connection.sendNew(messages.get(0).psn(connection.nextPsn(0)), 0);
         final List<DutCompletion> done = completions.await(c -> true, 4, "7.5.2: all four");
         assertThat(done).extracting(DutCompletion::msn).as("7.5.2: MSN order").containsExactly(0L, 1L, 2L, 3L);
-        assertThat(done)
-                .extracting(DutCompletion::type)
-                .containsExactly(
-                        CompletionType.RECEIVE_IMMEDIATE,
-                        CompletionType.RECEIVE,
-                        CompletionType.RECEIVE,
-                        CompletionType.RECEIVE_IMMEDIATE);
-        assertThat(done.get(1).wrId()).isEqualTo(810);
-        assertThat(done.get(2).wrId()).isEqualTo(811);
+        if (immediate) {
+            assertThat(done)
+                    .extracting(DutCompletion::type)
+                    .containsExactly(
+                            CompletionType.RECEIVE_IMMEDIATE,
+                            CompletionType.RECEIVE,
+                            CompletionType.RECEIVE,
+                            CompletionType.RECEIVE_IMMEDIATE);
+            assertThat(done.get(1).wrId()).isEqualTo(810);
+            assertThat(done.get(2).wrId()).isEqualTo(811);
+        } else {
+            assertThat(done).extracting(DutCompletion::type).containsOnly(CompletionType.RECEIVE);
+            assertThat(done).extracting(DutCompletion::wrId).containsExactly(810L, 811L, 812L, 813L);
+        }
     }
 
     @Test
@@ -210,16 +223,25 @@ class CompletionCase {
             final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
             testbed.control().postReceive(CaseSteps.request(testbed, 3, 820, RECEIVES, 0x4000));
             testbed.control().postReceive(CaseSteps.request(testbed, 15, 821, RECEIVES + 0x4000, 0x4000));
+            final boolean immediate = testbed.profile().claims(Profile.IMMEDIATE);
+            if (!immediate) {
+                testbed.control().postReceive(CaseSteps.request(testbed, 15, 822, RECEIVES + 0x8000, 0x4000));
+            }
             final int segment = connection.maxPayload(Opcode.SEND);
             final byte[] big = Testbed.randomBytes(2 * segment, 54);
-            // Stream 3's SEND misses its second segment; stream 15's SEND and WRITE_WITH_IMMEDIATE are complete.
+            // Stream 3's SEND misses its second segment; stream 15's SEND and WRITE_WITH_IMMEDIATE (a second SEND on a
+            // device without the immediate profile) are complete.
             connection.sendNew(
                     CaseSteps.segment(connection, Opcode.SEND, 0, 3, connection.claimMsn(3), big, segment, 0)
                             .rsn(connection.claimRsn(3))
                             .ackRequest(),
                     0);
             connection.sendMessage(15, Testbed.randomBytes(64, 55), 1);
-            connection.writeWithImmediate(15, Testbed.BASE, testbed.key(), 0x77, new byte[8], 0);
+            if (immediate) {
+                connection.writeWithImmediate(15, Testbed.BASE, testbed.key(), 0x77, new byte[8], 0);
+            } else {
+                connection.sendMessage(15, Testbed.randomBytes(8, 56), 0);
+            }
             final List<DutCompletion> done =
                     completions.await(c -> c.stream() == 15, 2, "7.5.3: stream 15 with stream 3 incomplete");
             assertThat(done).extracting(DutCompletion::msn).containsExactly(0L, 1L);

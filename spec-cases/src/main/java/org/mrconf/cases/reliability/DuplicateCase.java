@@ -121,6 +121,7 @@ class DuplicateCase {
     @Verifies("7.5.6")
     @Kind(Kind.Purpose.INOPPORTUNE)
     void staleWriteWithImmediateCompletesOnce(final Testbed testbed) throws Exception {
+        org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.IMMEDIATE);
         final PeerConnection connection = testbed.connection();
         final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
         final int segment = connection.maxPayload(Opcode.WRITE_WITH_IMMEDIATE);
