@@ -125,8 +125,9 @@ final class InboundReads {
             return refusals.stale(); // the READ finished or failed already, whatever the packet carries (clause 5.6.6)
         }
         if (!read.isFullySegmented()) {
-            // No READ_REQUEST has gone out yet: a guessed sink handle must not reach the buffer.
-            return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
+            // No READ_REQUEST has gone out yet, so no READ is in progress under this handle (clause 7.4.4): stale, as
+            // for a handle never used, and a guessed sink handle never reaches the buffer.
+            return refusals.stale();
         }
         if (!read.localRegion.isValid()) {
             // The sink is gone: the READ fails, and this response and any later one are stale (clause 11.1.7).

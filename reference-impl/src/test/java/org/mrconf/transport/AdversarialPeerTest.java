@@ -269,7 +269,9 @@ class AdversarialPeerTest {
         deliver(data(Opcode.READ_RESPONSE, 0, 0, 16, 0, fill(16, 0x42), 0, 0, 1)); // a guessed sink handle
 
         assertThat(region.memory().get(0)).isZero();
-        assertThat(nacks()).extracting(NackPacket::code).containsExactly(NackCode.INVALID_REQUEST);
+        // Clause 7.4.4 (Open Draft 0.12): no READ is in progress before its request's first transmission: stale.
+        assertThat(nacks()).isEmpty();
+        assertThat(endpoint.counters().get(Counter.RX_STALE)).isEqualTo(1);
     }
 
     @Test
