@@ -793,6 +793,14 @@ public enum Defect {
      * {@code FailureStatusCase.unsentSourceFailsTheConnection}.
      */
     INVALIDATED_UNSENT_SKIPPED(breaks("11.1.7")),
+
+    /**
+     * Matches a NACK whose PSN is no longer outstanding by its stream id and MSN alone (Open Draft 0.11's reading),
+     * where clause 9.1.7 (Open Draft 0.12) matches it to the message that PSN carried: a late NACK of a READ_RESPONSE,
+     * whose MSN is in the requester's space, fails this device's own WRITE with the same stream and MSN. Caught by
+     * {@code NackedWorkRequestCase.aLateNackOfAReadResponseFailsNoWorkRequest}.
+     */
+    NACK_MATCHED_BY_MSN_ALONE(breaks("9.1.7")),
     ;
 
     private final List<String> clauses;

@@ -40,6 +40,7 @@ final class AckHandler {
     private final boolean outOfWindowResentAtOnce;
     private final boolean nackCodeCheckedAgainstOpcode;
     private final boolean zeroRetryAfterDropped;
+    private final boolean nackMatchedByMsnAlone;
 
     private final boolean halfWayTakenAsOld;
     private final boolean emptyReadCompletesOnAck;
@@ -59,6 +60,7 @@ final class AckHandler {
         this.outOfWindowResentAtOnce = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_RESENT_AT_ONCE);
         this.nackCodeCheckedAgainstOpcode = defects.has(org.mrconf.defect.Defect.NACK_CODE_CHECKED_AGAINST_OPCODE);
         this.zeroRetryAfterDropped = defects.has(org.mrconf.defect.Defect.ZERO_RETRY_AFTER_DROPPED);
+        this.nackMatchedByMsnAlone = defects.has(org.mrconf.defect.Defect.NACK_MATCHED_BY_MSN_ALONE);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
@@ -276,7 +278,11 @@ final class AckHandler {
                     }
                     acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
                     path.advanceOldestUnacked();
-                } else if (!failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code))) {
+                } else if (nackMatchedByMsnAlone || staleNackFailsStreamHead) {
+                    if (!failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code))) {
+                        state.counters.increment(Counter.RX_STALE); // the defect's stream and MSN lookup found none
+                    }
+                } else if (!failCarried(connection, path.carriedBy(psn), nack, statusFor(code))) {
                     // Table 5-13: a late NACK of a finished message, or one naming what was never sent.
                     state.counters.increment(Counter.RX_STALE);
                 }
@@ -396,6 +402,35 @@ final class AckHandler {
     /**
      * Fails the unfinished message of {@code streamId} and {@code msn}, for a NACK whose PSN is no longer outstanding
      * (an ACK that overtook it acknowledged the PSN, clause 9.1.7); false when there is none.
+     */
+    /**
+     * Clause 9.1.7 (Open Draft 0.12): a NACK whose PSN is no longer outstanding is matched to the message that PSN
+     * carried, if that message is unfinished and the NACK's stream id and MSN are its own. A READ_RESPONSE carries its
+     * READ's MSN in the requester's space, so a stream and MSN lookup alone could fail this device's own message.
+     */
+    private boolean failCarried(
+            final Connection connection,
+            final SendMessage carried,
+            final NackFlyweight nack,
+            final CompletionStatus status) {
+        if (carried == null
+                || carried.isDone()
+                || carried.streamId != nack.streamId()
+                || carried.msn != nack.messageSequenceNumber()) {
+            return false;
+        }
+        connection.sendQueue.remove(carried);
+        if (carried.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
+            carried.status = status; // the rest of the response is not sent; nothing completes (clause 9.1.7)
+        } else {
+            completions.finishSend(connection, carried, status);
+        }
+        return true;
+    }
+
+    /**
+     * The defects NACK_MATCHED_BY_MSN_ALONE (the stream's unfinished message with the NACK's MSN, whatever it is) and
+     * STALE_NACK_FAILS_STREAM_HEAD (the stream's oldest unfinished message, whatever its MSN).
      */
     private boolean failMessage(
             final Connection connection, final int streamId, final long msn, final CompletionStatus status) {

@@ -33,6 +33,9 @@ final class PathSender {
     long[] slotOffset;
     int[] slotLength;
     long[] slotSentNs;
+    /** The PSN each slot last carried, so that {@link #carriedBy} can tell a slot's current PSN from an older one. */
+    long[] slotPsn;
+
     long[] slotRetryAtNs;
     boolean[] slotRetransmitted;
     /** For a WAITING slot: whether it waits for an advancing ACK or the timer, not for a retry-after. */
@@ -104,6 +107,18 @@ final class PathSender {
         return Serial.distance(oldestUnackedPsn, psn) < Serial.distance(oldestUnackedPsn, nextPsn);
     }
 
+    /**
+     * The message {@code psn} carried, when it is one of the last {@link #WINDOW} PSNs sent on the path (clause
+     * 9.1.7: a NACK is matched by its PSN); null for a PSN never sent or sent longer ago.
+     */
+    SendMessage carriedBy(final long psn) {
+        if (slotMessage == null || !Serial.before(psn, nextPsn) || Serial.distance(psn, nextPsn) > WINDOW) {
+            return null;
+        }
+        final int slot = slot(psn);
+        return slotPsn[slot] == psn ? slotMessage[slot] : null;
+    }
+
     /** Records a new packet in its slot and returns its PSN. */
     long assign(final SendMessage message, final long offset, final int length, final long nowNs) {
         if (slotMessage == null) {
@@ -111,6 +126,7 @@ final class PathSender {
             slotOffset = new long[WINDOW];
             slotLength = new int[WINDOW];
             slotSentNs = new long[WINDOW];
+            slotPsn = new long[WINDOW];
             slotRetryAtNs = new long[WINDOW];
             slotRetransmitted = new boolean[WINDOW];
             slotAwaitsWindow = new boolean[WINDOW];
@@ -118,6 +134,7 @@ final class PathSender {
         final long psn = nextPsn;
         final int slot = slot(psn);
         slotMessage[slot] = message;
+        slotPsn[slot] = psn;
         slotOffset[slot] = offset;
         slotLength[slot] = length;
         slotSentNs[slot] = nowNs;
@@ -208,8 +225,9 @@ final class PathSender {
     void advanceOldestUnacked() {
         while (oldestUnackedPsn != nextPsn && slotState[slot(oldestUnackedPsn)] == ACKED) {
             final int slot = slot(oldestUnackedPsn);
+            // The message stays in the slot until the slot is reused, so that a late NACK of this PSN can still be
+            // matched to the message it carried (clause 9.1.7, carriedBy); at most WINDOW messages per path are kept.
             slotState[slot] = FREE;
-            slotMessage[slot] = null; // allocated: the slot was ACKED, so it was assigned
             oldestUnackedPsn = Serial.add(oldestUnackedPsn, 1);
         }
     }

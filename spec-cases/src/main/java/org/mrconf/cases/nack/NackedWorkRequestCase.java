@@ -14,6 +14,7 @@ import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.Psn;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
@@ -79,6 +80,66 @@ class NackedWorkRequestCase {
     @Verifies("9.1.7")
     void boundsFailsASend(final Testbed testbed) throws Exception {
         assertFailsWith(testbed, Opcode.SEND, NackCode.BOUNDS, CompletionStatus.REMOTE_BOUNDS_ERROR);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a late NACK of a READ_RESPONSE PSN the DUT sent fails no work request of the DUT, though the READ's"
+            + " MSN is also that of the DUT's own WRITE of the stream")
+    @Verifies("9.1.7")
+    void aLateNackOfAReadResponseFailsNoWorkRequest(final Testbed testbed) throws Exception {
+        org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.READ);
+        final org.mrconf.peer.PeerConnection connection = testbed.connection();
+        testbed.control().writeRegion(testbed.key(), Testbed.BASE, Testbed.randomBytes(LENGTH, 23));
+        // The tester's READ takes MSN m of its own space on stream 0; the DUT's READ_RESPONSE carries m (7.5.7).
+        final long readMsn = connection.nextMsn(0);
+        int mark = testbed.peer().mark();
+        connection.readRequest(0, Testbed.BASE, testbed.key(), LENGTH, 0x5EED, 0);
+        final org.mrconf.peer.ReceivedPacket response = testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .opcode(Opcode.READ_RESPONSE)
+                                .connection(Testbed.TESTER_CONNECTION),
+                        Testbed.WAIT);
+        final DataPacket answered = response.data().orElseThrow();
+        org.mrconf.cases.CaseSteps.acknowledge(testbed, response);
+
+        // The DUT's own first WRITE of stream 0 takes MSN 0 of the DUT's space, as the READ did of the tester's.
+        final DataPacket write = org.mrconf.cases.DutTraffic.postWriteAndAwaitFirst(
+                        testbed, 33, Testbed.BASE, LENGTH, REMOTE_ADDRESS, REMOTE_KEY)
+                .data()
+                .orElseThrow();
+        if (write.messageSequenceNumber() != readMsn) {
+            throw org.mrconf.cases.Inconclusive.because("the DUT's WRITE has MSN " + write.messageSequenceNumber()
+                    + " and the READ " + readMsn + ": the collision the case needs did not arise");
+        }
+        final java.util.Map<String, Long> before = testbed.counters();
+        // The late NACK: it names the READ_RESPONSE's PSN, acknowledged already, with the READ's stream and MSN.
+        testbed.peer()
+                .send(PacketBuilder.nack(NackCode.INVALID_REQUEST)
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(answered.header().pathId())
+                        .psn(answered.header().psn())
+                        .stream(answered.streamId())
+                        .msn(answered.messageSequenceNumber())
+                        .cumulativePsn(Psn.add(answered.header().psn(), 1))
+                        .retryAfter(0));
+        assertThat(testbed.awaitGrowth(before, org.mrconf.dut.DutCounters.RX_STALE, 1))
+                .as("5.6.5 (Table 5-13): a NACK of a PSN no longer outstanding whose message is finished is stale")
+                .isEqualTo(1);
+        testbed.peer()
+                .send(PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(write.header().pathId())
+                        .cumulativePsn(Psn.add(write.header().psn(), 1))
+                        .echoedTimestamp(write.transmitTimestamp()));
+        assertThat(testbed.awaitCompletion(33).status())
+                .as(
+                        "9.1.7: a NACK is matched by the PSN it names, which carried a READ_RESPONSE: the DUT's WRITE with the"
+                                + " same stream and MSN is not the work request it names")
+                .isEqualTo(CompletionStatus.SUCCESS);
     }
 
     private static void assertFailsWith(
