@@ -801,6 +801,14 @@ public enum Defect {
      * {@code NackedWorkRequestCase.aLateNackOfAReadResponseFailsNoWorkRequest}.
      */
     NACK_MATCHED_BY_MSN_ALONE(breaks("9.1.7")),
+
+    /**
+     * Takes a late ACK (Table 5-13: its cumulative PSN before the path's oldest unacknowledged PSN, acknowledging
+     * nothing new) as a new one: its rate hint replaces the newer ACK's, it marks the path healthy and ends the
+     * backoff, where Open Draft 0.12 uses only its echo and CE count. Caught by
+     * {@code CongestionCase.aLateAckDoesNotReplaceTheHint}.
+     */
+    LATE_ACK_TAKEN_AS_NEW(breaks("10.1.4")),
     ;
 
     private final List<String> clauses;

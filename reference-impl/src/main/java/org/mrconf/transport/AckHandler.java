@@ -41,6 +41,7 @@ final class AckHandler {
     private final boolean nackCodeCheckedAgainstOpcode;
     private final boolean zeroRetryAfterDropped;
     private final boolean nackMatchedByMsnAlone;
+    private final boolean lateAckTakenAsNew;
 
     private final boolean halfWayTakenAsOld;
     private final boolean emptyReadCompletesOnAck;
@@ -61,6 +62,7 @@ final class AckHandler {
         this.nackCodeCheckedAgainstOpcode = defects.has(org.mrconf.defect.Defect.NACK_CODE_CHECKED_AGAINST_OPCODE);
         this.zeroRetryAfterDropped = defects.has(org.mrconf.defect.Defect.ZERO_RETRY_AFTER_DROPPED);
         this.nackMatchedByMsnAlone = defects.has(org.mrconf.defect.Defect.NACK_MATCHED_BY_MSN_ALONE);
+        this.lateAckTakenAsNew = defects.has(org.mrconf.defect.Defect.LATE_ACK_TAKEN_AS_NEW);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
@@ -132,12 +134,14 @@ final class AckHandler {
             return;
         }
         connection.lastHeardNs = nowNs;
+        // A late ACK (Table 5-13, Open Draft 0.12): its cumulative PSN is before the path's oldest unacknowledged PSN.
+        // Unless it acknowledges some PSN for the first time, it gives an RTT sample and its CE count, but its rate
+        // hint is not the most recent one (10.1.4) and it shows no progress: no health (6.7.2), no end of backoff.
+        final boolean behind = Serial.before(cumulative, path.oldestUnackedPsn) && !lateAckTakenAsNew;
         final long echoed =
                 echoIgnored ? path.slotSentNs[PathSender.slot(Serial.add(cumulative, -1))] : ack.echoedTimestamp();
         final long rttNs = (nowNs - echoed) & Serial.MASK;
-        if (rttNs < HALF_RANGE) {
-            path.rtt.onSample(rttNs);
-        }
+        final boolean sampled = rttNs < HALF_RANGE;
         // An ACK whose cumulative PSN passes the oldest unacknowledged PSN moves the receive window (clause 9.1.11).
         final boolean windowMoved = Serial.before(path.oldestUnackedPsn, cumulative);
         int newlyAcked = acknowledgeBefore(connection, path, cumulative);
@@ -156,20 +160,28 @@ final class AckHandler {
                 }
             }
         }
+        final boolean late = behind && newlyAcked == 0;
+        if (sampled) {
+            path.rtt.onSample(rttNs, !late);
+        }
         path.advanceOldestUnacked();
         if (windowMoved) {
             path.windowAdvanced(nowNs);
         }
         detectLoss(path, cumulative, highestSacked, nowNs);
         final boolean answeredProbe = tailLossProbe.onAck(path, ack.echoedTimestamp());
-        onPathAnswered(path);
+        if (!late) {
+            onPathAnswered(path);
+        }
         if (newlyAcked > 0 && path.unacknowledged > 0) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
         }
         if ((newlyAcked > 0 || answeredProbe) && path.unacknowledged > 0) {
             tailLossProbe.arm(path, nowNs);
         }
-        applyRateHint(connection, ack.rateHint(), nowNs);
+        if (!late) {
+            applyRateHint(connection, ack.rateHint(), nowNs);
+        }
         final long srttNs = path.rtt.srttNs();
         final double connectionFloor = hintedWindowPackets(connection, srttNs);
         path.congestionWindow.onAck(

@@ -43,6 +43,14 @@ final class RttEstimator {
 
     /** Adds one RTT sample and ends any backoff, since the path answered. */
     void onSample(final long rttNs) {
+        onSample(rttNs, true);
+    }
+
+    /**
+     * Adds one RTT sample; ends any backoff only when {@code endsBackoff}: a late ACK (Table 5-13) gives a sample but
+     * shows no progress, so it leaves the backed-off timeout (clause 6.6.3).
+     */
+    void onSample(final long rttNs, final boolean endsBackoff) {
         minRttNs = Math.min(minRttNs, rttNs);
         if (!hasSample) {
             srttNs = rttNs;
@@ -52,7 +60,7 @@ final class RttEstimator {
             rttVarNs += (Math.abs(srttNs - rttNs) - rttVarNs) / 4;
             srttNs += (rttNs - srttNs) / 8;
         }
-        if (!backoffNotRestored) {
+        if (endsBackoff && !backoffNotRestored) {
             backoffShift = 0;
         }
     }

@@ -57,6 +57,7 @@ public final class PeerConnection {
     private int ackSourcePort;
     private long ackRateHint = -1;
     private long ackEchoAgeNs;
+    private boolean lateAckAfterEach;
 
     /**
      * @param spec the connection as the DUT was told to create it
@@ -338,6 +339,14 @@ public final class PeerConnection {
         this.ackEchoAgeNs = age.toNanos();
     }
 
+    /**
+     * Whether every auto-ACK is followed by a late one (Table 5-13): the path's cumulative PSN less one, no SACK bits,
+     * the same echo, and no rate hint (0xFFFFFFFF), as an ACK the network delayed past the newer one would be.
+     */
+    public synchronized void lateAckAfterEach(boolean on) {
+        this.lateAckAfterEach = on;
+    }
+
     /** The UDP source port of auto-ACKs, by default the tester's MetaRoCE port. */
     public synchronized void ackSourcePort(int port) {
         this.ackSourcePort = port;
@@ -357,6 +366,16 @@ public final class PeerConnection {
         byte[] ack = builder.build();
         try {
             sender.sendUnimpaired(ack, ackSourcePort, Ecn.NOT_ECT);
+            if (lateAckAfterEach) {
+                int path = data.header().pathId();
+                byte[] late = PacketBuilder.ack()
+                        .connection(spec.localId())
+                        .path(path)
+                        .cumulativePsn(Psn.add(receive[path].cumulativePsn(), -1))
+                        .echoedTimestamp((data.transmitTimestamp() - ackEchoAgeNs) & 0xFFFF_FFFFL)
+                        .build();
+                sender.sendUnimpaired(late, ackSourcePort, Ecn.NOT_ECT);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("auto-ACK failed", e);
         }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
@@ -228,6 +229,27 @@ class CongestionCase {
     @DisplayName("the DUT's sending rate keeps to the most recent rate hint")
     @Verifies("10.1.4")
     void sendingRateKeepsToTheHint(final Testbed testbed) throws Exception {
+        judgeTheHintedRate(testbed, 310, false);
+    }
+
+    @Test
+    @DisplayName("a late ACK does not replace the rate hint of the newer ACK before it: each ACK at 10 Mbit/s followed"
+            + " by a late one with no limit still paces the DUT to 10 Mbit/s")
+    @Verifies("10.1.4")
+    @Verifies("5.6.5")
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    void aLateAckDoesNotReplaceTheHint(final Testbed testbed) throws Exception {
+        judgeTheHintedRate(testbed, 312, true);
+    }
+
+    /**
+     * Paces the DUT with a 10 Mbit/s hint in every ACK and judges the bytes it sends in {@link #RATE_WINDOW} of its own
+     * clock; with {@code lateAcks}, each ACK is followed by a late one (Table 5-13: its cumulative PSN one less) with no
+     * limit, which clause 10.1.4 (Open Draft 0.12) says is not the most recent hint. The link keeps the order of the
+     * tester's ACKs (loopback, the in-memory link, a namespace pair).
+     */
+    private static void judgeTheHintedRate(final Testbed testbed, final long wrId, final boolean lateAcks)
+            throws Exception {
         TesterMessages.requireProfile(testbed, Profile.CONGESTION);
         final long hintMbps = 10;
         testbed.connection().ackRateHint(hintMbps);
@@ -236,14 +258,17 @@ class CongestionCase {
         // below is paced from its first packet, and the case does not race the DUT's handling of that ACK.
         testbed.control()
                 .postWrite(
-                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 310, testbed.key(), Testbed.BASE, 64), 0x1000, 0x77);
-        assertThat(TesterMessages.awaitCompletions(testbed, 310).get(310L).status())
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE, 64),
+                        0x1000,
+                        0x77);
+        assertThat(TesterMessages.awaitCompletions(testbed, wrId).get(wrId).status())
                 .as("10.1.4 set-up: a short WRITE, every packet acknowledged, completes successfully")
                 .isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
+        testbed.connection().lateAckAfterEach(lateAcks);
         // A message that takes far longer than the measuring window at the hinted rate.
         final int length = 4 << 20;
         final int mark = testbed.peer().mark();
-        postLongWrite(testbed, 311, length);
+        postLongWrite(testbed, wrId + 1, length);
         final PacketMatcher message = PacketMatcher.expect()
                 .data()
                 .connection(Testbed.TESTER_CONNECTION)
@@ -279,9 +304,12 @@ class CongestionCase {
                 + 4 * testbed.profile().parameters().mtu();
         assertThat((double) bytes)
                 .as(
-                        "10.1.4: bytes the DUT sent in %.0f ms of its clock under a %d Mbit/s hint",
-                        seconds * 1000, hintMbps)
+                        "10.1.4: bytes the DUT sent in %.0f ms of its clock under a %d Mbit/s hint%s",
+                        seconds * 1000,
+                        hintMbps,
+                        lateAcks ? ", each ACK followed by a late one with no limit (Table 5-13)" : "")
                 .isLessThanOrEqualTo(allowedBytes);
+        testbed.connection().lateAckAfterEach(false);
         testbed.connection().ackRateHint(-1);
     }
 
