@@ -18,6 +18,7 @@ import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
+import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.WireConstants;
 
@@ -49,7 +50,8 @@ class ReceiveChecksCase {
 
     @Test
     @DisplayName("packets whose length disagrees with their header (payload length field short or long, trailing"
-            + " bytes, truncated below the header) are dropped and counted, for WRITE, SEND, READ_REQUEST and ACK")
+            + " bytes, truncated below the header) are dropped and counted, for WRITE, SEND, READ_REQUEST, ACK, NACK and"
+            + " PROBE; a READ_REQUEST's length is 56 bytes whatever its payload length field says")
     @Verifies("5.1.3")
     @Kind(Kind.Purpose.INVALID)
     void lengthMismatchesAreDropped(final Testbed testbed) throws Exception {
@@ -67,7 +69,20 @@ class ReceiveChecksCase {
                                 readRequest(testbed, 64).truncateTo(Opcode.READ_REQUEST.headerLength()),
                                 DutCounters.RX_TRUNCATED),
                         inconsistentLength(readRequest(testbed, 64).padding(4)),
-                        inconsistentLength(ack(0).padding(4))));
+                        // Consistent with its own payload length field, but a READ_REQUEST's payload length counts as
+                        // 0 (clause 5.1.3, Open Draft 0.12): a length error, not the field's invalid value.
+                        inconsistentLength(
+                                readRequest(testbed, 64).payloadLengthField(4).padding(4)),
+                        inconsistentLength(ack(0).padding(4)),
+                        inconsistentLength(PacketBuilder.nack(NackCode.REMOTE_ACCESS)
+                                .connection(Testbed.DUT_CONNECTION)
+                                .path(0)
+                                .padding(4)),
+                        inconsistentLength(PacketBuilder.probe()
+                                .connection(Testbed.DUT_CONNECTION)
+                                .path(0)
+                                .ackRequest()
+                                .padding(4))));
     }
 
     @Test
