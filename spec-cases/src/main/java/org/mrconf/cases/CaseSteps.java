@@ -11,6 +11,7 @@ import org.apiguardian.api.API;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
+import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PeerConnection;
@@ -50,6 +51,19 @@ public final class CaseSteps {
                 .messageOffset(from)
                 .payload(Arrays.copyOfRange(data, from, to))
                 .transmitTimestamp(1_000 + index);
+    }
+
+    /**
+     * How many packets the DUT may send on a one-path connection before any ACK: the smaller of its declared first path
+     * and connection windows (section 10, clause 12.1.6), or 1 where it declares neither, since nothing else fixes a
+     * first window and a tester must not assume more.
+     */
+    public static int declaredFirstWindow(final Testbed testbed) {
+        final DutProfile.Congestion congestion = testbed.profile().parameters().congestion();
+        final int path = congestion.initialPathWindow();
+        final int connection = congestion.initialConnectionWindow();
+        final int declared = path > 0 && connection > 0 ? Math.min(path, connection) : Math.max(path, connection);
+        return Math.max(1, declared);
     }
 
     /** How many segments of {@code segment} bytes a message of {@code length} bytes has (one when empty). */

@@ -79,9 +79,16 @@ class FailureStatusCase {
                                 0x00E4_0000L,
                                 REMOTE_KEY);
             }
-            // Only WRITE 410 need have left: a tester may assume one packet in flight (section 10), and WRITE 411's
-            // source is invalidated whether or not its packet was sent (clause 11.1.7).
             final DataPacket named = firstWriteTo(testbed, mark, 0x00E1_0000L);
+            // WRITE 411 must have left before its source goes: with a packet unsent, the invalidation itself fails the
+            // connection (clause 11.1.7), and the NACK this case judges would find it failed already. A tester may
+            // assume only one packet in flight (section 10), so a DUT that holds 411 back leaves the case undecided.
+            final boolean sent = org.mrconf.cases.TesterMessages.awaitStalled(testbed, mark, firstWrite()).stream()
+                    .anyMatch(p -> p.data().orElseThrow().remoteAddress() == 0x00E2_0000L);
+            if (!sent) {
+                throw Inconclusive.because("the DUT did not send WRITE 411 before any ACK (its first window holds one"
+                        + " packet), so invalidating its source would fail the connection before the NACK (11.1.7)");
+            }
 
             testbed.control().invalidateRegion(other);
             assertThat(completions.drain(testbed.quiet()))
@@ -161,7 +168,7 @@ class FailureStatusCase {
             // invalidate waits behind it; a device without declared windows may send 431 at once, and then the
             // attempt cannot tell (INCONCLUSIVE).
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
-            final int window = firstWindow(testbed);
+            final int window = CaseSteps.declaredFirstWindow(testbed);
             final int fill = (int) Math.min((long) (window + 1) * payload, Testbed.REGION - 0x1_0000L);
             final int mark = testbed.peer().mark();
             testbed.control()
@@ -213,15 +220,6 @@ class FailureStatusCase {
                             + " see its MSN finished); 6.7.4 (Table 6-1): the statuses")
                     .isEqualTo(expected);
         }
-    }
-
-    /** The DUT's declared first window on a one-path connection, in packets; 1 when it declares none. */
-    private static int firstWindow(final Testbed testbed) {
-        final var congestion = testbed.profile().parameters().congestion();
-        final int path = congestion.initialPathWindow();
-        final int connection = congestion.initialConnectionWindow();
-        final int declared = path > 0 && connection > 0 ? Math.min(path, connection) : Math.max(path, connection);
-        return Math.max(1, declared);
     }
 
     private static long otherRegion(final Testbed testbed) throws Exception {
