@@ -809,6 +809,12 @@ public enum Defect {
      * {@code CongestionCase.aLateAckDoesNotReplaceTheHint}.
      */
     LATE_ACK_TAKEN_AS_NEW(breaks("10.1.4")),
+
+    /**
+     * Sends its PROBEs not ECN-capable, where clause 4.1.7 (Open Draft 0.12) marks them as data: a congested queue then
+     * drops a probe it would have marked. Caught by {@code PathHealthCase.unhealthyPathIsAvoidedProbedAndRecovered}.
+     */
+    PROBE_NOT_ECT(breaks("4.1.7")),
     ;
 
     private final List<String> clauses;

@@ -194,7 +194,11 @@ final class AckHandler {
             }
         }
         connection.congestionWindow.onAck(
-                newlyAcked, connectionWindowBlindToCe ? 0 : ack.ceCount(), nowNs, srttNs, connectionFloor);
+                newlyAcked,
+                connectionWindowBlindToCe ? 0 : ack.ceCount(),
+                nowNs,
+                connectionSrttNs(connection, srttNs),
+                connectionFloor);
     }
 
     /**
@@ -209,6 +213,20 @@ final class AckHandler {
             return 0;
         }
         return rate / 8.0 * srttNs / 1e9 / state.config.mtuBytes();
+    }
+
+    /**
+     * The smoothed RTT of the connection (section 10, Open Draft 0.12): the smallest SRTT among its healthy paths with
+     * an RTT sample; {@code fallbackNs} (the acknowledging path's, the initial RTO before any sample) while none has.
+     */
+    private static long connectionSrttNs(final Connection connection, final long fallbackNs) {
+        long smallest = Long.MAX_VALUE;
+        for (final PathSender path : connection.sendPaths) {
+            if (path.healthy && path.rtt.hasSample()) {
+                smallest = Math.min(smallest, path.rtt.srttNs());
+            }
+        }
+        return smallest == Long.MAX_VALUE ? fallbackNs : smallest;
     }
 
     private static int healthyPaths(final Connection connection) {

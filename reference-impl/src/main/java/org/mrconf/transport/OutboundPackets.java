@@ -22,6 +22,7 @@ final class OutboundPackets {
     private final PacketTransmitter transmitter;
     private final Counters counters;
     // Self-validation defects (org.mrconf.defect.Defect), read once.
+    private final boolean probeNotEct;
     private final boolean notEctOnData;
     private final boolean nonzeroReservedOnSend;
     private final boolean sendMinorVersion;
@@ -77,6 +78,7 @@ final class OutboundPackets {
         this.counters = counters;
         this.buffer = ByteBuffer.allocateDirect(Math.max(mtuBytes, 256) + SHIM_BYTES);
         this.notEctOnData = defects.has(Defect.NOT_ECT_ON_DATA);
+        this.probeNotEct = defects.has(Defect.PROBE_NOT_ECT);
         this.nonzeroReservedOnSend = defects.has(Defect.NONZERO_RESERVED_ON_SEND);
         this.sendMinorVersion = defects.has(Defect.SEND_MINOR_VERSION);
         this.messageLengthPerPacket = defects.has(Defect.MESSAGE_LENGTH_PER_PACKET);
@@ -329,7 +331,15 @@ final class OutboundPackets {
                 .psn(path.nextPsn)
                 .transmitTimestamp(nowNs & Serial.MASK);
         final int packetLength = encoder.finish(buffer, 0, Opcode.PROBE.packetLength(0));
-        transmitter.transmit(connection.config.peerNode(), path.entropy, Ecn.NOT_ECT, buffer, 0, packetLength);
+        // ECN-capable like data (clause 4.1.7, Open Draft 0.12): a congested queue marks the probe instead of dropping
+        // it, and the receiver's CE count of the path covers it (clause 8.2.2).
+        transmitter.transmit(
+                connection.config.peerNode(),
+                path.entropy,
+                notEctOnData || probeNotEct ? Ecn.NOT_ECT : Ecn.ECT_0,
+                buffer,
+                0,
+                packetLength);
         counters.increment(Counter.TX_PROBES);
     }
 }

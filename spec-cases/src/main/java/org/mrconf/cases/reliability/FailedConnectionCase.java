@@ -85,10 +85,26 @@ class FailedConnectionCase {
             final Map<String, Long> before = testbed.counters();
             final int late = testbed.peer().mark();
             final byte[] data = Testbed.randomBytes(64, 95);
-            testbed.connection().sendNew(testbed.write(0, LATE_WRITE, testbed.key(), data), 0);
+            final long latePsn = testbed.connection()
+                    .sendNew(testbed.write(0, LATE_WRITE, testbed.key(), data), 0)
+                    .psn();
             assertThat(testbed.awaitGrowth(before, DutCounters.RX_UNKNOWN_CONNECTION, 1))
                     .as("6.7.4: a WRITE for the failed connection counts as one for an unknown connection")
                     .isEqualTo(1);
+            if (testbed.profile().implementsOptional("11.2.3")) {
+                // 6.7.4 (Open Draft 0.12): as for an unknown connection, so a device implementing 11.2.3 answers it.
+                testbed.peer()
+                        .await(
+                                late,
+                                PacketMatcher.expect()
+                                        .nack()
+                                        .psn(latePsn)
+                                        .where(
+                                                "code UNKNOWN_CONNECTION",
+                                                org.mrconf.wire.NackPacket.class,
+                                                n -> n.code() == org.mrconf.wire.NackCode.UNKNOWN_CONNECTION),
+                                Testbed.WAIT);
+            }
             testbed.peer().assertNone(late, PacketMatcher.expect().ack(), testbed.quiet());
             assertThat(testbed.control().readRegion(testbed.key(), LATE_WRITE, 64))
                     .as("6.7.4: a WRITE for the failed connection places nothing")

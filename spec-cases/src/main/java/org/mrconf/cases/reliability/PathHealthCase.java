@@ -35,9 +35,11 @@ class PathHealthCase {
 
     @Test
     @DisplayName(
-            "an unhealthy path gets no new PSNs, keeps its own, is probed with new entropy, and recovers on an ACK")
+            "an unhealthy path gets no new PSNs, keeps its own, is probed with new entropy, and recovers on an ACK;"
+                    + " its PROBEs, if any, are ECN-capable")
     @Verifies("6.7.1")
     @Verifies("6.7.2")
+    @Verifies("4.1.7")
     void unhealthyPathIsAvoidedProbedAndRecovered(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 2, 1)) {
             final DutProfile.Timers timers = testbed.profile().parameters().timers();
@@ -140,6 +142,25 @@ class PathHealthCase {
                             REMOTE_ADDRESS,
                             REMOTE_KEY);
             testbed.peer().await(healedMark, writes().firstTransmission().path(sick), Testbed.WAIT);
+            assertProbesAreEcnCapable(testbed, mark);
+        }
+    }
+
+    /**
+     * Clause 4.1.7 (Open Draft 0.12): the PROBEs a device claiming congestion sent are ECN-capable, as data is. Judged
+     * only where the link shows the ECN field of what the tester receives; a device that tests its paths by
+     * retransmission alone sends none, and nothing is judged.
+     */
+    private static void assertProbesAreEcnCapable(final Testbed testbed, final int mark) {
+        if (!testbed.profile().claims(org.mrconf.catalogue.Profile.CONGESTION)
+                || !testbed.peer().link().can(org.mrconf.dut.WireLink.Capability.RECEIVE_ECN)) {
+            return;
+        }
+        for (final ReceivedPacket probe :
+                testbed.peer().recorder().matching(mark, PacketMatcher.expect().probe())) {
+            assertThat(probe.captured().ecn())
+                    .as("4.1.7: the ECN field of the DUT's PROBE %s", probe)
+                    .isIn(org.mrconf.pcap.Ecn.ECT_0, org.mrconf.pcap.Ecn.ECT_1);
         }
     }
 
