@@ -815,6 +815,13 @@ public enum Defect {
      * drops a probe it would have marked. Caught by {@code PathHealthCase.unhealthyPathIsAvoidedProbedAndRecovered}.
      */
     PROBE_NOT_ECT(breaks("4.1.7")),
+
+    /**
+     * Runs the connection timeout only while PSNs are outstanding, so a READ whose request was acknowledged but whose
+     * data never comes waits for ever, where clause 6.7.3 (Open Draft 0.12) fails the connection. Caught by
+     * {@code PathHealthCase.aReadWaitingForItsDataTimesOut}.
+     */
+    READ_WAIT_NEVER_TIMES_OUT(breaks("6.7.3")),
     ;
 
     private final List<String> clauses;

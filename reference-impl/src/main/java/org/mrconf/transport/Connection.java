@@ -56,6 +56,7 @@ final class Connection {
         this.receivePaths = new PathReceiver[config.pathCount()];
         final boolean sameEntropy = endpointConfig.defects().has(Defect.SAME_ENTROPY_ALL_PATHS);
         final boolean ignoreInitialPsn = endpointConfig.defects().has(Defect.IGNORE_INITIAL_PSN);
+        this.readWaitNeverTimesOut = endpointConfig.defects().has(Defect.READ_WAIT_NEVER_TIMES_OUT);
         for (int p = 0; p < config.pathCount(); p++) {
             sendPaths[p] = new PathSender(
                     p, config.initialSendPsn(), config.entropyBase() + (sameEntropy ? 0 : p), endpointConfig);
@@ -159,6 +160,9 @@ final class Connection {
 
     /** Whether anything awaits the peer: PSNs not yet acknowledged, or READs whose data has not all arrived. */
     boolean hasOutstanding() {
-        return unacknowledged > 0 || readsBySink.size() > 0;
+        return unacknowledged > 0 || readsBySink.size() > 0 && !readWaitNeverTimesOut;
     }
+
+    /** Defect READ_WAIT_NEVER_TIMES_OUT: a READ waiting for its data does not keep the connection timeout running. */
+    private final boolean readWaitNeverTimesOut;
 }

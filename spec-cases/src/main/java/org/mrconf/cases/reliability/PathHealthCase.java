@@ -201,6 +201,39 @@ class PathHealthCase {
         }
     }
 
+    @Test
+    @DisplayName("a READ whose request was acknowledged but whose data never comes fails the connection after the"
+            + " declared timeout, completing TRANSPORT_TIMEOUT")
+    @Verifies("6.7.3")
+    void aReadWaitingForItsDataTimesOut(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.READ);
+            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            // The READ_REQUEST is acknowledged, so no PSN is outstanding; only the READ waits (Open Draft 0.12).
+            org.mrconf.cases.DutTraffic.postReadAndAcknowledgeItsRequest(
+                    testbed,
+                    new org.mrconf.dut.WorkRequest(Testbed.DUT_CONNECTION, 0, 1210, testbed.key(), Testbed.BASE, 64),
+                    REMOTE_ADDRESS,
+                    REMOTE_KEY);
+            final long acknowledgedNs = testbed.peer().link().nowNs();
+            final long timeoutNs = timers.connectionTimeout().toNanos();
+            final java.util.Optional<DutCompletion> completion = testbed.completionWithin(
+                    1210, timers.connectionTimeout().multipliedBy(2).plus(Testbed.WAIT));
+            assertThat(completion)
+                    .as(
+                            "6.7.3: a READ waiting for its data, with no packet from the peer, fails within twice the declared"
+                                    + " connection timeout of %d ms",
+                            timeoutNs / 1_000_000)
+                    .isPresent();
+            assertThat(completion.orElseThrow().status())
+                    .as("6.7.3: with TRANSPORT_TIMEOUT")
+                    .isEqualTo(CompletionStatus.TRANSPORT_TIMEOUT);
+            assertThat(testbed.peer().link().nowNs() - acknowledgedNs)
+                    .as("6.7.3: not before the declared connection timeout")
+                    .isGreaterThanOrEqualTo(timeoutNs - timers.tolerance().toNanos());
+        }
+    }
+
     private static PacketMatcher writes() {
         return PacketMatcher.expect()
                 .data()
