@@ -32,6 +32,32 @@ public final class DutTraffic {
                 .firstTransmission();
     }
 
+    /** An ACK the DUT sends on the testbed's connection, on {@code path}. */
+    public static PacketMatcher ackOf(final int path) {
+        return PacketMatcher.expect()
+                .ack()
+                .connection(Testbed.TESTER_CONNECTION)
+                .path(path);
+    }
+
+    /**
+     * A NACK with {@code code} answering the DUT's {@code data} packet as a receiver fills one in (clauses 5.4.1, 9.1.6):
+     * its path, PSN, stream id and MSN, and the PSN as cumulative psn, addressed to connection {@code connectionId}
+     * (the DUT's own id, or the tester's for a NACK UNKNOWN_CONNECTION, which echoes the packet, clause 11.2.3). The
+     * caller sets a retry-after other than 0.
+     */
+    public static org.mrconf.peer.PacketBuilder nackOf(
+            final org.mrconf.wire.DataPacket data, final org.mrconf.wire.NackCode code, final long connectionId) {
+        return org.mrconf.peer.PacketBuilder.nack(code)
+                .connection(connectionId)
+                .path(data.header().pathId())
+                .psn(data.header().psn())
+                .stream(data.streamId())
+                .msn(data.messageSequenceNumber())
+                .cumulativePsn(data.header().psn())
+                .retryAfter(0);
+    }
+
     /**
      * Posts a WRITE {@code wrId} of the {@code length} bytes at {@code source} on stream 0 to {@code remoteAddress} and
      * {@code remoteKey}, acknowledging nothing, and returns its first packet to arrive: for cases that answer the DUT's

@@ -75,16 +75,20 @@ class PathsAndStreamsCase {
         for (int i = 0; i < 4; i++) {
             connection.sendNew(chunk(testbed, 0, i * CHUNK), 0);
         }
-        testbed.peer().await(mark, ackOf(0).cumulativePsn(4), Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(0).cumulativePsn(4), Testbed.WAIT);
         // A gap on path 0: PSN 4 is held back, PSN 5 arrives.
         connection.setNextPsn(0, 5);
         connection.sendNew(chunk(testbed, 0, 5 * CHUNK), 0);
-        testbed.peer().await(mark, ackOf(0).cumulativePsn(4).sackIncludes(1), Testbed.WAIT);
+        testbed.peer()
+                .await(
+                        mark,
+                        org.mrconf.cases.DutTraffic.ackOf(0).cumulativePsn(4).sackIncludes(1),
+                        Testbed.WAIT);
 
         final int path1 = testbed.peer().mark();
         connection.sendNew(chunk(testbed, 1, 6 * CHUNK), 1);
         final var ack = testbed.peer()
-                .await(path1, ackOf(1).covers(0), Testbed.WAIT)
+                .await(path1, org.mrconf.cases.DutTraffic.ackOf(1).covers(0), Testbed.WAIT)
                 .ack()
                 .orElseThrow();
         assertThat(ack.cumulativePsn())
@@ -149,7 +153,8 @@ class PathsAndStreamsCase {
             // One message of three packets on paths 2, 0, 1: every packet on a path other than its neighbours'.
             connection.write(0, Testbed.BASE, testbed.key(), data, 2, 0, 1);
             for (int path = 0; path < 3; path++) {
-                testbed.peer().await(mark, ackOf(path).covers(0), Testbed.WAIT);
+                testbed.peer()
+                        .await(mark, org.mrconf.cases.DutTraffic.ackOf(path).covers(0), Testbed.WAIT);
             }
             assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE, data.length))
                     .as("3.1.6: one message over three paths")
@@ -182,7 +187,7 @@ class PathsAndStreamsCase {
         final int mark = testbed.peer().mark();
         final long psn = testbed.connection().nextPsn(path);
         testbed.connection().sendNew(chunk(testbed, path, offset), path);
-        testbed.peer().await(mark, ackOf(path).covers(psn), Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(path).covers(psn), Testbed.WAIT);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + offset, CHUNK))
                 .as(what)
                 .isEqualTo(Testbed.randomBytes(CHUNK, offset));
@@ -211,7 +216,7 @@ class PathsAndStreamsCase {
                         .payload(data)
                         .ackRequest(),
                 path);
-        testbed.peer().await(mark, ackOf(path).covers(psn), Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(path).covers(psn), Testbed.WAIT);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + offset, CHUNK))
                 .as(what)
                 .isEqualTo(data);
@@ -226,13 +231,6 @@ class PathsAndStreamsCase {
                 .transmitTimestamp(99)
                 .payload(Testbed.randomBytes(CHUNK, offset))
                 .ackRequest();
-    }
-
-    private static PacketMatcher ackOf(final int path) {
-        return PacketMatcher.expect()
-                .ack()
-                .connection(Testbed.TESTER_CONNECTION)
-                .path(path);
     }
 
     private static DutLimits limits(final DeviceUnderTest dut) throws Exception {

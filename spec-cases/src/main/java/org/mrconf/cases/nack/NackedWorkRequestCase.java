@@ -118,14 +118,7 @@ class NackedWorkRequestCase {
         final java.util.Map<String, Long> before = testbed.counters();
         // The late NACK: it names the READ_RESPONSE's PSN, acknowledged already, with the READ's stream and MSN.
         testbed.peer()
-                .send(PacketBuilder.nack(NackCode.INVALID_REQUEST)
-                        .connection(Testbed.DUT_CONNECTION)
-                        .path(answered.header().pathId())
-                        .psn(answered.header().psn())
-                        .stream(answered.streamId())
-                        .msn(answered.messageSequenceNumber())
-                        .cumulativePsn(Psn.add(answered.header().psn(), 1))
-                        .retryAfter(0));
+                .send(org.mrconf.cases.DutTraffic.nackOf(answered, NackCode.INVALID_REQUEST, Testbed.DUT_CONNECTION));
         assertThat(testbed.awaitGrowth(before, org.mrconf.dut.DutCounters.RX_STALE, 1))
                 .as("5.6.5 (Table 5-13): a NACK of a PSN no longer outstanding whose message is finished is stale")
                 .isEqualTo(1);
@@ -174,12 +167,7 @@ class NackedWorkRequestCase {
 
         // What a conforming receiver sends (clause 9.1.6): the NACK, whose cumulative PSN is taken before the
         // rejected PSN is recorded, then the ACK that reports the recorded PSN.
-        testbed.peer()
-                .send(PacketBuilder.nack(code).connection(Testbed.DUT_CONNECTION).path(path).psn(psn).stream(
-                                sent.streamId())
-                        .msn(sent.messageSequenceNumber())
-                        .cumulativePsn(psn)
-                        .retryAfter(0));
+        testbed.peer().send(org.mrconf.cases.DutTraffic.nackOf(sent, code, Testbed.DUT_CONNECTION));
         testbed.peer()
                 .send(PacketBuilder.ack()
                         .connection(Testbed.DUT_CONNECTION)

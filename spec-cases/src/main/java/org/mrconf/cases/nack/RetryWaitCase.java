@@ -182,13 +182,7 @@ class RetryWaitCase {
     }
 
     private static PacketBuilder receiverNotReady(final DataPacket rejected, final long retryAfterMicros) {
-        return PacketBuilder.nack(NackCode.RECEIVER_NOT_READY)
-                .connection(Testbed.DUT_CONNECTION)
-                .path(rejected.header().pathId())
-                .psn(rejected.header().psn())
-                .stream(rejected.streamId())
-                .msn(rejected.messageSequenceNumber())
-                .cumulativePsn(rejected.header().psn())
+        return DutTraffic.nackOf(rejected, NackCode.RECEIVER_NOT_READY, Testbed.DUT_CONNECTION)
                 .retryAfter(retryAfterMicros);
     }
 

@@ -137,14 +137,7 @@ class UnknownConnectionNackCase {
 
     /** NACK UNKNOWN_CONNECTION of {@code data}, as the peer would send it, naming the connection {@code id}. */
     private static PacketBuilder echoOf(final DataPacket data, final long id) {
-        return PacketBuilder.nack(NackCode.UNKNOWN_CONNECTION)
-                .connection(id)
-                .path(data.header().pathId())
-                .psn(data.header().psn())
-                .stream(data.streamId())
-                .msn(data.messageSequenceNumber())
-                .cumulativePsn(data.header().psn())
-                .retryAfter(0);
+        return org.mrconf.cases.DutTraffic.nackOf(data, NackCode.UNKNOWN_CONNECTION, id);
     }
 
     /** A WRITE, a SEND and (if the DUT claims READ) a READ_REQUEST, each for its own unknown connection and ids. */

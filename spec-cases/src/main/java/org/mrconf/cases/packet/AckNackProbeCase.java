@@ -47,7 +47,8 @@ class AckNackProbeCase {
             connection.setNextPsn(1, psn);
             connection.sendNew(testbed.write(1, Testbed.BASE + 64 * psn, testbed.key(), new byte[64]), 1);
         }
-        final ReceivedPacket received = testbed.peer().await(mark, ackOf(1).covers(12), Testbed.WAIT);
+        final ReceivedPacket received =
+                testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(1).covers(12), Testbed.WAIT);
         final AckPacket ack = received.ack().orElseThrow();
         assertThat(ack.cumulativePsn())
                 .as("5.3.1: the lowest PSN of path 1 not yet received")
@@ -62,7 +63,11 @@ class AckNackProbeCase {
             connection.setNextPsn(1, psn);
             connection.sendNew(testbed.write(1, Testbed.BASE + 64 * psn, testbed.key(), new byte[64]), 1);
         }
-        testbed.peer().await(mark, ackOf(1).cumulativePsn(13).sackBits(), Testbed.WAIT);
+        testbed.peer()
+                .await(
+                        mark,
+                        org.mrconf.cases.DutTraffic.ackOf(1).cumulativePsn(13).sackBits(),
+                        Testbed.WAIT);
         for (final ReceivedPacket packet : testbed.peer().recorder().since(mark)) {
             packet.ack()
                     .ifPresent(a ->
@@ -112,7 +117,7 @@ class AckNackProbeCase {
         final PeerConnection connection = testbed.connection();
         final int mark = testbed.peer().mark();
         connection.sendNew(testbed.write(1, Testbed.BASE, testbed.key(), new byte[64]), 1);
-        testbed.peer().await(mark, ackOf(1).covers(0), Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(1).covers(0), Testbed.WAIT);
         final long msn = connection.takeMsn(0);
         connection.sendNew(
                 connection.packet(org.mrconf.wire.Opcode.WRITE, 1).stream(0)
@@ -151,7 +156,7 @@ class AckNackProbeCase {
         final PeerConnection connection = testbed.connection();
         final int mark = testbed.peer().mark();
         connection.sendNew(testbed.write(1, Testbed.BASE, testbed.key(), new byte[64]), 1);
-        testbed.peer().await(mark, ackOf(1).covers(0), Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(1).covers(0), Testbed.WAIT);
         final int probe = testbed.peer().mark();
         testbed.peer()
                 .send(PacketBuilder.probe()
@@ -161,7 +166,7 @@ class AckNackProbeCase {
                         .transmitTimestamp(0x0123_4567L)
                         .ackRequest());
         final AckPacket ack = testbed.peer()
-                .await(probe, ackOf(1).echoedTimestamp(0x0123_4567L), Testbed.WAIT)
+                .await(probe, org.mrconf.cases.DutTraffic.ackOf(1).echoedTimestamp(0x0123_4567L), Testbed.WAIT)
                 .ack()
                 .orElseThrow();
         assertThat(ack.cumulativePsn())
@@ -169,17 +174,10 @@ class AckNackProbeCase {
                 .isEqualTo(1);
         final int after = testbed.peer().mark();
         connection.sendNew(testbed.write(1, Testbed.BASE + 64, testbed.key(), new byte[] {1, 2, 3}), 1);
-        testbed.peer().await(after, ackOf(1).cumulativePsn(2), Testbed.WAIT);
+        testbed.peer().await(after, org.mrconf.cases.DutTraffic.ackOf(1).cumulativePsn(2), Testbed.WAIT);
         assertThat(testbed.control().readRegion(testbed.key(), Testbed.BASE + 64, 3))
                 .as("5.5.1: PSN 1 is still the next new packet")
                 .containsExactly(1, 2, 3);
-    }
-
-    private static PacketMatcher ackOf(final int path) {
-        return PacketMatcher.expect()
-                .ack()
-                .connection(Testbed.TESTER_CONNECTION)
-                .path(path);
     }
 
     private static PacketBuilder ack(final int path, final long cumulativePsn, final long echoed) {

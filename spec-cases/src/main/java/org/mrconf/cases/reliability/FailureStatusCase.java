@@ -260,14 +260,7 @@ class FailureStatusCase {
 
     /** A NACK UNKNOWN_CONNECTION answering {@code data}, as a peer without the connection sends it (9.1.10). */
     private static PacketBuilder unknownConnection(final DataPacket data) {
-        return PacketBuilder.nack(NackCode.UNKNOWN_CONNECTION)
-                .connection(Testbed.TESTER_CONNECTION)
-                .path(data.header().pathId())
-                .psn(data.header().psn())
-                .stream(data.streamId())
-                .msn(data.messageSequenceNumber())
-                .cumulativePsn(data.header().psn())
-                .retryAfter(0);
+        return org.mrconf.cases.DutTraffic.nackOf(data, NackCode.UNKNOWN_CONNECTION, Testbed.TESTER_CONNECTION);
     }
 
     /** How long the DUT may take to want the invalidated PSN again: at worst its timer, else its connection timeout. */

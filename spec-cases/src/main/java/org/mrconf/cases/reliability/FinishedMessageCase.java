@@ -162,15 +162,7 @@ class FinishedMessageCase {
         final Map<String, Long> counters = testbed.counters();
         final int mark = testbed.peer().mark();
         final long psn = testbed.connection().sendNew(later.ackRequest(), 1).psn();
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(1)
-                                .covers(psn),
-                        Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(1).covers(psn), Testbed.WAIT);
         testbed.peer()
                 .assertNone(
                         mark,
@@ -205,15 +197,7 @@ class FinishedMessageCase {
     private static void send(final Testbed testbed, final PacketBuilder packet, final int path) throws Exception {
         final int mark = testbed.peer().mark();
         final long psn = testbed.connection().sendNew(packet.ackRequest(), path).psn();
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(path)
-                                .covers(psn),
-                        Testbed.WAIT);
+        testbed.peer().await(mark, org.mrconf.cases.DutTraffic.ackOf(path).covers(psn), Testbed.WAIT);
     }
 
     private static byte[] concat(final byte[] a, final byte[] b) {
