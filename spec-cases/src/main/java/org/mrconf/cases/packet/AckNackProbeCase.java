@@ -3,7 +3,6 @@ package org.mrconf.cases.packet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -11,7 +10,6 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
-import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutCounters;
@@ -152,7 +150,7 @@ class AckNackProbeCase {
             + " PROBE used no PSN")
     @Verifies("5.5.1")
     void probeIsAnsweredWithoutUsingAPsn(final Testbed testbed) throws Exception {
-        Assumptions.assumeTrue(testbed.profile().claims(Profile.MULTIPATH), "the device does not claim multipath");
+        // Clause 5.5.1 (Open Draft 0.12) binds every receiver, whatever it claims.
         final PeerConnection connection = testbed.connection();
         final int mark = testbed.peer().mark();
         connection.sendNew(testbed.write(1, Testbed.BASE, testbed.key(), new byte[64]), 1);
