@@ -113,7 +113,7 @@ final class CaptureAnalyzer {
         switch (decoded.opcode()) {
             case ACK -> onAck(source, destination, udp.srcPort(), frameNumber, nowNs);
             case NACK -> onNack(source, destination, frameNumber, nowNs);
-            case PROBE -> onProbe(source, destination, udp.srcPort(), frameNumber);
+            case PROBE -> onProbe(source, destination, udp, frameNumber);
             default -> onData(source, destination, udp, frameNumber, nowNs, offset, length);
         }
     }
@@ -503,7 +503,8 @@ final class CaptureAnalyzer {
         }
     }
 
-    private void onProbe(final String source, final String destination, final int sourcePort, final long frameNumber) {
+    private void onProbe(final String source, final String destination, final UdpFrame udp, final long frameNumber) {
+        final int sourcePort = udp.srcPort();
         final var probe = decoded.probe();
         if (probe.hasFlags(PacketFlags.ACK_REQUEST)) {
             findings.judged(source, Check.PROBE_FORMAT);
@@ -512,6 +513,7 @@ final class CaptureAnalyzer {
         }
         final PathTrack path = path(source, destination, probe.destinationConnectionId(), probe.pathId());
         if (path != null) {
+            judgeEcn(source, udp.ecn(), frameNumber); // PROBEs are ECN-capable as data (4.1.7, Open Draft 0.12)
             path.onProbe(probe.transmitTimestamp());
             path.onPacketPort(sourcePort);
         }
@@ -519,7 +521,11 @@ final class CaptureAnalyzer {
 
     private void judgeEcn(final String source, final Ecn ecn, final long frameNumber) {
         if (ecn == Ecn.NOT_ECT) {
-            findings.violation(source, Check.ECN_ON_DATA, "sent a data packet marked Not-ECT", frameNumber);
+            findings.violation(
+                    source,
+                    Check.ECN_ON_DATA,
+                    "sent a " + (decoded.opcode() == Opcode.PROBE ? "PROBE" : "data packet") + " marked Not-ECT",
+                    frameNumber);
         } else {
             findings.judged(source, Check.ECN_ON_DATA);
         }

@@ -14,7 +14,7 @@ enum Check {
     PROBE_FORMAT("5.5.1", "sets ACK_REQUEST on every PROBE"),
     CRC("5.6.1", "ends every packet with a correct CRC32C"),
     VERSION("5.6.3", "sends version 1.0"),
-    ECN_ON_DATA("4.1.7", "marks every data packet and READ_REQUEST ECN-capable"),
+    ECN_ON_DATA("4.1.7", "marks every data packet, READ_REQUEST and PROBE ECN-capable"),
     PSN_ASSIGNMENT("6.1.1", "gives each new packet of a path the previous PSN + 1"),
     SEND_WINDOW("6.1.3", "keeps new PSNs within the cumulative PSN + 256 last acknowledged"),
     NO_RESEND_OF_ACKED("6.4.1", "never resends a PSN an ACK reported received"),

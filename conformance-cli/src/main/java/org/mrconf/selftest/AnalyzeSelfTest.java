@@ -58,7 +58,7 @@ public final class AnalyzeSelfTest {
             Map.entry(
                     Defect.DROP_CE_MARKED,
                     "a receiver's handling of CE-marked packets: the fabric marks none here, and the analyser judges"
-                            + " only the sender's half of 4.1.7 (ECN-capable data)"),
+                            + " only the sender's half of 4.1.7 (ECN-capable data and PROBEs)"),
             Map.entry(
                     Defect.REJECT_NONZERO_RESERVED,
                     "a receiver rejecting non-zero reserved fields: a conformant peer sends none"),

@@ -32,8 +32,7 @@ class ClausesCommandTest {
         final int exit = run("clauses", "--profile", "multipath,long-haul", "--level", "MUST", "--format", "ids");
 
         assertThat(exit).isZero();
-        assertThat(out.toString().lines())
-                .containsExactly("3.1.3", "6.6.4", "6.6.5", "6.7.1", "6.7.2", "10.2.1");
+        assertThat(out.toString().lines()).containsExactly("3.1.3", "6.6.4", "6.6.5", "6.7.1", "6.7.2", "10.2.1");
     }
 
     @Test
