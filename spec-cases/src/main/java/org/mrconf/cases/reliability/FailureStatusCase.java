@@ -181,6 +181,9 @@ class FailureStatusCase {
             final PacketMatcher data = PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION);
             final List<ReceivedPacket> before =
                     org.mrconf.cases.TesterMessages.awaitStalled(testbed, mark, data.firstTransmission());
+            assertThat(before)
+                    .as("set-up: the DUT sends the first packets of WRITE 430 within %s", Testbed.WAIT)
+                    .isNotEmpty();
             if (before.stream().anyMatch(p -> p.data().orElseThrow().remoteAddress() != 0x00E8_0000L)) {
                 throw Inconclusive.because("the DUT sent WRITE 431 before any ACK (its first window held more than"
                         + " WRITE 430's " + (fill / payload + 1) + " packets), so nothing of it was unsent when its"
