@@ -59,7 +59,7 @@ public final class ControlAgent {
      * clause 12.1.5): tests of any other optional clause report "not applicable" for the reference.
      */
     public static final List<String> OPTIONAL_CLAUSES =
-            List.of("4.1.5", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2", "11.2.3");
+            List.of("4.1.5", "6.3.4", "6.4.3", "8.1.6", "8.2.4", "9.1.5", "10.1.3", "10.1.5", "10.2.2", "11.2.3");
 
     /** The protocol's JSON settings (exact decimals, no duplicate keys, no trailing tokens). */
     static final JsonMapper MAPPER = Envelope.MAPPER;

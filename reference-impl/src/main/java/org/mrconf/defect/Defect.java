@@ -822,6 +822,20 @@ public enum Defect {
      * {@code PathHealthCase.aReadWaitingForItsDataTimesOut}.
      */
     READ_WAIT_NEVER_TIMES_OUT(breaks("6.7.3")),
+
+    /**
+     * Re-arms its tail-loss probe each time it sends one, so a silent path draws a PROBE every half smoothed RTT until
+     * its timer expires, where clause 6.3.4 (Open Draft 0.13) allows one until the path answers or the timer expires.
+     * Caught by {@code TailLossProbeCase.aSilentTailDrawsOneProbePerTimerRun}.
+     */
+    TAIL_PROBE_REPEATED(breaks("6.3.4")),
+
+    /**
+     * Resends what its tail-loss probe's ACK shows missing from the source port it was lost on, where clause 6.3.4
+     * (Open Draft 0.13) re-paths first, as after a timeout. Caught by
+     * {@code TailLossProbeCase.whatTheProbeShowsMissingIsResentFromANewPort}.
+     */
+    TAIL_PROBE_RESENT_ON_OLD_ENTROPY(breaks("6.3.4")),
     ;
 
     private final List<String> clauses;

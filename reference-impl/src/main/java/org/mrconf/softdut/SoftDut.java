@@ -42,8 +42,8 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
     /** The optional clauses of {@link ControlAgent#OPTIONAL_CLAUSES} in the congestion profile (8.2.4, 10.1.3, 10.1.5). */
     private static final List<String> CONGESTION_OPTIONAL_CLAUSES = List.of("8.2.4", "10.1.3", "10.1.5");
 
-    /** The optional clauses of {@link ControlAgent#OPTIONAL_CLAUSES} in the multipath profile (4.1.5, 8.1.6, 10.2.2). */
-    private static final List<String> MULTIPATH_OPTIONAL_CLAUSES = List.of("4.1.5", "8.1.6", "10.2.2");
+    /** The optional clauses of {@link ControlAgent#OPTIONAL_CLAUSES} in the multipath profile (4.1.5, 6.3.4, 8.1.6, 10.2.2). */
+    private static final List<String> MULTIPATH_OPTIONAL_CLAUSES = List.of("4.1.5", "6.3.4", "8.1.6", "10.2.2");
 
     /** Clause 6.6.5: the long-haul profile needs a minimum RTO of up to 20 ms and a maximum RTO of at least 1 s. */
     private static final long LONG_HAUL_MIN_RTO_NS = 20_000_000L;
@@ -104,6 +104,9 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         }
         if (!profiles.contains("multipath")) {
             optionalClauses.removeAll(MULTIPATH_OPTIONAL_CLAUSES);
+        }
+        if (!endpointConfig.tailLossProbe()) {
+            optionalClauses.remove("6.3.4");
         }
         if (memory == null) {
             // On sockets, ACKs leave from the pool socket the peer's port maps to, not from that port (clause 8.1.6).

@@ -1,5 +1,7 @@
 package org.mrconf.transport;
 
+import org.mrconf.defect.Defect;
+
 /**
  * Tail-loss probes: loss detection for a path that has nothing more to send after a lost packet.
  *
@@ -24,19 +26,22 @@ package org.mrconf.transport;
  * p99 completion from 3.0x to 1.24x lossless; one path from 62.7% to 69.2% with no timeouts left (what still
  * limits one path is the 256-PSN window of clause 6.1.3, not detection).
  *
- * <p>One probe per quiet period: a probe is re-armed only by an ACK that acknowledges something new, a
- * first packet on an idle path, or a timeout, so a silent peer sees one PROBE per path and then the
- * timer's own behaviour. The draft allows this (clause 6.3.1 says when a PSN must be deemed lost, not that
- * it may not be otherwise; clause 6.4.1 forbids only resending what an ACK reported received); a proposed
- * clause would recommend it. {@link EndpointConfig#tailLossProbe()} turns it off.
+ * <p>One probe per quiet period: a probe is re-armed only by an ACK that acknowledges something new or answers the
+ * probe, a first packet on an idle path, or a timeout, so a silent peer sees one PROBE per path and then the timer's
+ * own behaviour. This is clause 6.3.4 (Open Draft 0.13, SHOULD), which the reference lists among its optional
+ * clauses; {@link EndpointConfig#tailLossProbe()} turns it off, and the soft DUT then no longer lists it.
  */
 final class TailLossProbe {
     private final boolean enabled;
     private final long ackDelayNs;
+    private final boolean repeated;
+    private final boolean resentOnOldEntropy;
 
     TailLossProbe(final EndpointConfig config) {
         this.enabled = config.tailLossProbe();
         this.ackDelayNs = config.ackDelayNs();
+        this.repeated = config.defects().has(Defect.TAIL_PROBE_REPEATED);
+        this.resentOnOldEntropy = config.defects().has(Defect.TAIL_PROBE_RESENT_ON_OLD_ENTROPY);
     }
 
     /** Starts the quiet-period clock of a path with packets outstanding (after a send or an ACK with progress). */
@@ -77,6 +82,11 @@ final class TailLossProbe {
         path.tailProbeOutstanding = true;
         path.tailProbeSentNs = nowNs;
         path.tailProbeTimestamp = timestamp;
+        if (repeated) {
+            // The defect: the probe re-arms itself, so a silent path draws one every half SRTT until the timer expires.
+            path.tailProbeArmed = true;
+            path.tailProbeDeadlineNs = nowNs + path.rtt.srttNs() / 2;
+        }
     }
 
     /**
@@ -92,7 +102,7 @@ final class TailLossProbe {
             final int slot = PathSender.slot(psn);
             if (path.slotState[slot] == PathSender.IN_FLIGHT && path.slotSentNs[slot] - path.tailProbeSentNs < 0) {
                 path.markLost(psn);
-                path.repathBeforeResend = true;
+                path.repathBeforeResend = !resentOnOldEntropy; // the defect resends from the port the PSN was lost on
             }
         }
         return true;

@@ -118,6 +118,38 @@ public final class Recorder implements AutoCloseable {
         return awaitCount(mark, matcher, 1, timeout).get(0);
     }
 
+    /**
+     * Waits up to {@code timeout} for a packet at or after {@code mark} that matches, and returns it, or empty when none
+     * came: for a case in which the packet's absence is not a failure (the clause it would show is another case's).
+     *
+     * @throws AssertionError when the recorder stopped (the link broke) before the timeout
+     */
+    public Optional<ReceivedPacket> awaitFirst(int mark, PacketMatcher matcher, Duration timeout) {
+        long deadlineNs = System.nanoTime() + timeout.toNanos();
+        synchronized (this) {
+            while (true) {
+                List<ReceivedPacket> found = matching(mark, matcher);
+                if (!found.isEmpty()) {
+                    return Optional.of(found.get(0));
+                }
+                long remainingNs = deadlineNs - System.nanoTime();
+                if (remainingNs <= 0) {
+                    return Optional.empty();
+                }
+                if (!running) {
+                    throw new AssertionError(
+                            "the capture stopped while waiting for " + matcher.description() + failureNote());
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, remainingNs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted while waiting for " + matcher.description(), e);
+                }
+            }
+        }
+    }
+
     /** Waits for {@code count} matching packets at or after {@code mark}; returns the first {@code count}. */
     public synchronized List<ReceivedPacket> awaitCount(int mark, PacketMatcher matcher, int count, Duration timeout) {
         long deadlineNs = System.nanoTime() + timeout.toNanos();
