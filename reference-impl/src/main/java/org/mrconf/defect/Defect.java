@@ -836,6 +836,27 @@ public enum Defect {
      * {@code TailLossProbeCase.whatTheProbeShowsMissingIsResentFromANewPort}.
      */
     TAIL_PROBE_RESENT_ON_OLD_ENTROPY(breaks("6.3.4")),
+
+    /**
+     * Lets the RTT sample of a late ACK (Table 5-13) restore the computed RTO, so one ACK the network held back ends a
+     * path's backoff, where clause 6.6.3 (Open Draft 0.12) lets only an ACK that acknowledges something new do so.
+     * Caught by {@code LateAckCase.aLateAckDoesNotEndTheBackoff}.
+     */
+    LATE_ACK_ENDS_BACKOFF(breaks("6.6.3")),
+
+    /**
+     * Resets a path's count of consecutive expiries on a late ACK, so an ACK the network held back postpones the
+     * path's failover by a whole threshold of expiries, where clause 6.6.3 (Open Draft 0.12) resets it only on an ACK
+     * that is not late or a NACK. Caught by {@code LateAckCase.aLateAckDoesNotResetTheExpiryCount}.
+     */
+    LATE_ACK_RESETS_EXPIRY_COUNT(breaks("6.6.3")),
+
+    /**
+     * Marks an unhealthy path healthy on a late ACK, which the network may have held back from before the path failed,
+     * where clause 6.7.2 (Open Draft 0.12) needs an ACK that is not late or a NACK. Caught by
+     * {@code LateAckCase.aLateAckDoesNotHealAPath}.
+     */
+    LATE_ACK_HEALS_PATH(breaks("6.7.2")),
     ;
 
     private final List<String> clauses;

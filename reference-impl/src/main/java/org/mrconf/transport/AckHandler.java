@@ -42,6 +42,9 @@ final class AckHandler {
     private final boolean zeroRetryAfterDropped;
     private final boolean nackMatchedByMsnAlone;
     private final boolean lateAckTakenAsNew;
+    private final boolean lateAckEndsBackoff;
+    private final boolean lateAckResetsExpiryCount;
+    private final boolean lateAckHealsPath;
 
     private final boolean halfWayTakenAsOld;
     private final boolean emptyReadCompletesOnAck;
@@ -63,6 +66,9 @@ final class AckHandler {
         this.zeroRetryAfterDropped = defects.has(org.mrconf.defect.Defect.ZERO_RETRY_AFTER_DROPPED);
         this.nackMatchedByMsnAlone = defects.has(org.mrconf.defect.Defect.NACK_MATCHED_BY_MSN_ALONE);
         this.lateAckTakenAsNew = defects.has(org.mrconf.defect.Defect.LATE_ACK_TAKEN_AS_NEW);
+        this.lateAckEndsBackoff = defects.has(org.mrconf.defect.Defect.LATE_ACK_ENDS_BACKOFF);
+        this.lateAckResetsExpiryCount = defects.has(org.mrconf.defect.Defect.LATE_ACK_RESETS_EXPIRY_COUNT);
+        this.lateAckHealsPath = defects.has(org.mrconf.defect.Defect.LATE_ACK_HEALS_PATH);
         this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
@@ -162,7 +168,7 @@ final class AckHandler {
         }
         final boolean late = behind && newlyAcked == 0;
         if (sampled) {
-            path.rtt.onSample(rttNs, !late);
+            path.rtt.onSample(rttNs, !late || lateAckEndsBackoff);
         }
         path.advanceOldestUnacked();
         if (windowMoved) {
@@ -172,6 +178,8 @@ final class AckHandler {
         final boolean answeredProbe = tailLossProbe.onAck(path, ack.echoedTimestamp());
         if (!late) {
             onPathAnswered(path);
+        } else {
+            onLateAckDefects(path);
         }
         if (newlyAcked > 0 && path.unacknowledged > 0) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
@@ -348,6 +356,17 @@ final class AckHandler {
     }
 
     /** Any answer on a path proves it carries traffic again (clause 6.7.2). */
+    /** The defects that take a late ACK as a sign of life (clauses 6.6.3, 6.7.2 say it is none). */
+    private void onLateAckDefects(final PathSender path) {
+        if (lateAckResetsExpiryCount) {
+            path.consecutiveTimeouts = 0;
+        }
+        if (lateAckHealsPath && !path.healthy) {
+            path.healthy = true;
+            state.counters.increment(Counter.PATHS_RECOVERED);
+        }
+    }
+
     private void onPathAnswered(final PathSender path) {
         path.consecutiveTimeouts = 0;
         if (!path.healthy && !unhealthyPathNotRecovered) {
