@@ -62,6 +62,8 @@ final class ConnectionTable {
         final long initialSendPsn = args.integer("initialSendPsn", 0, Args.U32_MAX, 0);
         final long initialReceivePsn = args.integer("initialReceivePsn", 0, Args.U32_MAX, 0);
         final long mtu = args.integer("mtu", 1, 65535, endpoint.config().mtuBytes());
+        final long peerMaxOutstandingMessages = args.integer(
+                "peerMaxOutstandingMessages", 1, ConnectionConfig.NO_MESSAGE_LIMIT, ConnectionConfig.NO_MESSAGE_LIMIT);
         if (mtu != endpoint.config().mtuBytes()) {
             // Spec 0.2 clause 4.2.1: the MTU is a connection parameter; this device supports one.
             throw RequestError.invalidArgument(
@@ -79,7 +81,15 @@ final class ConnectionTable {
         }
         try {
             endpoint.createConnection(new ConnectionConfig(
-                    localId, peerId, node, paths, streams, initialSendPsn, initialReceivePsn, ENTROPY_BASE));
+                    localId,
+                    peerId,
+                    node,
+                    paths,
+                    streams,
+                    initialSendPsn,
+                    initialReceivePsn,
+                    ENTROPY_BASE,
+                    peerMaxOutstandingMessages));
         } catch (final RuntimeException e) {
             peers.release(node);
             throw e;

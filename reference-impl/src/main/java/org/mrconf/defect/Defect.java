@@ -857,6 +857,13 @@ public enum Defect {
      * {@code LateAckCase.aLateAckDoesNotHealAPath}.
      */
     LATE_ACK_HEALS_PATH(breaks("6.7.2")),
+
+    /**
+     * Ignores the peer's maximum outstanding messages given at setup and starts every message its windows allow, so
+     * a peer with a small limit NACKs INVALID_REQUEST what lies beyond it, where clause 7.5.10 (Open Draft 0.13) makes
+     * the message wait. Caught by {@code PeerMessageLimitCase.theDutKeepsBelowThePeersLimit}.
+     */
+    PEER_MESSAGE_LIMIT_IGNORED(breaks("7.5.10")),
     ;
 
     private final List<String> clauses;

@@ -12,6 +12,9 @@ package org.mrconf.transport;
  * @param initialSendPsn    first PSN of every path we send on
  * @param initialReceivePsn first PSN of every path the peer sends on
  * @param entropyBase       source port of path 0; path i starts at entropyBase + i
+ * @param peerMaxOutstandingMessages the peer's maximum outstanding messages per stream (1 to 2^31; 2^31 is no
+ *                          limit but the MSN window): no message starts that many MSNs past one not yet known finished
+ *                          (spec clause 7.5.10)
  */
 public record ConnectionConfig(
         int localId,
@@ -21,7 +24,11 @@ public record ConnectionConfig(
         int streamCount,
         long initialSendPsn,
         long initialReceivePsn,
-        int entropyBase) {
+        int entropyBase,
+        long peerMaxOutstandingMessages) {
+
+    /** No limit but the MSN window (Table 5-13): the default of spec clause 4.2.1. */
+    public static final long NO_MESSAGE_LIMIT = 1L << 31;
 
     public ConnectionConfig {
         if (pathCount < 1 || pathCount > 256) {
@@ -33,6 +40,32 @@ public record ConnectionConfig(
         if (entropyBase < 1024 || entropyBase + pathCount > 65536) {
             throw new IllegalArgumentException("entropyBase must leave room for every path in 1024..65535");
         }
+        if (peerMaxOutstandingMessages < 1 || peerMaxOutstandingMessages > NO_MESSAGE_LIMIT) {
+            throw new IllegalArgumentException(
+                    "peerMaxOutstandingMessages must be 1 to 2^31, was " + peerMaxOutstandingMessages);
+        }
+    }
+
+    /** A connection whose peer sets no limit on outstanding messages but the MSN window (as before Open Draft 0.13). */
+    public ConnectionConfig(
+            final int localId,
+            final int peerId,
+            final int peerNode,
+            final int pathCount,
+            final int streamCount,
+            final long initialSendPsn,
+            final long initialReceivePsn,
+            final int entropyBase) {
+        this(
+                localId,
+                peerId,
+                peerNode,
+                pathCount,
+                streamCount,
+                initialSendPsn,
+                initialReceivePsn,
+                entropyBase,
+                NO_MESSAGE_LIMIT);
     }
 
     /** A connection with initial PSNs 0 and source ports from 49152. */
@@ -42,6 +75,29 @@ public record ConnectionConfig(
     }
 
     public ConnectionConfig withInitialPsns(final long send, final long receive) {
-        return new ConnectionConfig(localId, peerId, peerNode, pathCount, streamCount, send, receive, entropyBase);
+        return new ConnectionConfig(
+                localId,
+                peerId,
+                peerNode,
+                pathCount,
+                streamCount,
+                send,
+                receive,
+                entropyBase,
+                peerMaxOutstandingMessages);
+    }
+
+    /** The same connection with the peer's maximum outstanding messages per stream (spec clause 7.5.10). */
+    public ConnectionConfig withPeerMaxOutstandingMessages(final long limit) {
+        return new ConnectionConfig(
+                localId,
+                peerId,
+                peerNode,
+                pathCount,
+                streamCount,
+                initialSendPsn,
+                initialReceivePsn,
+                entropyBase,
+                limit);
     }
 }

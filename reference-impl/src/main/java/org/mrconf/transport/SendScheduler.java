@@ -36,6 +36,7 @@ final class SendScheduler {
         this.completions = completions;
         this.ackHandler = ackHandler;
         this.tailLossProbe = new TailLossProbe(state.config);
+        this.peerMessageLimit = new PeerMessageLimit(state.config);
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
         this.invalidationMissesQueuedSends =
                 state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
@@ -57,6 +58,7 @@ final class SendScheduler {
     private final boolean noRepathAfterRto;
     private final boolean waitingPsnResentOnTimeout;
     private final TailLossProbe tailLossProbe;
+    private final PeerMessageLimit peerMessageLimit;
     private final boolean noConnectionTimeout;
     private final boolean completesBeforeAck;
     private final boolean invalidatedUnsentSkipped;
@@ -70,12 +72,18 @@ final class SendScheduler {
             return;
         }
         while (!connection.sendQueue.isEmpty()) {
-            final SendMessage message = connection.sendQueue.peekFirst();
-            if (message.isDone()) {
+            final SendMessage head = connection.sendQueue.peekFirst();
+            if (head.isDone()) {
                 connection.sendQueue.pollFirst(); // failed before all of it went out
                 continue;
             }
             if (connectionWindowFull(connection)) {
+                return;
+            }
+            // Clause 7.5.10: the head may wait for the peer's message limit; then a message of another stream goes.
+            final SendMessage message =
+                    peerMessageLimit.mustWait(connection, head) ? peerMessageLimit.firstReady(connection) : head;
+            if (message == null) {
                 return;
             }
             if (message.opcode != Opcode.READ_REQUEST
@@ -87,7 +95,7 @@ final class SendScheduler {
                 } else if (invalidatedUnsentSkipped) {
                     // The defect: the message is dropped and the stream goes on, leaving its MSN for ever unfinished
                     // at the peer.
-                    connection.sendQueue.pollFirst();
+                    connection.sendQueue.remove(message);
                     completions.finishSend(connection, message, CompletionStatus.LOCAL_PROTECTION_ERROR);
                 } else {
                     // Clause 11.1.7: a packet of it will never be sent, so the peer would never see its message
@@ -124,7 +132,11 @@ final class SendScheduler {
             message.nextOffset += length;
             message.packetsSent++;
             if (message.isFullySegmented()) {
-                connection.sendQueue.pollFirst();
+                if (message == head) {
+                    connection.sendQueue.pollFirst();
+                } else {
+                    connection.sendQueue.removeFirstOccurrence(message); // only while the head waits (7.5.10)
+                }
                 if (completesBeforeAck
                         && message.opcode != Opcode.READ_REQUEST
                         && message.opcode != Opcode.READ_RESPONSE) {
@@ -355,7 +367,8 @@ final class SendScheduler {
         if (connection.hasOutstanding()) {
             deadline = connection.lastHeardNs + state.config.connectionTimeoutNs();
         }
-        final boolean canSendNew = !connection.sendQueue.isEmpty() && !connectionWindowFull(connection);
+        final boolean canSendNew =
+                !connection.sendQueue.isEmpty() && !connectionWindowFull(connection) && hasMessageReady(connection);
         boolean hasResend = false;
         for (final PathSender path : connection.sendPaths) {
             if (path.unacknowledged > 0) {
@@ -382,6 +395,12 @@ final class SendScheduler {
             }
         }
         return deadline;
+    }
+
+    /** Whether a queued message may start now: one waiting for the peer's message limit (7.5.10) needs an ACK. */
+    private boolean hasMessageReady(final Connection connection) {
+        final SendMessage head = connection.sendQueue.peekFirst();
+        return !peerMessageLimit.mustWait(connection, head) || peerMessageLimit.firstReady(connection) != null;
     }
 
     private static boolean choosePathExists(final Connection connection) {

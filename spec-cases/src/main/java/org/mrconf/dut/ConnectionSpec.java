@@ -18,6 +18,8 @@ import org.apiguardian.api.API;
  * @param streams           1 to 65536
  * @param initialSendPsn    first PSN of each path the DUT sends on
  * @param initialReceivePsn first PSN of each path the tester sends on
+ * @param peerMaxOutstandingMessages the tester's maximum outstanding messages per stream, 1 to 2^31 ({@link
+ *     #NO_MESSAGE_LIMIT}, the default, is no limit but the MSN window; spec clause 7.5.10, Open Draft 0.13)
  */
 @API(status = MAINTAINED, since = "0.1")
 public record ConnectionSpec(
@@ -28,7 +30,11 @@ public record ConnectionSpec(
         int paths,
         int streams,
         long initialSendPsn,
-        long initialReceivePsn) {
+        long initialReceivePsn,
+        long peerMaxOutstandingMessages) {
+    /** No limit on outstanding messages but the MSN window: spec clause 4.2.1's default. */
+    public static final long NO_MESSAGE_LIMIT = 1L << 31;
+
     public ConnectionSpec {
         u32(localId, "localId");
         u32(peerId, "peerId");
@@ -44,16 +50,63 @@ public record ConnectionSpec(
         }
         u32(initialSendPsn, "initialSendPsn");
         u32(initialReceivePsn, "initialReceivePsn");
+        if (peerMaxOutstandingMessages < 1 || peerMaxOutstandingMessages > NO_MESSAGE_LIMIT) {
+            throw new IllegalArgumentException(
+                    "peerMaxOutstandingMessages must be 1 to 2^31: " + peerMaxOutstandingMessages);
+        }
+    }
+
+    /**
+     * The arguments before Open Draft 0.13, with no limit on outstanding messages.
+     *
+     * @deprecated use the canonical constructor or {@link #withPeerMaxOutstandingMessages}; kept so that code written
+     *     against 0.12 still compiles
+     */
+    @Deprecated(since = "0.13")
+    public ConnectionSpec(
+            final long localId,
+            final long peerId,
+            final InetAddress peerAddress,
+            final int peerPort,
+            final int paths,
+            final int streams,
+            final long initialSendPsn,
+            final long initialReceivePsn) {
+        this(
+                localId,
+                peerId,
+                peerAddress,
+                peerPort,
+                paths,
+                streams,
+                initialSendPsn,
+                initialReceivePsn,
+                NO_MESSAGE_LIMIT);
     }
 
     /** A connection with initial PSNs 0 in both directions, the spec's default. */
     public static ConnectionSpec of(
             long localId, long peerId, InetAddress peerAddress, int peerPort, int paths, int streams) {
-        return new ConnectionSpec(localId, peerId, peerAddress, peerPort, paths, streams, 0, 0);
+        return new ConnectionSpec(localId, peerId, peerAddress, peerPort, paths, streams, 0, 0, NO_MESSAGE_LIMIT);
     }
 
     public ConnectionSpec withInitialPsns(long sendPsn, long receivePsn) {
-        return new ConnectionSpec(localId, peerId, peerAddress, peerPort, paths, streams, sendPsn, receivePsn);
+        return new ConnectionSpec(
+                localId,
+                peerId,
+                peerAddress,
+                peerPort,
+                paths,
+                streams,
+                sendPsn,
+                receivePsn,
+                peerMaxOutstandingMessages);
+    }
+
+    /** The same connection with the tester's maximum outstanding messages per stream (spec clause 7.5.10). */
+    public ConnectionSpec withPeerMaxOutstandingMessages(final long limit) {
+        return new ConnectionSpec(
+                localId, peerId, peerAddress, peerPort, paths, streams, initialSendPsn, initialReceivePsn, limit);
     }
 
     static void u32(long value, String name) {

@@ -163,6 +163,10 @@ public final class JsonLineControlClient implements DutControl {
                 .put("streams", spec.streams())
                 .put("initialSendPsn", spec.initialSendPsn())
                 .put("initialReceivePsn", spec.initialReceivePsn());
+        if (spec.peerMaxOutstandingMessages() != ConnectionSpec.NO_MESSAGE_LIMIT) {
+            // Only when a case sets it: the default is the document's, and agents written before 0.13 keep working.
+            args.put("peerMaxOutstandingMessages", spec.peerMaxOutstandingMessages());
+        }
         ObjectNode result = call("create_connection", args);
         return read("create_connection", () -> {
             ArrayNode entropy = JsonFields.array(result, "result", "entropy");

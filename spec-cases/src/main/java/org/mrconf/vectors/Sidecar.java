@@ -91,7 +91,8 @@ public record Sidecar(
             long initialPsn,
             long initialSendPsn,
             List<Region> regions,
-            List<Receive> receives) {}
+            List<Receive> receives,
+            long peerMaxOutstandingMessages) {}
 
     /**
      * A region the DUT registers; {@code fill} is the byte every byte starts as, then {@code hex} (if present) the

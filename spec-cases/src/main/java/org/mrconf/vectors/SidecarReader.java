@@ -788,7 +788,16 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Setup setup(final Fields f, final JsonNode setup) throws VectorException {
-        f.only(setup, "$.setup", "paths", "streams", "initialPsn", "initialSendPsn", "regions", "receives");
+        f.only(
+                setup,
+                "$.setup",
+                "paths",
+                "streams",
+                "initialPsn",
+                "initialSendPsn",
+                "peerMaxOutstandingMessages",
+                "regions",
+                "receives");
         final List<Sidecar.Region> regions = new ArrayList<>();
         int index = 0;
         for (final JsonNode region : f.array(setup, "$.setup", "regions", false)) {
@@ -830,7 +839,10 @@ public final class SidecarReader {
                 setup.has("initialPsn") ? f.integer(setup, "$.setup", "initialPsn", 0, 0xFFFF_FFFFL) : 0,
                 setup.has("initialSendPsn") ? f.integer(setup, "$.setup", "initialSendPsn", 0, 0xFFFF_FFFFL) : 0,
                 List.copyOf(regions),
-                List.copyOf(receives));
+                List.copyOf(receives),
+                setup.has("peerMaxOutstandingMessages")
+                        ? f.integer(setup, "$.setup", "peerMaxOutstandingMessages", 1, 1L << 31)
+                        : 1L << 31);
     }
 
     private static Sidecar.Placeholders placeholders(final Fields f, final JsonNode node) throws VectorException {

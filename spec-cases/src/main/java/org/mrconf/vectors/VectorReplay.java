@@ -173,7 +173,8 @@ public final class VectorReplay {
                 sidecar.setup().paths(),
                 sidecar.setup().streams(),
                 sidecar.setup().initialSendPsn(),
-                sidecar.setup().initialPsn());
+                sidecar.setup().initialPsn(),
+                sidecar.setup().peerMaxOutstandingMessages());
         control.createConnection(spec);
         final Map<String, PlaceholderRewriter.ActualRegion> regions = new HashMap<>();
         long base = REGION_BASE;

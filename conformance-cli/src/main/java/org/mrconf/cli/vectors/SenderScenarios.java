@@ -38,6 +38,7 @@ final class SenderScenarios {
         all.add(reservedSentAsZero());
         all.add(sendRsn());
         all.add(msnPerStream());
+        all.add(peerMessageLimit());
         all.add(psnsFromInitialSendPsn());
         all.add(readAnsweredOutOfOrder());
         all.add(readResponseFields());
@@ -590,6 +591,27 @@ final class SenderScenarios {
         scenario.await("SEND", 0).put("msn", 1).put("rsn", 0);
         scenario.await("SEND", 1).put("msn", 1).put("rsn", 0);
         return scenario.expectResponse("SEND", 2);
+    }
+
+    private static Scenario peerMessageLimit() {
+        final byte[] data = Scenarios.pattern(512, 46);
+        final Scenario scenario = source(
+                new Scenario(
+                        "7.5.10/dut-keeps-to-the-peers-message-limit",
+                        "valid",
+                        "Ensure that the DUT, told at setup that the peer allows 1 outstanding message per stream,"
+                                + " sends the first packet of a stream's next message only once the one before is"
+                                + " acknowledged: of three one-packet WRITEs posted on a stream, with nothing"
+                                + " acknowledged, only the first leaves",
+                        "7.5.10"),
+                data);
+        scenario.setup.put("peerMaxOutstandingMessages", 1);
+        scenario.holdAcks(true);
+        postWrite(scenario, 0, 940, 64);
+        postWrite(scenario, 0, 941, 64);
+        postWrite(scenario, 0, 942, 64);
+        scenario.await("WRITE", 0).put("msn", 0);
+        return scenario.expectResponses("WRITE", 1, 1);
     }
 
     private static Scenario psnsFromInitialSendPsn() {
