@@ -131,7 +131,7 @@ class CasesAcrossDevicesTest {
                     .containsExactlyInAnyOrderElementsOf(
                             device.profile().conformance().optionalClauses());
         }
-        final List<CaseResult> results = CaseRunner.run(device, result -> {});
+        final List<CaseResult> results = rerunInconclusive(device, CaseRunner.run(device, result -> {}));
         assertThat(results).as("cases run against %s", device.name()).hasSizeGreaterThanOrEqualTo(CASE_COUNT);
         assertThat(results)
                 .as("verdicts against %s", device.name())
@@ -141,6 +141,30 @@ class CasesAcrossDevicesTest {
                                 || checksumsOffloaded(device, result))
                         .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
                         .isTrue());
+        return results;
+    }
+
+    /**
+     * Runs each INCONCLUSIVE case once more and keeps that verdict instead. INCONCLUSIVE is the honest answer when a
+     * timer the case does not control fired (a loaded CI host, another build beside it); a clean reference must still
+     * PASS, so one more run must decide, and a case inconclusive twice fails this test.
+     */
+    private static List<CaseResult> rerunInconclusive(final DeviceUnderTest device, final List<CaseResult> first)
+            throws Exception {
+        final List<CaseResult> results = new java.util.ArrayList<>();
+        for (final CaseResult result : first) {
+            if (result.verdict() != Verdict.INCONCLUSIVE
+                    || ceInvisible(device, result)
+                    || checksumsOffloaded(device, result)) {
+                results.add(result);
+                continue;
+            }
+            final org.mrconf.runner.Selection only = new org.mrconf.runner.Selection(
+                    List.of(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), List.of(result.caseId()));
+            final List<CaseResult> again = CaseRunner.run(
+                    device, org.mrconf.runner.RunOptions.defaults().withSelection(only), ignored -> {});
+            results.addAll(again.isEmpty() ? List.of(result) : again);
+        }
         return results;
     }
 
