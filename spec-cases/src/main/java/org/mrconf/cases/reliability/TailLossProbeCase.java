@@ -48,12 +48,9 @@ class TailLossProbeCase {
     void aSilentTailDrawsOneProbePerTimerRun(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final Duration stretch = stretch(testbed.profile().parameters().timers());
-            CaseSteps.stage(testbed, Testbed.BASE, LENGTH, 63);
-            CaseSteps.stretchTheTimer(testbed, stretch, 1301, Testbed.BASE, LENGTH);
-            final int mark = testbed.peer().mark();
-            testbed.control()
-                    .postWrite(CaseSteps.request(testbed, 0, 1302, Testbed.BASE, LENGTH), REMOTE_ADDRESS, REMOTE_KEY);
-            final ReceivedPacket first = testbed.peer().await(mark, ours(), Testbed.WAIT);
+            final Tail tail = quietTail(testbed, stretch, 1301);
+            final int mark = tail.mark();
+            final ReceivedPacket first = tail.first();
             final long psn = first.data().orElseThrow().header().psn();
             final ReceivedPacket resend = firstResend(testbed, mark, psn, stretch);
             final List<ReceivedPacket> probes = testbed.peer().recorder().matching(mark, probes()).stream()
@@ -81,12 +78,9 @@ class TailLossProbeCase {
     void whatTheProbeShowsMissingIsResentFromANewPort(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final Duration stretch = stretch(testbed.profile().parameters().timers());
-            CaseSteps.stage(testbed, Testbed.BASE, LENGTH, 64);
-            CaseSteps.stretchTheTimer(testbed, stretch, 1303, Testbed.BASE, LENGTH);
-            final int mark = testbed.peer().mark();
-            testbed.control()
-                    .postWrite(CaseSteps.request(testbed, 0, 1304, Testbed.BASE, LENGTH), REMOTE_ADDRESS, REMOTE_KEY);
-            final ReceivedPacket first = testbed.peer().await(mark, ours(), Testbed.WAIT);
+            final Tail tail = quietTail(testbed, stretch, 1303);
+            final int mark = tail.mark();
+            final ReceivedPacket first = tail.first();
             final long psn = first.data().orElseThrow().header().psn();
             final Optional<ReceivedPacket> probe =
                     testbed.peer().recorder().awaitFirst(mark, probes().or(resends(psn)), watch(testbed, stretch));
@@ -113,6 +107,23 @@ class TailLossProbeCase {
             testbed.peer().send(ackAll(resend));
         }
     }
+
+    /**
+     * Stretches the DUT's RTT estimate to {@code stretch} with a first one-packet WRITE (work request {@code wrId}),
+     * then posts a second ({@code wrId + 1}) that the tester leaves unanswered: its first transmission, and the
+     * recorder's mark from just before it was posted (the stretch's packets lie before it).
+     */
+    private static Tail quietTail(final Testbed testbed, final Duration stretch, final long wrId) throws Exception {
+        CaseSteps.stage(testbed, Testbed.BASE, LENGTH, wrId);
+        CaseSteps.stretchTheTimer(testbed, stretch, wrId, Testbed.BASE, LENGTH);
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(CaseSteps.request(testbed, 0, wrId + 1, Testbed.BASE, LENGTH), REMOTE_ADDRESS, REMOTE_KEY);
+        return new Tail(mark, testbed.peer().await(mark, ours(), Testbed.WAIT));
+    }
+
+    /** The unanswered WRITE's first transmission and the mark from which its traffic is read. */
+    private record Tail(int mark, ReceivedPacket first) {}
 
     /**
      * The RTT the tester makes the DUT estimate: at most {@link #LONGEST_STRETCH}, and short enough that three times
