@@ -46,6 +46,25 @@ final class ConnectionTable {
         this.config = config;
     }
 
+    /**
+     * Spec clause 4.2.3: every packet of the connection leaves from the local address given at setup. This device
+     * sends from the one address it receives on (the one {@code hello} reports), so it can honour only that one and
+     * refuses any other, as 4.2.1 says a device that cannot honour a value must.
+     */
+    private void checkLocalAddress(final InetAddress local) {
+        if (endpoint.config().defects().has(Defect.LOCAL_ADDRESS_UNCHECKED)) {
+            return; // the defect: any address is taken, and packets still leave from the device's own
+        }
+        for (final String own : config.addresses()) {
+            if (local.equals(Args.parseIpLiteral(own))) {
+                return;
+            }
+        }
+        throw RequestError.invalidArgument(
+                "args.localAddress",
+                local.getHostAddress() + " is not an address of this device, which sends from " + config.addresses());
+    }
+
     /** {@code create_connection}. */
     ObjectNode create(final Args args) {
         final int localId = (int) args.u32("localId");
@@ -57,6 +76,9 @@ final class ConnectionTable {
         final int peerPort = endpoint.config().defects().has(Defect.SEND_TO_DEFAULT_PORT)
                 ? WireConstants.DEFAULT_UDP_PORT
                 : requestedPort;
+        if (args.has("localAddress")) {
+            checkLocalAddress(args.ipLiteral("localAddress"));
+        }
         final int paths = (int) args.integer("paths", 1, 256);
         final int streams = (int) args.integer("streams", 1, 65536);
         final long initialSendPsn = args.integer("initialSendPsn", 0, Args.U32_MAX, 0);

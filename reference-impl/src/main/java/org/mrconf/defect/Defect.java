@@ -864,6 +864,12 @@ public enum Defect {
      * the message wait. Caught by {@code PeerMessageLimitCase.theDutKeepsBelowThePeersLimit}.
      */
     PEER_MESSAGE_LIMIT_IGNORED(breaks("7.5.10")),
+
+    /**
+     * Accepts any local address at setup and still sends from its own, where clause 4.2.3 (Open Draft 0.13) makes a
+     * device refuse an address it cannot send from. Caught by {@code ConnectionsCase.everyPacketLeavesFromTheLocalAddress}.
+     */
+    LOCAL_ADDRESS_UNCHECKED(breaks("4.2.3")),
     ;
 
     private final List<String> clauses;

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.MAINTAINED;
 
 import java.net.InetAddress;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -20,6 +21,8 @@ import org.apiguardian.api.API;
  * @param initialReceivePsn first PSN of each path the tester sends on
  * @param peerMaxOutstandingMessages the tester's maximum outstanding messages per stream, 1 to 2^31 ({@link
  *     #NO_MESSAGE_LIMIT}, the default, is no limit but the MSN window; spec clause 7.5.10, Open Draft 0.13)
+ * @param localAddress      the DUT's own address every packet of the connection leaves from, or empty for the DUT's
+ *     choice (spec clause 4.2.3, Open Draft 0.13)
  */
 @API(status = MAINTAINED, since = "0.1")
 public record ConnectionSpec(
@@ -31,7 +34,8 @@ public record ConnectionSpec(
         int streams,
         long initialSendPsn,
         long initialReceivePsn,
-        long peerMaxOutstandingMessages) {
+        long peerMaxOutstandingMessages,
+        Optional<InetAddress> localAddress) {
     /** No limit on outstanding messages but the MSN window: spec clause 4.2.1's default. */
     public static final long NO_MESSAGE_LIMIT = 1L << 31;
 
@@ -54,10 +58,11 @@ public record ConnectionSpec(
             throw new IllegalArgumentException(
                     "peerMaxOutstandingMessages must be 1 to 2^31: " + peerMaxOutstandingMessages);
         }
+        Objects.requireNonNull(localAddress, "localAddress");
     }
 
     /**
-     * The arguments before Open Draft 0.13, with no limit on outstanding messages.
+     * The arguments before Open Draft 0.13: no limit on outstanding messages, no local address.
      *
      * @deprecated use the canonical constructor or {@link #withPeerMaxOutstandingMessages}; kept so that code written
      *     against 0.12 still compiles
@@ -81,13 +86,15 @@ public record ConnectionSpec(
                 streams,
                 initialSendPsn,
                 initialReceivePsn,
-                NO_MESSAGE_LIMIT);
+                NO_MESSAGE_LIMIT,
+                Optional.empty());
     }
 
     /** A connection with initial PSNs 0 in both directions, the spec's default. */
     public static ConnectionSpec of(
             long localId, long peerId, InetAddress peerAddress, int peerPort, int paths, int streams) {
-        return new ConnectionSpec(localId, peerId, peerAddress, peerPort, paths, streams, 0, 0, NO_MESSAGE_LIMIT);
+        return new ConnectionSpec(
+                localId, peerId, peerAddress, peerPort, paths, streams, 0, 0, NO_MESSAGE_LIMIT, Optional.empty());
     }
 
     public ConnectionSpec withInitialPsns(long sendPsn, long receivePsn) {
@@ -100,13 +107,53 @@ public record ConnectionSpec(
                 streams,
                 sendPsn,
                 receivePsn,
-                peerMaxOutstandingMessages);
+                peerMaxOutstandingMessages,
+                localAddress);
     }
 
     /** The same connection with the tester's maximum outstanding messages per stream (spec clause 7.5.10). */
     public ConnectionSpec withPeerMaxOutstandingMessages(final long limit) {
         return new ConnectionSpec(
-                localId, peerId, peerAddress, peerPort, paths, streams, initialSendPsn, initialReceivePsn, limit);
+                localId,
+                peerId,
+                peerAddress,
+                peerPort,
+                paths,
+                streams,
+                initialSendPsn,
+                initialReceivePsn,
+                limit,
+                localAddress);
+    }
+
+    /** The same connection with the DUT's own address every packet leaves from (spec clause 4.2.3). */
+    public ConnectionSpec withLocalAddress(final InetAddress address) {
+        return new ConnectionSpec(
+                localId,
+                peerId,
+                peerAddress,
+                peerPort,
+                paths,
+                streams,
+                initialSendPsn,
+                initialReceivePsn,
+                peerMaxOutstandingMessages,
+                Optional.of(address));
+    }
+
+    /** The same connection under other ids: a second connection like this one. */
+    public ConnectionSpec withIds(final long newLocalId, final long newPeerId) {
+        return new ConnectionSpec(
+                newLocalId,
+                newPeerId,
+                peerAddress,
+                peerPort,
+                paths,
+                streams,
+                initialSendPsn,
+                initialReceivePsn,
+                peerMaxOutstandingMessages,
+                localAddress);
     }
 
     static void u32(long value, String name) {

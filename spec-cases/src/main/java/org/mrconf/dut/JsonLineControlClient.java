@@ -167,6 +167,7 @@ public final class JsonLineControlClient implements DutControl {
             // Only when a case sets it: the default is the document's, and agents written before 0.13 keep working.
             args.put("peerMaxOutstandingMessages", spec.peerMaxOutstandingMessages());
         }
+        spec.localAddress().ifPresent(local -> args.put("localAddress", local.getHostAddress()));
         ObjectNode result = call("create_connection", args);
         return read("create_connection", () -> {
             ArrayNode entropy = JsonFields.array(result, "result", "entropy");

@@ -174,7 +174,8 @@ public final class VectorReplay {
                 sidecar.setup().streams(),
                 sidecar.setup().initialSendPsn(),
                 sidecar.setup().initialPsn(),
-                sidecar.setup().peerMaxOutstandingMessages());
+                sidecar.setup().peerMaxOutstandingMessages(),
+                java.util.Optional.empty());
         control.createConnection(spec);
         final Map<String, PlaceholderRewriter.ActualRegion> regions = new HashMap<>();
         long base = REGION_BASE;
