@@ -179,6 +179,8 @@ public record DutProfile(
      * @param initialConnectionWindow the first connection window, packets; 0 when not declared
      * @param undeclared              the fields the declaration left out, for which the defaults stand (clause 12.1.6
      *                                requires all of them of a device claiming congestion; the case reports them)
+     * @param activeWindow            the window over which the receiver counts senders for the fair share, at least
+     *                                the hint interval (clause 8.2.4, Open Draft 0.13; optional, default the interval)
      */
     public record Congestion(
             double decreaseFactor,
@@ -187,7 +189,8 @@ public record DutProfile(
             Duration hintInterval,
             int initialPathWindow,
             int initialConnectionWindow,
-            Set<String> undeclared) {
+            Set<String> undeclared,
+            Duration activeWindow) {
         /** The fields of the profile file's {@code parameters.congestion}, every one required by clause 12.1.6. */
         public static final Set<String> FIELDS = Set.of(
                 "decreaseFactor",
@@ -197,13 +200,48 @@ public record DutProfile(
                 "initialPathWindow",
                 "initialConnectionWindow");
 
+        /** The fields the profile file may give: {@link #FIELDS} and the optional active window (Table 12-2). */
+        public static final Set<String> ALLOWED_FIELDS = java.util.stream.Stream.concat(
+                        FIELDS.stream(), java.util.stream.Stream.of("activeWindowUs"))
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
         /** The spec's defaults (clauses 8.2.4, 10.1.1) for a 100 Gbit/s link; nothing fixes the first windows. */
         public static final Congestion DEFAULTS =
-                new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000), 0, 0, FIELDS);
+                new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000), 0, 0, FIELDS, Duration.ofNanos(10_000));
 
         public Congestion {
             Objects.requireNonNull(hintInterval, "hintInterval");
+            Objects.requireNonNull(activeWindow, "activeWindow");
+            if (activeWindow.compareTo(hintInterval) < 0) {
+                throw new IllegalArgumentException(
+                        "the active window " + activeWindow + " is shorter than the hint interval " + hintInterval);
+            }
             undeclared = Set.copyOf(undeclared);
+        }
+
+        /**
+         * The parameters before Open Draft 0.13: the active window is the hint interval.
+         *
+         * @deprecated use the canonical constructor; kept so that code written against 0.12 still compiles
+         */
+        @Deprecated(since = "0.13")
+        public Congestion(
+                final double decreaseFactor,
+                final long linkRateMbps,
+                final double targetUtilization,
+                final Duration hintInterval,
+                final int initialPathWindow,
+                final int initialConnectionWindow,
+                final Set<String> undeclared) {
+            this(
+                    decreaseFactor,
+                    linkRateMbps,
+                    targetUtilization,
+                    hintInterval,
+                    initialPathWindow,
+                    initialConnectionWindow,
+                    undeclared,
+                    hintInterval);
         }
     }
 

@@ -265,7 +265,7 @@ public final class DutProfileLoader {
      * (no first windows): the declarations case, not the loader, reports what a device claiming congestion left out.
      */
     private static DutProfile.Congestion congestion(ObjectNode node, String at) throws FieldException {
-        JsonFields.onlyFields(node, at, DutProfile.Congestion.FIELDS);
+        JsonFields.onlyFields(node, at, DutProfile.Congestion.ALLOWED_FIELDS);
         DutProfile.Congestion defaults = DutProfile.Congestion.DEFAULTS;
         double decreaseFactor = JsonFields.has(node, "decreaseFactor")
                 ? JsonFields.number(node, at, "decreaseFactor", 0.01, 0.99)
@@ -285,6 +285,14 @@ public final class DutProfileLoader {
         int connectionWindow = JsonFields.has(node, "initialConnectionWindow")
                 ? (int) JsonFields.integer(node, at, "initialConnectionWindow", 1, Integer.MAX_VALUE)
                 : 0;
+        // Optional (Table 12-2): absent, the hint interval, the rule before Open Draft 0.13.
+        Duration activeWindow = JsonFields.has(node, "activeWindowUs")
+                ? Duration.ofNanos(1000 * JsonFields.integer(node, at, "activeWindowUs", 1, 10_000_000))
+                : hintInterval;
+        if (activeWindow.compareTo(hintInterval) < 0) {
+            throw new FieldException(
+                    at + ".activeWindowUs", "must be at least the hint interval (clause 8.2.4): " + activeWindow);
+        }
         Set<String> undeclared = new java.util.TreeSet<>(DutProfile.Congestion.FIELDS);
         node.fieldNames().forEachRemaining(undeclared::remove);
         return new DutProfile.Congestion(
@@ -294,7 +302,8 @@ public final class DutProfileLoader {
                 hintInterval,
                 pathWindow,
                 connectionWindow,
-                undeclared);
+                undeclared,
+                activeWindow);
     }
 
     private static InetSocketAddress endpoint(ObjectNode node, String at, int minPort) throws FieldException {

@@ -79,14 +79,24 @@ public record HelloDeclarations(
             if (connectionWindow == 0) {
                 undeclared.add("initialConnectionWindowPackets");
             }
+            final Duration hintInterval = nanos(p, at, "rateHintIntervalNs");
+            // Optional (spec Table 12-2): absent, the hint interval.
+            final Duration activeWindow =
+                    JsonFields.has(p, "rateHintActiveWindowNs") ? nanos(p, at, "rateHintActiveWindowNs") : hintInterval;
+            if (activeWindow.compareTo(hintInterval) < 0) {
+                throw new JsonFields.FieldException(
+                        at + ".rateHintActiveWindowNs",
+                        "must be at least rateHintIntervalNs (spec clause 8.2.4): " + activeWindow.toNanos());
+            }
             congestion = Optional.of(new DutProfile.Congestion(
                     exclusive(p, at, "decreaseFactor"),
                     JsonFields.integer(p, at, "linkRateBitsPerSecond", 1_000_000, Long.MAX_VALUE) / 1_000_000,
                     JsonFields.number(p, at, "targetUtilization", Double.MIN_VALUE, 1),
-                    nanos(p, at, "rateHintIntervalNs"),
+                    hintInterval,
                     pathWindow,
                     connectionWindow,
-                    undeclared));
+                    undeclared,
+                    activeWindow));
         }
         return new HelloDeclarations(tolerance, Optional.of(timers), congestion);
     }

@@ -88,6 +88,10 @@ class DeclarationAgreementCase {
                 file.linkRateMbps());
         found.same("12.1.6: target utilisation", said.targetUtilization(), file.targetUtilization());
         found.same("12.1.6: hint interval (hello ns, the file us)", said.hintInterval(), file.hintInterval());
+        found.same(
+                "8.2.4: rate-hint active window (hello ns, the file us; absent, the hint interval)",
+                said.activeWindow(),
+                file.activeWindow());
         found.same("12.1.6: decrease factor", said.decreaseFactor(), file.decreaseFactor());
         found.same("12.1.6: initial path window, packets", said.initialPathWindow(), file.initialPathWindow());
         found.require(
