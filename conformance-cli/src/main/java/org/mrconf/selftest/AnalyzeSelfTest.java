@@ -92,6 +92,15 @@ public final class AnalyzeSelfTest {
                     "the computed RTO is the sender's own estimate: a timeout that comes late after an ACK looks the"
                             + " same as a longer computed RTO"),
             Map.entry(
+                    Defect.LATE_ACK_ENDS_BACKOFF,
+                    "it needs a late ACK during a backoff, which a capture shows only where the network held an ACK"
+                            + " back; and a shorter interval after it looks the same as the lower computed RTO its RTT"
+                            + " sample may bring"),
+            Map.entry(
+                    Defect.LATE_ACK_RESETS_EXPIRY_COUNT,
+                    "the count of expiries shows only in path health, which is not on the wire, and only after a"
+                            + " late ACK, which needs the network to hold an ACK back"),
+            Map.entry(
                     Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS,
                     "the echo is the previous packet's timestamp, which a packet of the path did carry; which packet"
                             + " arrived last at the receiver is not in a capture taken beside the sender (the fabric"
