@@ -35,6 +35,8 @@ class AnalyzeSelfValidationTest {
             // when a payload reaches memory.
             Defect.INITIAL_PSN_IGNORED,
             Defect.BACKOFF_NOT_RESTORED,
+            Defect.LATE_ACK_ENDS_BACKOFF,
+            Defect.LATE_ACK_RESETS_EXPIRY_COUNT,
             Defect.PROBE_ECHOES_DATA_TIMESTAMP,
             Defect.TIMESTAMP_ECHO_STUCK,
             Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS,

@@ -98,62 +98,73 @@ public record ConnectionSpec(
     }
 
     public ConnectionSpec withInitialPsns(long sendPsn, long receivePsn) {
-        return new ConnectionSpec(
-                localId,
-                peerId,
-                peerAddress,
-                peerPort,
-                paths,
-                streams,
-                sendPsn,
-                receivePsn,
-                peerMaxOutstandingMessages,
-                localAddress);
+        final Copy copy = new Copy(this);
+        copy.initialSendPsn = sendPsn;
+        copy.initialReceivePsn = receivePsn;
+        return copy.build();
     }
 
     /** The same connection with the tester's maximum outstanding messages per stream (spec clause 7.5.10). */
     public ConnectionSpec withPeerMaxOutstandingMessages(final long limit) {
-        return new ConnectionSpec(
-                localId,
-                peerId,
-                peerAddress,
-                peerPort,
-                paths,
-                streams,
-                initialSendPsn,
-                initialReceivePsn,
-                limit,
-                localAddress);
+        final Copy copy = new Copy(this);
+        copy.peerMaxOutstandingMessages = limit;
+        return copy.build();
     }
 
     /** The same connection with the DUT's own address every packet leaves from (spec clause 4.2.3). */
     public ConnectionSpec withLocalAddress(final InetAddress address) {
-        return new ConnectionSpec(
-                localId,
-                peerId,
-                peerAddress,
-                peerPort,
-                paths,
-                streams,
-                initialSendPsn,
-                initialReceivePsn,
-                peerMaxOutstandingMessages,
-                Optional.of(address));
+        final Copy copy = new Copy(this);
+        copy.localAddress = Optional.of(address);
+        return copy.build();
     }
 
     /** The same connection under other ids: a second connection like this one. */
     public ConnectionSpec withIds(final long newLocalId, final long newPeerId) {
-        return new ConnectionSpec(
-                newLocalId,
-                newPeerId,
-                peerAddress,
-                peerPort,
-                paths,
-                streams,
-                initialSendPsn,
-                initialReceivePsn,
-                peerMaxOutstandingMessages,
-                localAddress);
+        final Copy copy = new Copy(this);
+        copy.localId = newLocalId;
+        copy.peerId = newPeerId;
+        return copy.build();
+    }
+
+    /** The components of a spec, to change some and build another: one place that lists them all for the withers. */
+    private static final class Copy {
+        private long localId;
+        private long peerId;
+        private final InetAddress peerAddress;
+        private final int peerPort;
+        private final int paths;
+        private final int streams;
+        private long initialSendPsn;
+        private long initialReceivePsn;
+        private long peerMaxOutstandingMessages;
+        private Optional<InetAddress> localAddress;
+
+        Copy(final ConnectionSpec from) {
+            localId = from.localId;
+            peerId = from.peerId;
+            peerAddress = from.peerAddress;
+            peerPort = from.peerPort;
+            paths = from.paths;
+            streams = from.streams;
+            initialSendPsn = from.initialSendPsn;
+            initialReceivePsn = from.initialReceivePsn;
+            peerMaxOutstandingMessages = from.peerMaxOutstandingMessages;
+            localAddress = from.localAddress;
+        }
+
+        ConnectionSpec build() {
+            return new ConnectionSpec(
+                    localId,
+                    peerId,
+                    peerAddress,
+                    peerPort,
+                    paths,
+                    streams,
+                    initialSendPsn,
+                    initialReceivePsn,
+                    peerMaxOutstandingMessages,
+                    localAddress);
+        }
     }
 
     static void u32(long value, String name) {
