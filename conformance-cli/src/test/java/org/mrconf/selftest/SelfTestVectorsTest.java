@@ -163,7 +163,12 @@ class SelfTestVectorsTest {
         "UNHEALTHY_PATH_RESENDS_ELSEWHERE, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL",
         "UNHEALTHY_PATH_NOT_RECOVERED, STANDARD, 6.7.1/dut-unhealthy-path-avoided-then-healed, FAIL",
         ", STANDARD, 6.6.1/dut-rto-from-the-echoed-timestamp, PASS",
-        "ECHO_IGNORED, STANDARD, 6.6.1/dut-rto-from-the-echoed-timestamp, FAIL"
+        "ECHO_IGNORED, STANDARD, 6.6.1/dut-rto-from-the-echoed-timestamp, FAIL",
+        ", LONG_HAUL, 6.6.5/dut-backs-off-to-the-long-haul-maximum, PASS",
+        "RTO_CAPPED_AT_511_MS, LONG_HAUL, 6.6.5/dut-backs-off-to-the-long-haul-maximum, FAIL",
+        "INITIAL_RTO_AT_MINIMUM, LONG_HAUL, 6.6.5/dut-backs-off-to-the-long-haul-maximum, FAIL",
+        ", LONG_HAUL, 6.6.5/dut-first-window-crosses-a-10-ms-path, PASS",
+        "INITIAL_RTO_AT_MINIMUM, LONG_HAUL, 6.6.5/dut-first-window-crosses-a-10-ms-path, FAIL"
     })
     void shouldJudgeEachVectorAgainstItsDefectsInItsConfiguration(
             final Defect defect,

@@ -257,6 +257,8 @@ public enum Defect {
     NO_REPATH_AFTER_RTO(breaks("6.6.4")),
     /** Keeps its timer in a 9-bit millisecond field: the RTO never exceeds 511 ms, whatever maximum RTO it is given, so a long-haul configuration's 1 s maximum is never reached (caught by LongHaulCase against the long-haul configuration). */
     RTO_CAPPED_AT_511_MS(breaks("6.6.5")),
+    /** Arms its timer with the minimum RTO until the first RTT sample, the initial RTO register left unread: a metro path's first window is resent before its 10 ms ACK can come back (caught by LongHaulCase and the 6.6.5 vectors against the long-haul configuration; the standard configuration's timers, 2 and 10 ms under a 20 ms tolerance, hide it). */
+    INITIAL_RTO_AT_MINIMUM(breaks("6.6.5")),
     /** Resends the outstanding PSNs of an unhealthy path under another path's id instead of keeping them on their own (caught by PathHealthCase). */
     UNHEALTHY_PATH_RESENDS_ELSEWHERE(breaks("6.7.1")),
     /** Never marks an unhealthy path healthy again, whatever ACKs arrive on it (caught by PathHealthCase). */

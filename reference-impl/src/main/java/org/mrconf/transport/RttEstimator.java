@@ -19,6 +19,7 @@ final class RttEstimator {
     private final boolean notClampedToMax;
     private final boolean backoffNotRestored;
     private final boolean cappedAt511Ms;
+    private final boolean initialAtMinimum;
 
     /** The ceiling of a 9-bit millisecond timer field ({@link org.mrconf.defect.Defect#RTO_CAPPED_AT_511_MS}). */
     private static final long NINE_BIT_MS_CEILING_NS = 511_000_000L;
@@ -36,6 +37,7 @@ final class RttEstimator {
         this.notClampedToMax = defects.has(org.mrconf.defect.Defect.RTO_NOT_CLAMPED_TO_MAX);
         this.backoffNotRestored = defects.has(org.mrconf.defect.Defect.BACKOFF_NOT_RESTORED);
         this.cappedAt511Ms = defects.has(org.mrconf.defect.Defect.RTO_CAPPED_AT_511_MS);
+        this.initialAtMinimum = defects.has(org.mrconf.defect.Defect.INITIAL_RTO_AT_MINIMUM);
         this.minRtoNs = minRtoNs;
         this.initialRtoNs = initialRtoNs;
         this.maxRtoNs = maxRtoNs;
@@ -97,7 +99,8 @@ final class RttEstimator {
 
     /** The current timeout including backoff, clamped to [min RTO, max RTO]. */
     long rtoNs() {
-        final long base = hasSample ? srttNs + Math.max(1_000, 4 * rttVarNs) : initialRtoNs;
+        final long base =
+                hasSample ? srttNs + Math.max(1_000, 4 * rttVarNs) : initialAtMinimum ? minRtoNs : initialRtoNs;
         long rto = Math.max(minRtoNs, Math.min(maxRtoNs, base));
         for (int i = 0; i < backoffShift && (rto < maxRtoNs || notClampedToMax); i++) {
             rto = notClampedToMax ? rto * 2 : Math.min(maxRtoNs, rto * 2);

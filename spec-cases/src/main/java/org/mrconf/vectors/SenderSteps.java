@@ -100,6 +100,11 @@ final class SenderSteps {
     private final PathHealthCheck pathHealth;
     /** How many data packets the DUT had sent when the latest acks step began to hold ACKs back. */
     private int heldFrom;
+    /**
+     * How long after the first packet of the latest hold the acks step that released it sent its ACKs, by the tester's
+     * clock (-1: no hold released, or nothing sent in it).
+     */
+    private long releasedAfterNs = -1;
 
     /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
     private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
@@ -250,6 +255,9 @@ final class SenderSteps {
 
     /** Holds ACKs back, or sends one per path that received anything (describing it all) and ACKs at once again. */
     private void acks(final Sidecar.Acks acks) throws DutControlException, InterruptedException {
+        if (acks.waitMs().isPresent()) {
+            Thread.sleep(acks.waitMs().getAsLong()); // the round trip of a longer path (clause 6.6.5)
+        }
         acks.echoAgeMs().ifPresent(ms -> echoAgeNs = ms * 1_000_000);
         acks.ceCount().ifPresent(count -> ceCount = (int) count);
         pathHealth.acks(acks.silentPaths(), sentPackets(), control);
@@ -305,6 +313,13 @@ final class SenderSteps {
                     sendAck(path, timestamp);
                 }
             });
+            if (wasHeld && !acksHeld) {
+                // Taken once the ACKs are out: a later time only makes a resend more often INCONCLUSIVE, never FAIL.
+                final List<ReceivedPacket> sent = sentPackets();
+                releasedAfterNs = sent.size() > heldFrom
+                        ? peer.link().nowNs() - sent.get(heldFrom).receivedNs()
+                        : -1;
+            }
             if (acks.describe()) {
                 holdStartNs = System.nanoTime(); // the DUT has an ACK now: its connection timeout starts again
             }
@@ -723,6 +738,16 @@ final class SenderSteps {
         }
         if (check.rtoFollowsEcho()) {
             RttEstimateCheck.judge(this::sentPackets, heldFrom, echoAgeNs, timers, at, failures);
+        }
+        if (check.longHaulTimers()) {
+            LongHaulChecks.declaredTimers(timers, at, failures);
+        }
+        if (check.noSpuriousResend()) {
+            if (releasedAfterNs < 0) {
+                throw new TestAbortedException(at + ": the DUT sent nothing while the tester held its ACKs back, so"
+                        + " no resend can be judged");
+            }
+            LongHaulChecks.noSpuriousResend(sentPackets(), heldFrom, releasedAfterNs, timers, at, failures);
         }
         if (check.unhealthy()) {
             pathHealth.unhealthy(this::sentPackets, control, at);

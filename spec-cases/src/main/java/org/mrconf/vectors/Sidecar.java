@@ -302,6 +302,13 @@ public record Sidecar(
      * <p>{@code rtoFollowsEcho} (clause 6.6.1; with ACKs held since the latest acks step and a post since, after
      * exactly one data packet acknowledged with an {@code echoAge}) judges the first resend of the next packet against
      * the RTO that one RTT sample gives, bounded on the DUT's own clock ({@link RttEstimateCheck}).
+     *
+     * <p>{@code longHaulTimers} (clause 6.6.5) judges the device's declared timers: a minimum RTO of at most 20 ms,
+     * an initial RTO longer than 10 ms plus the tolerance, a maximum RTO of at least 1 s. {@code noSpuriousResend}
+     * (clause 6.6.5; after an acks step that released ACKs held back since a post) fails any retransmission among the
+     * packets the DUT sent during that hold, unless the released ACKs left the tester no sooner than the declared
+     * initial RTO less the tolerance after the first of them arrived: then a resend may be the timer's due, and the
+     * vector is INCONCLUSIVE ({@link LongHaulChecks}).
      */
     public record Check(
             List<RegionContent> regions,
@@ -322,7 +329,9 @@ public record Sidecar(
             boolean unhealthy,
             boolean avoided,
             boolean healed,
-            boolean rtoFollowsEcho)
+            boolean rtoFollowsEcho,
+            boolean longHaulTimers,
+            boolean noSpuriousResend)
             implements Step {
         /** Whether this check needs a tester that has acknowledged nothing. */
         public boolean needsNothingAcknowledged() {
@@ -345,6 +354,8 @@ public record Sidecar(
                     || avoided
                     || healed
                     || rtoFollowsEcho
+                    || longHaulTimers
+                    || noSpuriousResend
                     || needsNothingAcknowledged();
         }
     }
@@ -366,7 +377,8 @@ public record Sidecar(
      * then on every ACK the tester sends reports that CE count (clause 8.2.2; 0 reports none again), so that the DUT's
      * congestion windows decrease (clauses 10.1.1, 10.1.2). {@code silentPaths}: until the next acks step the tester
      * records what arrives on these paths but acknowledges none of it, so that their timers expire (clause 6.7.1);
-     * that next step's ACKs acknowledge them.
+     * that next step's ACKs acknowledge them. {@code waitMs}: the step first waits that many milliseconds, so the ACKs
+     * it releases reach the DUT as a path of that round-trip time would bring them (clause 6.6.5's 10 ms path).
      */
     public record Acks(
             boolean hold,
@@ -376,7 +388,8 @@ public record Sidecar(
             List<Long> lose,
             boolean describe,
             OptionalLong ceCount,
-            List<Integer> silentPaths)
+            List<Integer> silentPaths,
+            OptionalLong waitMs)
             implements Step {}
 
     /**

@@ -310,7 +310,18 @@ public final class SidecarReader {
     }
 
     private static Sidecar.Acks acks(final Fields f, final JsonNode node, final String at) throws VectorException {
-        f.only(node, at, "hold", "loseFirst", "rateHint", "echoAge", "lose", "describe", "ceCount", "silentPaths");
+        f.only(
+                node,
+                at,
+                "hold",
+                "loseFirst",
+                "rateHint",
+                "echoAge",
+                "lose",
+                "describe",
+                "ceCount",
+                "silentPaths",
+                "waitMs");
         if (!node.has("hold")) {
             throw new VectorException(f.file, at + ".hold", "is missing");
         }
@@ -356,7 +367,9 @@ public final class SidecarReader {
                 describe,
                 // The CE count field is 16 bits wide (Table 5-9).
                 optional(f, node, at, "ceCount", 0xFFFF),
-                List.copyOf(silentPaths));
+                List.copyOf(silentPaths),
+                // A wait of up to 10 s: a round trip, not a timeout (the hold limit judges those).
+                optional(f, node, at, "waitMs", 10_000));
     }
 
     private static Sidecar.Nack nack(final Fields f, final JsonNode node, final String at) throws VectorException {
@@ -419,7 +432,9 @@ public final class SidecarReader {
                 "unhealthy",
                 "avoided",
                 "healed",
-                "rtoFollowsEcho");
+                "rtoFollowsEcho",
+                "longHaulTimers",
+                "noSpuriousResend");
         final List<Sidecar.RegionContent> regions = regionContents(f, node, at);
         final List<Long> completed = wrIds(f, node, at, "completed");
         final List<Long> notCompleted = wrIds(f, node, at, "notCompleted");
@@ -443,14 +458,17 @@ public final class SidecarReader {
                 node.has("unhealthy") && f.bool(node, at, "unhealthy"),
                 node.has("avoided") && f.bool(node, at, "avoided"),
                 node.has("healed") && f.bool(node, at, "healed"),
-                node.has("rtoFollowsEcho") && f.bool(node, at, "rtoFollowsEcho"));
+                node.has("rtoFollowsEcho") && f.bool(node, at, "rtoFollowsEcho"),
+                node.has("longHaulTimers") && f.bool(node, at, "longHaulTimers"),
+                node.has("noSpuriousResend") && f.bool(node, at, "noSpuriousResend"));
         if (!check.checksSomething()) {
             throw new VectorException(
                     f.file,
                     at,
                     "checks nothing; give regions, completed, notCompleted, sendWindow, resentOldest, everyPath,"
                             + " failed, rateWithinHint, resentOnlyLost, resentAfterRetry, notResentFor, pathWindow,"
-                            + " connectionWindow, unhealthy, avoided, healed or rtoFollowsEcho");
+                            + " connectionWindow, unhealthy, avoided, healed, rtoFollowsEcho, longHaulTimers or"
+                            + " noSpuriousResend");
         }
         if (check.notResentForMs().isPresent() && check.notResentForMs().getAsLong() == 0) {
             throw new VectorException(f.file, at + ".notResentFor", "must be a watch of at least 1 ms");
@@ -553,6 +571,7 @@ public final class SidecarReader {
         checkNothingAcknowledged(f, steps);
         checkLossAndNackWaits(f, steps);
         checkWindowsWhileHeld(f, steps);
+        checkReleasedAfterHold(f, steps);
         checkPathHealthOrder(f, steps);
         if (setup.initialSendPsn() != 0 && steps.isEmpty()) {
             throw new VectorException(
@@ -638,6 +657,32 @@ public final class SidecarReader {
                         "$.steps[" + i + "].check." + (check.pathWindow() ? "pathWindow" : "connectionWindow"),
                         "counts the packets the DUT has in flight, which needs an earlier post while the tester"
                                 + " holds its ACKs back (the latest acks step has hold true)");
+            }
+        }
+    }
+
+    /**
+     * A {@code noSpuriousResend} check judges the packets sent during a hold whose ACKs the latest acks step released:
+     * an acks step holds, a post follows, and the latest acks step before the check releases (hold false).
+     */
+    private static void checkReleasedAfterHold(final Fields f, final List<Sidecar.Step> steps) throws VectorException {
+        boolean held = false;
+        boolean postedWhileHeld = false;
+        boolean released = false;
+        for (int i = 0; i < steps.size(); i++) {
+            final Sidecar.Step step = steps.get(i);
+            if (step instanceof Sidecar.Acks acks) {
+                released = held && postedWhileHeld && !acks.hold();
+                postedWhileHeld &= acks.hold();
+                held = acks.hold();
+            } else if (step instanceof Sidecar.Post) {
+                postedWhileHeld |= held;
+            } else if (step instanceof Sidecar.Check check && check.noSpuriousResend() && !released) {
+                throw new VectorException(
+                        f.file,
+                        "$.steps[" + i + "].check.noSpuriousResend",
+                        "judges the packets sent while the tester held its ACKs back, which needs an acks step with"
+                                + " hold true, a post, then an acks step with hold false as the latest before it");
             }
         }
     }

@@ -283,7 +283,18 @@ class VectorCorpusTest {
                         "an RTO judged with nothing held back",
                         edit("\"hold\" : true", "\"hold\" : false"),
                         "$.steps[5].check.rtoFollowsEcho: judges the RTO of a packet sent while the tester holds its"
-                                + " ACKs back"));
+                                + " ACKs back"),
+                Arguments.of(
+                        "6.6.5/dut-first-window-crosses-a-10-ms-path",
+                        "a resend judged with no hold released",
+                        edit("\"hold\" : true", "\"hold\" : false"),
+                        "$.steps[4].check.noSpuriousResend: judges the packets sent while the tester held its ACKs"
+                                + " back"),
+                Arguments.of(
+                        "6.6.5/dut-first-window-crosses-a-10-ms-path",
+                        "a round trip longer than 10 s",
+                        edit("\"waitMs\" : 10", "\"waitMs\" : 10001"),
+                        "$.steps[3].acks.waitMs"));
     }
 
     private static final String HEALTH_VECTOR = "6.7.1/dut-unhealthy-path-avoided-then-healed";

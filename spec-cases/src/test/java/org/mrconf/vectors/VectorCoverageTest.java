@@ -45,7 +45,7 @@ class VectorCoverageTest {
                             + " acknowledges nothing, and judge the waits a NACK RECEIVER_NOT_READY or"
                             + " PSN_OUT_OF_WINDOW asks for, count its packets in flight against its congestion"
                             + " windows, keep a path silent until it is unhealthy and judge the RTO one inflated RTT"
-                            + " sample gives, but have no predicate yet on its long-haul timers",
+                            + " sample gives",
             TIMERS, "replay judges what holds once the DUT is quiet, never how soon it answered",
             NO_PREDICATE, "the sidecar has no expectation for it yet");
 
@@ -53,11 +53,6 @@ class VectorCoverageTest {
     static final Map<String, String> GAPS = Map.ofEntries(
             Map.entry("3.1.4", NOT_ON_THE_WIRE + " (the declared maximum; stream 0 is in every vector)"),
             Map.entry("4.2.1", NOT_ON_THE_WIRE + " (out-of-band setup; 11.2.1's vector covers the unknown connection)"),
-            Map.entry(
-                    "6.6.5",
-                    TIMERS + " (rtoFollowsEcho could show the RTO reaching the 1 s maximum, but only by waiting over"
-                            + " 1 s, which the corpus's 30 s replay budget cannot hold; the 10 ms RTT needs ACKs delayed"
-                            + " for real; LongHaulCase judges both)"),
             Map.entry("11.1.6", NOT_ON_THE_WIRE + " (a post refused by the control protocol)"),
             Map.entry("12.1.1", NOT_ON_THE_WIRE),
             Map.entry("12.1.2", NOT_ON_THE_WIRE),

@@ -85,6 +85,7 @@ final class Scenarios {
         all.addAll(WindowScenarios.all());
         all.addAll(PathHealthScenarios.all());
         all.addAll(RttScenarios.all());
+        all.addAll(LongHaulScenarios.all());
         all.addAll(SenderScenarios.all());
         all.addAll(SilentTesterScenarios.all());
         all.addAll(AnswerScenarios.all());

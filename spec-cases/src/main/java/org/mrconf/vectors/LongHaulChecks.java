@@ -1,0 +1,103 @@
+package org.mrconf.vectors;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.PacketFlags;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Clause 6.6.5 as a vector judges it ({@link Sidecar.Check#longHaulTimers()}, {@link
+ * Sidecar.Check#noSpuriousResend()}): the timers a device claiming long-haul declares suit a 10 ms path, and packets
+ * whose ACKs come back within that round trip are never resent. The same judgement as {@code LongHaulCase}, so that a
+ * vector and the case cannot disagree.
+ */
+final class LongHaulChecks {
+    /** The path round-trip time clause 6.6.5 is written for. */
+    static final Duration LONG_HAUL_RTT = Duration.ofMillis(10);
+
+    private static final Duration MAX_OF_MIN_RTO = Duration.ofMillis(20);
+    private static final Duration MIN_OF_MAX_RTO = Duration.ofSeconds(1);
+
+    private LongHaulChecks() {}
+
+    /** The declared timers allow a 10 ms path and back off far enough (without declared timers: INCONCLUSIVE). */
+    static void declaredTimers(
+            final Optional<DutProfile.Timers> declared, final String at, final List<String> failures) {
+        final DutProfile.Timers timers = declared.orElseThrow(() ->
+                new TestAbortedException(at + ": the device declares no timers, so clause 6.6.5's cannot be judged"));
+        if (timers.maxRto().compareTo(MIN_OF_MAX_RTO) < 0) {
+            failures.add(String.format(
+                    "%s: the declared maximum RTO is %d ms; 6.6.5: a device claiming long-haul declares at least 1 s",
+                    at, timers.maxRto().toMillis()));
+        }
+        if (timers.minRto().compareTo(MAX_OF_MIN_RTO) > 0) {
+            failures.add(String.format(
+                    "%s: the declared minimum RTO is %d us; 6.6.5: a device claiming long-haul declares at most 20 ms",
+                    at, timers.minRto().toNanos() / 1000));
+        }
+        if (timers.initialRto().compareTo(LONG_HAUL_RTT.plus(timers.tolerance())) <= 0) {
+            failures.add(String.format(
+                    "%s: the declared initial RTO is %d us; 6.6.5: a device claiming long-haul declares one longer"
+                            + " than 10 ms plus its tolerance of %d us",
+                    at, timers.initialRto().toNanos() / 1000, timers.tolerance().toNanos() / 1000));
+        }
+    }
+
+    /**
+     * No packet the DUT sent during the hold (from index {@code heldFrom} of {@code sent}) was a retransmission: its
+     * ACK came back within the round trip the tester gave it. A retransmission is a PSN sent twice on its path, or a
+     * packet flagged RETRANSMISSION. When the released ACKs left {@code answeredAfterNs} after the first held packet
+     * arrived, not well inside the declared initial RTO (less the tolerance), a resend may be the timer's due:
+     * INCONCLUSIVE.
+     */
+    static void noSpuriousResend(
+            final List<ReceivedPacket> sent,
+            final int heldFrom,
+            final long answeredAfterNs,
+            final Optional<DutProfile.Timers> declared,
+            final String at,
+            final List<String> failures) {
+        final Set<String> seen = new HashSet<>();
+        ReceivedPacket resent = null;
+        for (final ReceivedPacket packet : sent.subList(Math.min(heldFrom, sent.size()), sent.size())) {
+            final DataPacket data = packet.data().orElseThrow();
+            final boolean again =
+                    !seen.add(data.header().pathId() + "/" + data.header().psn())
+                            || (data.header().flags() & PacketFlags.RETRANSMISSION) != 0;
+            if (again) {
+                resent = packet;
+                break;
+            }
+        }
+        if (resent == null) {
+            return;
+        }
+        final DutProfile.Timers timers = declared.orElseThrow(() -> new TestAbortedException(
+                at + ": the DUT resent a packet, and without declared timers it cannot be told whether its timer was"
+                        + " due"));
+        final long dueNs = timers.initialRto().minus(timers.tolerance()).toNanos();
+        if (answeredAfterNs >= dueNs) {
+            throw new TestAbortedException(String.format(
+                    "%s: the tester's ACKs left %d us after the first packet, not well inside the declared initial"
+                            + " RTO of %d ms less the tolerance, so the DUT's resend may be its timer's due",
+                    at, answeredAfterNs / 1000, timers.initialRto().toMillis()));
+        }
+        final DataPacket data = resent.data().orElseThrow();
+        failures.add(String.format(
+                "%s: the DUT resent PSN %d on path %d although the tester's ACKs left %d us after its first packet,"
+                        + " inside the declared initial RTO of %d ms less the tolerance of %d ms; 6.6.5: a packet"
+                        + " whose ACK comes within a 10 ms round trip is not retransmitted",
+                at,
+                data.header().psn(),
+                data.header().pathId(),
+                answeredAfterNs / 1000,
+                timers.initialRto().toMillis(),
+                timers.tolerance().toMillis()));
+    }
+}
