@@ -381,6 +381,15 @@ public enum Defect {
     /** Sends the ACK of a duplicate with rate hint 0. Caught by {@code CongestionCase.rateHintInEveryAck}. */
     RATE_HINT_MISSING_FROM_DUPLICATE_ACKS(breaks("8.2.3")),
 
+    /** Splits its link among every connection it has, idle ones too, not among those that sent data in its active window. Caught by {@code FairShareCase}. */
+    FAIR_SHARE_COUNTS_IDLE_CONNECTIONS(breaks("8.2.4")),
+
+    /** Counts every connection that ever sent it data in the fair share: a sender that went silent is never forgotten. Caught by {@code FairShareCase}. */
+    FAIR_SHARE_NEVER_FORGETS(breaks("8.2.4")),
+
+    /** Applies the target utilisation to a lone sender too, which 8.2.4 gives the whole link rate. Caught by {@code FairShareCase}. */
+    FAIR_SHARE_DISCOUNTS_A_LONE_SENDER(breaks("8.2.4")),
+
     /** Ignores the rate hint of ACKs: paces at line rate only. Caught by {@code CongestionCase.sendingRateKeepsToTheHint}. */
     RATE_HINT_IGNORED(breaks("10.1.4")),
 

@@ -33,8 +33,11 @@ final class Connection {
     int unacknowledged;
     /** Last ACK or NACK from the peer, or when data became outstanding (clause 6.7.3). */
     long lastHeardNs;
+    /** The {@link #lastDataReceivedNs} of a connection that has received no data: far past, without overflow. */
+    static final long NO_DATA_YET = Long.MIN_VALUE / 4;
+
     /** Last data packet from the peer, for the receiver's count of active senders (clause 8.2.4). */
-    long lastDataReceivedNs = Long.MIN_VALUE / 4; // far past, without overflow in subtraction
+    long lastDataReceivedNs = NO_DATA_YET;
     /** Where round-robin tie-breaking between equally free paths starts next (clause 10.2.2). */
     int nextPathCursor;
 

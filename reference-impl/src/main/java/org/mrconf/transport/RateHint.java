@@ -27,6 +27,11 @@ final class RateHint {
     private long packets;
     private long marked;
 
+    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
+    private final boolean countsIdle;
+    private final boolean neverForgets;
+    private final boolean discountsALoneSender;
+
     RateHint(final EndpointConfig config, final List<Connection> connections) {
         this.lineRateMbps = Math.max(1, config.lineRateBitsPerSecond() / 1_000_000);
         this.utilization = config.rateHintUtilization();
@@ -34,6 +39,9 @@ final class RateHint {
         this.activeWindowNs = Math.max(intervalNs, config.rateHintActiveWindowNs());
         this.connections = connections;
         this.hintMbps = lineRateMbps;
+        this.countsIdle = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_COUNTS_IDLE_CONNECTIONS);
+        this.neverForgets = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_NEVER_FORGETS);
+        this.discountsALoneSender = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_DISCOUNTS_A_LONE_SENDER);
     }
 
     /** Counts one arriving data packet and whether a queue on its way marked it. */
@@ -55,7 +63,10 @@ final class RateHint {
     private void recount(final long nowNs) {
         int active = 0;
         for (int i = 0; i < connections.size(); i++) {
-            if (nowNs - connections.get(i).lastDataReceivedNs <= activeWindowNs) {
+            final long sinceData = nowNs - connections.get(i).lastDataReceivedNs;
+            if (sinceData <= activeWindowNs
+                    || countsIdle
+                    || (neverForgets && connections.get(i).lastDataReceivedNs != Connection.NO_DATA_YET)) {
                 active++;
             }
         }
@@ -67,7 +78,8 @@ final class RateHint {
         packets = 0;
         marked = 0;
         // A lone sender may use the whole link; shared, a little headroom drains what transients build.
-        final double share = active <= 1 ? lineRateMbps : lineRateMbps * utilization / active;
+        final double share =
+                active <= 1 && !discountsALoneSender ? lineRateMbps : lineRateMbps * utilization / Math.max(1, active);
         hintMbps = Math.max(1, (long) (share * scale));
         countedAtNs = nowNs;
     }

@@ -1,0 +1,174 @@
+package org.mrconf.cases.congestion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TesterMessages;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.PeerConnection;
+import org.mrconf.peer.ReceivedPacket;
+
+/**
+ * The count behind the fair share (clause 8.2.4): a receiver divides its link among the connections that sent it data
+ * during its declared active window, not among every connection it has. Three connections are set up and, with no
+ * CE mark anywhere (so the CE scale stays 1), the ACKs' rate hints are judged in three phases:
+ *
+ * <ol>
+ *   <li>one connection sends, the other two are idle: n = 1, so every hint is the whole link rate, without the
+ *       utilisation factor;
+ *   <li>two connections take turns: n is 1 or 2 (how many fall within the window depends on timing the tester does
+ *       not control, so either is right), and every hint is one of those two shares;
+ *   <li>after a silence longer than the active window and one hint interval, plus the tolerance, the first connection
+ *       sends alone again: the second is no longer counted, and every hint is the whole link rate again.
+ * </ol>
+ *
+ * A share is the spec's L x u / n rounded down; a device computing it in binary floating point may land 1 Mbit/s
+ * below an exact whole number (0.95 has no exact binary form), so that value is accepted too. The hints are judged
+ * against the declared link rate and target utilisation (Table 12-2). A declared active window longer than {@link
+ * #LONGEST_SILENCE} leaves the third phase undecided (INCONCLUSIVE).
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Fair-share computation")
+class FairShareCase {
+    /** WRITEs each connection sends in a phase, each one awaited before the next. */
+    private static final int WRITES = 6;
+
+    /** The longest silence the case waits for the active window to pass. */
+    private static final Duration LONGEST_SILENCE = Duration.ofSeconds(3);
+
+    /** Beyond the declared window, interval and tolerance: the tester's own scheduling. */
+    private static final Duration MARGIN = Duration.ofMillis(50);
+
+    private static final long SECOND_DUT_CONNECTION = 0x0001_0F51L;
+    private static final long SECOND_TESTER_CONNECTION = 0x0002_0F51L;
+    private static final long IDLE_DUT_CONNECTION = 0x0001_0F52L;
+    private static final long IDLE_TESTER_CONNECTION = 0x0002_0F52L;
+
+    @Test
+    @DisplayName("the rate hint splits the link among the connections that sent data within the active window only")
+    @Verifies("8.2.4")
+    void shareCountsOnlyRecentSenders(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+            final DutProfile.Congestion declared =
+                    testbed.profile().parameters().congestion();
+            final int mtu = testbed.profile().parameters().mtu();
+            final ConnectionSpec first = testbed.connection().spec();
+            final ConnectionSpec second = first.withIds(SECOND_DUT_CONNECTION, SECOND_TESTER_CONNECTION);
+            final ConnectionSpec idle = first.withIds(IDLE_DUT_CONNECTION, IDLE_TESTER_CONNECTION);
+            testbed.control().createConnection(second);
+            testbed.control().createConnection(idle);
+            try {
+                final PeerConnection a = testbed.connection();
+                final PeerConnection b = testbed.peer().connection(second, mtu);
+                final Set<Long> alone = shares(declared, 1);
+
+                final List<Long> phase1 = new ArrayList<>();
+                for (int i = 0; i < WRITES; i++) {
+                    phase1.add(hintFor(testbed, a, i));
+                }
+                assertThat(phase1)
+                        .as(
+                                "8.2.4: with one of three connections sending, each hint is the whole link rate %s"
+                                        + " Mbit/s (n = 1: idle connections do not count, and a lone sender gets no"
+                                        + " utilisation factor)",
+                                alone)
+                        .allMatch(alone::contains);
+
+                final Set<Long> oneOrTwo = new TreeSet<>(alone);
+                oneOrTwo.addAll(shares(declared, 2));
+                final List<Long> phase2 = new ArrayList<>();
+                for (int i = 0; i < WRITES; i++) {
+                    phase2.add(hintFor(testbed, a, WRITES + i));
+                    phase2.add(hintFor(testbed, b, i));
+                }
+                assertThat(phase2)
+                        .as(
+                                "8.2.4: with two connections taking turns, each hint is the share of n = 1 or n = 2"
+                                        + " senders, %s Mbit/s",
+                                oneOrTwo)
+                        .allMatch(oneOrTwo::contains);
+
+                final Duration silence = declared.activeWindow()
+                        .plus(declared.hintInterval())
+                        .plus(testbed.profile().parameters().timers().tolerance())
+                        .plus(MARGIN);
+                if (silence.compareTo(LONGEST_SILENCE) > 0) {
+                    throw Inconclusive.because("the declared active window of "
+                            + declared.activeWindow().toMillis()
+                            + " ms is longer than the case waits for it to pass, so whether the DUT forgets a"
+                            + " silent sender cannot be judged");
+                }
+                Thread.sleep(silence.toMillis() + 1);
+                final List<Long> phase3 = new ArrayList<>();
+                for (int i = 0; i < WRITES; i++) {
+                    phase3.add(hintFor(testbed, a, 2 * WRITES + i));
+                }
+                assertThat(phase3)
+                        .as(
+                                "8.2.4: %d ms after the second connection's last data (the active window of %d us,"
+                                        + " one hint interval and the tolerance), the first connection sending alone"
+                                        + " gets the whole link rate %s Mbit/s again",
+                                silence.toMillis(), declared.activeWindow().toNanos() / 1000, alone)
+                        .allMatch(alone::contains);
+            } finally {
+                testbed.control().destroyConnection(SECOND_DUT_CONNECTION);
+                testbed.control().destroyConnection(IDLE_DUT_CONNECTION);
+            }
+        }
+    }
+
+    /** Sends one 64-byte WRITE on {@code connection} and returns the rate hint of the DUT's ACK of it. */
+    private static long hintFor(final Testbed testbed, final PeerConnection connection, final int index)
+            throws Exception {
+        final int mark = testbed.peer().mark();
+        final long psn = connection.nextPsn(0);
+        connection.write(0, Testbed.BASE + 64L * index, testbed.key(), Testbed.randomBytes(64, index), 0);
+        final ReceivedPacket ack = testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(connection.spec().peerId())
+                                .covers(psn),
+                        Testbed.WAIT);
+        return ack.ack().orElseThrow().rateHint();
+    }
+
+    /**
+     * The hints clause 8.2.4 gives {@code n} senders without CE marks: the link rate L (n = 1) or L x u / n, rounded
+     * down to whole Mbit/s and at least 1; where that share is a whole number, also 1 below it (a binary floating
+     * point product of L and u may fall just short of it).
+     */
+    static Set<Long> shares(final DutProfile.Congestion declared, final int n) {
+        final BigDecimal rate = BigDecimal.valueOf(declared.linkRateMbps());
+        final BigDecimal share = n == 1
+                ? rate
+                : rate.multiply(BigDecimal.valueOf(declared.targetUtilization()))
+                        .divide(BigDecimal.valueOf(n), 9, RoundingMode.DOWN);
+        final long floor = share.setScale(0, RoundingMode.DOWN).longValueExact();
+        final Set<Long> allowed = new TreeSet<>();
+        allowed.add(Math.max(1, floor));
+        if (share.compareTo(BigDecimal.valueOf(floor)) == 0) {
+            allowed.add(Math.max(1, floor - 1));
+        }
+        return allowed;
+    }
+}
