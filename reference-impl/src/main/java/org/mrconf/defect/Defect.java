@@ -434,6 +434,9 @@ public enum Defect {
     /** Puts every new PSN on path 0 while it has window, leaving the other paths idle. Caught by {@code CongestionCase.spraysOverEveryHealthyPath}. */
     SPRAY_FIRST_PATH_ONLY(breaks("10.2.1")),
 
+    /** Sprays in plain round robin over the paths with any room, blind to how much free window each has. Caught by {@code WindowWeightedSprayingCase}. */
+    SPRAY_ROUND_ROBIN_ONLY(breaks("10.2.2")),
+
     /**
      * Coalesces the ACK of a packet that opens or extends a gap like an in-order one, instead of acknowledging it at
      * once. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}.

@@ -25,6 +25,7 @@ final class SendScheduler {
     private final boolean invalidatedSourceResent;
 
     private final boolean sprayFirstPathOnly;
+    private final boolean sprayRoundRobinOnly;
 
     SendScheduler(
             final EndpointState state,
@@ -42,6 +43,7 @@ final class SendScheduler {
                 state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
         this.invalidatedSourceResent = state.config.defects().has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_RESENT);
         this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
+        this.sprayRoundRobinOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_ROUND_ROBIN_ONLY);
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
         this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
@@ -111,7 +113,7 @@ final class SendScheduler {
             }
             final PathSender path = sprayFirstPathOnly
                     ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
-                    : choosePath(connection);
+                    : choosePath(connection, sprayRoundRobinOnly);
             if (path == null) {
                 return;
             }
@@ -208,12 +210,15 @@ final class SendScheduler {
         return true;
     }
 
-    /** The healthy path with the most free window, ties broken round robin; null if none has room. */
-    private static PathSender choosePath(final Connection connection) {
+    /**
+     * The healthy path with the most free window, ties broken round robin; null if none has room. With {@code
+     * roundRobinOnly} (a self-validation defect) the next path in turn that has any room, whatever its free window.
+     */
+    private static PathSender choosePath(final Connection connection, final boolean roundRobinOnly) {
         final PathSender[] paths = connection.sendPaths;
         PathSender best = null;
         int bestFree = 0;
-        for (int k = 0; k < paths.length; k++) {
+        for (int k = 0; k < paths.length && !(roundRobinOnly && best != null); k++) {
             final PathSender path = paths[(connection.nextPathCursor + k) % paths.length];
             final int free = path.freeWindow();
             if (free > bestFree) {

@@ -1,0 +1,234 @@
+package org.mrconf.cases.congestion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TesterMessages;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutCounters;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketBuilder;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Window-weighted spraying (clause 10.2.2): each new packet goes on the healthy path with the most free window, ties
+ * broken in round-robin order. With the tester's ACKs held back and every path's window at its declared initial value,
+ * four new packets over four paths must take the four paths one each (each pick leaves the others with more free
+ * window). The tester then acknowledges path 1's packet only: path 1 has the most free window, so the next new packet
+ * must go there; acknowledged again, the one after that too. A plain round robin cannot put both on path 1.
+ *
+ * <p>Only what the clause fixes, and what needs no order between packets of different paths, is judged: which path
+ * wins a tie depends on how a device keeps its round-robin pointer, which the clause leaves open, and the arrival order
+ * across paths need not be the send order. Every path's RTT is first stretched, so that no timer fires while the tester
+ * holds ACKs back; an expiry all the same (a retransmission collapses a window, clause 10.1.3) leaves the windows
+ * unknown to the tester (INCONCLUSIVE).
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Window-weighted spraying")
+class WindowWeightedSprayingCase {
+    private static final int PATHS = 4;
+
+    /** Fresh connections the case tries before it gives up on stretching the RTTs without an expiry. */
+    private static final int ATTEMPTS = 3;
+
+    /** The path whose packets the tester acknowledges. */
+    private static final int FREED = 1;
+
+    /** How much older than its own timestamp each ACK of the tester echoes: every path's RTO stays far away. */
+    private static final Duration ECHO_AGE = Duration.ofMillis(200);
+
+    /**
+     * The smallest declared initial path window the case judges: the stretch acknowledges at most {@code 2 x PATHS}
+     * packets on one path, each growing its window by 1/W (clause 10.1.1, "about"), so from 16 up the whole-packet
+     * windows all stay at the declared value, with room to spare, and every path is tied when the judging begins.
+     */
+    private static final int SMALLEST_JUDGED_WINDOW = 16;
+
+    @Test
+    @DisplayName("each new packet takes the path with the most free window: one per path, then twice the path an ACK"
+            + " freed")
+    @Verifies("10.2.2")
+    void newPacketsTakeTheMostFreeWindow(final DeviceUnderTest dut) throws Exception {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            if (judged(dut)) {
+                return;
+            }
+        }
+        throw Inconclusive.because("in each of " + ATTEMPTS + " attempts a retransmission timer of the DUT expired"
+                + " before its RTT was stretched (the tester answered after the initial RTO), so its path windows were"
+                + " not what the tester knows");
+    }
+
+    /**
+     * One attempt on a fresh connection; false, with nothing judged, when a timer expired while the RTTs were being
+     * stretched (the initial RTO is short, and a loaded host may answer later).
+     */
+    private static boolean judged(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, PATHS, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.MULTIPATH);
+            requireRoom(testbed.profile().parameters().congestion());
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            CaseSteps.stage(testbed, Testbed.BASE, (2 * PATHS + PATHS + 1) * payload, 10);
+            // Counted from before the stretch: an expiry there may have collapsed a window as well.
+            final Map<String, Long> before = testbed.counters();
+            final int mark = testbed.peer().mark();
+            stretchEveryPath(testbed, payload);
+            if (expired(testbed, before, mark)) {
+                return false;
+            }
+            testbed.connection().ackEchoAge(ECHO_AGE);
+            try {
+                // Every path at its initial window, nothing in flight: four new packets, one per path.
+                final List<ReceivedPacket> first = post(testbed, 2201, 0, PATHS * payload, PATHS);
+                requireNoExpiry(testbed, before, mark);
+                assertThat(paths(first))
+                        .as("10.2.2: four new packets over four paths with equal free windows take one path each")
+                        .doesNotHaveDuplicates();
+
+                // Path 1's packet acknowledged: it has the most free window now, twice over.
+                ReceivedPacket freed = first.stream()
+                        .filter(p -> p.data().orElseThrow().header().pathId() == FREED)
+                        .findFirst()
+                        .orElseThrow();
+                for (int round = 0; round < 2; round++) {
+                    acknowledge(testbed, freed);
+                    freed = post(testbed, 2202 + round, (PATHS + round) * (long) payload, payload, 1)
+                            .get(0);
+                    requireNoExpiry(testbed, before, mark);
+                    assertThat(freed.data().orElseThrow().header().pathId())
+                            .as(
+                                    "10.2.2: with its one packet in flight acknowledged, path %d has the most free"
+                                            + " window (every other path has a packet in flight), so new packet %d"
+                                            + " goes there",
+                                    FREED, round + 1)
+                            .isEqualTo(FREED);
+                }
+                return true;
+            } finally {
+                testbed.connection().ackEchoAge(Duration.ZERO);
+            }
+        }
+    }
+
+    /** Both windows must leave room for the case's packets: a smaller declared one is not judged. */
+    private static void requireRoom(final DutProfile.Congestion declared) {
+        if (declared.initialPathWindow() < SMALLEST_JUDGED_WINDOW || declared.initialConnectionWindow() < 2 * PATHS) {
+            throw Inconclusive.because("the declared initial windows (" + declared.initialPathWindow()
+                    + " per path, " + declared.initialConnectionWindow() + " per connection) leave no room to tell"
+                    + " the most free path from the others");
+        }
+    }
+
+    /**
+     * Every path gets RTT samples far longer than the tester's answers: a WRITE of a few packets per path, each ACK
+     * echoing a timestamp {@link #ECHO_AGE} old. A path the DUT left out is found by {@link #requireNoExpiry}.
+     */
+    private static void stretchEveryPath(final Testbed testbed, final int payload) throws Exception {
+        testbed.connection().ackEchoAge(ECHO_AGE);
+        testbed.connection().autoAck(true);
+        try {
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(
+                                    Testbed.DUT_CONNECTION, 0, 2200, testbed.key(), Testbed.BASE, 2L * PATHS * payload),
+                            0x00D0_0000L,
+                            0x61);
+            final var completion = testbed.awaitCompletion(2200);
+            if (completion.status() != org.mrconf.dut.CompletionStatus.SUCCESS) {
+                throw new AssertionError("set-up: a WRITE acknowledged at once completed " + completion.status());
+            }
+        } finally {
+            testbed.connection().autoAck(false);
+            testbed.connection().ackEchoAge(Duration.ZERO);
+        }
+    }
+
+    /** Posts a WRITE and returns the first transmissions of its {@code packets} packets. */
+    private static List<ReceivedPacket> post(
+            final Testbed testbed, final long wrId, final long offset, final long length, final int packets)
+            throws Exception {
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + offset, length),
+                        0x00D1_0000L + offset,
+                        0x61);
+        final List<ReceivedPacket> sent = testbed.peer()
+                .recorder()
+                .awaitCount(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .firstTransmission(),
+                        packets,
+                        Testbed.WAIT);
+        return sent.subList(0, packets);
+    }
+
+    private static List<Integer> paths(final List<ReceivedPacket> packets) {
+        return packets.stream()
+                .map(p -> p.data().orElseThrow().header().pathId())
+                .toList();
+    }
+
+    /**
+     * Acknowledges {@code packet} (with everything the tester recorded before it on its path), then makes sure the DUT
+     * took that ACK in before the next post: a PROBE on the same path after it, answered only once the DUT read what
+     * came before it.
+     */
+    private static void acknowledge(final Testbed testbed, final ReceivedPacket packet) throws Exception {
+        final int path = packet.data().orElseThrow().header().pathId();
+        CaseSteps.acknowledge(testbed, packet);
+        final int mark = testbed.peer().mark();
+        final long psn = testbed.connection().nextPsn(path);
+        testbed.peer()
+                .send(PacketBuilder.probe()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(path)
+                        .psn(psn)
+                        .transmitTimestamp(2203)
+                        .ackRequest());
+        testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .ack()
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .path(path),
+                        Testbed.WAIT);
+    }
+
+    /** A timer that expired meanwhile collapsed a window the tester cannot see (clause 10.1.3): nothing is judged. */
+    private static void requireNoExpiry(final Testbed testbed, final Map<String, Long> before, final int mark)
+            throws Exception {
+        if (expired(testbed, before, mark)) {
+            throw Inconclusive.because("a retransmission timer of the DUT expired while the tester held its ACKs"
+                    + " back, so its path windows are not what the tester knows");
+        }
+    }
+
+    /** Whether a timer of the DUT expired since {@code before}: its counter, or a retransmission since {@code mark}. */
+    private static boolean expired(final Testbed testbed, final Map<String, Long> before, final int mark)
+            throws Exception {
+        return testbed.grew(before, DutCounters.RTO_EXPIRATIONS) > 0
+                || !testbed.peer()
+                        .recorder()
+                        .matching(mark, PacketMatcher.expect().data().retransmission())
+                        .isEmpty();
+    }
+}
