@@ -58,6 +58,9 @@ public enum Defect {
     /** Drops a data packet whose UDP source port differs from the last one seen on its path; caught by EncapsulationCase. */
     DROP_ON_ENTROPY_CHANGE(breaks("4.1.4")),
 
+    /** Sends a path's ACKs and NACKs from the source port of the path's first packet, not its most recent one, so they never follow a re-pathed sender. Caught by {@code AckEntropyCase}. */
+    ACK_ENTROPY_FROM_FIRST_PACKET(breaks("8.1.6")),
+
     /** Gives every path of a connection the same entropy (UDP source port); caught by EncapsulationCase. */
     SAME_ENTROPY_ALL_PATHS(breaks("4.1.5")),
 

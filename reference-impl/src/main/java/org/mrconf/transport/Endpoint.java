@@ -52,6 +52,7 @@ public final class Endpoint implements PacketReceiver {
     private final boolean failedConnectionStillReceives;
     private final boolean ackRequestOnAckAnswered;
     private final boolean probeEchoesDataTimestamp;
+    private final boolean ackEntropyFromFirstPacket;
     private final boolean probeCeNotCounted;
     private final boolean sinkHandleReused;
     private Runnable wakeupListener = () -> {};
@@ -89,6 +90,7 @@ public final class Endpoint implements PacketReceiver {
         this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
         this.ackRequestOnAckAnswered = config.defects().has(Defect.ACK_REQUEST_ON_ACK_ANSWERED);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
+        this.ackEntropyFromFirstPacket = config.defects().has(Defect.ACK_ENTROPY_FROM_FIRST_PACKET);
         this.probeCeNotCounted = config.defects().has(Defect.PROBE_CE_NOT_COUNTED);
         this.sinkHandleReused = config.defects().has(Defect.SINK_HANDLE_REUSED);
         this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
@@ -496,7 +498,7 @@ public final class Endpoint implements PacketReceiver {
         if (!probeEchoesDataTimestamp) {
             path.lastTimestamp = decoded.probe().transmitTimestamp();
         }
-        path.lastEntropy = srcPort;
+        path.heardFrom(srcPort, ackEntropyFromFirstPacket);
         out.sendAck(connection, path, rateHint.currentMbps(nowNs));
     }
 

@@ -60,6 +60,7 @@ final class InboundData {
     private final boolean sharedReceiveState;
     private final boolean streamBoundToPath;
     private final boolean dropOnEntropyChange;
+    private final boolean ackEntropyFromFirstPacket;
     private final boolean dropCeMarked;
     private final boolean dropOutOfOrder;
     private final boolean lastStreamRejected;
@@ -107,6 +108,7 @@ final class InboundData {
         this.sharedReceiveState = defects.has(Defect.SHARED_RECEIVE_STATE);
         this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
         this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
+        this.ackEntropyFromFirstPacket = defects.has(Defect.ACK_ENTROPY_FROM_FIRST_PACKET);
         this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
         this.dropOutOfOrder = defects.has(Defect.DROP_OUT_OF_ORDER);
         this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
@@ -205,7 +207,7 @@ final class InboundData {
             path.lastTimestamp = header.transmitTimestamp();
             path.hasTimestamp = true;
         }
-        path.lastEntropy = srcPort;
+        path.heardFrom(srcPort, ackEntropyFromFirstPacket);
         final long psn = header.psn();
         if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
             return;

@@ -27,4 +27,14 @@ final class PathReceiver {
         this.pathId = pathId;
         this.window = new ReceiveWindow(initialPsn);
     }
+
+    /**
+     * Notes the UDP source port of a packet of the path that passed the checks: its ACKs and NACKs go back from it
+     * (clause 8.1.6). With {@code keepFirst} (defect ACK_ENTROPY_FROM_FIRST_PACKET) only the path's first one counts.
+     */
+    void heardFrom(final int sourcePort, final boolean keepFirst) {
+        if (!keepFirst || lastEntropy == 0) {
+            lastEntropy = sourcePort;
+        }
+    }
 }

@@ -138,7 +138,8 @@ class CasesAcrossDevicesTest {
                 .allSatisfy(result -> assertThat(result.verdict() == Verdict.PASS
                                 || notApplicable(result)
                                 || ceInvisible(device, result)
-                                || checksumsOffloaded(device, result))
+                                || checksumsOffloaded(device, result)
+                                || unlistedAndWarned(device, result))
                         .as("%s: %s %s", result.caseId(), result.verdict(), result.message())
                         .isTrue());
         return results;
@@ -189,6 +190,15 @@ class CasesAcrossDevicesTest {
                 && result.caseId().equals("UdpChecksumCase.dutSendsRightChecksums")
                 && result.verdict() == Verdict.INCONCLUSIVE
                 && result.message().contains("offload");
+    }
+
+    /**
+     * A case of SHOULD clauses the device does not list, not met: WARN, as clause 12.1.5 says. The soft DUT on sockets
+     * sends its ACKs from a pool socket, not from the path's latest port, and so does not list 8.1.6.
+     */
+    private static boolean unlistedAndWarned(final DeviceUnderTest device, final CaseResult result) {
+        return result.verdict() == Verdict.WARN
+                && result.clauses().stream().noneMatch(device.profile()::implementsOptional);
     }
 
     /** A case of a profile the reference does not claim (ipv6), or that this link cannot carry out. */
