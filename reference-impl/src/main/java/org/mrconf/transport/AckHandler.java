@@ -30,6 +30,7 @@ final class AckHandler {
     private final boolean connectionWindowBlindToCe;
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
+    private final boolean gapResendsOnEveryAck;
     private final boolean unhealthyPathNotRecovered;
     private final boolean echoIgnored;
     private final boolean nackedPsnAcknowledgedFirst;
@@ -82,6 +83,7 @@ final class AckHandler {
         this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
         this.connectionWindowBlindToCe = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_BLIND_TO_CE);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
+        this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
@@ -421,7 +423,9 @@ final class AckHandler {
             }
             // A PSN waiting for its RECEIVER_NOT_READY retry is not IN_FLIGHT: no gap makes it lost (clause 9.1.9).
             if (path.slotState[slot] == PathSender.IN_FLIGHT
-                    && (!path.slotRetransmitted[slot] || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
+                    && (!path.slotRetransmitted[slot]
+                            || gapResendsOnEveryAck
+                            || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
                 path.markLost(psn);
                 if (onlyFirstHoleLost) {
                     return;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -14,9 +13,9 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
+import org.mrconf.cases.TimerWatch;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
@@ -84,17 +83,16 @@ class WindowWeightedSprayingCase {
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             CaseSteps.stage(testbed, Testbed.BASE, (2 * PATHS + PATHS + 1) * payload, 10);
             // Counted from before the stretch: an expiry there may have collapsed a window as well.
-            final Map<String, Long> before = testbed.counters();
-            final int mark = testbed.peer().mark();
+            final TimerWatch timers = TimerWatch.start(testbed);
             stretchEveryPath(testbed, payload);
-            if (expired(testbed, before, mark)) {
+            if (timers.expired()) {
                 return false;
             }
             testbed.connection().ackEchoAge(ECHO_AGE);
             try {
                 // Every path at its initial window, nothing in flight: four new packets, one per path.
                 final List<ReceivedPacket> first = post(testbed, 2201, 0, PATHS * payload, PATHS);
-                requireNoExpiry(testbed, before, mark);
+                requireNoExpiry(timers);
                 assertThat(paths(first))
                         .as("10.2.2: four new packets over four paths with equal free windows take one path each")
                         .doesNotHaveDuplicates();
@@ -108,7 +106,7 @@ class WindowWeightedSprayingCase {
                     acknowledge(testbed, freed);
                     freed = post(testbed, 2202 + round, (PATHS + round) * (long) payload, payload, 1)
                             .get(0);
-                    requireNoExpiry(testbed, before, mark);
+                    requireNoExpiry(timers);
                     assertThat(freed.data().orElseThrow().header().pathId())
                             .as(
                                     "10.2.2: with its one packet in flight acknowledged, path %d has the most free"
@@ -214,21 +212,10 @@ class WindowWeightedSprayingCase {
     }
 
     /** A timer that expired meanwhile collapsed a window the tester cannot see (clause 10.1.3): nothing is judged. */
-    private static void requireNoExpiry(final Testbed testbed, final Map<String, Long> before, final int mark)
-            throws Exception {
-        if (expired(testbed, before, mark)) {
+    private static void requireNoExpiry(final TimerWatch timers) throws Exception {
+        if (timers.expired()) {
             throw Inconclusive.because("a retransmission timer of the DUT expired while the tester held its ACKs"
                     + " back, so its path windows are not what the tester knows");
         }
-    }
-
-    /** Whether a timer of the DUT expired since {@code before}: its counter, or a retransmission since {@code mark}. */
-    private static boolean expired(final Testbed testbed, final Map<String, Long> before, final int mark)
-            throws Exception {
-        return testbed.grew(before, DutCounters.RTO_EXPIRATIONS) > 0
-                || !testbed.peer()
-                        .recorder()
-                        .matching(mark, PacketMatcher.expect().data().retransmission())
-                        .isEmpty();
     }
 }
