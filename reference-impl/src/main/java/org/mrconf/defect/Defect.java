@@ -442,6 +442,9 @@ public enum Defect {
     /** Sprays in plain round robin over the paths with any room, blind to how much free window each has. Caught by {@code WindowWeightedSprayingCase}. */
     SPRAY_ROUND_ROBIN_ONLY(breaks("10.2.2")),
 
+    /** Leaves the path's congestion window as it was on a retransmission timeout, so new PSNs go on sending into a path that just lost everything. Caught by {@code TimeoutWindowCase}. */
+    TIMEOUT_KEEPS_WINDOW(breaks("10.1.3")),
+
     /**
      * Coalesces the ACK of a packet that opens or extends a gap like an in-order one, instead of acknowledging it at
      * once. Caught by {@code AcknowledgementCase.gapsAndDuplicatesAreAcknowledgedAtOnce}.

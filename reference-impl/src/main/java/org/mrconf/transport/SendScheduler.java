@@ -26,6 +26,7 @@ final class SendScheduler {
 
     private final boolean sprayFirstPathOnly;
     private final boolean sprayRoundRobinOnly;
+    private final boolean timeoutKeepsWindow;
 
     SendScheduler(
             final EndpointState state,
@@ -44,6 +45,7 @@ final class SendScheduler {
         this.invalidatedSourceResent = state.config.defects().has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_RESENT);
         this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
         this.sprayRoundRobinOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_ROUND_ROBIN_ONLY);
+        this.timeoutKeepsWindow = state.config.defects().has(org.mrconf.defect.Defect.TIMEOUT_KEEPS_WINDOW);
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
         this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
@@ -293,7 +295,9 @@ final class SendScheduler {
         if (!noRepathAfterRto) {
             repath(connection, path);
         }
-        path.congestionWindow.onTimeout();
+        if (!timeoutKeepsWindow) {
+            path.congestionWindow.onTimeout();
+        }
         path.repathBeforeResend = false;
         path.releaseOnTimeout(); // a PSN NACKed PSN_OUT_OF_WINDOW: on the timer if no ACK moved the window (9.1.11)
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
