@@ -398,6 +398,9 @@ public enum Defect {
     /** Ignores the rate hint of ACKs: paces at line rate only. Caught by {@code CongestionCase.sendingRateKeepsToTheHint}. */
     RATE_HINT_IGNORED(breaks("10.1.4")),
 
+    /** Lets CE decreases take its windows below the rate hint times the smoothed RTT, starving a sender the receiver already paces to its share. Caught by {@code RateHintFloorCase}. */
+    RATE_HINT_FLOOR_IGNORED(breaks("10.1.5")),
+
     /**
      * Reads the rate hint as Mbyte/s instead of Mbit/s, sending eight times faster than hinted. Caught by
      * {@code CongestionCase.sendingRateKeepsToTheHint}.

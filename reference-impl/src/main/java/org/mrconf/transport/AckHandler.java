@@ -31,6 +31,7 @@ final class AckHandler {
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
     private final boolean gapResendsOnEveryAck;
+    private final boolean rateHintFloorIgnored;
     private final boolean unhealthyPathNotRecovered;
     private final boolean echoIgnored;
     private final boolean nackedPsnAcknowledgedFirst;
@@ -84,6 +85,7 @@ final class AckHandler {
         this.connectionWindowBlindToCe = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_BLIND_TO_CE);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
         this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
+        this.rateHintFloorIgnored = state.config.defects().has(org.mrconf.defect.Defect.RATE_HINT_FLOOR_IGNORED);
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
@@ -193,7 +195,7 @@ final class AckHandler {
             applyRateHint(connection, ack.rateHint(), nowNs);
         }
         final long srttNs = path.rtt.srttNs();
-        final double connectionFloor = hintedWindowPackets(connection, srttNs);
+        final double connectionFloor = rateHintFloorIgnored ? 0 : hintedWindowPackets(connection, srttNs);
         path.congestionWindow.onAck(
                 newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor / healthyPaths(connection));
         if (decreaseAppliedToAllPaths && ack.ceCount() > 0) {

@@ -1,0 +1,171 @@
+package org.mrconf.cases.congestion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TesterMessages;
+import org.mrconf.cases.TimerWatch;
+import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.WorkRequest;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * The rate-hint window floor (clause 10.1.5): while the rate hint is below the sender's line rate, its windows stay at
+ * least at the hinted rate times the smoothed RTT, in packets (one path: the path window too). On one path the tester
+ * gives the DUT a smoothed RTT of at least {@link #ECHO_AGE} (every ACK echoes a timestamp that much older) and a rate
+ * hint H chosen so that H x {@link #ECHO_AGE} is a window F a few packets above what a CE decrease leaves of the
+ * declared initial window; one ACK then reports a CE count, so the windows decrease (clause 10.1.1) but not below F.
+ * With ACKs held back the DUT then sends a long WRITE at the hinted pace until its window stops it: once no new PSN has
+ * come for {@link #QUIET_PACKETS} packet times at the hinted rate, or that many of the longest gaps the DUT left
+ * between new PSNs so far (it may pace slower than the hint), at least F less one packet (rounding) must be in
+ * flight.
+ *
+ * <p>F is counted in packets of the declared MTU, the largest a device sends, so a device counting smaller packets only
+ * has more room. A DUT still sending when a timer of its expires (a pace slower than the hint, a loaded host) leaves
+ * the window undecided (INCONCLUSIVE).
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Rate-hint window floor")
+class RateHintFloorCase {
+    /** The least smoothed RTT the DUT can have: every ACK echoes a timestamp this much older than its own. */
+    private static final Duration ECHO_AGE = Duration.ofMillis(100);
+
+    /** How far above the decreased initial window the floor is aimed, in packets. */
+    private static final int ABOVE_DECREASE = 6;
+
+    /** The DUT is quiet (its window full) once no new PSN came for this many packet times at the hinted rate. */
+    private static final int QUIET_PACKETS = 8;
+
+    private static final Duration LEAST_QUIET = Duration.ofMillis(30);
+
+    @Test
+    @DisplayName("after a CE decrease the window stays at least at the hinted rate times the smoothed RTT")
+    @Verifies("10.1.5")
+    void windowStaysAtTheHintedFloor(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+            final DutProfile.Congestion declared =
+                    testbed.profile().parameters().congestion();
+            final int mtu = testbed.profile().parameters().mtu();
+            final int initial = CaseSteps.declaredFirstWindow(testbed);
+            final long decreased = (long) Math.floor(Math.max(1, initial * declared.decreaseFactor()));
+            final long aimed = Math.min(256, decreased + ABOVE_DECREASE);
+            // H in whole Mbit/s, rounded up so that the floor H x age reaches the aimed window.
+            final long hintMbps = (long) Math.ceil(aimed * 8.0 * mtu / (ECHO_AGE.toNanos() / 1e9) / 1e6);
+            final long floor = (long) Math.floor(hintMbps * 1e6 / 8 * (ECHO_AGE.toNanos() / 1e9) / mtu);
+            if (hintMbps >= declared.linkRateMbps() || floor <= decreased + 2) {
+                throw Inconclusive.because("the declared MTU, window and link rate leave no rate hint below the line"
+                        + " rate whose floor stands clear of the decreased window");
+            }
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            final long writeLength = 2 * floor * payload;
+            CaseSteps.stage(testbed, Testbed.BASE, (int) Math.min(writeLength + 128, 1 << 20), 105);
+
+            // An RTT of at least the echo age, and the rate hint H, from an ACK of each of two WRITEs.
+            testbed.connection().ackRateHint(hintMbps);
+            CaseSteps.stretchTheTimer(testbed, ECHO_AGE, 1050, Testbed.BASE, 64);
+            testbed.connection().ackRateHint(-1);
+            final TimerWatch timers = TimerWatch.start(testbed);
+            // One more packet, acknowledged with a CE count: the windows decrease, but not below the floor.
+            int mark = testbed.peer().mark();
+            post(testbed, 1051, 64, 64);
+            final ReceivedPacket marked = testbed.peer().await(mark, fresh(), Testbed.WAIT);
+            testbed.connection().onReceived(marked);
+            testbed.peer()
+                    .send(testbed.connection()
+                            .ackFor(0, (timestampOf(marked) - ECHO_AGE.toNanos()) & 0xFFFF_FFFFL)
+                            .ceCount(1)
+                            .rateHint(hintMbps));
+            new CaseSteps.CompletionLog(testbed.control()).awaitWrId(1051, "10.1.5");
+
+            mark = testbed.peer().mark();
+            post(testbed, 1052, 128, Math.min(writeLength, (1 << 20) - 128));
+            final long inFlight = untilQuiet(testbed, mark, hintMbps, mtu, timers);
+            assertThat(inFlight)
+                    .as(
+                            "10.1.5: with a rate hint of %d Mbit/s and a smoothed RTT of at least %d ms, the window"
+                                    + " stays at least %d packets of %d bytes after a CE decrease (to %d without the"
+                                    + " floor); new PSNs in flight when the DUT stopped sending",
+                            hintMbps, ECHO_AGE.toMillis(), floor, mtu, decreased)
+                    .isGreaterThanOrEqualTo(floor - 1);
+        }
+    }
+
+    /**
+     * Waits until the DUT sent no new PSN for {@link #QUIET_PACKETS} packet times at the hinted rate or of its own
+     * longest gap so far (at least {@link #LEAST_QUIET}) and returns how many distinct new PSNs it sent since {@code
+     * mark}. A timer that expires first leaves it undecided.
+     */
+    private static long untilQuiet(
+            final Testbed testbed, final int mark, final long hintMbps, final int mtu, final TimerWatch timers)
+            throws Exception {
+        final long packetNs = (long) (mtu * 8.0 / (hintMbps * 1e6) * 1e9);
+        final long deadlineNs = System.nanoTime() + Testbed.WAIT.toNanos();
+        int seen = -1;
+        long changedNs = System.nanoTime();
+        // A DUT may pace slower than the hint (clause 10.1.4 sets only a ceiling): quiet means several of its own
+        // longest gaps so far, not only of the hinted pace.
+        long longestGapNs = 0;
+        while (true) {
+            if (timers.expired()) {
+                throw Inconclusive.because("a retransmission timer of the DUT expired before it stopped sending"
+                        + " new PSNs, so how far its window reached is unknown");
+            }
+            final int now = testbed.peer().recorder().matching(mark, fresh()).size();
+            final long quietNs =
+                    Math.max(LEAST_QUIET.toNanos(), Math.max(QUIET_PACKETS * packetNs, QUIET_PACKETS * longestGapNs));
+            if (now != seen) {
+                if (seen > 0) {
+                    longestGapNs = Math.max(longestGapNs, System.nanoTime() - changedNs);
+                }
+                seen = now;
+                changedNs = System.nanoTime();
+            } else if (System.nanoTime() - changedNs >= quietNs) {
+                break;
+            }
+            if (System.nanoTime() - deadlineNs > 0) {
+                throw Inconclusive.because("the DUT kept sending new PSNs for " + Testbed.WAIT.toSeconds() + " s");
+            }
+            Thread.sleep(2);
+        }
+        final Set<Long> psns = new HashSet<>();
+        for (final ReceivedPacket packet : testbed.peer().recorder().matching(mark, fresh())) {
+            psns.add(packet.data().orElseThrow().header().psn());
+        }
+        return psns.size();
+    }
+
+    private static PacketMatcher fresh() {
+        return PacketMatcher.expect()
+                .data()
+                .connection(Testbed.TESTER_CONNECTION)
+                .firstTransmission();
+    }
+
+    private static void post(final Testbed testbed, final long wrId, final long offset, final long length)
+            throws Exception {
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + offset, length),
+                        0x00F5_0000L + offset,
+                        0x61);
+    }
+
+    private static long timestampOf(final ReceivedPacket packet) {
+        return packet.data().orElseThrow().transmitTimestamp();
+    }
+}
