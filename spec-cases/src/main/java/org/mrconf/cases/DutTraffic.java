@@ -59,6 +59,20 @@ public final class DutTraffic {
     }
 
     /**
+     * Posts a WRITE {@code wrId} of the {@code length} bytes at {@code offset} in the testbed's region, on stream 0,
+     * to as far into the tester's {@link #REMOTE_ADDRESS}, and acknowledges nothing: for cases that hold the DUT's
+     * ACKs back and count what it sends.
+     */
+    public static void postWrite(final Testbed testbed, final long wrId, final long offset, final long length)
+            throws Exception {
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + offset, length),
+                        REMOTE_ADDRESS + offset,
+                        REMOTE_KEY);
+    }
+
+    /**
      * Posts a WRITE {@code wrId} of the {@code length} bytes at {@code source} on stream 0 to {@code remoteAddress} and
      * {@code remoteKey}, acknowledging nothing, and returns its first packet to arrive: for cases that answer the DUT's
      * packets themselves (a NACK, a late or reordered ACK). What the source holds is the caller's choice.

@@ -1,14 +1,13 @@
 package org.mrconf.vectors;
 
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.DataPacket;
-import org.mrconf.wire.PacketFlags;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -50,11 +49,13 @@ final class LongHaulChecks {
     }
 
     /**
-     * No packet the DUT sent during the hold (from index {@code heldFrom} of {@code sent}) was a retransmission: its
-     * ACK came back within the round trip the tester gave it. A retransmission is a PSN sent twice on its path, or a
-     * packet flagged RETRANSMISSION. When the released ACKs left {@code answeredAfterNs} after the first held packet
-     * arrived, not well inside the declared initial RTO (less the tolerance), a resend may be the timer's due:
-     * INCONCLUSIVE.
+     * No packet the DUT sent during the hold (from index {@code heldFrom} of {@code sent}) was resent before its timer
+     * could be due: its ACK came back within the round trip the tester gave it, and the hold began before any ACK, so
+     * the timer runs from the declared initial RTO. A resend (a PSN sent twice on its path) fails when it came less
+     * than the initial RTO less the tolerance after the packet's first transmission by both clocks, the tester's
+     * arrival times and the DUT's own transmit timestamps; one that either clock puts later may be the timer's
+     * (INCONCLUSIVE), whenever the ACK reached the DUT. {@code answeredAfterNs} (when the tester's ACKs left, after the
+     * first held packet arrived) goes into the messages.
      */
     static void noSpuriousResend(
             final List<ReceivedPacket> sent,
@@ -63,41 +64,47 @@ final class LongHaulChecks {
             final Optional<DutProfile.Timers> declared,
             final String at,
             final List<String> failures) {
-        final Set<String> seen = new HashSet<>();
-        ReceivedPacket resent = null;
+        final Map<String, ReceivedPacket> originals = new HashMap<>();
         for (final ReceivedPacket packet : sent.subList(Math.min(heldFrom, sent.size()), sent.size())) {
             final DataPacket data = packet.data().orElseThrow();
-            final boolean again =
-                    !seen.add(data.header().pathId() + "/" + data.header().psn())
-                            || (data.header().flags() & PacketFlags.RETRANSMISSION) != 0;
-            if (again) {
-                resent = packet;
-                break;
+            final String key = data.header().pathId() + "/" + data.header().psn();
+            final ReceivedPacket original = originals.putIfAbsent(key, packet);
+            if (original == null) {
+                continue;
             }
-        }
-        if (resent == null) {
+            final DutProfile.Timers timers = declared.orElseThrow(() -> new TestAbortedException(at + ": the DUT"
+                    + " resent a packet, and without declared timers it cannot be told whether its timer was due"));
+            final long dueNs = timers.initialRto().minus(timers.tolerance()).toNanos();
+            final long byTester = packet.receivedNs() - original.receivedNs();
+            final long byDut =
+                    (data.transmitTimestamp() - original.data().orElseThrow().transmitTimestamp()) & 0xFFFF_FFFFL;
+            if (Math.max(byTester, byDut) >= dueNs) {
+                throw new TestAbortedException(String.format(
+                        "%s: the DUT resent PSN %d %d us after its first transmission (%d us by its timestamps), not"
+                                + " before the declared initial RTO of %d ms less the tolerance, so it may be its"
+                                + " timer's due (the tester's ACKs left %d us after the first packet)",
+                        at,
+                        data.header().psn(),
+                        byTester / 1000,
+                        byDut / 1000,
+                        timers.initialRto().toMillis(),
+                        answeredAfterNs / 1000));
+            }
+            failures.add(String.format(
+                    "%s: the DUT resent PSN %d on path %d %d us after its first transmission (%d us by its"
+                            + " timestamps), before its timer could be due (the declared initial RTO of %d ms less the"
+                            + " tolerance of %d ms), with no gap or NACK to ask for it; the tester's ACKs left %d us"
+                            + " after the first packet. 6.6.5: a packet whose ACK comes within a 10 ms round trip is"
+                            + " not retransmitted",
+                    at,
+                    data.header().psn(),
+                    data.header().pathId(),
+                    byTester / 1000,
+                    byDut / 1000,
+                    timers.initialRto().toMillis(),
+                    timers.tolerance().toMillis(),
+                    answeredAfterNs / 1000));
             return;
         }
-        final DutProfile.Timers timers = declared.orElseThrow(() -> new TestAbortedException(
-                at + ": the DUT resent a packet, and without declared timers it cannot be told whether its timer was"
-                        + " due"));
-        final long dueNs = timers.initialRto().minus(timers.tolerance()).toNanos();
-        if (answeredAfterNs >= dueNs) {
-            throw new TestAbortedException(String.format(
-                    "%s: the tester's ACKs left %d us after the first packet, not well inside the declared initial"
-                            + " RTO of %d ms less the tolerance, so the DUT's resend may be its timer's due",
-                    at, answeredAfterNs / 1000, timers.initialRto().toMillis()));
-        }
-        final DataPacket data = resent.data().orElseThrow();
-        failures.add(String.format(
-                "%s: the DUT resent PSN %d on path %d although the tester's ACKs left %d us after its first packet,"
-                        + " inside the declared initial RTO of %d ms less the tolerance of %d ms; 6.6.5: a packet"
-                        + " whose ACK comes within a 10 ms round trip is not retransmitted",
-                at,
-                data.header().psn(),
-                data.header().pathId(),
-                answeredAfterNs / 1000,
-                timers.initialRto().toMillis(),
-                timers.tolerance().toMillis()));
     }
 }

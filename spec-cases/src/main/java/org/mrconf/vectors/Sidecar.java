@@ -305,10 +305,10 @@ public record Sidecar(
      *
      * <p>{@code longHaulTimers} (clause 6.6.5) judges the device's declared timers: a minimum RTO of at most 20 ms,
      * an initial RTO longer than 10 ms plus the tolerance, a maximum RTO of at least 1 s. {@code noSpuriousResend}
-     * (clause 6.6.5; after an acks step that released ACKs held back since a post) fails any retransmission among the
-     * packets the DUT sent during that hold, unless the released ACKs left the tester no sooner than the declared
-     * initial RTO less the tolerance after the first of them arrived: then a resend may be the timer's due, and the
-     * vector is INCONCLUSIVE ({@link LongHaulChecks}).
+     * (clause 6.6.5; after an acks step that released ACKs held back from before the first post) fails a packet sent
+     * during that hold and resent sooner after its first transmission than the declared initial RTO less the tolerance,
+     * by both clocks (the tester's arrival times and the DUT's timestamps); a resend either clock puts later may be the
+     * timer's, and the vector is INCONCLUSIVE ({@link LongHaulChecks}).
      */
     public record Check(
             List<RegionContent> regions,

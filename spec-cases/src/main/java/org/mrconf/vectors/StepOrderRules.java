@@ -162,28 +162,34 @@ final class StepOrderRules {
     }
 
     /**
-     * A {@code noSpuriousResend} check judges the packets sent during a hold whose ACKs the latest acks step released:
-     * an acks step holds, a post follows, and the latest acks step before the check releases (hold false).
+     * A {@code noSpuriousResend} check judges the packets sent during a hold whose ACKs the latest acks step released,
+     * against the initial RTO: an acks step holds before the first post (no RTT sample yet), a post follows, and the
+     * latest acks step before the check releases (hold false).
      */
     private static void checkReleasedAfterHold(final SidecarFields f, final List<Sidecar.Step> steps)
             throws VectorException {
+        boolean posted = false;
         boolean held = false;
+        boolean heldFromTheStart = false;
         boolean postedWhileHeld = false;
         boolean released = false;
         for (int i = 0; i < steps.size(); i++) {
             final Sidecar.Step step = steps.get(i);
             if (step instanceof Sidecar.Acks acks) {
-                released = held && postedWhileHeld && !acks.hold();
+                released = heldFromTheStart && postedWhileHeld && !acks.hold();
+                heldFromTheStart = acks.hold() && (heldFromTheStart || !posted);
                 postedWhileHeld &= acks.hold();
                 held = acks.hold();
             } else if (step instanceof Sidecar.Post) {
+                posted = true;
                 postedWhileHeld |= held;
             } else if (step instanceof Sidecar.Check check && check.noSpuriousResend() && !released) {
                 throw new VectorException(
                         f.file,
                         "$.steps[" + i + "].check.noSpuriousResend",
-                        "judges the packets sent while the tester held its ACKs back, which needs an acks step with"
-                                + " hold true, a post, then an acks step with hold false as the latest before it");
+                        "judges the packets sent while the tester held its ACKs back against the initial RTO, which"
+                                + " needs an acks step with hold true before the first post, a post, then an acks step"
+                                + " with hold false as the latest before it");
             }
         }
     }

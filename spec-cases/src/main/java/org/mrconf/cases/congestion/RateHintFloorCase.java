@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
@@ -18,8 +19,6 @@ import org.mrconf.cases.TimerWatch;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.WorkRequest;
-import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.Opcode;
 
@@ -82,8 +81,8 @@ class RateHintFloorCase {
             final TimerWatch timers = TimerWatch.start(testbed);
             // One more packet, acknowledged with a CE count: the windows decrease, but not below the floor.
             int mark = testbed.peer().mark();
-            post(testbed, 1051, 64, 64);
-            final ReceivedPacket marked = testbed.peer().await(mark, fresh(), Testbed.WAIT);
+            DutTraffic.postWrite(testbed, 1051, 64, 64);
+            final ReceivedPacket marked = testbed.peer().await(mark, DutTraffic.dataFromDut(), Testbed.WAIT);
             testbed.connection().onReceived(marked);
             testbed.peer()
                     .send(testbed.connection()
@@ -93,7 +92,7 @@ class RateHintFloorCase {
             new CaseSteps.CompletionLog(testbed.control()).awaitWrId(1051, "10.1.5");
 
             mark = testbed.peer().mark();
-            post(testbed, 1052, 128, Math.min(writeLength, (1 << 20) - 128));
+            DutTraffic.postWrite(testbed, 1052, 128, Math.min(writeLength, (1 << 20) - 128));
             final long inFlight = untilQuiet(testbed, mark, hintMbps, mtu, timers);
             assertThat(inFlight)
                     .as(
@@ -125,7 +124,10 @@ class RateHintFloorCase {
                 throw Inconclusive.because("a retransmission timer of the DUT expired before it stopped sending"
                         + " new PSNs, so how far its window reached is unknown");
             }
-            final int now = testbed.peer().recorder().matching(mark, fresh()).size();
+            final int now = testbed.peer()
+                    .recorder()
+                    .matching(mark, DutTraffic.dataFromDut())
+                    .size();
             final long quietNs =
                     Math.max(LEAST_QUIET.toNanos(), Math.max(QUIET_PACKETS * packetNs, QUIET_PACKETS * longestGapNs));
             if (now != seen) {
@@ -143,26 +145,10 @@ class RateHintFloorCase {
             Thread.sleep(2);
         }
         final Set<Long> psns = new HashSet<>();
-        for (final ReceivedPacket packet : testbed.peer().recorder().matching(mark, fresh())) {
+        for (final ReceivedPacket packet : testbed.peer().recorder().matching(mark, DutTraffic.dataFromDut())) {
             psns.add(packet.data().orElseThrow().header().psn());
         }
         return psns.size();
-    }
-
-    private static PacketMatcher fresh() {
-        return PacketMatcher.expect()
-                .data()
-                .connection(Testbed.TESTER_CONNECTION)
-                .firstTransmission();
-    }
-
-    private static void post(final Testbed testbed, final long wrId, final long offset, final long length)
-            throws Exception {
-        testbed.control()
-                .postWrite(
-                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + offset, length),
-                        0x00F5_0000L + offset,
-                        0x61);
     }
 
     private static long timestampOf(final ReceivedPacket packet) {

@@ -17,6 +17,7 @@ import org.mrconf.cases.TimerWatch;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.PathState;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
@@ -40,6 +41,9 @@ import org.mrconf.wire.Opcode;
 @DisplayName("Window-weighted spraying")
 class WindowWeightedSprayingCase {
     private static final int PATHS = 4;
+
+    /** How long the DUT is given to read an ACK it answered a later PROBE for, without path_status. */
+    private static final Duration SETTLE = Duration.ofMillis(20);
 
     /** Fresh connections the case tries before it gives up on stretching the RTTs without an expiry. */
     private static final int ATTEMPTS = 3;
@@ -124,7 +128,10 @@ class WindowWeightedSprayingCase {
 
     /** Both windows must leave room for the case's packets: a smaller declared one is not judged. */
     private static void requireRoom(final DutProfile.Congestion declared) {
-        if (declared.initialPathWindow() < SMALLEST_JUDGED_WINDOW || declared.initialConnectionWindow() < 2 * PATHS) {
+        // The connection window must never be what ties the paths: a device may count a path's free window as the
+        // least of its own room and the connection's.
+        if (declared.initialPathWindow() < SMALLEST_JUDGED_WINDOW
+                || declared.initialConnectionWindow() < declared.initialPathWindow() + 2 * PATHS) {
             throw Inconclusive.because("the declared initial windows (" + declared.initialPathWindow()
                     + " per path, " + declared.initialConnectionWindow() + " per connection) leave no room to tell"
                     + " the most free path from the others");
@@ -185,20 +192,26 @@ class WindowWeightedSprayingCase {
     }
 
     /**
-     * Acknowledges {@code packet} (with everything the tester recorded before it on its path), then makes sure the DUT
-     * took that ACK in before the next post: a PROBE on the same path after it, answered only once the DUT read what
-     * came before it.
+     * Acknowledges {@code packet} (with everything the tester recorded before it on its path), echoing a timestamp
+     * {@link #ECHO_AGE} old so the path's RTT stays stretched, then makes sure the DUT took that ACK in before the next
+     * post: by its own account of the path (path_status, where it offers it: nothing unacknowledged left there), else
+     * by its answer to a PROBE sent after the ACK on the same path and a settling pause, since a device may answer a
+     * PROBE in its receive pipeline before its sending side has read the ACK.
      */
     private static void acknowledge(final Testbed testbed, final ReceivedPacket packet) throws Exception {
         final int path = packet.data().orElseThrow().header().pathId();
-        CaseSteps.acknowledge(testbed, packet);
+        testbed.connection().onReceived(packet);
+        testbed.peer()
+                .send(testbed.connection()
+                        .ackFor(
+                                path,
+                                (packet.data().orElseThrow().transmitTimestamp() - ECHO_AGE.toNanos()) & 0xFFFF_FFFFL));
         final int mark = testbed.peer().mark();
-        final long psn = testbed.connection().nextPsn(path);
         testbed.peer()
                 .send(PacketBuilder.probe()
                         .connection(Testbed.DUT_CONNECTION)
                         .path(path)
-                        .psn(psn)
+                        .psn(testbed.connection().nextPsn(path))
                         .transmitTimestamp(2203)
                         .ackRequest());
         testbed.peer()
@@ -207,8 +220,28 @@ class WindowWeightedSprayingCase {
                         PacketMatcher.expect()
                                 .ack()
                                 .connection(Testbed.TESTER_CONNECTION)
-                                .path(path),
+                                .path(path)
+                                .echoedTimestamp(2203),
                         Testbed.WAIT);
+        if (testbed.control().pathStatus(Testbed.DUT_CONNECTION).isEmpty()) {
+            Thread.sleep(SETTLE.toMillis());
+            return;
+        }
+        final long deadlineNs = System.nanoTime() + Testbed.WAIT.toNanos();
+        while (true) {
+            final PathState state = testbed.control().pathStatus(Testbed.DUT_CONNECTION).orElseThrow().stream()
+                    .filter(p -> p.pathId() == path)
+                    .findFirst()
+                    .orElseThrow(() -> Inconclusive.because("path_status reports no path " + path));
+            if (state.oldestUnackedPsn() == state.nextPsn()) {
+                return;
+            }
+            if (System.nanoTime() - deadlineNs > 0) {
+                throw Inconclusive.because("path_status still shows path " + path + " with PSNs unacknowledged "
+                        + Testbed.WAIT.toSeconds() + " s after the tester acknowledged them");
+            }
+            Thread.sleep(2);
+        }
     }
 
     /** A timer that expired meanwhile collapsed a window the tester cannot see (clause 10.1.3): nothing is judged. */
