@@ -116,6 +116,12 @@ public final class AnalyzeSelfTest {
                     "its declared 8.1.1 is about a PSN reported received that the peer did send: the analyser's 8.1.1"
                             + " judges only that reported PSNs were sent; 9.1.4 and 7.3.2 are not wire-judged"),
             Map.entry(
+                    Defect.ACK_ENTROPY_FROM_FIRST_PACKET,
+                    "it answers from the port of a path's first packet, which differs from the most recent one only"
+                            + " after the sender changed the path's port; the capture's conformant sender keeps every"
+                            + " path's port for the whole exchange (SACK repairs its losses, no timer expires), so its"
+                            + " ACKs come from the right port"),
+            Map.entry(
                     Defect.REORDER_BUFFER,
                     "it acknowledges a packet it holds back and places it once the gap is filled: when a payload"
                             + " reaches memory is not on the wire (the vector of 8.1.1 reads the memory after each ACK);"

@@ -41,7 +41,9 @@ class AnalyzeSelfValidationTest {
             Defect.TIMESTAMP_ECHO_STUCK,
             Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS,
             Defect.RECEIVER_NOT_READY_PSN_RECORDED,
-            Defect.REORDER_BUFFER);
+            Defect.REORDER_BUFFER,
+            // A sender that never changes a path's port.
+            Defect.ACK_ENTROPY_FROM_FIRST_PACKET);
 
     private static AnalyzeSelfTestReport report;
 
