@@ -48,6 +48,19 @@ final class BundleRuns {
         return run(List.of(), false, Optional.of(START.plusSeconds(30)), Map.of(), c -> true);
     }
 
+    /**
+     * The first case of the clean run whose clauses are all MUST clauses: a FAIL of it fails a clause a bundle must
+     * not carry failed, whatever the device lists (the suite's first case may verify a SHOULD clause).
+     */
+    static String firstMustCase() {
+        return clean().cases().stream()
+                .filter(c -> c.clauses().stream()
+                        .allMatch(id -> CATALOGUE.find(id).orElseThrow().level() == Level.MUST))
+                .findFirst()
+                .orElseThrow()
+                .caseId();
+    }
+
     /** The clean run as a given suite build would record it. */
     static RunRecord cleanBy(final SuiteIdentity suite) {
         final RunRecord r = clean();

@@ -217,7 +217,7 @@ class BundleVerifierTest {
 
     @Test
     void shouldRejectAFailingMustClause() throws IOException {
-        final String failing = BundleRuns.clean().cases().get(0).caseId();
+        final String failing = BundleRuns.firstMustCase();
         final RunRecord record = BundleRuns.withVerdict(failing, Verdict.FAIL, "expected: 7\nactual: 9");
         final Path run = BundleRuns.write(dir.resolve("run"), record);
 

@@ -1,6 +1,9 @@
 package org.mrconf.cases;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Map;
+import org.apiguardian.api.API;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
 import org.mrconf.peer.PacketMatcher;
@@ -11,6 +14,7 @@ import org.mrconf.peer.PacketMatcher;
  * a timer it does not control (an expiry collapses a window, clause 10.1.3, and resends on its own) from what it
  * judges: such an expiry makes the attempt undecided, never a failure.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class TimerWatch {
     private final Testbed testbed;
     private final Map<String, Long> before;

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
@@ -55,14 +56,7 @@ class AckEntropyCase {
                                     .ackRequest()
                                     .build(),
                             PROBE);
-            ReceivedPacket answer = testbed.peer()
-                    .await(
-                            mark,
-                            PacketMatcher.expect()
-                                    .ack()
-                                    .connection(Testbed.TESTER_CONNECTION)
-                                    .path(0),
-                            Testbed.WAIT);
+            ReceivedPacket answer = testbed.peer().await(mark, DutTraffic.ackOf(0), Testbed.WAIT);
             assertFrom(answer, PROBE, "the ACK of a PROBE on path 0");
 
             mark = testbed.peer().mark();
@@ -92,15 +86,8 @@ class AckEntropyCase {
                         testbed.write(path, Testbed.BASE + 64L * path, testbed.key(), Testbed.randomBytes(64, port)),
                         path,
                         port);
-        final ReceivedPacket ack = testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(path)
-                                .covers(psn),
-                        Testbed.WAIT);
+        final ReceivedPacket ack =
+                testbed.peer().await(mark, DutTraffic.ackOf(path).covers(psn), Testbed.WAIT);
         assertFrom(ack, port, "the ACK of " + what);
     }
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
@@ -214,15 +215,7 @@ class WindowWeightedSprayingCase {
                         .psn(testbed.connection().nextPsn(path))
                         .transmitTimestamp(2203)
                         .ackRequest());
-        testbed.peer()
-                .await(
-                        mark,
-                        PacketMatcher.expect()
-                                .ack()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .path(path)
-                                .echoedTimestamp(2203),
-                        Testbed.WAIT);
+        testbed.peer().await(mark, DutTraffic.ackOf(path).echoedTimestamp(2203), Testbed.WAIT);
         if (testbed.control().pathStatus(Testbed.DUT_CONNECTION).isEmpty()) {
             Thread.sleep(SETTLE.toMillis());
             return;
