@@ -161,7 +161,8 @@ public final class CaseSteps {
      * Makes the DUT post WRITE {@code wrId} of {@code length} bytes from the testbed's region at {@code source} and
      * acknowledges it at once, but echoing a timestamp {@code age} older than its own, so that the DUT's smoothed RTT,
      * and with it the RTO of the path it used, is far longer than the tester takes to answer: a case that must answer
-     * before that timer fires then does not race it. Only that path is stretched: use it on a one-path testbed.
+     * before that timer fires then does not race it. Only the paths the WRITE's packets take are stretched: on a
+     * multipath testbed, give it a packet or two per path (and check for an expiry on a path it left out).
      */
     public static void stretchTheTimer(
             final Testbed testbed, final Duration age, final long wrId, final long source, final long length)

@@ -33,7 +33,7 @@ public final class TimerWatch {
 
     /** Whether a timer expired since {@link #start}. */
     public boolean expired() throws DutControlException {
-        return testbed.grew(before, DutCounters.RTO_EXPIRATIONS) > 0
+        return counted()
                 || !testbed.peer()
                         .recorder()
                         .matching(mark, PacketMatcher.expect().data().retransmission())

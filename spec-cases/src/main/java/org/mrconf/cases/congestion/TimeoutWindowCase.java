@@ -45,7 +45,6 @@ class TimeoutWindowCase {
             }
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             CaseSteps.stage(testbed, Testbed.BASE, (BEFORE + 1) * payload, 103);
-            final var before = testbed.counters();
             final int mark = testbed.peer().mark();
             DutTraffic.postWrite(testbed, 1031, 0, (long) BEFORE * payload);
             testbed.peer().recorder().awaitCount(mark, DutTraffic.dataFromDut(), BEFORE, Testbed.WAIT);

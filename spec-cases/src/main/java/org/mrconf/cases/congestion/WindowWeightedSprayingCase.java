@@ -19,9 +19,7 @@ import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.PathState;
-import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
-import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.Opcode;
 
@@ -89,7 +87,9 @@ class WindowWeightedSprayingCase {
             CaseSteps.stage(testbed, Testbed.BASE, (2 * PATHS + PATHS + 1) * payload, 10);
             // Counted from before the stretch: an expiry there may have collapsed a window as well.
             final TimerWatch timers = TimerWatch.start(testbed);
-            stretchEveryPath(testbed, payload);
+            // A WRITE of two packets per path, each ACK echoing a timestamp ECHO_AGE old, stretches every path it
+            // lands on; a path the DUT left out keeps its short RTO, and its expiry is found below.
+            CaseSteps.stretchTheTimer(testbed, ECHO_AGE, 2200, Testbed.BASE, 2L * PATHS * payload);
             if (timers.expired()) {
                 return false;
             }
@@ -139,50 +139,14 @@ class WindowWeightedSprayingCase {
         }
     }
 
-    /**
-     * Every path gets RTT samples far longer than the tester's answers: a WRITE of a few packets per path, each ACK
-     * echoing a timestamp {@link #ECHO_AGE} old. A path the DUT left out is found by {@link #requireNoExpiry}.
-     */
-    private static void stretchEveryPath(final Testbed testbed, final int payload) throws Exception {
-        testbed.connection().ackEchoAge(ECHO_AGE);
-        testbed.connection().autoAck(true);
-        try {
-            testbed.control()
-                    .postWrite(
-                            new WorkRequest(
-                                    Testbed.DUT_CONNECTION, 0, 2200, testbed.key(), Testbed.BASE, 2L * PATHS * payload),
-                            0x00D0_0000L,
-                            0x61);
-            final var completion = testbed.awaitCompletion(2200);
-            if (completion.status() != org.mrconf.dut.CompletionStatus.SUCCESS) {
-                throw new AssertionError("set-up: a WRITE acknowledged at once completed " + completion.status());
-            }
-        } finally {
-            testbed.connection().autoAck(false);
-            testbed.connection().ackEchoAge(Duration.ZERO);
-        }
-    }
-
     /** Posts a WRITE and returns the first transmissions of its {@code packets} packets. */
     private static List<ReceivedPacket> post(
             final Testbed testbed, final long wrId, final long offset, final long length, final int packets)
             throws Exception {
         final int mark = testbed.peer().mark();
-        testbed.control()
-                .postWrite(
-                        new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), Testbed.BASE + offset, length),
-                        0x00D1_0000L + offset,
-                        0x61);
-        final List<ReceivedPacket> sent = testbed.peer()
-                .recorder()
-                .awaitCount(
-                        mark,
-                        PacketMatcher.expect()
-                                .data()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .firstTransmission(),
-                        packets,
-                        Testbed.WAIT);
+        DutTraffic.postWrite(testbed, wrId, offset, length);
+        final List<ReceivedPacket> sent =
+                testbed.peer().recorder().awaitCount(mark, DutTraffic.dataFromDut(), packets, Testbed.WAIT);
         return sent.subList(0, packets);
     }
 
