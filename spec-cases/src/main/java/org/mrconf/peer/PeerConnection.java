@@ -58,6 +58,16 @@ public final class PeerConnection {
     private long ackRateHint = -1;
     private long ackEchoAgeNs;
     private boolean lateAckAfterEach;
+    /** Per path, the last {@link #LATE_ACK_LAG} distinct cumulative PSNs of auto-ACKs, oldest first. */
+    private final long[][] recentCumulatives;
+
+    private final int[] recentCount;
+
+    /**
+     * How many distinct cumulative PSNs a late auto-ACK lags: it stays behind the DUT's oldest unacknowledged PSN
+     * unless the link lost every auto-ACK that carried the newer {@code LATE_ACK_LAG - 1} of them.
+     */
+    static final int LATE_ACK_LAG = 4;
 
     /**
      * @param spec the connection as the DUT was told to create it
@@ -70,6 +80,8 @@ public final class PeerConnection {
         this.mtu = mtu;
         this.nextPsn = new long[spec.paths()];
         this.receive = new PathReceiveState[spec.paths()];
+        this.recentCumulatives = new long[spec.paths()][LATE_ACK_LAG];
+        this.recentCount = new int[spec.paths()];
         for (int path = 0; path < spec.paths(); path++) {
             nextPsn[path] = spec.initialReceivePsn();
             receive[path] = new PathReceiveState(spec.initialSendPsn());
@@ -340,8 +352,11 @@ public final class PeerConnection {
     }
 
     /**
-     * Whether every auto-ACK is followed by a late one (Table 5-13): the path's cumulative PSN less one, no SACK bits,
-     * the same echo, and no rate hint (0xFFFFFFFF), as an ACK the network delayed past the newer one would be.
+     * Whether every auto-ACK is followed by a late one (Table 5-13), as an ACK the network delayed past newer ones
+     * would be: the cumulative PSN of an auto-ACK {@link #LATE_ACK_LAG} - 1 progressions earlier on the path, no SACK
+     * bits, the same echo, and no rate hint (0xFFFFFFFF). It lags by more than one so that it is still behind the
+     * DUT's oldest unacknowledged PSN when the link lost the newest auto-ACK; until a path has that history its
+     * auto-ACKs have no late follower.
      */
     public synchronized void lateAckAfterEach(boolean on) {
         this.lateAckAfterEach = on;
@@ -366,12 +381,13 @@ public final class PeerConnection {
         byte[] ack = builder.build();
         try {
             sender.sendUnimpaired(ack, ackSourcePort, Ecn.NOT_ECT);
-            if (lateAckAfterEach) {
-                int path = data.header().pathId();
+            int path = data.header().pathId();
+            rememberCumulative(path, receive[path].cumulativePsn());
+            if (lateAckAfterEach && recentCount[path] == LATE_ACK_LAG) {
                 byte[] late = PacketBuilder.ack()
                         .connection(spec.localId())
                         .path(path)
-                        .cumulativePsn(Psn.add(receive[path].cumulativePsn(), -1))
+                        .cumulativePsn(recentCumulatives[path][0])
                         .echoedTimestamp((data.transmitTimestamp() - ackEchoAgeNs) & 0xFFFF_FFFFL)
                         .build();
                 sender.sendUnimpaired(late, ackSourcePort, Ecn.NOT_ECT);
@@ -379,5 +395,20 @@ public final class PeerConnection {
         } catch (IOException e) {
             throw new UncheckedIOException("auto-ACK failed", e);
         }
+    }
+
+    /** Keeps {@code cumulative} as the path's newest auto-ACKed cumulative PSN, if it moved. */
+    private void rememberCumulative(int path, long cumulative) {
+        long[] recent = recentCumulatives[path];
+        int count = recentCount[path];
+        if (count > 0 && recent[count - 1] == cumulative) {
+            return;
+        }
+        if (count == LATE_ACK_LAG) {
+            System.arraycopy(recent, 1, recent, 0, LATE_ACK_LAG - 1);
+            count--;
+        }
+        recent[count] = cumulative;
+        recentCount[path] = count + 1;
     }
 }

@@ -36,6 +36,7 @@ public final class PeerSender implements AutoCloseable {
     private ScheduledExecutorService scheduler;
     private int delayedInFlight;
     private IOException delayedFailure;
+    private final java.util.concurrent.atomic.AtomicLong transmitted = new java.util.concurrent.atomic.AtomicLong();
 
     private static final class Held {
         private final SentPacket packet;
@@ -101,6 +102,16 @@ public final class PeerSender implements AutoCloseable {
     /** Sends a packet straight to the link, bypassing impairment and log: for the peer's own control traffic. */
     public void sendUnimpaired(byte[] packet, int sourcePort, Ecn ecn) throws IOException {
         link.send(packet, sourcePort, ecn);
+        transmitted.incrementAndGet();
+    }
+
+    /**
+     * How many packets this sender has put on the link, impaired or not (a packet its impairment dropped is not
+     * counted, a duplicated one is counted per copy): set against the DUT's {@code rx_packets}, it shows what the
+     * link lost on the way.
+     */
+    public long packetsTransmitted() {
+        return transmitted.get();
     }
 
     private void transmitAndRelease(SentPacket decision) throws IOException {
@@ -121,6 +132,7 @@ public final class PeerSender implements AutoCloseable {
     private void transmit(SentPacket packet) throws IOException {
         long nowNs = link.nowNs();
         link.send(packet.bytes(), packet.sourcePort(), packet.ecn());
+        transmitted.incrementAndGet();
         transmissions.add(new SentPacket(
                 packet.index(), Fate.deliver(), packet.sourcePort(), packet.ecn(), nowNs, packet.bytes()));
     }
