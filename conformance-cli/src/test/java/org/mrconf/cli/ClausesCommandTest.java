@@ -86,7 +86,7 @@ class ClausesCommandTest {
     @Test
     void shouldReportTheSpecAndWireVersions() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.13, wire version 1.0");
+        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.14, wire version 1.0");
     }
 
     private int run(final String... args) {

@@ -224,6 +224,7 @@ final class AckHandler {
         if (rate >= state.config.lineRateBitsPerSecond()) {
             return 0;
         }
+        // In packets of the connection's MTU (Open Draft 0.14); every connection of this device has its one MTU.
         return rate / 8.0 * srttNs / 1e9 / state.config.mtuBytes();
     }
 

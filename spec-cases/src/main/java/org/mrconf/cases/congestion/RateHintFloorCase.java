@@ -33,8 +33,7 @@ import org.mrconf.wire.Opcode;
  * between new PSNs so far (it may pace slower than the hint), at least F less one packet (rounding) must be in
  * flight.
  *
- * <p>F is counted in packets of the declared MTU, the largest a device sends, so a device counting smaller packets only
- * has more room. A DUT still sending when a timer of its expires (a pace slower than the hint, a loaded host) leaves
+ * <p>F is counted in packets of the connection's MTU (Open Draft 0.14), which the tester sets to the declared MTU. A DUT still sending when a timer of its expires (a pace slower than the hint, a loaded host) leaves
  * the window undecided (INCONCLUSIVE).
  */
 @ExtendWith(DutExtension.class)
