@@ -445,6 +445,13 @@ public enum Defect {
     /** Sprays in plain round robin over the paths with any room, blind to how much free window each has. Caught by {@code WindowWeightedSprayingCase}. */
     SPRAY_ROUND_ROBIN_ONLY(breaks("10.2.2")),
 
+    /**
+     * Moves the round-robin pointer only after a tie, so that after a path won on free window the next tie goes to
+     * the path after the previous tie's, not after the path just chosen (Open Draft 0.14). Caught by {@code
+     * WindowWeightedSprayingCase}.
+     */
+    SPRAY_POINTER_MOVES_ON_TIES_ONLY(breaks("10.2.2")),
+
     /** Leaves the path's congestion window as it was on a retransmission timeout, so new PSNs go on sending into a path that just lost everything. Caught by {@code TimeoutWindowCase}. */
     TIMEOUT_KEEPS_WINDOW(breaks("10.1.3")),
 

@@ -26,6 +26,7 @@ final class SendScheduler {
 
     private final boolean sprayFirstPathOnly;
     private final boolean sprayRoundRobinOnly;
+    private final boolean sprayPointerOnTiesOnly;
     private final boolean timeoutKeepsWindow;
 
     SendScheduler(
@@ -45,6 +46,8 @@ final class SendScheduler {
         this.invalidatedSourceResent = state.config.defects().has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_RESENT);
         this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
         this.sprayRoundRobinOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_ROUND_ROBIN_ONLY);
+        this.sprayPointerOnTiesOnly =
+                state.config.defects().has(org.mrconf.defect.Defect.SPRAY_POINTER_MOVES_ON_TIES_ONLY);
         this.timeoutKeepsWindow = state.config.defects().has(org.mrconf.defect.Defect.TIMEOUT_KEEPS_WINDOW);
         final org.mrconf.defect.Defects defects = state.config.defects();
         this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
@@ -115,7 +118,7 @@ final class SendScheduler {
             }
             final PathSender path = sprayFirstPathOnly
                     ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
-                    : choosePath(connection, sprayRoundRobinOnly);
+                    : choosePath(connection, sprayRoundRobinOnly, sprayPointerOnTiesOnly);
             if (path == null) {
                 return;
             }
@@ -214,21 +217,28 @@ final class SendScheduler {
 
     /**
      * The healthy path with the most free window, ties broken round robin; null if none has room. With {@code
-     * roundRobinOnly} (a self-validation defect) the next path in turn that has any room, whatever its free window.
+     * roundRobinOnly} (a self-validation defect) the next path in turn that has any room, whatever its free window. The
+     * round-robin order continues after the path chosen, whether the pick was a tie or not (clause 10.2.2, Open Draft
+     * 0.14); with {@code pointerOnTiesOnly} (a defect) it moves only after a tie.
      */
-    private static PathSender choosePath(final Connection connection, final boolean roundRobinOnly) {
+    private static PathSender choosePath(
+            final Connection connection, final boolean roundRobinOnly, final boolean pointerOnTiesOnly) {
         final PathSender[] paths = connection.sendPaths;
         PathSender best = null;
         int bestFree = 0;
+        int tied = 0;
         for (int k = 0; k < paths.length && !(roundRobinOnly && best != null); k++) {
             final PathSender path = paths[(connection.nextPathCursor + k) % paths.length];
             final int free = path.freeWindow();
             if (free > bestFree) {
                 best = path;
                 bestFree = free;
+                tied = 1;
+            } else if (free == bestFree && best != null) {
+                tied++;
             }
         }
-        if (best != null) {
+        if (best != null && (!pointerOnTiesOnly || tied > 1)) {
             connection.nextPathCursor = (best.pathId + 1) % paths.length;
         }
         return best;

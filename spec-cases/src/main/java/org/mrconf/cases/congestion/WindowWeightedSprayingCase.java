@@ -28,11 +28,14 @@ import org.mrconf.wire.Opcode;
  * broken in round-robin order. With the tester's ACKs held back and every path's window at its declared initial value,
  * four new packets over four paths must take the four paths one each (each pick leaves the others with more free
  * window). The tester then acknowledges path 1's packet only: path 1 has the most free window, so the next new packet
- * must go there; acknowledged again, the one after that too. A plain round robin cannot put both on path 1.
+ * must go there; acknowledged again, the one after that too. A plain round robin cannot put both on path 1. With one
+ * packet in flight on every path again, the next new packet breaks the tie: the round-robin order continues after the
+ * path the previous new packet took, tie or not (Open Draft 0.14), so it goes to path 2. Path 0's packet acknowledged,
+ * path 0 wins outright, and the tie after it, among paths 0, 1 and 3, goes to path 1.
  *
- * <p>Only what the clause fixes, and what needs no order between packets of different paths, is judged: which path
- * wins a tie depends on how a device keeps its round-robin pointer, which the clause leaves open, and the arrival order
- * across paths need not be the send order. Every path's RTT is first stretched, so that no timer fires while the tester
+ * <p>Only what needs no order between packets of different paths is judged, since the arrival order across paths need
+ * not be the send order: each tie the case judges is one packet, or a set of packets on distinct paths. The order of
+ * the very first new packet may start anywhere, and is not judged. Every path's RTT is first stretched, so that no timer fires while the tester
  * holds ACKs back; an expiry all the same (a retransmission collapses a window, clause 10.1.3) leaves the windows
  * unknown to the tester (INCONCLUSIVE).
  */
@@ -62,7 +65,7 @@ class WindowWeightedSprayingCase {
 
     @Test
     @DisplayName("each new packet takes the path with the most free window: one per path, then twice the path an ACK"
-            + " freed")
+            + " freed, then the tie goes to the path after it")
     @Verifies("10.2.2")
     void newPacketsTakeTheMostFreeWindow(final DeviceUnderTest dut) throws Exception {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -120,11 +123,68 @@ class WindowWeightedSprayingCase {
                                     FREED, round + 1)
                             .isEqualTo(FREED);
                 }
+                // Every path has one packet in flight: the tie goes to the path after FREED, picked last.
+                judgeTheTieAfter(testbed, timers, FREED, 2204, (PATHS + 2) * (long) payload, payload);
+                // Path 0's packet acknowledged: it alone has nothing in flight, so it wins outright; then paths 0, 1
+                // and 3 tie (path 2 took the last tie and has two in flight), and the tie goes to path 1. A pointer
+                // left where the last tie put it would send it to path 3.
+                final ReceivedPacket zero = first.stream()
+                        .filter(p -> p.data().orElseThrow().header().pathId() == 0)
+                        .findFirst()
+                        .orElseThrow();
+                acknowledge(testbed, zero);
+                final int strict = post(testbed, 2205, (PATHS + 3) * (long) payload, payload, 1)
+                        .get(0)
+                        .data()
+                        .orElseThrow()
+                        .header()
+                        .pathId();
+                requireNoExpiry(timers);
+                assertThat(strict)
+                        .as("10.2.2: with its one packet in flight acknowledged, path 0 alone has nothing in flight")
+                        .isZero();
+                judgeTheTieAfter(testbed, timers, 0, 2206, (PATHS + 4) * (long) payload, payload);
                 return true;
             } finally {
                 testbed.connection().ackEchoAge(Duration.ZERO);
             }
         }
+    }
+
+    /**
+     * Posts one packet when the paths with the most free window are tied, the previous new packet having taken
+     * {@code chosen} on free window alone, and judges that the tie goes to the path after {@code chosen}: the
+     * round-robin order continues after the path chosen, tie or not (clause 10.2.2, Open Draft 0.14). A device that
+     * moves its pointer on ties only sends it after the previous tie's path instead. Path {@code chosen} itself may
+     * win outright, having had the only ACK since the tie began (a window grown by a packet is "about" one per RTT,
+     * clause 10.1.1): that pick cannot be told from a tie, so it is INCONCLUSIVE.
+     */
+    private static void judgeTheTieAfter(
+            final Testbed testbed,
+            final TimerWatch timers,
+            final int chosen,
+            final long wrId,
+            final long offset,
+            final int payload)
+            throws Exception {
+        final int path = post(testbed, wrId, offset, payload, 1)
+                .get(0)
+                .data()
+                .orElseThrow()
+                .header()
+                .pathId();
+        requireNoExpiry(timers);
+        if (path == chosen) {
+            throw Inconclusive.because("the packet after path " + chosen + "'s pick on free window went to path "
+                    + chosen + " again: its window may have grown by a packet from the ACK it alone received, so"
+                    + " whether the paths were tied is unknown");
+        }
+        assertThat(path)
+                .as(
+                        "10.2.2: the paths with the most free window are tied, and the tie goes to the first of them"
+                                + " after path %d, which the previous new packet took (Open Draft 0.14)",
+                        chosen)
+                .isEqualTo((chosen + 1) % PATHS);
     }
 
     /** Both windows must leave room for the case's packets: a smaller declared one is not judged. */
