@@ -18,7 +18,8 @@ import org.mrconf.transport.Feature;
  * is what {@code ./metaroce run} tests. The others exist so that a profile the standard one does not claim has a
  * conforming implementation to pass and a defect to catch ({@code metaroce selftest} runs that profile's clauses
  * against them): long-haul (a metro-scale link: clause 6.6.5's timers) and ipv6 (the in-memory link labelled with IPv6
- * addresses, clause 4.1.2). Frames and ipv6 carry whole Ethernet frames, which the soft DUT checks below any host
+ * addresses, clause 4.1.2); core stands for a device claiming fewer profiles, and reorder for a sender with a reorder
+ * tolerance (clause 6.3.3). Frames and ipv6 carry whole Ethernet frames, which the soft DUT checks below any host
  * stack, so that clause 4.1.6's checksum rules, which a device on a host UDP stack never sees broken, have an
  * implementation to judge, over IPv4 and over IPv6.
  */
@@ -48,7 +49,13 @@ public enum ReferenceConfiguration {
      * sends every ACK with CE count 0 and no rate limit (clause 8.2.6), the two clauses only such a device can be
      * judged on.
      */
-    CORE;
+    CORE,
+    /**
+     * A sender with a reorder tolerance (clause 6.3.3, a MAY the standard configuration does not implement): a gap's
+     * PSN is deemed lost once {@value #REORDER_PACKETS} PSNs after it are reported received or 80 ms after the first
+     * ACK that shows it, whichever comes first (and never later than a quarter of the path's smoothed RTT).
+     */
+    REORDER;
 
     /** The clauses only a device that claims fewer profiles than the standard configuration can be judged on. */
     private static final List<String> UNCLAIMED_PROFILE_CLAUSES = List.of("5.6.7", "8.2.6");
@@ -59,6 +66,12 @@ public enum ReferenceConfiguration {
 
     /** The clause that only a frame-carrying configuration can judge: a host UDP stack hides its breakage. */
     private static final String CHECKSUM_CLAUSE = "4.1.6";
+
+    /** The clause only a sender with a declared reorder tolerance can be judged on. */
+    private static final String REORDER_CLAUSE = "6.3.3";
+
+    private static final int REORDER_PACKETS = 3;
+    private static final long REORDER_TIME_NS = 80_000_000L;
 
     private static final long LONG_HAUL_INITIAL_RTO_NS = 50_000_000L;
     private static final long LONG_HAUL_MAX_RTO_NS = 1_000_000_000L;
@@ -75,7 +88,7 @@ public enum ReferenceConfiguration {
             case STANDARD -> Optional.empty();
             case LONG_HAUL -> Optional.of(Profile.LONG_HAUL);
             case IPV6 -> Optional.of(Profile.IPV6);
-            case FRAMES, CORE -> Optional.empty();
+            case FRAMES, CORE, REORDER -> Optional.empty();
         };
     }
 
@@ -85,6 +98,9 @@ public enum ReferenceConfiguration {
     public List<String> clauses() {
         if (this == CORE) {
             return UNCLAIMED_PROFILE_CLAUSES;
+        }
+        if (this == REORDER) {
+            return List.of(REORDER_CLAUSE);
         }
         return carriesFrames() ? List.of(CHECKSUM_CLAUSE) : List.of();
     }
@@ -106,7 +122,7 @@ public enum ReferenceConfiguration {
 
     /**
      * Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}, {@code ipv6},
-     * {@code frames}, {@code core}.
+     * {@code frames}, {@code core}, {@code reorder}.
      */
     public String targetName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -120,7 +136,7 @@ public enum ReferenceConfiguration {
             }
         }
         throw new IllegalArgumentException(
-                "unknown configuration '" + name + "', expected standard, long-haul, ipv6, frames or core");
+                "unknown configuration '" + name + "', expected standard, long-haul, ipv6, frames, core or reorder");
     }
 
     /** The soft DUT's endpoint parameters in this configuration. */
@@ -129,6 +145,10 @@ public enum ReferenceConfiguration {
             case STANDARD, IPV6, FRAMES -> standard; // IPv6's header length follows from the DUT's address (SoftDut)
             case CORE ->
                 standard.toBuilder().features(EnumSet.noneOf(Feature.class)).build();
+            case REORDER ->
+                standard.toBuilder()
+                        .reorderTolerance(REORDER_PACKETS, REORDER_TIME_NS)
+                        .build();
             case LONG_HAUL ->
                 standard.toBuilder()
                         .timers(standard.minRtoNs(), LONG_HAUL_INITIAL_RTO_NS, LONG_HAUL_MAX_RTO_NS)
@@ -153,6 +173,16 @@ public enum ReferenceConfiguration {
                     .forEach(optional::add);
             return standard.withConformance(
                     new DutProfile.Conformance(claims, optional, conformance.limits(), conformance.reorderTolerance()));
+        }
+        if (this == REORDER) {
+            final DutProfile.Conformance conformance = standard.conformance();
+            final List<String> optional = new java.util.ArrayList<>(conformance.optionalClauses());
+            optional.add(REORDER_CLAUSE);
+            return standard.withConformance(new DutProfile.Conformance(
+                    conformance.profiles(),
+                    optional,
+                    conformance.limits(),
+                    new DutProfile.ReorderTolerance(REORDER_PACKETS, Duration.ofNanos(REORDER_TIME_NS))));
         }
         if (profile().isEmpty()) {
             return standard; // frames change the carriage, not what the device claims

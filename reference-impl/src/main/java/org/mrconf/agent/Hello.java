@@ -98,8 +98,9 @@ final class Hello {
         final ArrayNode optional = result.putArray("optionalClauses");
         config.optionalClauses().forEach(optional::add);
         final ObjectNode reorder = result.putObject("reorderTolerance");
-        reorder.put("packets", 0);
-        reorder.put("timeNs", 0);
+        // Spec clause 6.3.3: the tolerance the endpoint was built with (none unless configured).
+        reorder.put("packets", ec.reorderTolerancePackets());
+        reorder.put("timeNs", ec.reorderToleranceNs());
         return result;
     }
 

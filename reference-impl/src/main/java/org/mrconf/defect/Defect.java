@@ -452,6 +452,19 @@ public enum Defect {
      */
     SPRAY_POINTER_MOVES_ON_TIES_ONLY(breaks("10.2.2")),
 
+    /**
+     * Declares its reorder tolerance and deems every gap lost at once all the same (clause 6.3.3), resending what
+     * was only reordered. Caught by {@code ReorderToleranceCase} against the reference's reorder configuration.
+     */
+    REORDER_TOLERANCE_IGNORED(breaks("6.3.3")),
+
+    /**
+     * Counts the reorder time from the missing PSN's transmission rather than from the first ACK that shows the gap
+     * (clause 6.3.3), so a gap reported late is deemed lost at once. Caught by {@code ReorderToleranceCase} against
+     * the reference's reorder configuration.
+     */
+    REORDER_TIME_FROM_SEND(breaks("6.3.3")),
+
     /** Leaves the path's congestion window as it was on a retransmission timeout, so new PSNs go on sending into a path that just lost everything. Caught by {@code TimeoutWindowCase}. */
     TIMEOUT_KEEPS_WINDOW(breaks("10.1.3")),
 

@@ -108,6 +108,9 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         if (!endpointConfig.tailLossProbe()) {
             optionalClauses.remove("6.3.4");
         }
+        if (endpointConfig.reorderTolerancePackets() > 1 && endpointConfig.reorderToleranceNs() > 0) {
+            optionalClauses.add("6.3.3"); // a tolerance that can hold a gap back (spec clause 6.3.3, a MAY)
+        }
         if (memory == null) {
             // On sockets, ACKs leave from the pool socket the peer's port maps to, not from that port (clause 8.1.6).
             optionalClauses.remove("8.1.6");

@@ -32,6 +32,7 @@ final class AckHandler {
     private final boolean onlyFirstHoleLost;
     private final boolean gapResendsOnEveryAck;
     private final boolean rateHintFloorIgnored;
+    private final ReorderTolerance reorderTolerance;
     private final boolean unhealthyPathNotRecovered;
     private final boolean echoIgnored;
     private final boolean nackedPsnAcknowledgedFirst;
@@ -86,6 +87,7 @@ final class AckHandler {
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
         this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
         this.rateHintFloorIgnored = state.config.defects().has(org.mrconf.defect.Defect.RATE_HINT_FLOOR_IGNORED);
+        this.reorderTolerance = new ReorderTolerance(state.config);
         this.unhealthyPathNotRecovered =
                 state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
         this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
@@ -410,16 +412,23 @@ final class AckHandler {
     }
 
     /**
-     * A PSN that an ACK reports missing while it reports a later one received is lost (clause 6.3.1);
-     * a retransmitted PSN is declared lost again only after one smoothed RTT (clause 6.4.3).
+     * A PSN that an ACK reports missing while it reports a later one received is lost (clause 6.3.1), once the
+     * declared reorder tolerance allows (clause 6.3.3, {@link ReorderTolerance}); a retransmitted PSN is declared lost
+     * again only after one smoothed RTT (clause 6.4.3).
      */
     private void detectLoss(final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
+        // PSNs after the one at hand that the receiver has reported received: counted once, then passed one by one.
+        int reportedAfter = reorderTolerance.active() ? reportedReceived(path, cumulative, highestSacked) : 0;
         for (int bit = 0; bit < highestSacked; bit++) {
             final long psn = Serial.add(cumulative, bit);
             if (!path.isOutstanding(psn)) {
                 continue;
             }
             final int slot = PathSender.slot(psn);
+            if (path.slotState[slot] == PathSender.ACKED) {
+                reportedAfter--;
+                continue;
+            }
             if (waitingPsnLostOnGap && path.slotState[slot] == PathSender.WAITING) {
                 path.slotState[slot] = PathSender.LOST; // the defect: the retry-after is cut short by the gap
                 continue;
@@ -428,13 +437,31 @@ final class AckHandler {
             if (path.slotState[slot] == PathSender.IN_FLIGHT
                     && (!path.slotRetransmitted[slot]
                             || gapResendsOnEveryAck
-                            || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())) {
+                            || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())
+                    && reorderTolerance.lostNow(path, slot, reportedAfter, nowNs)) {
                 path.markLost(psn);
                 if (onlyFirstHoleLost) {
                     return;
                 }
             }
         }
+    }
+
+    /** How many outstanding PSNs from {@code cumulative} to the highest SACK bit are acknowledged. */
+    private static int reportedReceived(final PathSender path, final long cumulative, final int highestSacked) {
+        int received = 0;
+        for (int bit = 0; bit <= highestSacked; bit++) {
+            final long psn = Serial.add(cumulative, bit);
+            if (path.isOutstanding(psn) && path.slotState[PathSender.slot(psn)] == PathSender.ACKED) {
+                received++;
+            }
+        }
+        return received;
+    }
+
+    /** The sender's declared reorder tolerance, whose deadlines {@link SendScheduler} runs. */
+    ReorderTolerance reorderTolerance() {
+        return reorderTolerance;
     }
 
     private void applyRateHint(final Connection connection, final long hintMbps, final long nowNs) {

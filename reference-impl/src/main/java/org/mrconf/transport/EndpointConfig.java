@@ -41,6 +41,10 @@ import org.mrconf.defect.Defects;
  *                              ACK delay sends a PROBE, and takes the PSNs sent before it that the probe's ACK
  *                              does not acknowledge as lost ({@link TailLossProbe}; on by default; the draft
  *                              permits it and a proposed clause would recommend it)
+ * @param reorderTolerancePackets how many PSNs after a gap must be reported received before the PSN is deemed lost
+ *                              (clause 6.3.3, at most 3; 0, the default, and 1 hold at once)
+ * @param reorderToleranceNs    how long after the first ACK that shows a gap the PSN is deemed lost all the same, at
+ *                              most a quarter of the path's smoothed RTT (clause 6.3.3; 0, the default, holds at once)
  * @param features              the optional parts of the protocol the endpoint offers ({@link Feature}; all by
  *                              default), so that it can stand for a device that claims fewer profiles
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
@@ -71,6 +75,8 @@ public record EndpointConfig(
         long entropySeed,
         long receiveStateBudgetBytes,
         boolean tailLossProbe,
+        int reorderTolerancePackets,
+        long reorderToleranceNs,
         java.util.Set<Feature> features,
         Defects defects) {
 
@@ -130,6 +136,8 @@ public record EndpointConfig(
         b.entropySeed = entropySeed;
         b.receiveStateBudgetBytes = receiveStateBudgetBytes;
         b.tailLossProbe = tailLossProbe;
+        b.reorderTolerancePackets = reorderTolerancePackets;
+        b.reorderToleranceNs = reorderToleranceNs;
         b.features = java.util.EnumSet.noneOf(Feature.class);
         b.features.addAll(features);
         b.defects = defects;
@@ -162,6 +170,8 @@ public record EndpointConfig(
         private long entropySeed = 1;
         private long receiveStateBudgetBytes = 64L << 20;
         private boolean tailLossProbe = true;
+        private int reorderTolerancePackets;
+        private long reorderToleranceNs;
         private java.util.Set<Feature> features = java.util.EnumSet.allOf(Feature.class);
         private Defects defects = Defects.NONE;
 
@@ -266,6 +276,19 @@ public record EndpointConfig(
             return this;
         }
 
+        /**
+         * The reorder tolerance this sender declares (clause 6.3.3): a gap's PSN is deemed lost once {@code packets}
+         * PSNs after it are reported received or {@code ns} after the first ACK that shows the gap, whichever first.
+         */
+        public Builder reorderTolerance(final int packets, final long ns) {
+            if (packets < 0 || packets > 3 || ns < 0) {
+                throw new IllegalArgumentException("a reorder tolerance is 0 to 3 packets and a time of at least 0");
+            }
+            this.reorderTolerancePackets = packets;
+            this.reorderToleranceNs = ns;
+            return this;
+        }
+
         /** Offers only {@code offered} of the optional features, as a device that claims fewer profiles. */
         public Builder features(final java.util.Set<Feature> offered) {
             this.features = java.util.EnumSet.noneOf(Feature.class);
@@ -323,6 +346,8 @@ public record EndpointConfig(
                     entropySeed,
                     receiveStateBudgetBytes,
                     tailLossProbe,
+                    reorderTolerancePackets,
+                    reorderToleranceNs,
                     features,
                     defects);
         }

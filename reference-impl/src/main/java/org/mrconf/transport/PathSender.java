@@ -37,6 +37,14 @@ final class PathSender {
     long[] slotPsn;
 
     long[] slotRetryAtNs;
+    /**
+     * When an ACK first showed the slot's PSN missing with later PSNs received, while a declared reorder tolerance
+     * holds it back ({@link ReorderTolerance}); {@link ReorderTolerance#NO_GAP} otherwise.
+     */
+    long[] slotGapSeenNs;
+    /** When the earliest PSN held back by the reorder tolerance is due ({@link ReorderTolerance#NO_GAP}: none). */
+    long reorderDeadlineNs = ReorderTolerance.NO_GAP;
+
     boolean[] slotRetransmitted;
     /** For a WAITING slot: whether it waits for an advancing ACK or the timer, not for a retry-after. */
     boolean[] slotAwaitsWindow;
@@ -128,6 +136,7 @@ final class PathSender {
             slotSentNs = new long[WINDOW];
             slotPsn = new long[WINDOW];
             slotRetryAtNs = new long[WINDOW];
+            slotGapSeenNs = new long[WINDOW];
             slotRetransmitted = new boolean[WINDOW];
             slotAwaitsWindow = new boolean[WINDOW];
         }
@@ -139,6 +148,7 @@ final class PathSender {
         slotLength[slot] = length;
         slotSentNs[slot] = nowNs;
         slotRetransmitted[slot] = false;
+        slotGapSeenNs[slot] = ReorderTolerance.NO_GAP;
         slotState[slot] = IN_FLIGHT;
         nextPsn = Serial.add(nextPsn, 1);
         unacknowledged++;

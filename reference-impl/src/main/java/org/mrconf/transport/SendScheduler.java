@@ -197,6 +197,7 @@ final class SendScheduler {
                 path.slotState[slot] = PathSender.IN_FLIGHT;
                 path.awaitingResend--;
                 path.slotRetransmitted[slot] = true;
+                path.slotGapSeenNs[slot] = ReorderTolerance.NO_GAP;
                 out.sendData(connection, path, psn, true, nowNs);
                 path.slotSentNs[slot] = nowNs; // after sending: RETRANSMIT_STALE_TIMESTAMP reads the previous time
                 connection.pacer.onSent(wireBytes, nowNs);
@@ -271,6 +272,9 @@ final class SendScheduler {
             return;
         }
         for (final PathSender path : connection.sendPaths) {
+            if (path.reorderDeadlineNs != ReorderTolerance.NO_GAP && nowNs - path.reorderDeadlineNs >= 0) {
+                ackHandler.reorderTolerance().onDeadline(path, nowNs);
+            }
             if (path.unacknowledged > 0 && nowNs - path.rtoDeadlineNs >= 0) {
                 onRetransmissionTimeout(connection, path, nowNs);
             } else if (tailLossProbe.isDue(path, nowNs)) {
@@ -392,6 +396,9 @@ final class SendScheduler {
         for (final PathSender path : connection.sendPaths) {
             if (path.unacknowledged > 0) {
                 deadline = Math.min(deadline, Math.min(path.rtoDeadlineNs, tailLossProbe.deadlineNs(path)));
+                if (path.reorderDeadlineNs != ReorderTolerance.NO_GAP) {
+                    deadline = Math.min(deadline, path.reorderDeadlineNs);
+                }
             } else if (!path.healthy) {
                 deadline = Math.min(deadline, path.probeDeadlineNs);
             }

@@ -27,7 +27,7 @@ import org.mrconf.wire.WireConstants;
  *   <li>absent or {@code reference}: the {@link Embedded} reference in the suite's own process (blank is an error);
  *       {@code reference?defect=NAME[,NAME]} runs it with deliberate non-conformances from the reference's defect
  *       catalogue (for self-validation; the names are checked where the reference is started), and
- *       {@code reference?config=long-haul}, {@code config=ipv6}, {@code config=frames} or {@code config=core} runs it in another configuration
+ *       {@code reference?config=long-haul}, {@code config=ipv6}, {@code config=frames}, {@code config=core} or {@code config=reorder} runs it in another configuration
  *       (its declarations follow);</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
  *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
@@ -137,7 +137,8 @@ public sealed interface DutTarget {
                         SOURCE, query.keySet().iterator().next(), "unknown parameter, expected defect or config");
             }
             if (configuration != null && configuration.isBlank()) {
-                throw new DutProfileException(SOURCE, "config", "name a configuration: standard, long-haul or ipv6");
+                throw new DutProfileException(
+                        SOURCE, "config", "name a configuration: standard, long-haul, ipv6, frames, core or reorder");
             }
             configuration = configuration == null ? STANDARD : configuration.strip();
             if (names == null) {

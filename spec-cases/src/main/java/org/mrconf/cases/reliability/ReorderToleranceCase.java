@@ -1,0 +1,188 @@
+package org.mrconf.cases.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.cases.DutExtension;
+import org.mrconf.cases.DutTraffic;
+import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TimerWatch;
+import org.mrconf.cases.Verifies;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.Psn;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.Opcode;
+
+/**
+ * Reorder tolerance (clause 6.3.3, a MAY), for a sender that declares one of K packets and a time T: a PSN p that an
+ * ACK shows missing is deemed lost once K PSNs after it are reported received, or T after the first ACK that shows the
+ * gap (never later than a quarter of the path's smoothed RTT), whichever comes first, and not before.
+ *
+ * <p>The DUT's RTT is first stretched to five times T (every ACK echoes a timestamp that much older), so that T, not a
+ * quarter of the smoothed RTT, is the time that binds, and its retransmission timer stands well clear. The DUT sends a
+ * WRITE of K + 1 packets on one path; the tester holds its ACK for 1.5 T (a device counting the time from p's
+ * transmission, not from the ACK, would deem p lost at once), then reports the K - 1 PSNs after p received. No resend
+ * of p may come while neither condition holds: the tester watches for (T - tolerance) / 2, by its own clock, which
+ * the DUT's cannot have outrun since it got the ACK later. It then reports the K-th PSN received, and p must be resent
+ * before the time condition could have held (T - tolerance after the first ACK). A resend that comes later could be
+ * either condition's; the case then tries a fresh connection, and after three tries is INCONCLUSIVE, as it is where a
+ * retransmission timer expired. Not judged: how soon p is resent once only the time has passed (a time the tester
+ * could only race against the DUT's own timers).
+ */
+@ExtendWith(DutExtension.class)
+@DisplayName("Reorder tolerance")
+class ReorderToleranceCase {
+    /** Fresh connections the case tries before it gives up. */
+    private static final int ATTEMPTS = 3;
+
+    @Test
+    @DisplayName("a gap's PSN is not deemed lost before the declared packets or time, and is once the packets are"
+            + " reported")
+    @Verifies("6.3.3")
+    void gapWaitsForTheDeclaredTolerance(final DeviceUnderTest dut) throws Exception {
+        String why = "";
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            why = judged(dut);
+            if (why.isEmpty()) {
+                return;
+            }
+        }
+        throw Inconclusive.because(
+                "in each of " + ATTEMPTS + " attempts the tester could not decide; the last: " + why);
+    }
+
+    /** One attempt on a fresh connection: empty when judged, else why nothing could be. */
+    private static String judged(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final DutProfile.ReorderTolerance declared =
+                    testbed.profile().conformance().reorderTolerance();
+            final int packets = declared.packets();
+            final Duration time = declared.time();
+            final var timers = testbed.profile().parameters().timers();
+            final Duration tolerance = timers.tolerance();
+            requireSomethingToJudge(testbed, packets, time, tolerance, timers.maxRto());
+            final Duration echoAge = time.multipliedBy(5);
+            final Duration hold = time.multipliedBy(3).dividedBy(2);
+            final Duration firstWatch = time.minus(tolerance).dividedBy(2);
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            CaseSteps.stage(testbed, Testbed.BASE, (packets + 1) * payload + 64, 63);
+            final TimerWatch timerWatch = TimerWatch.start(testbed);
+            CaseSteps.stretchTheTimer(testbed, echoAge, 6300, Testbed.BASE, 64);
+            if (timerWatch.expired()) {
+                return "a retransmission timer expired before the RTT was stretched";
+            }
+            final int mark = testbed.peer().mark();
+            DutTraffic.postWrite(testbed, 6301, 64, (long) (packets + 1) * payload);
+            final long base = testbed.connection().spec().initialSendPsn();
+            final List<ReceivedPacket> sent =
+                    testbed
+                            .peer()
+                            .recorder()
+                            .awaitCount(mark, DutTraffic.dataFromDut(), packets + 1, Testbed.WAIT)
+                            .stream()
+                            .sorted(Comparator.comparingLong(p -> Psn.distance(base, psnOf(p))))
+                            .toList();
+            final long gap = psnOf(sent.get(0));
+            final PacketMatcher resent =
+                    PacketMatcher.expect().data().retransmission().psn(gap);
+
+            // A device that counts from the transmission, not from the ACK, deems the gap lost as soon as it shows.
+            sleepUntil(testbed, sent.get(0).receivedNs() + hold.toNanos());
+            final long firstAckNs = testbed.peer().link().nowNs();
+            reportReceived(testbed, gap, sent.subList(1, packets), echoAge);
+            sleepUntil(testbed, firstAckNs + firstWatch.toNanos());
+            final long secondAckNs = testbed.peer().link().nowNs();
+            final List<ReceivedPacket> early = testbed.peer().recorder().matching(mark, resent);
+            if (!early.isEmpty() && early.get(0).receivedNs() < secondAckNs) {
+                if (timerWatch.counted()) {
+                    return "a retransmission timer expired while the gap was held back";
+                }
+                assertThat((early.get(0).receivedNs() - firstAckNs) / 1000)
+                        .as(
+                                "6.3.3: PSN %d resent (us after the ACK that first showed it missing) while %d of the"
+                                        + " %d declared PSNs after it were reported received, and the declared %d ms"
+                                        + " had not passed (nor had a quarter of the smoothed RTT, at least %d ms)",
+                                gap,
+                                packets - 1,
+                                packets,
+                                time.toMillis(),
+                                echoAge.dividedBy(4).toMillis())
+                        .isGreaterThanOrEqualTo(time.minus(tolerance).toNanos() / 1000);
+            }
+
+            // The K-th PSN after the gap reported: it is lost now.
+            reportReceived(testbed, gap, sent.subList(1, packets + 1), echoAge);
+            final ReceivedPacket resend = testbed.peer().await(mark, resent, Testbed.WAIT);
+            if (timerWatch.counted()) {
+                return "a retransmission timer expired before PSN " + gap + " was resent";
+            }
+            final long afterFirstAckNs = resend.receivedNs() - firstAckNs;
+            if (afterFirstAckNs >= time.minus(tolerance).toNanos()) {
+                return "PSN " + gap + " was resent " + afterFirstAckNs / 1_000_000 + " ms after the first ACK that"
+                        + " showed it missing, when the declared " + time.toMillis() + " ms may have passed too, so"
+                        + " which condition made it is unknown";
+            }
+            return "";
+        }
+    }
+
+    /** Only a tolerance that holds a gap back, with timers that leave room to watch it, can be judged. */
+    private static void requireSomethingToJudge(
+            final Testbed testbed,
+            final int packets,
+            final Duration time,
+            final Duration tolerance,
+            final Duration maxRto) {
+        if (packets < 2 || time.isZero()) {
+            throw Inconclusive.because("the declared reorder tolerance (" + packets + " packets, "
+                    + time.toNanos() / 1000 + " us) holds nothing back: an ACK that shows a gap already reports one"
+                    + " PSN after it, and a time of 0 holds at once (clause 6.3.1 governs)");
+        }
+        if (time.compareTo(tolerance.multipliedBy(3)) <= 0) {
+            throw Inconclusive.because("the declared reorder time of " + time.toNanos() / 1000 + " us is within three"
+                    + " timer tolerances (" + tolerance.toNanos() / 1000 + " us each) of 0: too short to watch");
+        }
+        if (maxRto.compareTo(time.multipliedBy(3)) < 0) {
+            throw Inconclusive.because("the declared maximum RTO of " + maxRto.toMillis() + " ms lets the timer"
+                    + " resend within the " + time.multipliedBy(3).toMillis() + " ms the case watches");
+        }
+        if (CaseSteps.declaredFirstWindow(testbed) < packets + 1) {
+            throw Inconclusive.because("the declared first windows let the DUT send fewer than " + (packets + 1)
+                    + " packets before an ACK: the tester cannot report " + packets + " PSNs after a gap");
+        }
+    }
+
+    /**
+     * An ACK of path 0 that leaves {@code gap} missing and reports {@code received} (each after it), echoing the newest
+     * of them less {@code echoAge}, so that the RTT sample it gives stays that long.
+     */
+    private static void reportReceived(
+            final Testbed testbed, final long gap, final List<ReceivedPacket> received, final Duration echoAge)
+            throws Exception {
+        final long newest =
+                received.get(received.size() - 1).data().orElseThrow().transmitTimestamp();
+        final long[] psns =
+                received.stream().mapToLong(ReorderToleranceCase::psnOf).toArray();
+        testbed.peer().send(CaseSteps.ack(0, gap, (newest - echoAge.toNanos()) & 0xFFFF_FFFFL, psns));
+    }
+
+    private static void sleepUntil(final Testbed testbed, final long linkNs) throws InterruptedException {
+        final long remainingNs = linkNs - testbed.peer().link().nowNs();
+        if (remainingNs > 0) {
+            Thread.sleep(remainingNs / 1_000_000, (int) (remainingNs % 1_000_000));
+        }
+    }
+
+    private static long psnOf(final ReceivedPacket packet) {
+        return packet.data().orElseThrow().header().psn();
+    }
+}
