@@ -44,13 +44,13 @@ final class Arrivals {
             throws DutControlException {
         for (final Sidecar.ResponseExpectation response : expect.responses()) {
             if (answers.stream()
-                            .filter(p -> VectorReplay.matches(response, p, initialPsn))
+                            .filter(p -> ResponseChecks.matches(response, p, initialPsn))
                             .count()
                     < response.atLeast()) {
                 return false;
             }
         }
-        return VectorReplay.allSeen(expect, completions) && countersGrew() && regionsHold();
+        return OutcomeChecks.allSeen(expect, completions) && countersGrew() && regionsHold();
     }
 
     private boolean countersGrew() throws DutControlException {
@@ -77,7 +77,7 @@ final class Arrivals {
             final PlaceholderRewriter.ActualRegion region = regions.get(content.region());
             final byte[] bytes =
                     control.readRegion(region.key(), region.address() + content.offset(), content.length());
-            if (!VectorReplay.holds(content, bytes)) {
+            if (!OutcomeChecks.holds(content, bytes)) {
                 return false;
             }
         }

@@ -433,7 +433,7 @@ final class SenderSteps {
                         VectorReplay.LIMIT.toSeconds(),
                         first == null
                                 ? "it sent none (the DUT sent: "
-                                        + VectorReplay.summary(peer.recorder().since(mark)) + ")"
+                                        + ResponseChecks.summary(peer.recorder().since(mark)) + ")"
                                 : "its bytes never all arrived: " + first));
                 return false;
             }
@@ -478,12 +478,12 @@ final class SenderSteps {
             byte[] bytes;
             while (true) {
                 bytes = control.readRegion(region.key(), region.address() + content.offset(), content.length());
-                if (VectorReplay.holds(content, bytes) || System.nanoTime() - deadlineNs > 0) {
+                if (OutcomeChecks.holds(content, bytes) || System.nanoTime() - deadlineNs > 0) {
                     break;
                 }
                 Thread.sleep(POLL_MS * 4);
             }
-            if (!VectorReplay.holds(content, bytes)) {
+            if (!OutcomeChecks.holds(content, bytes)) {
                 failures.add(String.format(
                         "%s: expected region %s at offset %d to hold %s within %d s, got %s",
                         at,
@@ -505,7 +505,7 @@ final class SenderSteps {
                 deadlineNs = Math.min(deadlineNs, holdStartNs + holdLimit.toNanos() - HOLD_MARGIN.toNanos());
             }
             final long startNs = System.nanoTime();
-            while (!VectorReplay.allCompleted(check.completed(), completions) && System.nanoTime() - deadlineNs < 0) {
+            while (!OutcomeChecks.allCompleted(check.completed(), completions) && System.nanoTime() - deadlineNs < 0) {
                 completions.addAll(control.pollCompletions(64, Duration.ofMillis(POLL_MS * 4)));
             }
             final long waitedMs = (System.nanoTime() - startNs) / 1_000_000;

@@ -10,7 +10,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -19,7 +18,6 @@ import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WireLink;
@@ -27,9 +25,6 @@ import org.mrconf.dut.WorkRequest;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
-import org.mrconf.wire.AckPacket;
-import org.mrconf.wire.NackPacket;
-import org.mrconf.wire.PacketFlags;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -257,9 +252,10 @@ public final class VectorReplay {
                 placement.judge();
             }
             final List<ReceivedPacket> answers = peer.recorder().since(mark);
-            checkResponses(sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
+            ResponseChecks.checkResponses(
+                    sidecar.expect(), answers, sidecar.setup().initialPsn(), failures);
             if (sidecar.expect().toTesterPort()) {
-                checkToTesterPort(answers, link.testerPort(), failures);
+                ResponseChecks.checkToTesterPort(answers, link.testerPort(), failures);
             }
             // A check over what the DUT sent that finds nothing to judge (no ACK, no datagram) is INCONCLUSIVE only
             // when nothing else failed: a DUT that sent nothing because it broke an expectation above has failed.
@@ -294,9 +290,9 @@ public final class VectorReplay {
                     undecided = undecided == null ? e : undecided;
                 }
             }
-            checkCompletions(sidecar.expect(), control, completions, failures);
-            checkCounters(sidecar.expect(), before, control.readCounters(), failures);
-            checkRegions(sidecar.expect(), control, regions, failures);
+            OutcomeChecks.checkCompletions(sidecar.expect(), control, completions, failures);
+            OutcomeChecks.checkCounters(sidecar.expect(), before, control.readCounters(), failures);
+            OutcomeChecks.checkRegions(sidecar.expect(), control, regions, failures);
             if (undecided != null && failures.isEmpty()) {
                 throw undecided;
             }
@@ -328,111 +324,6 @@ public final class VectorReplay {
                 placement.afterSent(i, sent);
             }
         }
-    }
-
-    /** Clauses 4.1.3 and 4.2.3: everything the DUT sent went to the tester's MetaRoCE port. */
-    private static void checkToTesterPort(
-            final List<ReceivedPacket> answers, final int testerPort, final List<String> failures) {
-        for (final ReceivedPacket answer : answers) {
-            if (answer.captured().destinationPort() != testerPort) {
-                failures.add("the DUT sent " + answer + " to UDP port "
-                        + answer.captured().destinationPort() + ", not to the tester's port " + testerPort);
-                return;
-            }
-        }
-    }
-
-    private static void checkResponses(
-            final Sidecar.Expect expect,
-            final List<ReceivedPacket> answers,
-            final long initialPsn,
-            final List<String> failures) {
-        for (final Sidecar.ResponseExpectation response : expect.responses()) {
-            final long count = answers.stream()
-                    .filter(p -> matches(response, p, initialPsn))
-                    .count();
-            if (count < response.atLeast()) {
-                failures.add(String.format(
-                        "expected at least %d %s from the DUT, got %d (the DUT sent: %s)",
-                        response.atLeast(), describe(response), count, summary(answers)));
-            }
-            if (response.atMost().isPresent()) {
-                final long fresh = answers.stream()
-                        .filter(p -> matches(response, p, initialPsn))
-                        .filter(p -> p.data()
-                                .map(d -> (d.header().flags() & PacketFlags.RETRANSMISSION) == 0)
-                                .orElse(true))
-                        .count();
-                if (fresh > response.atMost().getAsInt()) {
-                    failures.add(String.format(
-                            "expected at most %d %s from the DUT (first transmissions), got %d (the DUT sent: %s)",
-                            response.atMost().getAsInt(), describe(response), fresh, summary(answers)));
-                }
-            }
-        }
-        for (final Sidecar.ResponseExpectation never : expect.never()) {
-            final List<ReceivedPacket> forbidden =
-                    answers.stream().filter(p -> matches(never, p, initialPsn)).toList();
-            if (!forbidden.isEmpty()) {
-                failures.add("expected no " + describe(never) + " from the DUT, got " + forbidden.size() + ": "
-                        + forbidden.get(0));
-            }
-        }
-    }
-
-    static boolean matches(
-            final Sidecar.ResponseExpectation expectation, final ReceivedPacket packet, final long initialPsn) {
-        if (packet.opcode().isEmpty() || !packet.opcode().get().name().equals(expectation.opcode())) {
-            return false;
-        }
-        final var header =
-                packet.ack().map(AckPacket::header).or(() -> packet.nack().map(NackPacket::header));
-        if (expectation.path().isPresent()
-                && (header.isEmpty()
-                        || header.get().pathId() != expectation.path().getAsLong())) {
-            return false;
-        }
-        if (expectation.cumulativePsnOffset().isPresent()
-                && packet.ack()
-                        .map(AckPacket::cumulativePsn)
-                        .or(() -> packet.nack().map(NackPacket::cumulativePsn))
-                        .map(psn -> ((psn - initialPsn) & 0xFFFF_FFFFL)
-                                != expectation.cumulativePsnOffset().getAsLong())
-                        .orElse(true)) {
-            return false;
-        }
-        if (expectation.rejected().isPresent()
-                && !packet.nack()
-                        .map(n -> names(n, expectation.rejected().get(), initialPsn))
-                        .orElse(false)) {
-            return false;
-        }
-        if (expectation.echoedTimestamp().isPresent()
-                && !packet.ack()
-                        .map(a -> a.echoedTimestamp()
-                                == expectation.echoedTimestamp().getAsLong())
-                        .orElse(false)) {
-            return false;
-        }
-        if (expectation.ceCount().isPresent()
-                && !packet.ack()
-                        .map(a -> a.ceCount() == expectation.ceCount().getAsLong())
-                        .orElse(false)) {
-            return false;
-        }
-        if (expectation.sack().isPresent()
-                && !packet.ack()
-                        .map(a -> java.util.Arrays.stream(a.sackBits())
-                                .boxed()
-                                .toList()
-                                .equals(expectation.sack().get()))
-                        .orElse(false)) {
-            return false;
-        }
-        return expectation.nackCode().isEmpty()
-                || packet.nack()
-                        .map(n -> n.code().name().equals(expectation.nackCode().get()))
-                        .orElse(false);
     }
 
     /**
@@ -484,195 +375,10 @@ public final class VectorReplay {
         }
     }
 
-    private static void checkCompletions(
-            final Sidecar.Expect expect,
-            final DutControl control,
-            final List<DutCompletion> seen,
-            final List<String> failures)
-            throws DutControlException {
-        final long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (System.nanoTime() < deadline && !allSeen(expect, seen)) {
-            seen.addAll(control.pollCompletions(64, Duration.ofMillis(100)));
-        }
-        if (expect.noOtherCompletions()) {
-            // The DUT was already quiet for its quiet window on the wire and the control channel alike (awaitQuiet).
-            seen.addAll(control.pollCompletions(64, Duration.ZERO));
-        }
-        for (final Sidecar.CompletionExpectation expected : expect.completions()) {
-            final DutCompletion actual = seen.stream()
-                    .filter(c -> c.wrId() == expected.wrId())
-                    .findFirst()
-                    .orElse(null);
-            if (actual == null) {
-                failures.add("expected a completion of work request " + expected.wrId() + " with status "
-                        + expected.status() + ", got none within " + LIMIT.toSeconds() + " s");
-                continue;
-            }
-            if (!actual.status().name().equals(expected.status())) {
-                failures.add("work request " + expected.wrId() + ": expected status " + expected.status() + ", got "
-                        + actual.status());
-            }
-            if (expected.type().isPresent()
-                    && !actual.type().name().equals(expected.type().get())) {
-                failures.add("work request " + expected.wrId() + ": expected type "
-                        + expected.type().get() + ", got " + actual.type());
-            }
-            if (expected.immediate().isPresent()
-                    && actual.immediate() != expected.immediate().getAsLong()) {
-                failures.add(String.format(
-                        "work request %d: expected immediate 0x%08x, got 0x%08x",
-                        expected.wrId(), expected.immediate().getAsLong(), actual.immediate()));
-            }
-        }
-        if (expect.completionsInOrder()) {
-            final List<Long> order = new ArrayList<>();
-            for (final DutCompletion completion : seen) {
-                if (expect.completions().stream().anyMatch(e -> e.wrId() == completion.wrId())) {
-                    order.add(completion.wrId());
-                }
-            }
-            final List<Long> listed = expect.completions().stream()
-                    .map(Sidecar.CompletionExpectation::wrId)
-                    .toList();
-            if (order.size() == listed.size() && !order.equals(listed)) {
-                failures.add("expected the completions in the order " + listed + " (clause 7.5.2: MSN order within"
-                        + " a stream), got " + order);
-            }
-        }
-        if (expect.noOtherCompletions()) {
-            final Set<Long> expectedIds = new java.util.HashSet<>();
-            expect.completions().forEach(c -> expectedIds.add(c.wrId()));
-            final List<DutCompletion> others =
-                    seen.stream().filter(c -> !expectedIds.contains(c.wrId())).toList();
-            if (!others.isEmpty()) {
-                failures.add("expected no other completion, got " + others);
-            }
-        }
-    }
-
-    static boolean allSeen(final Sidecar.Expect expect, final List<DutCompletion> seen) {
-        return allCompleted(
-                expect.completions().stream()
-                        .map(Sidecar.CompletionExpectation::wrId)
-                        .toList(),
-                seen);
-    }
-
-    /** Whether every work request of {@code wrIds} has a completion in {@code seen}. */
-    static boolean allCompleted(final List<Long> wrIds, final List<DutCompletion> seen) {
-        return wrIds.stream().allMatch(id -> seen.stream().anyMatch(c -> c.wrId() == id));
-    }
-
-    private static void checkCounters(
-            final Sidecar.Expect expect,
-            final Map<String, Long> before,
-            final Map<String, Long> after,
-            final List<String> failures) {
-        for (final Sidecar.CounterExpectation counter : expect.counters()) {
-            if (!after.containsKey(counter.name())) {
-                throw new TestAbortedException(
-                        "the DUT does not report counter " + counter.name() + ", which vector expectations need");
-            }
-            final long delta = DutCounters.delta(before, after, counter.name());
-            if (counter.delta().isPresent() && delta != counter.delta().getAsLong()) {
-                failures.add("counter " + counter.name() + ": expected to grow by "
-                        + counter.delta().getAsLong() + ", grew by " + delta);
-            }
-            if (counter.atLeast().isPresent() && delta < counter.atLeast().getAsLong()) {
-                failures.add("counter " + counter.name() + ": expected to grow by at least "
-                        + counter.atLeast().getAsLong() + ", grew by " + delta);
-            }
-        }
-    }
-
-    private static void checkRegions(
-            final Sidecar.Expect expect,
-            final DutControl control,
-            final Map<String, PlaceholderRewriter.ActualRegion> regions,
-            final List<String> failures)
-            throws DutControlException {
-        for (final Sidecar.RegionContent content : expect.regions()) {
-            final PlaceholderRewriter.ActualRegion region = regions.get(content.region());
-            final byte[] bytes =
-                    control.readRegion(region.key(), region.address() + content.offset(), content.length());
-            final String actualHex = HexFormat.of().formatHex(bytes);
-            if (content.hex().isPresent() && !content.hex().get().equals(actualHex)) {
-                failures.add(String.format(
-                        "region %s at offset %d: expected %s, got %s",
-                        content.region(),
-                        content.offset(),
-                        abbreviate(content.hex().get()),
-                        abbreviate(actualHex)));
-            }
-            if (content.sha256().isPresent() && !content.sha256().get().equals(sha256(bytes))) {
-                failures.add(String.format(
-                        "region %s at offset %d, %d bytes: expected SHA-256 %s, got %s",
-                        content.region(),
-                        content.offset(),
-                        content.length(),
-                        content.sha256().get(),
-                        sha256(bytes)));
-            }
-        }
-    }
-
     private static Set<RegionAccess> access(final List<String> names) {
         final Set<RegionAccess> access = EnumSet.noneOf(RegionAccess.class);
         names.forEach(name -> access.add(RegionAccess.valueOf(name)));
         return access;
-    }
-
-    /** Whether {@code nack} names the rejected packet {@code rejected}: its PSN, stream and MSN (Table 5-10). */
-    private static boolean names(final NackPacket nack, final Sidecar.Rejected rejected, final long initialPsn) {
-        return ((nack.header().psn() - initialPsn) & 0xFFFF_FFFFL) == rejected.psnOffset()
-                && nack.streamId() == rejected.stream()
-                && nack.messageSequenceNumber() == rejected.msn();
-    }
-
-    private static String describe(final Sidecar.ResponseExpectation response) {
-        final StringBuilder text = new StringBuilder(response.opcode());
-        response.path().ifPresent(p -> text.append(" on path ").append(p));
-        response.cumulativePsnOffset()
-                .ifPresent(c -> text.append(" with cumulative PSN base+").append(c));
-        response.nackCode().ifPresent(c -> text.append(" with code ").append(c));
-        return text.toString()
-                        .toLowerCase(Locale.ROOT)
-                        .replace(response.opcode().toLowerCase(Locale.ROOT), response.opcode())
-                + response.sack().map(bits -> " with SACK bits " + bits).orElse("")
-                + (response.echoedTimestamp().isPresent()
-                        ? " echoing timestamp " + response.echoedTimestamp().getAsLong()
-                        : "")
-                + (response.ceCount().isPresent()
-                        ? " with CE count " + response.ceCount().getAsLong()
-                        : "")
-                + response.rejected()
-                        .map(r -> String.format(
-                                " naming PSN base+%d, stream %d, MSN %d", r.psnOffset(), r.stream(), r.msn()))
-                        .orElse("");
-    }
-
-    /** Whether {@code bytes} are what {@code content} says. */
-    static boolean holds(final Sidecar.RegionContent content, final byte[] bytes) {
-        return content.hex()
-                        .map(hex -> hex.equals(HexFormat.of().formatHex(bytes)))
-                        .orElse(true)
-                && content.sha256().map(sha -> sha.equals(sha256(bytes))).orElse(true);
-    }
-
-    static String summary(final List<ReceivedPacket> answers) {
-        if (answers.isEmpty()) {
-            return "nothing";
-        }
-        return answers.stream()
-                        .limit(8)
-                        .map(ReceivedPacket::toString)
-                        .reduce((a, b) -> a + "; " + b)
-                        .orElse("")
-                + (answers.size() > 8 ? "; and " + (answers.size() - 8) + " more" : "");
-    }
-
-    private static String abbreviate(final String hex) {
-        return hex.length() <= 64 ? hex : hex.substring(0, 64) + "... (" + hex.length() / 2 + " bytes)";
     }
 
     static String sha256(final byte[] bytes) {
