@@ -133,12 +133,7 @@ class WindowWeightedSprayingCase {
                         .findFirst()
                         .orElseThrow();
                 acknowledge(testbed, zero);
-                final int strict = post(testbed, 2205, (PATHS + 3) * (long) payload, payload, 1)
-                        .get(0)
-                        .data()
-                        .orElseThrow()
-                        .header()
-                        .pathId();
+                final int strict = postOnePacket(testbed, 2205, (PATHS + 3) * (long) payload, payload);
                 requireNoExpiry(timers);
                 assertThat(strict)
                         .as("10.2.2: with its one packet in flight acknowledged, path 0 alone has nothing in flight")
@@ -167,12 +162,7 @@ class WindowWeightedSprayingCase {
             final long offset,
             final int payload)
             throws Exception {
-        final int path = post(testbed, wrId, offset, payload, 1)
-                .get(0)
-                .data()
-                .orElseThrow()
-                .header()
-                .pathId();
+        final int path = postOnePacket(testbed, wrId, offset, payload);
         requireNoExpiry(timers);
         if (path == chosen) {
             throw Inconclusive.because("the packet after path " + chosen + "'s pick on free window went to path "
@@ -208,6 +198,17 @@ class WindowWeightedSprayingCase {
         final List<ReceivedPacket> sent =
                 testbed.peer().recorder().awaitCount(mark, DutTraffic.dataFromDut(), packets, Testbed.WAIT);
         return sent.subList(0, packets);
+    }
+
+    /** Posts a WRITE of one packet and returns the path it went on. */
+    private static int postOnePacket(final Testbed testbed, final long wrId, final long offset, final int payload)
+            throws Exception {
+        return post(testbed, wrId, offset, payload, 1)
+                .get(0)
+                .data()
+                .orElseThrow()
+                .header()
+                .pathId();
     }
 
     private static List<Integer> paths(final List<ReceivedPacket> packets) {
