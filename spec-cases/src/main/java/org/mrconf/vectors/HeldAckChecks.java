@@ -270,7 +270,7 @@ final class HeldAckChecks {
      * that sent every byte left nothing held back, and nothing to judge.
      */
     private void everyPath(final Sidecar.Check check, final String at) throws InterruptedException {
-        final Map<Integer, Long> psns = SenderSteps.untilUnchanged(psnsByPath, quiet);
+        final Map<Integer, Long> psns = AwaitedMessages.untilUnchanged(psnsByPath, quiet);
         final HeldBack heldBack = HeldBack.before(sidecar, check, sent.get());
         final List<Integer> idle = new ArrayList<>();
         for (int path = 0; path < sidecar.setup().paths(); path++) {

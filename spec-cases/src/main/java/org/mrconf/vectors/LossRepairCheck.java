@@ -181,7 +181,7 @@ final class LossRepairCheck {
         // What is judged is what had arrived by then; the counter is read once the DUT has been quiet for SETTLE, so
         // that an expiry behind any of it, even one a DUT counts only after its resends, shows.
         final List<ReceivedPacket> all = sent.get();
-        SenderSteps.untilUnchanged(() -> sent.get().size(), DutQuiet.SETTLE);
+        AwaitedMessages.untilUnchanged(() -> sent.get().size(), DutQuiet.SETTLE);
         final OptionalLong expirations = DutQuiet.rtoExpirations(control);
         final List<DataPacket> since = all.subList(before.from(), all.size()).stream()
                 .map(p -> p.data().orElseThrow())

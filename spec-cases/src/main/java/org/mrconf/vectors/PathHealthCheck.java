@@ -159,7 +159,8 @@ final class PathHealthCheck {
             final String at,
             final List<String> failures)
             throws InterruptedException {
-        final Map<Integer, Set<Long>> since = SenderSteps.untilUnchanged(() -> newPsnsSinceHealing(sent.get()), quiet);
+        final Map<Integer, Set<Long>> since =
+                AwaitedMessages.untilUnchanged(() -> newPsnsSinceHealing(sent.get()), quiet);
         final List<Integer> idle = healing.stream()
                 .filter(path -> since.getOrDefault(path, Set.of()).isEmpty())
                 .sorted()

@@ -6,10 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +27,6 @@ import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
-import org.mrconf.wire.Opcode;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -63,8 +60,6 @@ final class SenderSteps {
     private final Map<String, PlaceholderRewriter.ActualRegion> regions;
     private final List<DutCompletion> completions;
     private final List<String> failures;
-    /** Messages an await step named ({@code as}). */
-    private final Map<String, MessageKey> named = new HashMap<>();
 
     private final PeerConnection connection;
     private boolean acksHeld;
@@ -79,6 +74,8 @@ final class SenderSteps {
     private final Map<Integer, Long> acknowledgedUpTo = new ConcurrentHashMap<>();
 
     private final Consumer<ReceivedPacket> acknowledger = this::acknowledge;
+    /** What the DUT sent, and the messages await steps claimed and named. */
+    private final AwaitedMessages messages;
     /** The checks that need a tester that acknowledged nothing. */
     private final HeldAckChecks heldAckChecks;
     /** The losses {@code lose} shapes and the check of their repair. */
@@ -100,16 +97,6 @@ final class SenderSteps {
      * clock (-1: no hold released, or nothing sent in it).
      */
     private long releasedAfterNs = -1;
-
-    /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
-    private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
-
-    /** One message of the DUT: READ_RESPONSEs are named by the stream and MSN of the request they answer. */
-    record MessageKey(Opcode opcode, int stream, long msn) {
-        static MessageKey of(final DataPacket packet) {
-            return new MessageKey(packet.opcode(), packet.streamId(), packet.messageSequenceNumber());
-        }
-    }
 
     SenderSteps(
             final Sidecar sidecar,
@@ -143,6 +130,7 @@ final class SenderSteps {
         this.regions = regions;
         this.completions = completions;
         this.failures = failures;
+        this.messages = new AwaitedMessages(peer, mark, rewriter, failures);
         this.heldAckChecks = new HeldAckChecks(
                 sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets, this::outstanding);
         this.lossRepair = new LossRepairCheck(sidecar.setup().initialSendPsn());
@@ -164,7 +152,7 @@ final class SenderSteps {
             if (step instanceof Sidecar.Post post) {
                 post(post);
             } else if (step instanceof Sidecar.Await await) {
-                if (!await(await, at)) {
+                if (!messages.await(await, at, acksHeld || loseFirst)) {
                     return;
                 }
             } else if (step instanceof Sidecar.Send send) {
@@ -331,9 +319,9 @@ final class SenderSteps {
         if (waits) {
             retryWait.beforeNack(control); // an expiry from here on could cross the NACK
         }
-        final MessageKey key = named.get(nack.of());
+        final AwaitedMessages.MessageKey key = messages.named(nack.of());
         final DataPacket first = sentData().stream()
-                .filter(p -> MessageKey.of(p).equals(key))
+                .filter(p -> AwaitedMessages.MessageKey.of(p).equals(key))
                 .min(Comparator.comparingLong(DataPacket::messageOffset))
                 .orElseThrow();
         final NackCode code = NackCode.valueOf(nack.code());
@@ -361,7 +349,7 @@ final class SenderSteps {
 
     /** After the DUT went quiet: every packet of every awaited message, and the PSNs of every path, field by field. */
     void checkSent() {
-        new SentMessageChecks(sidecar, mtu, ipHeaderLength, this::sentPackets, failures).judge(claimed);
+        new SentMessageChecks(sidecar, mtu, ipHeaderLength, this::sentPackets, failures).judge(messages.claimed());
     }
 
     private void post(final Sidecar.Post post) throws DutControlException {
@@ -379,85 +367,6 @@ final class SenderSteps {
             case "SEND" -> control.postSend(request);
             default -> control.postRead(request, post.remoteAddress(), post.remoteKey());
         }
-    }
-
-    /** Waits for the next unclaimed message of the step's opcode and stream to be whole; false if it never is. */
-    private boolean await(final Sidecar.Await await, final String at) throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
-        while (true) {
-            final List<DataPacket> sent = sentData();
-            // The message with the awaited MSN, waited for until the deadline: packets of several messages may
-            // arrive out of order (any path, any source port). Only at the deadline does the first unclaimed whole
-            // message stand in for it, so that a wrong MSN is still compared.
-            final List<DataPacket> unclaimed = sent.stream()
-                    .filter(p -> p.opcode().name().equals(await.opcode())
-                            && p.streamId() == await.stream()
-                            && !claimed.containsKey(MessageKey.of(p)))
-                    .toList();
-            final boolean late = System.nanoTime() - deadlineNs > 0;
-            final DataPacket first = unclaimed.stream()
-                    .filter(p -> await.msn().isEmpty()
-                            || p.messageSequenceNumber() == await.msn().getAsLong())
-                    .findFirst()
-                    .orElse(
-                            late
-                                    ? unclaimed.stream()
-                                            .filter(p -> isWhole(p, sent))
-                                            .findFirst()
-                                            .orElse(unclaimed.isEmpty() ? null : unclaimed.get(0))
-                                    : null);
-            if (first != null && isWhole(first, sent)) {
-                claimed.put(MessageKey.of(first), await);
-                await.as().ifPresent(name -> {
-                    named.put(name, MessageKey.of(first));
-                    rewriter.bind(
-                            name,
-                            new PlaceholderRewriter.BoundRequest(
-                                    first.streamId(), first.messageSequenceNumber(), first.sinkHandle()));
-                });
-                return true;
-            }
-            if (late) {
-                if (acksHeld || loseFirst) {
-                    // Without ACKs a DUT may rightly hold the message back for its congestion or send window.
-                    throw new TestAbortedException(String.format(
-                            "%s: the DUT sent no whole %s message on stream %d within %d s while the tester held"
-                                    + " ACKs back, which its window may explain: nothing is judged",
-                            at, await.opcode(), await.stream(), VectorReplay.LIMIT.toSeconds()));
-                }
-                failures.add(String.format(
-                        "%s: expected the DUT to send a whole %s message on stream %d within %d s, %s",
-                        at,
-                        await.opcode(),
-                        await.stream(),
-                        VectorReplay.LIMIT.toSeconds(),
-                        first == null
-                                ? "it sent none (the DUT sent: "
-                                        + ResponseChecks.summary(peer.recorder().since(mark)) + ")"
-                                : "its bytes never all arrived: " + first));
-                return false;
-            }
-            Thread.sleep(POLL_MS);
-        }
-    }
-
-    private static boolean isWhole(final DataPacket first, final List<DataPacket> sent) {
-        if (first.opcode() == Opcode.READ_REQUEST) {
-            return true;
-        }
-        final long length = first.messageLength();
-        final TreeMap<Long, Long> ends = new TreeMap<>();
-        sent.stream()
-                .filter(p -> MessageKey.of(p).equals(MessageKey.of(first)))
-                .forEach(p -> ends.merge(p.messageOffset(), p.messageOffset() + p.payloadLength(), Math::max));
-        long covered = 0;
-        for (final Map.Entry<Long, Long> range : ends.entrySet()) {
-            if (range.getKey() > covered) {
-                return false;
-            }
-            covered = Math.max(covered, range.getValue());
-        }
-        return covered >= length;
     }
 
     private void check(final Sidecar.Check check, final String at) throws DutControlException, InterruptedException {
@@ -576,7 +485,7 @@ final class SenderSteps {
      * fewer on every path means the edge was not reached, and nothing is judged.
      */
     private void checkWindow(final long window, final String at) throws InterruptedException {
-        final Map<Integer, Long> counts = untilUnchanged(this::outstanding, quiet);
+        final Map<Integer, Long> counts = AwaitedMessages.untilUnchanged(this::outstanding, quiet);
         boolean reached = false;
         for (final Map.Entry<Integer, Long> path : counts.entrySet()) {
             reached |= path.getValue() >= window;
@@ -600,26 +509,6 @@ final class SenderSteps {
     }
 
     /**
-     * Polls {@code now} until its value has not changed for {@code quiet} (the DUT sends nothing new), at most
-     * {@link VectorReplay#LIMIT}, and returns the last value.
-     */
-    static <T> T untilUnchanged(final java.util.function.Supplier<T> now, final Duration quiet)
-            throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
-        T value = now.get();
-        long stableSinceNs = System.nanoTime();
-        while (System.nanoTime() - stableSinceNs < quiet.toNanos() && System.nanoTime() - deadlineNs < 0) {
-            Thread.sleep(POLL_MS * 4);
-            final T next = now.get();
-            if (!next.equals(value)) {
-                value = next;
-                stableSinceNs = System.nanoTime();
-            }
-        }
-        return value;
-    }
-
-    /**
      * The distinct PSNs the DUT sent on each path at or after the cumulative PSN the tester last acknowledged there
      * (the initial send PSN while it acknowledged nothing).
      */
@@ -638,17 +527,11 @@ final class SenderSteps {
         return counts;
     }
 
-    /** Every data packet and READ_REQUEST the DUT sent on the vector's connection since the mark, in arrival order. */
     private List<DataPacket> sentData() {
-        return sentPackets().stream().map(p -> p.data().orElseThrow()).toList();
+        return messages.sentData();
     }
 
-    /** As {@link #sentData()}, as received. */
     private List<ReceivedPacket> sentPackets() {
-        return peer.recorder().since(mark).stream()
-                .filter(p -> p.data()
-                        .map(d -> d.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
-                        .orElse(false))
-                .toList();
+        return messages.sentPackets();
     }
 }

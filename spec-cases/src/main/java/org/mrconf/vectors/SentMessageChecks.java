@@ -48,11 +48,11 @@ final class SentMessageChecks {
     }
 
     /** After the DUT went quiet: every packet of every awaited message, and the PSNs of every path, field by field. */
-    void judge(final Map<SenderSteps.MessageKey, Sidecar.Await> claimed) {
+    void judge(final Map<AwaitedMessages.MessageKey, Sidecar.Await> claimed) {
         final List<DataPacket> sent = sentData();
-        for (final Map.Entry<SenderSteps.MessageKey, Sidecar.Await> entry : claimed.entrySet()) {
+        for (final Map.Entry<AwaitedMessages.MessageKey, Sidecar.Await> entry : claimed.entrySet()) {
             final List<DataPacket> message = sent.stream()
-                    .filter(p -> SenderSteps.MessageKey.of(p).equals(entry.getKey()))
+                    .filter(p -> AwaitedMessages.MessageKey.of(p).equals(entry.getKey()))
                     .toList();
             compare(entry.getValue(), message);
         }

@@ -1,0 +1,171 @@
+package org.mrconf.vectors;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.TesterPeer;
+import org.mrconf.wire.DataPacket;
+import org.mrconf.wire.Opcode;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The DUT's side of a sender vector as the tester sees it: every data packet and READ_REQUEST it sent on the vector's
+ * connection, and the messages the {@code await} steps waited for, claimed (each once, by opcode, stream and MSN) and
+ * named ({@code as}) for later steps. {@link SenderSteps} runs the steps; {@link SentMessageChecks} judges the claimed
+ * messages field by field.
+ */
+final class AwaitedMessages {
+    private static final long POLL_MS = 5;
+
+    private final TesterPeer peer;
+    private final int mark;
+    private final PlaceholderRewriter rewriter;
+    private final List<String> failures;
+    /** Messages an await step named ({@code as}). */
+    private final Map<String, MessageKey> named = new HashMap<>();
+
+    /** Messages claimed by an await step, by stream and MSN, with the step that claimed them. */
+    private final Map<MessageKey, Sidecar.Await> claimed = new LinkedHashMap<>();
+
+    /** One message of the DUT: READ_RESPONSEs are named by the stream and MSN of the request they answer. */
+    record MessageKey(Opcode opcode, int stream, long msn) {
+        static MessageKey of(final DataPacket packet) {
+            return new MessageKey(packet.opcode(), packet.streamId(), packet.messageSequenceNumber());
+        }
+    }
+
+    AwaitedMessages(
+            final TesterPeer peer, final int mark, final PlaceholderRewriter rewriter, final List<String> failures) {
+        this.peer = peer;
+        this.mark = mark;
+        this.rewriter = rewriter;
+        this.failures = failures;
+    }
+
+    /** The messages await steps claimed, in the order they were claimed. */
+    Map<MessageKey, Sidecar.Await> claimed() {
+        return claimed;
+    }
+
+    /** The message an await step named {@code name}, or null. */
+    MessageKey named(final String name) {
+        return named.get(name);
+    }
+
+    /** Waits for the next unclaimed message of the step's opcode and stream to be whole; false if it never is. */
+    boolean await(final Sidecar.Await await, final String at, final boolean acksWithheld) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+        while (true) {
+            final List<DataPacket> sent = sentData();
+            // The message with the awaited MSN, waited for until the deadline: packets of several messages may
+            // arrive out of order (any path, any source port). Only at the deadline does the first unclaimed whole
+            // message stand in for it, so that a wrong MSN is still compared.
+            final List<DataPacket> unclaimed = sent.stream()
+                    .filter(p -> p.opcode().name().equals(await.opcode())
+                            && p.streamId() == await.stream()
+                            && !claimed.containsKey(MessageKey.of(p)))
+                    .toList();
+            final boolean late = System.nanoTime() - deadlineNs > 0;
+            final DataPacket first = unclaimed.stream()
+                    .filter(p -> await.msn().isEmpty()
+                            || p.messageSequenceNumber() == await.msn().getAsLong())
+                    .findFirst()
+                    .orElse(
+                            late
+                                    ? unclaimed.stream()
+                                            .filter(p -> isWhole(p, sent))
+                                            .findFirst()
+                                            .orElse(unclaimed.isEmpty() ? null : unclaimed.get(0))
+                                    : null);
+            if (first != null && isWhole(first, sent)) {
+                claimed.put(MessageKey.of(first), await);
+                await.as().ifPresent(name -> {
+                    named.put(name, MessageKey.of(first));
+                    rewriter.bind(
+                            name,
+                            new PlaceholderRewriter.BoundRequest(
+                                    first.streamId(), first.messageSequenceNumber(), first.sinkHandle()));
+                });
+                return true;
+            }
+            if (late) {
+                if (acksWithheld) {
+                    // Without ACKs a DUT may rightly hold the message back for its congestion or send window.
+                    throw new TestAbortedException(String.format(
+                            "%s: the DUT sent no whole %s message on stream %d within %d s while the tester held"
+                                    + " ACKs back, which its window may explain: nothing is judged",
+                            at, await.opcode(), await.stream(), VectorReplay.LIMIT.toSeconds()));
+                }
+                failures.add(String.format(
+                        "%s: expected the DUT to send a whole %s message on stream %d within %d s, %s",
+                        at,
+                        await.opcode(),
+                        await.stream(),
+                        VectorReplay.LIMIT.toSeconds(),
+                        first == null
+                                ? "it sent none (the DUT sent: "
+                                        + ResponseChecks.summary(peer.recorder().since(mark)) + ")"
+                                : "its bytes never all arrived: " + first));
+                return false;
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    private static boolean isWhole(final DataPacket first, final List<DataPacket> sent) {
+        if (first.opcode() == Opcode.READ_REQUEST) {
+            return true;
+        }
+        final long length = first.messageLength();
+        final TreeMap<Long, Long> ends = new TreeMap<>();
+        sent.stream()
+                .filter(p -> MessageKey.of(p).equals(MessageKey.of(first)))
+                .forEach(p -> ends.merge(p.messageOffset(), p.messageOffset() + p.payloadLength(), Math::max));
+        long covered = 0;
+        for (final Map.Entry<Long, Long> range : ends.entrySet()) {
+            if (range.getKey() > covered) {
+                return false;
+            }
+            covered = Math.max(covered, range.getValue());
+        }
+        return covered >= length;
+    }
+
+    /**
+     * Polls {@code now} until its value has not changed for {@code quiet} (the DUT sends nothing new), at most
+     * {@link VectorReplay#LIMIT}, and returns the last value.
+     */
+    static <T> T untilUnchanged(final java.util.function.Supplier<T> now, final Duration quiet)
+            throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
+        T value = now.get();
+        long stableSinceNs = System.nanoTime();
+        while (System.nanoTime() - stableSinceNs < quiet.toNanos() && System.nanoTime() - deadlineNs < 0) {
+            Thread.sleep(POLL_MS * 4);
+            final T next = now.get();
+            if (!next.equals(value)) {
+                value = next;
+                stableSinceNs = System.nanoTime();
+            }
+        }
+        return value;
+    }
+
+    /** Every data packet and READ_REQUEST the DUT sent on the vector's connection since the mark, in arrival order. */
+    List<DataPacket> sentData() {
+        return sentPackets().stream().map(p -> p.data().orElseThrow()).toList();
+    }
+
+    /** As {@link #sentData()}, as received. */
+    List<ReceivedPacket> sentPackets() {
+        return peer.recorder().since(mark).stream()
+                .filter(p -> p.data()
+                        .map(d -> d.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                        .orElse(false))
+                .toList();
+    }
+}
