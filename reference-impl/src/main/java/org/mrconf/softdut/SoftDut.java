@@ -108,7 +108,7 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         if (!endpointConfig.tailLossProbe()) {
             optionalClauses.remove("6.3.4");
         }
-        if (endpointConfig.reorderTolerancePackets() > 1 && endpointConfig.reorderToleranceNs() > 0) {
+        if (endpointConfig.reorderToleranceHoldsGaps()) {
             optionalClauses.add("6.3.3"); // a tolerance that can hold a gap back (spec clause 6.3.3, a MAY)
         }
         if (memory == null) {

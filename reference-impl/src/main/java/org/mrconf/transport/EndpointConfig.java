@@ -85,6 +85,14 @@ public record EndpointConfig(
         features = java.util.Set.copyOf(features);
     }
 
+    /**
+     * Whether the declared reorder tolerance can hold a gap back at all (clause 6.3.3): both conditions are more than
+     * an ACK that shows a gap already meets. Only then does the device list the clause.
+     */
+    public boolean reorderToleranceHoldsGaps() {
+        return reorderTolerancePackets > 1 && reorderToleranceNs > 0;
+    }
+
     /** Whether the endpoint offers {@code feature} (the profile it is). */
     public boolean offers(final Feature feature) {
         return features.contains(feature);

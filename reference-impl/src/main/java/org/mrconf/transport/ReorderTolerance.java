@@ -17,6 +17,8 @@ final class ReorderTolerance {
     private final long timeNs;
     /** Defect REORDER_TOLERANCE_IGNORED: declares the tolerance and deems every gap lost at once. */
     private final boolean ignored;
+
+    private final boolean holdsGaps;
     /** Defect REORDER_TIME_FROM_SEND: counts the time from the PSN's transmission, not from the ACK. */
     private final boolean fromSend;
 
@@ -24,12 +26,13 @@ final class ReorderTolerance {
         this.packets = config.reorderTolerancePackets();
         this.timeNs = config.reorderToleranceNs();
         this.ignored = config.defects().has(Defect.REORDER_TOLERANCE_IGNORED);
+        this.holdsGaps = config.reorderToleranceHoldsGaps();
         this.fromSend = config.defects().has(Defect.REORDER_TIME_FROM_SEND);
     }
 
     /** Whether a gap may wait at all: both declared conditions are more than an ACK showing a gap already meets. */
     boolean active() {
-        return packets > 1 && timeNs > 0 && !ignored;
+        return holdsGaps && !ignored;
     }
 
     /**
@@ -48,9 +51,7 @@ final class ReorderTolerance {
         if (nowNs - dueNs >= 0) {
             return true;
         }
-        if (path.reorderDeadlineNs == NO_GAP || dueNs - path.reorderDeadlineNs < 0) {
-            path.reorderDeadlineNs = dueNs;
-        }
+        armNoLaterThan(path, dueNs);
         return false;
     }
 
@@ -66,9 +67,16 @@ final class ReorderTolerance {
             if (nowNs - dueNs >= 0) {
                 path.slotGapSeenNs[slot] = NO_GAP;
                 path.markLost(psn);
-            } else if (path.reorderDeadlineNs == NO_GAP || dueNs - path.reorderDeadlineNs < 0) {
-                path.reorderDeadlineNs = dueNs;
+            } else {
+                armNoLaterThan(path, dueNs);
             }
+        }
+    }
+
+    /** Moves the path's deadline to {@code dueNs} if none is armed or the armed one is later. */
+    private static void armNoLaterThan(final PathSender path, final long dueNs) {
+        if (path.reorderDeadlineNs == NO_GAP || dueNs - path.reorderDeadlineNs < 0) {
+            path.reorderDeadlineNs = dueNs;
         }
     }
 
