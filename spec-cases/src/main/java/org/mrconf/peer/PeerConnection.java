@@ -67,7 +67,7 @@ public final class PeerConnection {
      * How many distinct cumulative PSNs a late auto-ACK lags: it stays behind the DUT's oldest unacknowledged PSN
      * unless the link lost every auto-ACK that carried the newer {@code LATE_ACK_LAG - 1} of them.
      */
-    static final int LATE_ACK_LAG = 4;
+    public static final int LATE_ACK_LAG = 4;
 
     /**
      * @param spec the connection as the DUT was told to create it

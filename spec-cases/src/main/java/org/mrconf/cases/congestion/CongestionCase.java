@@ -23,6 +23,7 @@ import org.mrconf.dut.WorkRequest;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.Opcode;
 
@@ -323,10 +324,14 @@ class CongestionCase {
     }
 
     /**
-     * Inconclusive when the link lost some of the tester's packets since {@code sentBefore}: the DUT counted fewer
-     * ({@code rx_packets}) than the tester sent. A late ACK lags the newest by several cumulative PSNs, but when the
-     * ACKs after it were lost it is, for the DUT, the most recent one, and its "no limit" then rightly replaces the
-     * hint (10.1.4). Stops the auto-ACKs first, so that every packet counted has had time to arrive.
+     * Inconclusive when the link may have lost enough of the tester's packets since {@code sentBefore} to make a late
+     * ACK the most recent one the DUT heard. A late ACK lags the newest by {@link PeerConnection#LATE_ACK_LAG} - 1
+     * cumulative PSNs of its path, so it is only "not late" for the DUT when the ACKs carrying each of those newer
+     * cumulative PSNs were all lost: at least that many packets. Its "no limit" would then rightly replace the hint
+     * (10.1.4). Fewer losses cannot do that, so the rate is judged. Inconclusive too when the DUT counted
+     * ({@code rx_packets}) more than the tester sent, for then the count proves nothing. Stops the auto-ACKs first, so
+     * that every packet counted has had time to arrive; losses after the measuring window are counted too, which can
+     * only make the case inconclusive more often, never fail it.
      */
     private static void requireNoAckLost(
             final Testbed testbed, final long sentBefore, final java.util.Map<String, Long> countersBefore)
@@ -336,12 +341,13 @@ class CongestionCase {
         // Read after the pause: an auto-ACK already under way when they stopped is counted on both sides.
         final long sent = testbed.peer().sender().packetsTransmitted() - sentBefore;
         final long counted = testbed.grew(countersBefore, DutCounters.RX_PACKETS);
-        if (counted < sent) {
+        final long lost = sent - counted;
+        if (lost >= PeerConnection.LATE_ACK_LAG - 1 || counted > sent) {
             throw Inconclusive.because(String.format(
-                    "the DUT counted %d packets (%s) of the %d the tester sent while it measured the rate: the link lost"
-                            + " some, and a late ACK that follows lost ACKs is the most recent one the DUT heard, so its"
-                            + " 'no limit' may rightly have replaced the hint",
-                    counted, DutCounters.RX_PACKETS, sent));
+                    "the DUT counted %d packets (%s) of the %d the tester sent while it measured the rate: a late ACK"
+                            + " that follows %d or more lost ACKs of its path is the most recent one the DUT heard, so"
+                            + " its 'no limit' may rightly have replaced the hint",
+                    counted, DutCounters.RX_PACKETS, sent, PeerConnection.LATE_ACK_LAG - 1));
         }
     }
 
