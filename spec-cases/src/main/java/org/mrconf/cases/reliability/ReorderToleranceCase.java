@@ -35,7 +35,9 @@ import org.mrconf.wire.Opcode;
  * the DUT's cannot have outrun since it got the ACK later. It then reports the K-th PSN received, and p must be resent
  * before the time condition could have held (T - tolerance after the first ACK). A resend that comes later could be
  * either condition's; the case then tries a fresh connection, and after three tries is INCONCLUSIVE, as it is where a
- * retransmission timer expired. Not judged: how soon p is resent once only the time has passed (a time the tester
+ * retransmission timer expired, or may have: its expiry counter grew (read again after a pause), or by the DUT's own
+ * transmit timestamps the resend left at least the stretched RTO after the original. A resend before the first ACK
+ * left is no tolerance's doing, and undecided too. Not judged: how soon p is resent once only the time has passed (a time the tester
  * could only race against the DUT's own timers).
  */
 @ExtendWith(DutExtension.class)
@@ -69,7 +71,7 @@ class ReorderToleranceCase {
             final Duration time = declared.time();
             final var timers = testbed.profile().parameters().timers();
             final Duration tolerance = timers.tolerance();
-            requireSomethingToJudge(testbed, packets, time, tolerance, timers.maxRto());
+            requireSomethingToJudge(testbed, packets, time, tolerance, timers.maxRto(), timers.connectionTimeout());
             final Duration echoAge = time.multipliedBy(5);
             final Duration hold = time.multipliedBy(3).dividedBy(2);
             final Duration firstWatch = time.minus(tolerance).dividedBy(2);
@@ -100,13 +102,22 @@ class ReorderToleranceCase {
             final long firstAckNs = testbed.peer().link().nowNs();
             reportReceived(testbed, gap, sent.subList(1, packets), echoAge);
             sleepUntil(testbed, firstAckNs + firstWatch.toNanos());
+            // The K-th PSN after the gap reported: it is lost now. Every resend that arrived before this ACK left is
+            // judged as one that neither condition allowed unless the declared time had passed.
             final long secondAckNs = testbed.peer().link().nowNs();
-            final List<ReceivedPacket> early = testbed.peer().recorder().matching(mark, resent);
-            if (!early.isEmpty() && early.get(0).receivedNs() < secondAckNs) {
-                if (timerWatch.counted()) {
-                    return "a retransmission timer expired while the gap was held back";
-                }
-                assertThat((early.get(0).receivedNs() - firstAckNs) / 1000)
+            reportReceived(testbed, gap, sent.subList(1, packets + 1), echoAge);
+            final ReceivedPacket resend = testbed.peer().await(mark, resent, Testbed.WAIT);
+            final String timer = timerMayHaveResent(testbed, timerWatch, sent.get(0), resend, echoAge);
+            if (!timer.isEmpty()) {
+                return timer;
+            }
+            final long afterFirstAckNs = resend.receivedNs() - firstAckNs;
+            if (resend.receivedNs() < firstAckNs) {
+                return "PSN " + gap + " was resent before any ACK showed it missing, which the reorder tolerance"
+                        + " cannot have made";
+            }
+            if (resend.receivedNs() < secondAckNs) {
+                assertThat(afterFirstAckNs / 1000)
                         .as(
                                 "6.3.3: PSN %d resent (us after the ACK that first showed it missing) while %d of the"
                                         + " %d declared PSNs after it were reported received, and the declared %d ms"
@@ -118,14 +129,6 @@ class ReorderToleranceCase {
                                 echoAge.dividedBy(4).toMillis())
                         .isGreaterThanOrEqualTo(time.minus(tolerance).toNanos() / 1000);
             }
-
-            // The K-th PSN after the gap reported: it is lost now.
-            reportReceived(testbed, gap, sent.subList(1, packets + 1), echoAge);
-            final ReceivedPacket resend = testbed.peer().await(mark, resent, Testbed.WAIT);
-            if (timerWatch.counted()) {
-                return "a retransmission timer expired before PSN " + gap + " was resent";
-            }
-            final long afterFirstAckNs = resend.receivedNs() - firstAckNs;
             if (afterFirstAckNs >= time.minus(tolerance).toNanos()) {
                 return "PSN " + gap + " was resent " + afterFirstAckNs / 1_000_000 + " ms after the first ACK that"
                         + " showed it missing, when the declared " + time.toMillis() + " ms may have passed too, so"
@@ -135,13 +138,48 @@ class ReorderToleranceCase {
         }
     }
 
+    /**
+     * Why the DUT's retransmission timer, not its reorder tolerance, may have made {@code resend}, or empty when it
+     * cannot have: its {@code rto_expirations} counter grew (read twice, the second time after a pause, since a device
+     * may count an expiry just after it acted on it), or by the DUT's own transmit timestamps the resend left at least
+     * the shortest RTO it can run with after the original.
+     */
+    private static String timerMayHaveResent(
+            final Testbed testbed,
+            final TimerWatch timerWatch,
+            final ReceivedPacket original,
+            final ReceivedPacket resend,
+            final Duration echoAge)
+            throws Exception {
+        if (timerWatch.counted()) {
+            return "a retransmission timer expired before PSN " + psnOf(original) + " was resent";
+        }
+        final long stampedNs = (resend.data().orElseThrow().transmitTimestamp()
+                        - original.data().orElseThrow().transmitTimestamp())
+                & 0xFFFF_FFFFL;
+        final Duration floor = CaseSteps.stretchedRtoFloor(testbed, echoAge);
+        if (stampedNs >= floor.toNanos()) {
+            return "PSN " + psnOf(original) + " was resent " + stampedNs / 1_000_000 + " ms after its original by the"
+                    + " DUT's clock, when its retransmission timer (at least " + floor.toMillis() + " ms) may have"
+                    + " expired";
+        }
+        Thread.sleep(COUNTER_SETTLE.toMillis());
+        return timerWatch.counted()
+                ? "a retransmission timer expired around when PSN " + psnOf(original) + " was" + " resent"
+                : "";
+    }
+
+    /** How long the case waits before it reads the expiry counter a second time. */
+    private static final Duration COUNTER_SETTLE = Duration.ofMillis(50);
+
     /** Only a tolerance that holds a gap back, with timers that leave room to watch it, can be judged. */
     private static void requireSomethingToJudge(
             final Testbed testbed,
             final int packets,
             final Duration time,
             final Duration tolerance,
-            final Duration maxRto) {
+            final Duration maxRto,
+            final Duration connectionTimeout) {
         if (packets < 2 || time.isZero()) {
             throw Inconclusive.because("the declared reorder tolerance (" + packets + " packets, "
                     + time.toNanos() / 1000 + " us) holds nothing back: an ACK that shows a gap already reports one"
@@ -150,6 +188,19 @@ class ReorderToleranceCase {
         if (time.compareTo(tolerance.multipliedBy(3)) <= 0) {
             throw Inconclusive.because("the declared reorder time of " + time.toNanos() / 1000 + " us is within three"
                     + " timer tolerances (" + tolerance.toNanos() / 1000 + " us each) of 0: too short to watch");
+        }
+        // Timestamps are 32-bit nanoseconds (clause 5.2): an RTT sample of the stretched echo plus the watch must stay
+        // below half their range, or the DUT may read it as negative.
+        if (time.multipliedBy(8).toNanos() >= 1L << 31) {
+            throw Inconclusive.because("the declared reorder time of " + time.toMillis() + " ms is too long: the"
+                    + " case stretches the RTT to five times it, and with the watch that is past the 2^31 ns a 32-bit"
+                    + " echoed timestamp can carry");
+        }
+        if (connectionTimeout.compareTo(time.multipliedBy(3)) <= 0) {
+            throw Inconclusive.because("the declared connection timeout of " + connectionTimeout.toMillis() + " ms"
+                    + " could fail the connection within the "
+                    + time.multipliedBy(3).toMillis() + " ms the tester"
+                    + " stays silent");
         }
         if (maxRto.compareTo(time.multipliedBy(3)) < 0) {
             throw Inconclusive.because("the declared maximum RTO of " + maxRto.toMillis() + " ms lets the timer"
