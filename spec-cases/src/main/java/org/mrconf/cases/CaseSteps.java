@@ -188,7 +188,8 @@ public final class CaseSteps {
     /**
      * The shortest RTO the DUT can run with after {@link #stretchTheTimer} with {@code age}: that age, or its declared
      * maximum RTO when that is less. A resend that comes sooner after its original (by the DUT's own transmit
-     * timestamps) than half of it was not the timer's.
+     * timestamps) than this, less the timer tolerance, was not the timer's; cases that can afford it keep a wider
+     * margin (half of it).
      */
     public static Duration stretchedRtoFloor(final Testbed testbed, final Duration age) {
         final Duration maxRto = testbed.profile().parameters().timers().maxRto();
