@@ -38,11 +38,6 @@ record TieBreak(List<Integer> tied, int byFloor, int byFraction) {
                 firstAfter(previous, paths, p -> tied.test(p) && acknowledged[p] == mostAcknowledged));
     }
 
-    /** Whether either reading allows {@code path}. */
-    boolean allows(final int path) {
-        return path == byFloor || path == byFraction;
-    }
-
     /** The first path after {@code previous} in ascending order, wrapping to 0, that is {@code among}. */
     private static int firstAfter(final int previous, final int paths, final IntPredicate among) {
         for (int step = 1; step <= paths; step++) {

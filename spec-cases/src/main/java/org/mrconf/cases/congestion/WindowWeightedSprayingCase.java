@@ -30,8 +30,8 @@ import org.mrconf.wire.Opcode;
  * path the previous new packet took, tie or not (Open Draft 0.14), so it goes to path 2. Path 0's packet acknowledged,
  * path 0 wins outright, and the tie after it, among paths 0, 1 and 3, goes to path 1.
  *
- * <p>"Free window" is read two ways, and a pick either allows passes: floor(W) less the packets in flight (10.1.1 gates
- * new packets on floor(W)), or W itself, fraction included. The windows grow by 1/W for each packet acknowledged, so
+ * <p>"Free window" is read two ways, and a device may take either as long as it keeps to it at every tie: floor(W)
+ * less the packets in flight (10.1.1 gates new packets on floor(W)), or W itself, fraction included. The windows grow by 1/W for each packet acknowledged, so
  * paths the stretch or the tester acknowledged more often have slightly larger windows; under the second reading the
  * tie is then among the most acknowledged of the tied paths only. The tester knows how many packets it acknowledged
  * on each path, so it knows both answers.

@@ -37,9 +37,10 @@ import org.mrconf.wire.Opcode;
  * before the time condition could have held (T - tolerance after the first ACK). A resend that comes later could be
  * either condition's; the case then tries a fresh connection, and after three tries is INCONCLUSIVE, as it is where a
  * retransmission timer expired, or may have: its expiry counter grew (read again after a pause), or by the DUT's own
- * transmit timestamps the resend left at least the stretched RTO after the original. A resend before the first ACK
- * left is no tolerance's doing, and undecided too. Not judged: how soon p is resent once only the time has passed (a time the tester
- * could only race against the DUT's own timers).
+ * transmit timestamps the resend left at least the stretched RTO, less the timer tolerance, after the original. A
+ * resend before the first ACK left is no tolerance's doing, and undecided too. Which ACK a resend followed is judged by
+ * when it left the DUT (its transmit timestamp on the tester's clock), not by when it arrived. Not judged: how soon p
+ * is resent once only the time has passed (a time the tester could only race against the DUT's own timers).
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Reorder tolerance")
@@ -173,7 +174,7 @@ class ReorderToleranceCase {
         }
         Thread.sleep(COUNTER_SETTLE.toMillis());
         return timerWatch.counted()
-                ? "a retransmission timer expired around when PSN " + psnOf(original) + " was" + " resent"
+                ? "a retransmission timer expired around when PSN " + psnOf(original) + " was resent"
                 : "";
     }
 
@@ -207,8 +208,8 @@ class ReorderToleranceCase {
         if (connectionTimeout.compareTo(time.multipliedBy(3)) <= 0) {
             throw Inconclusive.because("the declared connection timeout of " + connectionTimeout.toMillis() + " ms"
                     + " could fail the connection within the "
-                    + time.multipliedBy(3).toMillis() + " ms the tester"
-                    + " stays silent");
+                    + time.multipliedBy(3).toMillis() + " ms the tester stays"
+                    + " silent");
         }
         if (maxRto.compareTo(time.multipliedBy(3)) < 0) {
             throw Inconclusive.because("the declared maximum RTO of " + maxRto.toMillis() + " ms lets the timer"
