@@ -1,9 +1,12 @@
 package org.mrconf.selftest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -26,6 +29,9 @@ import org.mrconf.verdict.Verdict;
 class SelfTestVectorsTest {
     private static final Path COMMITTED = Path.of("..", "test-vectors");
     private static final Defect DEFECT = Defect.UNKNOWN_OPCODE_AS_WRITE;
+
+    /** How many replays a defect gets to be caught in (see the parameterized test). */
+    private static final int CATCH_ATTEMPTS = 3;
 
     private static List<CaseResult> results;
 
@@ -87,7 +93,8 @@ class SelfTestVectorsTest {
      * resends after one ACK shows two holes, told from its timer's resends by its rto_expirations counter). The ACK-counting vectors are pinned here
      * to a defect that sends no ACK at all for a duplicate: whether a DUT that only coalesces (no-immediate-ack-on-gap,
      * ack-request-ignored) sends fewer ACKs depends on how its 8 us ACK delay falls between the tester's frames, so
-     * the self-test, not this test, records those catches, with the Java cases that catch them on every run.
+     * the self-test, not this test, records those catches, with the Java cases that catch them on every run. A defect
+     * gets {@link #CATCH_ATTEMPTS} replays to be caught in; the clean reference gets one to pass.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} in {1}: {2} is {3}")
     @org.junit.jupiter.params.provider.CsvSource({
@@ -177,9 +184,30 @@ class SelfTestVectorsTest {
             final Verdict expected)
             throws Exception {
         final Defects defects = defect == null ? Defects.of() : Defects.of(defect);
-        assertThat(replay(defects, configuration, vector))
-                .singleElement()
-                .satisfies(v -> assertThat(v.verdict()).as(v.message()).isEqualTo(expected));
+        final String row = String.format(
+                "%s against %s in %s", vector, defect == null ? "the clean reference" : defect, configuration);
+        // A catch may be retried, a pass never: a few defects (8.1.4's ignored coalescing count, 10.1.4's ignored
+        // hint) show only when the tester is fast enough, as the Java cases that send several bursts say, and a loaded
+        // host may once hide them (or leave the tester undecided: INCONCLUSIVE). A clean reference that does not
+        // PASS, or a vector that ends in ERROR, is never retried away.
+        final int attempts = expected == Verdict.FAIL ? CATCH_ATTEMPTS : 1;
+        final List<String> seen = new ArrayList<>();
+        for (int attempt = 1; attempt <= attempts; attempt++) {
+            final List<CaseResult> replayed = replay(defects, configuration, vector);
+            assertThat(replayed).as(row).hasSize(1);
+            final CaseResult result = replayed.get(0);
+            seen.add(result.verdict() + ": " + result.message());
+            if (result.verdict() == expected) {
+                return;
+            }
+            assertThat(result.verdict())
+                    .as("%s, attempt %d: %s", row, attempt, result.message())
+                    .isIn(
+                            expected == Verdict.FAIL
+                                    ? EnumSet.of(Verdict.PASS, Verdict.INCONCLUSIVE)
+                                    : EnumSet.of(expected));
+        }
+        fail("%s: expected %s in %d replays, saw %s", row, expected, attempts, seen);
     }
 
     /**
