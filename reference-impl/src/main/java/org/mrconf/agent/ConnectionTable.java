@@ -156,7 +156,10 @@ final class ConnectionTable {
             json.put("oldestUnackedPsn", status.oldestUnackedPsn());
             json.put("unacknowledged", status.unacknowledged());
             json.put("congestionWindow", status.congestionWindow());
-            json.put("srttNs", status.srttNs());
+            if (status.srttNs() >= 0) {
+                // Absent until the path's first RTT sample, as the control protocol says.
+                json.put("srttNs", status.srttNs());
+            }
             json.put("rtoNs", status.rtoNs());
         }
         return result;

@@ -207,7 +207,7 @@ public final class Endpoint implements PacketReceiver {
                 path.oldestUnackedPsn,
                 path.unacknowledged,
                 path.congestionWindow.window(),
-                path.rtt.srttNs(),
+                path.rtt.hasSample() ? path.rtt.srttNs() : -1,
                 path.rtt.rtoNs());
     }
 

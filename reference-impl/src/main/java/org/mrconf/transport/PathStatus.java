@@ -1,6 +1,10 @@
 package org.mrconf.transport;
 
-/** A read-only snapshot of one path's sender state, for tests, reports and the control agent. */
+/**
+ * A read-only snapshot of one path's sender state, for tests, reports and the control agent.
+ *
+ * @param srttNs the smoothed RTT (clause 6.6.1), or -1 while the path has no RTT sample
+ */
 public record PathStatus(
         int pathId,
         int entropy,

@@ -367,7 +367,10 @@ public final class JsonLineControlClient implements DutControl {
                         (int) JsonFields.integer(p, at, "entropy", 0, 0xFFFF),
                         JsonFields.bool(p, at, "healthy"),
                         JsonFields.integer(p, at, "nextPsn", 0, 0xFFFF_FFFFL),
-                        JsonFields.integer(p, at, "oldestUnackedPsn", 0, 0xFFFF_FFFFL)));
+                        JsonFields.integer(p, at, "oldestUnackedPsn", 0, 0xFFFF_FFFFL),
+                        JsonFields.has(p, "srttNs")
+                                ? java.util.OptionalLong.of(JsonFields.integer(p, at, "srttNs", 0, Long.MAX_VALUE))
+                                : java.util.OptionalLong.empty()));
             }
             return List.copyOf(paths);
         }));

@@ -107,7 +107,11 @@ class JsonLineControlClientTest {
                         new DutCompletion(
                                 8, 1, 0, 1, CompletionType.RECEIVE_IMMEDIATE, CompletionStatus.SUCCESS, 10, 0xCAFE));
         assertThat(counters).containsEntry(DutCounters.RX_BAD_CRC, 3L).containsEntry("x_vendor", 1L);
-        assertThat(paths).contains(List.of(new PathState(0, 49_152, true, 12, 12)));
+        assertThat(paths)
+                .as("srttNs is optional: absent, it reads as empty")
+                .contains(List.of(
+                        new PathState(0, 49_152, true, 12, 12, OptionalLong.empty()),
+                        new PathState(1, 49_153, false, 7, 5, OptionalLong.of(40_000_000))));
         List<String> args = new ArrayList<>();
         for (JsonNode request : agent.requests()) {
             args.add(request.get("op").asText() + " " + (request.has("args") ? request.get("args") : "-"));
@@ -352,7 +356,8 @@ class JsonLineControlClientTest {
             case "read_counters" -> "{\"counters\":{\"rx_bad_crc\":3,\"x_vendor\":1}}";
             case "path_status" ->
                 "{\"paths\":[{\"pathId\":0,\"entropy\":49152,\"healthy\":true,\"nextPsn\":12,"
-                        + "\"oldestUnackedPsn\":12}]}";
+                        + "\"oldestUnackedPsn\":12},{\"pathId\":1,\"entropy\":49153,\"healthy\":false,"
+                        + "\"nextPsn\":7,\"oldestUnackedPsn\":5,\"srttNs\":40000000}]}";
             default -> "{}";
         };
         return "{\"v\":1,\"id\":" + request.get("id") + ",\"ok\":true,\"result\":" + result + "}";
