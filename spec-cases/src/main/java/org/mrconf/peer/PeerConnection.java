@@ -57,6 +57,9 @@ public final class PeerConnection {
     private int ackSourcePort;
     private long ackRateHint = -1;
     private long ackEchoAgeNs;
+    /** Per path, an echo age that overrides {@link #ackEchoAgeNs}, or -1 for none. */
+    private final long[] pathEchoAgeNs;
+
     private boolean lateAckAfterEach;
     /** Per path, the last {@link #LATE_ACK_LAG} distinct cumulative PSNs of auto-ACKs, oldest first. */
     private final long[][] recentCumulatives;
@@ -81,6 +84,8 @@ public final class PeerConnection {
         this.nextPsn = new long[spec.paths()];
         this.receive = new PathReceiveState[spec.paths()];
         this.recentCumulatives = new long[spec.paths()][LATE_ACK_LAG];
+        this.pathEchoAgeNs = new long[spec.paths()];
+        java.util.Arrays.fill(pathEchoAgeNs, -1);
         this.recentCount = new int[spec.paths()];
         for (int path = 0; path < spec.paths(); path++) {
             nextPsn[path] = spec.initialReceivePsn();
@@ -349,6 +354,20 @@ public final class PeerConnection {
      */
     public synchronized void ackEchoAge(java.time.Duration age) {
         this.ackEchoAgeNs = age.toNanos();
+        java.util.Arrays.fill(pathEchoAgeNs, -1);
+    }
+
+    /**
+     * As {@link #ackEchoAge(java.time.Duration)} for the auto-ACKs of one path only, so that paths get smoothed RTTs
+     * of their own (the connection's is the smallest, section 10); a later {@link #ackEchoAge(java.time.Duration)}
+     * ends every path's own age.
+     */
+    public synchronized void ackEchoAge(int path, java.time.Duration age) {
+        this.pathEchoAgeNs[path] = age.toNanos();
+    }
+
+    private long echoAgeNs(int path) {
+        return pathEchoAgeNs[path] >= 0 ? pathEchoAgeNs[path] : ackEchoAgeNs;
     }
 
     /**
@@ -373,8 +392,8 @@ public final class PeerConnection {
             return;
         }
         DataPacket data = received.data().orElseThrow();
-        PacketBuilder builder =
-                ackFor(data.header().pathId(), (data.transmitTimestamp() - ackEchoAgeNs) & 0xFFFF_FFFFL);
+        long echo = (data.transmitTimestamp() - echoAgeNs(data.header().pathId())) & 0xFFFF_FFFFL;
+        PacketBuilder builder = ackFor(data.header().pathId(), echo);
         if (ackRateHint >= 0) {
             builder.rateHint(ackRateHint);
         }
@@ -388,7 +407,7 @@ public final class PeerConnection {
                         .connection(spec.localId())
                         .path(path)
                         .cumulativePsn(recentCumulatives[path][0])
-                        .echoedTimestamp((data.transmitTimestamp() - ackEchoAgeNs) & 0xFFFF_FFFFL)
+                        .echoedTimestamp(echo)
                         .build();
                 sender.sendUnimpaired(late, ackSourcePort, Ecn.NOT_ECT);
             }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mrconf.cases.congestion.WindowRounds.FRESH_DATA;
 import static org.mrconf.cases.congestion.WindowRounds.WARM_UP_RTT;
 
-import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,7 +59,7 @@ class ConnectionWindowCase {
      * last packets of some paths never shows the count reaching it (path_status then tells), and waiting longer would
      * let the timers fire.
      */
-    private static final java.time.Duration SILENT = TesterMessages.STALL.multipliedBy(4);
+    static final java.time.Duration SILENT = TesterMessages.STALL.multipliedBy(4);
 
     @Test
     @DisplayName(
@@ -130,7 +129,7 @@ class ConnectionWindowCase {
                             0x1000,
                             0x77);
         }
-        final int first = countInFlight(testbed, mark, firstWindow, firstBound, SILENT);
+        final int first = WindowRounds.countInFlight(testbed, mark, firstWindow, firstBound, SILENT);
         assertThat(first)
                 .as(
                         "10.1.2: new PSNs in flight before any ACK, over %d paths whose first windows allow %d: at"
@@ -170,7 +169,8 @@ class ConnectionWindowCase {
         final int oneDecrease = (int) Math.floor(Math.max(1, firstWindow * factor));
         final int twoDecreases = (int) Math.floor(Math.max(1, firstWindow * factor * factor));
         final int lowest = (oneDecrease + twoDecreases + 1) / 2;
-        final int second = countInFlight(testbed, afterAcks, oneDecrease - SLACK, halvedBound, Testbed.QUIET);
+        final int second =
+                WindowRounds.countInFlight(testbed, afterAcks, oneDecrease - SLACK, halvedBound, Testbed.QUIET);
         assertThat(second)
                 .as(
                         "10.1.2: new PSNs in flight after a CE report on each of the %d paths: at most the first"
@@ -209,33 +209,6 @@ class ConnectionWindowCase {
         }
         testbed.connection().autoAck(true);
         WindowRounds.acknowledgeAll(testbed, afterAcks, new int[paths], false);
-    }
-
-    /**
-     * Counts the new PSNs the DUT sent since {@code mark} ({@link #newPsnsAtLeast}) until there are more than {@code bound}, or at least {@code atLeast} and the DUT has sent no new
-     * one for {@link TesterMessages#STALL}, or it has sent no new one for {@code quiet}, or {@link Testbed#WAIT} ends.
-     * A DUT that exceeds a window does so at once, in the same burst, so the stall ends the count in time.
-     */
-    private static int countInFlight(
-            final Testbed testbed, final int mark, final int atLeast, final int bound, final java.time.Duration quiet)
-            throws InterruptedException {
-        final long startNs = System.nanoTime();
-        long changedNs = startNs;
-        int seen = -1;
-        while (true) {
-            final long nowNs = System.nanoTime();
-            final int now = newPsnsAtLeast(testbed.peer().recorder().matching(mark, FRESH_DATA));
-            if (now != seen) {
-                changedNs = nowNs;
-            } else if (now >= atLeast) {
-                return now;
-            }
-            if (now > bound || nowNs - changedNs >= quiet.toNanos() || nowNs - startNs >= Testbed.WAIT.toNanos()) {
-                return now;
-            }
-            seen = now;
-            Thread.sleep(TesterMessages.STALL.toMillis());
-        }
     }
 
     /**
@@ -302,28 +275,6 @@ class ConnectionWindowCase {
 
     private static int pathWindow(final Testbed testbed) {
         return testbed.profile().parameters().congestion().initialPathWindow();
-    }
-
-    /**
-     * The fewest new PSNs the DUT can have sent, given {@code packets}: on each path, every PSN from the lowest to the
-     * highest first transmission seen (a path's new PSNs are consecutive, and only data and READ packets take one,
-     * clause 6.1.1), so a packet the link lost or duplicated between two that arrived changes nothing.
-     */
-    private static int newPsnsAtLeast(final List<ReceivedPacket> packets) {
-        final java.util.Map<Integer, long[]> span = new java.util.HashMap<>();
-        for (final ReceivedPacket packet : packets) {
-            final var header = packet.data().orElseThrow().header();
-            final long[] range = span.computeIfAbsent(header.pathId(), p -> new long[] {header.psn(), 0, 0});
-            // Offsets from the path's first PSN seen, in serial arithmetic (clause 6.1.2), so a wrap changes nothing.
-            final long offset = (int) (header.psn() - range[0]);
-            range[1] = Math.min(range[1], offset);
-            range[2] = Math.max(range[2], offset);
-        }
-        long total = 0;
-        for (final long[] range : span.values()) {
-            total += range[2] - range[1] + 1;
-        }
-        return (int) Math.min(Integer.MAX_VALUE, total);
     }
 
     private static int[] ones(final int paths) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
+import org.mrconf.cases.TesterMessages;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
@@ -39,11 +40,24 @@ final class WindowRounds {
      *     initial RTO (spraying itself is judged by clause 10.2.1, not here)
      */
     static int warmUp(final Testbed testbed, final String clause, final long firstWrId) throws Exception {
+        final long[] echoAgeNs = new long[testbed.connection().spec().paths()];
+        java.util.Arrays.fill(echoAgeNs, WARM_UP_RTT.toNanos());
+        return warmUp(testbed, clause, firstWrId, echoAgeNs);
+    }
+
+    /**
+     * As {@link #warmUp(Testbed, String, long)}, each path's ACKs echoing a timestamp as much older than their own as
+     * {@code echoAgeNs} gives for the path, so that paths get smoothed RTTs of their own.
+     */
+    static int warmUp(final Testbed testbed, final String clause, final long firstWrId, final long[] echoAgeNs)
+            throws Exception {
         final int mark = testbed.peer().mark();
         final int paths = testbed.connection().spec().paths();
         final long[] wrIds = java.util.stream.LongStream.range(firstWrId, firstWrId + 2L * paths)
                 .toArray();
-        testbed.connection().ackEchoAge(WARM_UP_RTT);
+        for (int path = 0; path < paths; path++) {
+            testbed.connection().ackEchoAge(path, Duration.ofNanos(echoAgeNs[path]));
+        }
         testbed.connection().autoAck(true);
         try {
             for (final long wrId : wrIds) {
@@ -71,7 +85,7 @@ final class WindowRounds {
             testbed.peer().recorder().awaitCount(heldMark, WARM_UP_DATA, held, Duration.ofSeconds(1));
             idle = unsampled(testbed, mark, paths);
         }
-        acknowledgeAll(testbed, heldMark, new int[paths], false, WARM_UP_RTT.toNanos());
+        acknowledge(testbed, heldMark, new int[paths], false, echoAgeNs, everyPath(paths));
         awaitCompletions(
                 testbed,
                 clause,
@@ -145,6 +159,23 @@ final class WindowRounds {
     static void acknowledgeAll(
             final Testbed testbed, final int mark, final int[] ce, final boolean split, final long echoAgeNs)
             throws Exception {
+        final long[] ages = new long[ce.length];
+        java.util.Arrays.fill(ages, echoAgeNs);
+        acknowledge(testbed, mark, ce, split, ages, everyPath(ce.length));
+    }
+
+    /**
+     * As {@link #acknowledgeAll(Testbed, int, int[], boolean, long)}, with an echo age per path, sending ACKs only on
+     * the paths {@code acknowledged} marks: the others' packets are recorded as received but stay unacknowledged.
+     */
+    static void acknowledge(
+            final Testbed testbed,
+            final int mark,
+            final int[] ce,
+            final boolean split,
+            final long[] echoAgeNs,
+            final boolean[] acknowledged)
+            throws Exception {
         final int paths = ce.length;
         final long[] echo = new long[paths];
         final long[] half = new long[paths];
@@ -155,12 +186,15 @@ final class WindowRounds {
             final PathReceiveState.Arrival arrival = testbed.connection().onReceived(packet);
             final DataPacket data = packet.data().orElseThrow();
             final int path = data.header().pathId();
-            echo[path] = (data.transmitTimestamp() - echoAgeNs) & 0xFFFF_FFFFL;
+            echo[path] = (data.transmitTimestamp() - echoAgeNs[path]) & 0xFFFF_FFFFL;
             if (arrival == PathReceiveState.Arrival.NEW && ++count[path] == 1) {
                 half[path] = data.header().psn();
             }
         }
         for (int path = 0; path < paths; path++) {
+            if (!acknowledged[path]) {
+                continue;
+            }
             if (split && path == 0 && ce[path] > 0) {
                 // A first ACK of part of the path, then the full one: two CE reports within microseconds.
                 final PacketBuilder partial = PacketBuilder.ack()
@@ -173,5 +207,71 @@ final class WindowRounds {
             }
             testbed.peer().send(testbed.connection().ackFor(path, echo[path]).ceCount(ce[path]));
         }
+    }
+
+    /**
+     * Counts the new PSNs the DUT sent since {@code mark} ({@link #newPsnsAtLeast}), as {@link #countInFlight(IntSupplier,
+     * int, int, Duration)} does.
+     */
+    static int countInFlight(
+            final Testbed testbed, final int mark, final int atLeast, final int bound, final Duration quiet)
+            throws InterruptedException {
+        return countInFlight(
+                () -> newPsnsAtLeast(testbed.peer().recorder().matching(mark, FRESH_DATA)), atLeast, bound, quiet);
+    }
+
+    /**
+     * Reads {@code inFlight} until it is more than {@code bound}, or at least {@code atLeast} and unchanged for
+     * {@link TesterMessages#STALL}, or unchanged for {@code quiet}, or {@link Testbed#WAIT} ends, and returns its last
+     * value. A DUT that exceeds a window does so at once, in the same burst, so the stall ends the count in time.
+     */
+    static int countInFlight(
+            final java.util.function.IntSupplier inFlight, final int atLeast, final int bound, final Duration quiet)
+            throws InterruptedException {
+        final long startNs = System.nanoTime();
+        long changedNs = startNs;
+        int seen = -1;
+        while (true) {
+            final long nowNs = System.nanoTime();
+            final int now = inFlight.getAsInt();
+            if (now != seen) {
+                changedNs = nowNs;
+            } else if (now >= atLeast) {
+                return now;
+            }
+            if (now > bound || nowNs - changedNs >= quiet.toNanos() || nowNs - startNs >= Testbed.WAIT.toNanos()) {
+                return now;
+            }
+            seen = now;
+            Thread.sleep(TesterMessages.STALL.toMillis());
+        }
+    }
+
+    /**
+     * The fewest new PSNs the DUT can have sent, given {@code packets}: on each path, every PSN from the lowest to the
+     * highest first transmission seen (a path's new PSNs are consecutive, and only data and READ packets take one,
+     * clause 6.1.1), so a packet the link lost or duplicated between two that arrived changes nothing.
+     */
+    static int newPsnsAtLeast(final List<ReceivedPacket> packets) {
+        final java.util.Map<Integer, long[]> span = new java.util.HashMap<>();
+        for (final ReceivedPacket packet : packets) {
+            final var header = packet.data().orElseThrow().header();
+            final long[] range = span.computeIfAbsent(header.pathId(), p -> new long[] {header.psn(), 0, 0});
+            // Offsets from the path's first PSN seen, in serial arithmetic (clause 6.1.2), so a wrap changes nothing.
+            final long offset = (int) (header.psn() - range[0]);
+            range[1] = Math.min(range[1], offset);
+            range[2] = Math.max(range[2], offset);
+        }
+        long total = 0;
+        for (final long[] range : span.values()) {
+            total += range[2] - range[1] + 1;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, total);
+    }
+
+    static boolean[] everyPath(final int paths) {
+        final boolean[] all = new boolean[paths];
+        java.util.Arrays.fill(all, true);
+        return all;
     }
 }
