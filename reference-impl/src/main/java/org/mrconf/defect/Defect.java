@@ -439,6 +439,13 @@ public enum Defect {
      */
     CONNECTION_WINDOW_BLIND_TO_CE(breaks("10.1.2")),
 
+    /**
+     * Spaces the connection window's decreases by the smoothed RTT of the path the marked ACK came on, not by the
+     * connection's (the smallest among its healthy paths', section 10), so marks arriving on a slow path decrease the
+     * connection window too seldom. Caught by {@code ConnectionDecreaseSpacingCase}.
+     */
+    CONNECTION_DECREASE_SPACED_BY_MARKED_PATH(breaks("10.1.2")),
+
     /** Puts every new PSN on path 0 while it has window, leaving the other paths idle. Caught by {@code CongestionCase.spraysOverEveryHealthyPath}. */
     SPRAY_FIRST_PATH_ONLY(breaks("10.2.1")),
 

@@ -28,6 +28,7 @@ final class AckHandler {
     private final boolean rateHintReadAsBytes;
     private final boolean decreaseAppliedToAllPaths;
     private final boolean connectionWindowBlindToCe;
+    private final boolean connectionDecreaseSpacedByMarkedPath;
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
     private final boolean gapResendsOnEveryAck;
@@ -84,6 +85,8 @@ final class AckHandler {
         this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
         this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
         this.connectionWindowBlindToCe = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_BLIND_TO_CE);
+        this.connectionDecreaseSpacedByMarkedPath =
+                defects.has(org.mrconf.defect.Defect.CONNECTION_DECREASE_SPACED_BY_MARKED_PATH);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
         this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
         this.rateHintFloorIgnored = state.config.defects().has(org.mrconf.defect.Defect.RATE_HINT_FLOOR_IGNORED);
@@ -211,7 +214,7 @@ final class AckHandler {
                 newlyAcked,
                 connectionWindowBlindToCe ? 0 : ack.ceCount(),
                 nowNs,
-                connectionSrttNs(connection, srttNs),
+                connectionDecreaseSpacedByMarkedPath ? srttNs : connectionSrttNs(connection, srttNs),
                 connectionFloor);
     }
 
