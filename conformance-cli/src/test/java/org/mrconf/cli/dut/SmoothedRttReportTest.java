@@ -33,7 +33,12 @@ class SmoothedRttReportTest {
     @Test
     @Timeout(120)
     void shouldJudgeTheSpacingOnlyWhenTheAgentReportsEachPathsSmoothedRtt() throws Exception {
-        assertThat(run(Function.identity())).as("the reference reports srttNs").isEqualTo(Verdict.PASS);
+        Verdict reported = run(Function.identity());
+        if (reported == Verdict.INCONCLUSIVE) {
+            // Timers the case does not control, on a loaded machine; CasesAcrossDevicesTest allows one rerun too.
+            reported = run(Function.identity());
+        }
+        assertThat(reported).as("the reference reports srttNs").isEqualTo(Verdict.PASS);
         assertThat(run(paths -> paths.map(list -> list.stream()
                         .map(p -> new PathState(
                                 p.pathId(),

@@ -5,7 +5,6 @@ import static org.mrconf.cases.congestion.WindowRounds.FRESH_DATA;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,29 +17,30 @@ import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.PathState;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
+import org.mrconf.peer.ReceivedPacket;
 
 /**
  * The spacing of the connection window's decreases (clause 10.1.2): at most one per smoothed RTT of the connection,
  * which section 10 defines as the smallest smoothed RTT among its healthy paths, whichever paths the marks came on.
  *
  * <p>The case gives path 0 a short smoothed RTT ({@link #FAST_RTT}) and every other path a long one
- * ({@link #SLOW_RTT}), by the age of the timestamps its ACKs echo. A CE report on every path makes the
- * first decrease; the tester knows it was made by the time the marked WRITEs completed. Once the connection's smoothed
- * RTT (path 0's, read from the optional {@code srttNs} of {@code path_status}) plus the declared timer tolerance has
- * passed, well inside the other paths' own smoothed RTT, CE reports on the slow paths alone must decrease the
- * connection window a second time. A device that spaces decreases by the marked path's smoothed RTT, or by the
- * largest, keeps the window of one decrease.
+ * ({@link #SLOW_RTT}), by the age of the timestamps its ACKs echo. CE reports make the first decrease; the tester
+ * knows it was made by the time the marked WRITEs completed. Once the connection's smoothed RTT (path 0's, read from
+ * the optional {@code srttNs} of {@code path_status} both before and after those reports, the larger taken) plus the
+ * declared timer tolerance has passed, well inside the other paths' own smoothed RTT, CE reports on the slow paths
+ * alone must decrease the connection window a second time. A device that spaces decreases by the marked path's
+ * smoothed RTT, or by the largest, keeps the window of one decrease.
  *
- * <p>Only a window too large is a violation, and it is counted as {@link ConnectionWindowCase} counts it: new PSNs the
- * DUT has in flight while the tester withholds ACKs, a lower bound of what it has in flight. Every ACK after the
- * warm-up reports CE, so no window grows. Path 0 is not acknowledged after the first decrease, so its smoothed RTT
- * cannot change, and nothing can make it healthy again once unhealthy (6.7.2): a count over the bound with path 0
- * reported unhealthy or with another smoothed RTT afterwards is inconclusive, never a failure. Timers the case does
- * not control can make an attempt inconclusive; the case then makes a second one on a new connection, each sound on
- * its own.
+ * <p>Only a window too large is a violation, counted as {@link ConnectionWindowCase} counts it: the new PSNs the
+ * tester saw that no ACK covered. Every ACK after the warm-up reports CE, so no window grows. A decrease binds only
+ * the packets sent after it, so what was still in flight once the second reports were taken in may stay: the bound
+ * is the larger of the window of two decreases and the window of one less what those reports acknowledged. Path 0 is
+ * not acknowledged after the first decrease, so its smoothed RTT cannot change and, once unhealthy, it cannot recover
+ * (6.7.2): a count over the bound with path 0 now reported unhealthy or with another smoothed RTT is inconclusive,
+ * never a failure. Timers the case does not control can make an attempt inconclusive; the case then makes a second one
+ * on a new connection, each sound on its own.
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Connection window decrease spacing")
@@ -90,8 +90,9 @@ class ConnectionDecreaseSpacingCase {
         final Plan plan = Plan.of(declared, profile.parameters().decreaseFactor(), maxPaths);
         if (plan == null) {
             throw Inconclusive.because(String.format(
-                    "the device's first path windows (%d packets, at most %d paths) leave too little room over its"
-                            + " first connection window of %d for the connection window to be what holds it back",
+                    "the device's first windows (%d packets per path, at most %d paths, %d for the connection) cannot"
+                            + " show a second decrease: the path windows leave too little room over the connection"
+                            + " window, or one and two decreases leave windows within the counts' slack",
                     declared.initialPathWindow(), maxPaths, declared.initialConnectionWindow()));
         }
         final List<String> undecided = new java.util.ArrayList<>();
@@ -114,7 +115,10 @@ class ConnectionDecreaseSpacingCase {
 
     /** How many paths, and the windows the device declares. */
     private record Plan(int paths, int firstWindow, double factor) {
-        /** Paths whose first windows, each halved once, allow well over the connection window halved once. */
+        /**
+         * Paths whose first windows, each halved once, allow well over the connection window halved once; null when the
+         * declared windows cannot show a second decrease.
+         */
         static Plan of(final DutProfile.Congestion declared, final double factor, final int maxPaths) {
             final int pathWindow = declared.initialPathWindow();
             final int connectionWindow = declared.initialConnectionWindow();
@@ -122,7 +126,12 @@ class ConnectionDecreaseSpacingCase {
             final int paths =
                     (int) Math.min(maxPaths, Math.max(2, (2L * connectionWindow + pathWindow - 1) / pathWindow));
             final double needed = connectionWindow * factor + connectionWindow / 8.0 + 2 * SLACK;
-            return (long) paths * halvedPathWindow < needed ? null : new Plan(paths, connectionWindow, factor);
+            // The windows of one and of two decreases must differ by more than the slack of both counts.
+            final boolean separable =
+                    Math.floor(connectionWindow * factor) - Math.floor(connectionWindow * factor * factor) > 2 * SLACK;
+            return !separable || (long) paths * halvedPathWindow < needed
+                    ? null
+                    : new Plan(paths, connectionWindow, factor);
         }
     }
 
@@ -138,14 +147,17 @@ class ConnectionDecreaseSpacingCase {
         final int oneDecreaseBound = (int) Math.floor(Math.max(1, grown * plan.factor())) + SLACK;
         final int twoDecreasesBound = (int) Math.floor(Math.max(1, grown * plan.factor() * plan.factor())) + SLACK;
 
+        // A device may space its next decrease by the smoothed RTT as it stood at the first decrease, before or after
+        // the marked ACKs' own samples; the case waits for the larger of the two.
+        final PathSrtts beforeMarks = PathSrtts.read(testbed);
         final FirstDecrease first = firstDecrease(testbed, echoAgeNs);
-        final long firstDecreaseMadeByNs = first.madeByNs();
-        final Srtts srtts = srtts(testbed);
-        final Duration connectionSrtt = srtts.connection();
+        final PathSrtts srtts = PathSrtts.read(testbed);
+        final Duration connectionSrtt =
+                srtts.fast().compareTo(beforeMarks.fast()) >= 0 ? srtts.fast() : beforeMarks.fast();
         final long tolerance =
                 testbed.profile().parameters().timers().tolerance().toNanos();
-        final long waitNs = connectionSrtt.toNanos() + tolerance + MARGIN.toNanos();
-        final long sleepNs = firstDecreaseMadeByNs + waitNs - System.nanoTime();
+        final long sleepNs =
+                first.madeByNs() + connectionSrtt.toNanos() + tolerance + MARGIN.toNanos() - System.nanoTime();
         if (sleepNs > 0) {
             Thread.sleep(sleepNs / 1_000_000, (int) (sleepNs % 1_000_000));
         }
@@ -160,8 +172,8 @@ class ConnectionDecreaseSpacingCase {
                 ConnectionWindowCase.SILENT);
         assertThat(afterOne)
                 .as(
-                        "10.1.2: new PSNs in flight after one CE report on every path: at most the first connection"
-                                + " window times %.2f (%d, with %d of slack)",
+                        "10.1.2: new PSNs in flight after the first decrease: at most the first connection window"
+                                + " times %.2f (%d, with %d of slack)",
                         plan.factor(), oneDecreaseBound - SLACK, SLACK)
                 .isLessThanOrEqualTo(oneDecreaseBound);
         if (afterOne <= twoDecreasesBound) {
@@ -175,66 +187,116 @@ class ConnectionDecreaseSpacingCase {
         final int[] ce = new int[paths];
         java.util.Arrays.fill(ce, 1);
         final int afterMarks = testbed.peer().mark();
-        final long marksSentNs = System.nanoTime();
-        WindowRounds.acknowledge(testbed, before, ce, false, echoAgeNs, slowPaths);
-        final long elapsedMs = (marksSentNs - firstDecreaseMadeByNs) / 1_000_000;
-        // In flight: path 0's new PSNs, none acknowledged, and every path's new PSNs since the marks.
+        final long secondMarksSentNs = System.nanoTime();
+        // Exactly what arrived before the mark is acknowledged, so what arrives later is still in flight.
+        final List<ReceivedPacket> covered =
+                testbed.peer().recorder().since(before).subList(0, afterMarks - before);
+        WindowRounds.acknowledge(
+                testbed, covered.stream().filter(WindowRounds.DATA).toList(), ce, false, echoAgeNs, slowPaths);
         final PacketMatcher pathZero = FRESH_DATA.path(0);
         final PacketMatcher otherPaths = FRESH_DATA.where("not path 0", pathZero.negate());
+        // In flight: path 0's new PSNs, none acknowledged, and every other path's new PSNs since the marks.
         final java.util.function.IntSupplier inFlight =
                 () -> WindowRounds.newPsnsAtLeast(testbed.peer().recorder().matching(before, pathZero))
                         + WindowRounds.newPsnsAtLeast(testbed.peer().recorder().matching(afterMarks, otherPaths));
-        final int afterTwo =
-                WindowRounds.countInFlight(inFlight, twoDecreasesBound - 2 * SLACK, twoDecreasesBound, Testbed.QUIET);
-        if (afterTwo > twoDecreasesBound) {
-            final String doubt = doubtAboutTheSecondDecrease(testbed, connectionSrtt);
+        // A decrease binds the packets sent after it: what the DUT still had in flight once the reports were taken in
+        // (at most the window of one decrease less the PSNs they acknowledged) may stay in flight.
+        final int acknowledgedPsns =
+                distinctPsns(covered.stream().filter(otherPaths).toList());
+        final int bound = Math.max(twoDecreasesBound, oneDecreaseBound - acknowledgedPsns);
+        // The whole quiet time unless the bound is passed: a DUT that refills in bursts shows all of them.
+        final int afterTwo = WindowRounds.countInFlight(inFlight, Integer.MAX_VALUE, bound, Testbed.QUIET);
+        if (afterTwo > bound) {
+            final String doubt = srtts.doubtNow(testbed);
             if (doubt != null) {
                 throw Inconclusive.because(String.format(
-                        "the DUT had %d packets in flight after the second CE report, more than a second decrease"
+                        "the DUT had %d packets in flight after the second CE reports, more than a second decrease"
                                 + " allows (%d), but %s",
-                        afterTwo, twoDecreasesBound - SLACK, doubt));
+                        afterTwo, bound, doubt));
             }
         }
         assertThat(afterTwo)
                 .as(
                         "10.1.2: packets in flight after CE reports on the slow paths (their own smoothed RTT %d ms and"
-                                + " more) at least %d ms after the first decrease, longer than the connection's smoothed RTT"
-                                + " (%.1f ms, path 0's) and the timer tolerance: a second decrease leaves at most the"
-                                + " first connection window times %.2f squared (%d, with %d of slack)",
-                        srtts.slowest().toMillis(),
-                        elapsedMs,
+                                + " more) at least %d ms after the first decrease, longer than the connection's smoothed"
+                                + " RTT (%.1f ms, path 0's) and the timer tolerance: a second decrease leaves at most"
+                                + " the first connection window times %.2f squared (%d, with %d of slack), or what"
+                                + " was in flight before the reports less the %d PSNs they acknowledged (at most %d),"
+                                + " whichever is more",
+                        srtts.slowPathsLeast().toMillis(),
+                        (secondMarksSentNs - first.madeByNs()) / 1_000_000,
                         connectionSrtt.toNanos() / 1e6,
                         plan.factor(),
                         twoDecreasesBound - SLACK,
-                        SLACK)
-                .isLessThanOrEqualTo(twoDecreasesBound);
-        final long sinceMarksNs = marksSentNs - first.marksSentNs();
-        if (sinceMarksNs >= srtts.slowest().toNanos() - tolerance) {
-            // A DUT that spaced its decreases by the marked paths' smoothed RTT would have decreased too.
-            throw Inconclusive.because(String.format(
-                    "the second CE report left %d ms after the first, too late to be inside the marked paths' own"
-                            + " smoothed RTT (%d ms less the timer tolerance), so the attempt could not tell spacing"
-                            + " by the connection's smoothed RTT from spacing by theirs",
-                    sinceMarksNs / 1_000_000, srtts.slowest().toMillis()));
-        }
+                        SLACK,
+                        acknowledgedPsns,
+                        oneDecreaseBound - acknowledgedPsns)
+                .isLessThanOrEqualTo(bound);
+        couldHaveShownAMissingDecrease(testbed, before, first, secondMarksSentNs, srtts, afterOne, bound);
         if (afterTwo == WindowRounds.newPsnsAtLeast(testbed.peer().recorder().matching(before, pathZero))) {
             throw Inconclusive.because("the DUT sent no new packet within " + Testbed.QUIET + " after the second CE"
-                    + " report, so its window was not shown to bind");
+                    + " reports, so its window was not shown to bind");
         }
         testbed.connection().autoAck(true);
         WindowRounds.acknowledgeAll(testbed, before, new int[paths], false);
     }
 
     /**
-     * One-packet WRITEs, one per path, all acknowledged with a CE report on each path (echoing the path's own age),
-     * and awaited until they complete: the DUT has then taken in every report, so its first connection decrease was
-     * made by the returned time.
+     * Makes a count within the bound inconclusive where a DUT missing the second decrease would have stayed within it
+     * too: the reports acknowledged too little for the bound to fall below what was in flight, timers collapsed so many
+     * path windows (10.1.3) that the paths leave no room above the bound, or the second reports left too late to be
+     * inside the slow paths' own smoothed RTT.
+     */
+    private static void couldHaveShownAMissingDecrease(
+            final Testbed testbed,
+            final int before,
+            final FirstDecrease first,
+            final long secondMarksSentNs,
+            final PathSrtts srtts,
+            final int afterOne,
+            final int bound) {
+        if (bound >= afterOne) {
+            throw Inconclusive.because(String.format(
+                    "the second CE reports acknowledged too few of the %d new PSNs in flight: what may stay in flight"
+                            + " after them (up to %d) leaves no room to show a second decrease",
+                    afterOne, bound));
+        }
+        final DutProfile profile = testbed.profile();
+        final int halvedPathWindow = (int) Math.floor(Math.max(
+                1,
+                profile.parameters().congestion().initialPathWindow()
+                        * profile.parameters().decreaseFactor()));
+        final int room = WindowRounds.roomAfterTimers(testbed, before, halvedPathWindow);
+        if (room <= bound) {
+            throw Inconclusive.because(String.format(
+                    "the DUT retransmitted on %d paths (timers fired that the case does not control), whose collapsed"
+                            + " windows (10.1.3) leave room for only %d packets, no more than the bound %d",
+                    WindowRounds.retransmittedOn(testbed, before).size(), room, bound));
+        }
+        final long sinceFirstMarksNs = secondMarksSentNs - first.marksSentNs();
+        final long tolerance = profile.parameters().timers().tolerance().toNanos();
+        if (sinceFirstMarksNs >= srtts.slowPathsLeast().toNanos() - tolerance) {
+            throw Inconclusive.because(String.format(
+                    "the second CE reports left %d ms after the first, too late to be inside the slow paths' own"
+                            + " smoothed RTT (%d ms less the timer tolerance): a DUT spacing decreases by theirs would"
+                            + " have decreased too",
+                    sinceFirstMarksNs / 1_000_000, srtts.slowPathsLeast().toMillis()));
+        }
+    }
+
+    /**
+     * One-packet WRITEs, one per path (at most the first connection window), each path that carried one acknowledged with a CE report (echoing the path's own
+     * age), and awaited until they complete: every report acknowledged something new, so the DUT had taken them all in,
+     * and made its first connection decrease, by the returned time.
      */
     private static FirstDecrease firstDecrease(final Testbed testbed, final long[] echoAgeNs) throws Exception {
         final int paths = echoAgeNs.length;
+        // No more than the first connection window, so that all of them can be in flight at once.
+        final int writes =
+                Math.min(paths, testbed.profile().parameters().congestion().initialConnectionWindow());
         final int mark = testbed.peer().mark();
         final java.util.Set<Long> pending = new java.util.HashSet<>();
-        for (int i = 0; i < paths; i++) {
+        for (int i = 0; i < writes; i++) {
             testbed.control()
                     .postWrite(
                             new WorkRequest(Testbed.DUT_CONNECTION, 0, MARKED_WR + i, testbed.key(), Testbed.BASE, 64),
@@ -242,11 +304,21 @@ class ConnectionDecreaseSpacingCase {
                             0x77);
             pending.add(MARKED_WR + i);
         }
-        testbed.peer().recorder().awaitCount(mark, FRESH_DATA, paths, Testbed.WAIT);
+        final List<ReceivedPacket> marked;
+        try {
+            marked = testbed.peer().recorder().awaitCount(mark, FRESH_DATA, writes, Testbed.WAIT);
+        } catch (final AssertionError e) {
+            throw Inconclusive.because(
+                    "the " + writes + " marked one-packet WRITEs did not all arrive (the link may have"
+                            + " lost some, or a timer the case does not control delayed them): " + e.getMessage());
+        }
+        // A path that carried none gets no ACK: it would acknowledge nothing and echo no timestamp of this round.
+        final boolean[] carried = new boolean[paths];
+        marked.forEach(packet -> carried[packet.data().orElseThrow().header().pathId()] = true);
         final int[] ce = new int[paths];
         java.util.Arrays.fill(ce, 1);
         final long marksSentNs = System.nanoTime();
-        WindowRounds.acknowledge(testbed, mark, ce, false, echoAgeNs, WindowRounds.everyPath(paths));
+        WindowRounds.acknowledge(testbed, marked, ce, false, echoAgeNs, carried);
         final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
         while (!pending.isEmpty()) {
             if (System.nanoTime() - deadline > 0) {
@@ -254,7 +326,7 @@ class ConnectionDecreaseSpacingCase {
                         "%d of the %d marked one-packet WRITEs did not complete within %s although the tester"
                                 + " acknowledged every packet: the link may have lost an ACK, so when the first"
                                 + " decrease was made is not known",
-                        pending.size(), paths, Testbed.WAIT));
+                        pending.size(), writes, Testbed.WAIT));
             }
             for (final var completion : testbed.control().pollCompletions(64, Duration.ofMillis(10))) {
                 pending.remove(completion.wrId());
@@ -269,66 +341,14 @@ class ConnectionDecreaseSpacingCase {
      */
     private record FirstDecrease(long marksSentNs, long madeByNs) {}
 
-    /** The connection's smoothed RTT (path 0's) and the smallest of the other paths'. */
-    private record Srtts(Duration connection, Duration slowest) {}
-
-    /**
-     * The smoothed RTTs by the DUT's own account ({@code srttNs}): the connection's is path 0's, which must be the
-     * smallest among the healthy paths and well below the others', or the case cannot show what it is for.
-     */
-    private static Srtts srtts(final Testbed testbed) throws DutControlException {
-        final List<PathState> states = testbed.control()
-                .pathStatus(Testbed.DUT_CONNECTION)
-                .orElseThrow(() -> NotApplicable.because("the agent offers no path_status (optional), and a path's"
-                        + " smoothed RTT is not on the wire: the tester can bound it from below, never from above"));
-        long fast = -1;
-        long slowest = Long.MAX_VALUE;
-        for (final PathState state : states) {
-            final OptionalLong srtt = state.srttNs();
-            if (srtt.isEmpty()) {
-                throw NotApplicable.because("path_status reports no srttNs (optional) for path " + state.pathId()
-                        + ", which carried acknowledged packets: the connection's smoothed RTT cannot be known");
-            }
-            if (!state.healthy()) {
-                throw Inconclusive.because("path " + state.pathId() + " is reported unhealthy before the second CE"
-                        + " report, so the connection's smoothed RTT is not the one the case set up");
-            }
-            if (state.pathId() == 0) {
-                fast = srtt.getAsLong();
-            } else {
-                slowest = Math.min(slowest, srtt.getAsLong());
-            }
+    /** How many different PSNs {@code packets} carry, path by path. */
+    private static int distinctPsns(final List<ReceivedPacket> packets) {
+        final java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (final ReceivedPacket packet : packets) {
+            final var header = packet.data().orElseThrow().header();
+            seen.add(((long) header.pathId() << 32) | header.psn());
         }
-        if (fast < 0 || fast >= slowest / 2) {
-            throw Inconclusive.because(String.format(
-                    "path 0's smoothed RTT (%d ns) is not well below the other paths' (at least %d ns), so CE reports"
-                            + " on those paths after the connection's smoothed RTT cannot be told from reports after"
-                            + " their own",
-                    fast, slowest));
-        }
-        return new Srtts(Duration.ofNanos(fast), Duration.ofNanos(slowest));
-    }
-
-    /**
-     * Why the connection's smoothed RTT may not have been path 0's when the second CE report arrived, or null: the DUT
-     * now reports path 0 unhealthy or with another smoothed RTT. A timer expiry alone changes neither (6.6.3, 6.7.1),
-     * and with no ACK on path 0 since the first decrease an unhealthy path 0 cannot have recovered (6.7.2), so a path 0
-     * reported healthy now was healthy then.
-     */
-    private static String doubtAboutTheSecondDecrease(final Testbed testbed, final Duration connectionSrtt)
-            throws DutControlException {
-        final PathState fast = testbed.control()
-                .pathStatus(Testbed.DUT_CONNECTION)
-                .orElseThrow(() -> new AssertionError("path_status went away during the case"))
-                .get(0);
-        if (!fast.healthy()) {
-            return "the DUT reports path 0 unhealthy";
-        }
-        if (fast.srttNs().orElse(-1) != connectionSrtt.toNanos()) {
-            return "the DUT now reports path 0's smoothed RTT as " + fast.srttNs() + " ns, not "
-                    + connectionSrtt.toNanos();
-        }
-        return null;
+        return seen.size();
     }
 
     private static void postLongWrites(final Testbed testbed, final long packets) throws Exception {

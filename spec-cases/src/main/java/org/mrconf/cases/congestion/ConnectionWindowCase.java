@@ -18,7 +18,6 @@ import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
-import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.Opcode;
 
@@ -151,13 +150,13 @@ class ConnectionWindowCase {
         // A timer that fired meanwhile may have collapsed its path's window to one packet (10.1.3); the halved
         // connection window still binds if the other paths' halved windows allow more than it.
         final int halvedPathWindow = (int) Math.floor(Math.max(1, pathWindow(testbed) * factor));
-        final int roomAfterTimers = roomAfterTimers(testbed, mark, halvedPathWindow);
+        final int roomAfterTimers = WindowRounds.roomAfterTimers(testbed, mark, halvedPathWindow);
         if (roomAfterTimers <= halvedBound) {
             throw Inconclusive.because(String.format(
                     "the DUT retransmitted on %d paths while the tester withheld ACKs (timers fired that the case does"
                             + " not control), so their windows may have collapsed (10.1.3) and the paths leave room"
                             + " for only %d packets, too few to show the halved connection window (%d) binding",
-                    retransmittedOn(testbed, mark).size(), roomAfterTimers, halvedBound - SLACK));
+                    WindowRounds.retransmittedOn(testbed, mark).size(), roomAfterTimers, halvedBound - SLACK));
         }
         // Every path acknowledged in full, each ACK reporting a CE mark and echoing a timestamp as old as the
         // warm-up's,
@@ -230,12 +229,12 @@ class ConnectionWindowCase {
      */
     private static String doubtAboutTooFew(
             final Testbed testbed, final int mark, final int afterAcks, final int halvedPathWindow, final int lowest) {
-        final int room = roomAfterTimers(testbed, mark, halvedPathWindow);
+        final int room = WindowRounds.roomAfterTimers(testbed, mark, halvedPathWindow);
         if (room < lowest + SLACK) {
             return String.format(
                     "it retransmitted on %d paths (timers fired that the case does not control), whose collapsed"
                             + " windows (10.1.3) leave room for only %d",
-                    retransmittedOn(testbed, mark).size(), room);
+                    WindowRounds.retransmittedOn(testbed, mark).size(), room);
         }
         final java.util.Map<Integer, java.util.TreeSet<Long>> perPath = new java.util.HashMap<>();
         for (final ReceivedPacket packet : testbed.peer().recorder().matching(afterAcks, FRESH_DATA)) {
@@ -250,27 +249,6 @@ class ConnectionWindowCase {
             }
         }
         return null;
-    }
-
-    /** The paths the DUT retransmitted on since {@code mark}: their timers fired (no ACK came to show a gap). */
-    private static java.util.Set<Integer> retransmittedOn(final Testbed testbed, final int mark) {
-        final java.util.Set<Integer> paths = new java.util.TreeSet<>();
-        for (final ReceivedPacket packet : testbed.peer()
-                .recorder()
-                .matching(mark, PacketMatcher.expect().data().retransmission())) {
-            paths.add(packet.data().orElseThrow().header().pathId());
-        }
-        return paths;
-    }
-
-    /**
-     * The packets the halved path windows allow in all, counting a path whose timer fired since {@code mark} as one
-     * packet (its window may have collapsed, 10.1.3) and every other as {@code halvedPathWindow}.
-     */
-    private static int roomAfterTimers(final Testbed testbed, final int mark, final int halvedPathWindow) {
-        final int paths = testbed.connection().spec().paths();
-        final int timedOut = retransmittedOn(testbed, mark).size();
-        return (paths - timedOut) * halvedPathWindow + timedOut;
     }
 
     private static int pathWindow(final Testbed testbed) {

@@ -99,6 +99,9 @@ final class WindowRounds {
         return wrIds.length + held;
     }
 
+    /** Every data packet of the testbed's connection: what the tester acknowledges. */
+    static final PacketMatcher DATA = PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION);
+
     private static final PacketMatcher WARM_UP_DATA =
             PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION).messageLength(64);
 
@@ -176,13 +179,27 @@ final class WindowRounds {
             final long[] echoAgeNs,
             final boolean[] acknowledged)
             throws Exception {
+        acknowledge(testbed, testbed.peer().recorder().matching(mark, DATA), ce, split, echoAgeNs, acknowledged);
+    }
+
+    /**
+     * As {@link #acknowledge(Testbed, int, int[], boolean, long[], boolean[])}, for exactly {@code packets} (the
+     * connection's data packets the tester received, in order): a packet that arrives meanwhile is neither recorded as
+     * received nor acknowledged, so the caller knows what the ACKs cover.
+     */
+    static void acknowledge(
+            final Testbed testbed,
+            final List<ReceivedPacket> packets,
+            final int[] ce,
+            final boolean split,
+            final long[] echoAgeNs,
+            final boolean[] acknowledged)
+            throws Exception {
         final int paths = ce.length;
         final long[] echo = new long[paths];
         final long[] half = new long[paths];
         int[] count = new int[paths];
-        for (final ReceivedPacket packet : testbed.peer()
-                .recorder()
-                .matching(mark, PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION))) {
+        for (final ReceivedPacket packet : packets) {
             final PathReceiveState.Arrival arrival = testbed.connection().onReceived(packet);
             final DataPacket data = packet.data().orElseThrow();
             final int path = data.header().pathId();
@@ -210,7 +227,7 @@ final class WindowRounds {
     }
 
     /**
-     * Counts the new PSNs the DUT sent since {@code mark} ({@link #newPsnsAtLeast}), as {@link #countInFlight(IntSupplier,
+     * Counts the new PSNs the DUT sent since {@code mark} ({@link #newPsnsAtLeast}), as {@link #countInFlight(java.util.function.IntSupplier,
      * int, int, Duration)} does.
      */
     static int countInFlight(
@@ -267,6 +284,27 @@ final class WindowRounds {
             total += range[2] - range[1] + 1;
         }
         return (int) Math.min(Integer.MAX_VALUE, total);
+    }
+
+    /** The paths the DUT retransmitted on since {@code mark}: their timers fired (no ACK came to show a gap). */
+    static java.util.Set<Integer> retransmittedOn(final Testbed testbed, final int mark) {
+        final java.util.Set<Integer> paths = new java.util.TreeSet<>();
+        for (final ReceivedPacket packet : testbed.peer()
+                .recorder()
+                .matching(mark, PacketMatcher.expect().data().retransmission())) {
+            paths.add(packet.data().orElseThrow().header().pathId());
+        }
+        return paths;
+    }
+
+    /**
+     * The packets the halved path windows allow in all, counting a path whose timer fired since {@code mark} as one
+     * packet (its window may have collapsed, 10.1.3) and every other as {@code halvedPathWindow}.
+     */
+    static int roomAfterTimers(final Testbed testbed, final int mark, final int halvedPathWindow) {
+        final int paths = testbed.connection().spec().paths();
+        final int timedOut = retransmittedOn(testbed, mark).size();
+        return (paths - timedOut) * halvedPathWindow + timedOut;
     }
 
     static boolean[] everyPath(final int paths) {
