@@ -141,9 +141,10 @@ class ConnectionDecreaseSpacingCase {
         java.util.Arrays.fill(echoAgeNs, SLOW_RTT.toNanos());
         echoAgeNs[0] = FAST_RTT.toNanos();
         final int warmUpPackets = WindowRounds.warmUp(testbed, "10.1.2", WARM_UP_WR, echoAgeNs);
-        // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet. Every
-        // later ACK reports CE, which never grows a window (10.1.1), so one decrease leaves at most this times f.
-        final double grown = plan.firstWindow() + (double) warmUpPackets / plan.firstWindow();
+        // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and one
+        // packet more as ConnectionWindowCase allows. Every later ACK reports CE, which never grows a window (10.1.1),
+        // so one decrease leaves at most this times f, and two this times f squared.
+        final double grown = plan.firstWindow() + (double) warmUpPackets / plan.firstWindow() + 1;
         final int oneDecreaseBound = (int) Math.floor(Math.max(1, grown * plan.factor())) + SLACK;
         final int twoDecreasesBound = (int) Math.floor(Math.max(1, grown * plan.factor() * plan.factor())) + SLACK;
 
@@ -163,7 +164,7 @@ class ConnectionDecreaseSpacingCase {
         }
 
         final int before = testbed.peer().mark();
-        postLongWrites(testbed, oneDecreaseBound + twoDecreasesBound + 64L);
+        WindowRounds.postLongWrites(testbed, oneDecreaseBound + twoDecreasesBound + 64L, LONG_WR);
         final int afterOne = WindowRounds.countInFlight(
                 testbed,
                 before,
@@ -349,24 +350,5 @@ class ConnectionDecreaseSpacingCase {
             seen.add(((long) header.pathId() << 32) | header.psn());
         }
         return seen.size();
-    }
-
-    private static void postLongWrites(final Testbed testbed, final long packets) throws Exception {
-        final int payload = testbed.connection().maxPayload(org.mrconf.wire.Opcode.WRITE);
-        final int perWrite = (Testbed.REGION + payload - 1) / payload;
-        final int writes = (int) ((packets + perWrite - 1) / perWrite);
-        for (int i = 0; i < writes; i++) {
-            testbed.control()
-                    .postWrite(
-                            new WorkRequest(
-                                    Testbed.DUT_CONNECTION,
-                                    0,
-                                    LONG_WR + i,
-                                    testbed.key(),
-                                    Testbed.BASE,
-                                    Testbed.REGION),
-                            0x1000,
-                            0x77);
-        }
     }
 }

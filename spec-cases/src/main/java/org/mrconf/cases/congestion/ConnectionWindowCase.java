@@ -17,9 +17,7 @@ import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.ReceivedPacket;
-import org.mrconf.wire.Opcode;
 
 /**
  * The connection window of clause 10.1.2, seen from the tester as the packets the DUT has in flight on the whole
@@ -109,25 +107,9 @@ class ConnectionWindowCase {
         final double grown = firstWindow + (double) warmUpPackets / firstWindow;
         final int firstBound = (int) Math.floor(grown) + SLACK;
         final int halvedBound = (int) Math.floor(Math.max(1, (grown + 1) * factor)) + SLACK;
-        final int payload = testbed.connection().maxPayload(Opcode.WRITE);
-        // Enough data that neither count runs out of it, even for a DUT that ignored both bounds.
-        final long needed = (long) firstBound + 2L * halvedBound + 64;
-        final int perWrite = (Testbed.REGION + payload - 1) / payload;
-        final int writes = (int) ((needed + perWrite - 1) / perWrite);
         final int mark = testbed.peer().mark();
-        for (int i = 0; i < writes; i++) {
-            testbed.control()
-                    .postWrite(
-                            new WorkRequest(
-                                    Testbed.DUT_CONNECTION,
-                                    0,
-                                    LONG_WR + i,
-                                    testbed.key(),
-                                    Testbed.BASE,
-                                    Testbed.REGION),
-                            0x1000,
-                            0x77);
-        }
+        // Enough data that neither count runs out of it, even for a DUT that ignored both bounds.
+        WindowRounds.postLongWrites(testbed, (long) firstBound + 2L * halvedBound + 64, LONG_WR);
         final int first = WindowRounds.countInFlight(testbed, mark, firstWindow, firstBound, SILENT);
         assertThat(first)
                 .as(

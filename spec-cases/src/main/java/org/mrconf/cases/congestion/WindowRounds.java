@@ -105,6 +105,29 @@ final class WindowRounds {
     private static final PacketMatcher WARM_UP_DATA =
             PacketMatcher.expect().data().connection(Testbed.TESTER_CONNECTION).messageLength(64);
 
+    /**
+     * Posts WRITEs of a whole region each on stream 0, work requests {@code firstWrId} on, enough for at least
+     * {@code packets} packets of the connection's MTU: data a window count cannot run out of.
+     */
+    static void postLongWrites(final Testbed testbed, final long packets, final long firstWrId) throws Exception {
+        final int payload = testbed.connection().maxPayload(org.mrconf.wire.Opcode.WRITE);
+        final int perWrite = (Testbed.REGION + payload - 1) / payload;
+        final int writes = (int) ((packets + perWrite - 1) / perWrite);
+        for (int i = 0; i < writes; i++) {
+            testbed.control()
+                    .postWrite(
+                            new WorkRequest(
+                                    Testbed.DUT_CONNECTION,
+                                    0,
+                                    firstWrId + i,
+                                    testbed.key(),
+                                    Testbed.BASE,
+                                    Testbed.REGION),
+                            0x1000,
+                            0x77);
+        }
+    }
+
     private static void postShortWrite(final Testbed testbed, final long wrId) throws Exception {
         testbed.control()
                 .postWrite(
