@@ -50,6 +50,26 @@ public record DutProfile(
         return conformance.optionalClauses().contains(clauseId);
     }
 
+    /**
+     * Says how {@code hello}'s claimed profiles differ from this declaration, or nothing when they agree. A run judges
+     * by the declaration (what the vendor declared), so a disagreement is reported, never used.
+     */
+    public Optional<String> claimsDisagreement(DutInfo hello) {
+        final Set<String> declared = specNames(conformance().profiles());
+        final Set<String> claimed = specNames(hello.profiles());
+        if (declared.equals(claimed)) {
+            return Optional.empty();
+        }
+        return Optional.of("hello claims " + claimed + " but the profile declares " + declared
+                + "; the run judges by the profile (what the vendor declared)");
+    }
+
+    private static Set<String> specNames(Set<Profile> profiles) {
+        final Set<String> names = new java.util.TreeSet<>();
+        profiles.forEach(p -> names.add(p.specName()));
+        return names;
+    }
+
     public DutProfile withConformance(Conformance newConformance) {
         return new DutProfile(identity, newConformance, parameters, control, link);
     }

@@ -61,7 +61,7 @@ class CaseCatalogueTest {
      * {@code SelfValidationTest} in conformance-cli, which alone sees both the cases and the reference's defects).
      */
     private static final Path PROVEN =
-            Path.of("..", "conformance-cli", "src", "test", "resources", "proven-coverage.txt");
+            Path.of("..", "conformance-cli/runner/src/main/resources/org/mrconf/runner/proven-coverage.txt");
 
     private static Set<String> provenClauses() throws IOException {
         final Set<String> proven = new TreeSet<>();
@@ -110,7 +110,7 @@ class CaseCatalogueTest {
                 .append(" clauses have a case; ")
                 .append(covered)
                 .append(" are covered: a defect proves their cases can catch it (see ")
-                .append("conformance-cli/src/test/resources/proven-coverage.txt)\n");
+                .append("conformance-cli/runner/src/main/resources/org/mrconf/runner/proven-coverage.txt)\n");
         return text.toString();
     }
 

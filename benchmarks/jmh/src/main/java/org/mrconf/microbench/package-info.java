@@ -1,0 +1,2 @@
+/** JMH benchmarks of the reference transport's per-packet hot paths. */
+package org.mrconf.microbench;

@@ -1,2 +1,0 @@
-/** JMH benchmarks of the reference transport's per-packet hot paths. */
-package org.mrconf.bench;

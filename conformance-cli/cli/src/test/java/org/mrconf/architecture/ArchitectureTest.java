@@ -1,0 +1,167 @@
+package org.mrconf.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs the layout rules ({@link ArchitectureRules}) on the main classes of every module, and shows on a tree of
+ * deliberate violations that each rule fails when it is broken. This module depends on all the others, so it sees
+ * the whole tree.
+ */
+class ArchitectureTest {
+    private static final String ROOT = "org.mrconf";
+    private static final String FIXTURE = "org.mrconf.architecture.fixture";
+
+    private static JavaClasses production;
+    private static JavaClasses violations;
+
+    @BeforeAll
+    static void importClasses() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // The runner's test-jar is on this module's test classpath: its classes are tests too.
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                // No DO_NOT_INCLUDE_JARS: under `mvn verify` the other modules are on the classpath as their
+                // packaged jars, not target/classes; importPackages(ROOT) still reads only this project's classes.
+                .importPackages(ROOT);
+        violations = new ClassFileImporter().importPackages(FIXTURE);
+    }
+
+    static Stream<Arguments> rules() {
+        return Stream.of(
+                rule("wire depends on the JDK only", ArchitectureRules::codecDependsOnTheJdkOnly),
+                rule("the reference never depends on the suite", ArchitectureRules::referenceNeverDependsOnTheSuite),
+                rule(
+                        "cases reach a device only through the DUT interfaces",
+                        ArchitectureRules::casesReachTheDeviceOnlyThroughTheDutInterfaces),
+                rule(
+                        "report writers depend on verdicts, not on cases",
+                        ArchitectureRules::reportWritersDependOnVerdictsNotOnCases),
+                rule("libraries never import Picocli", ArchitectureRules::librariesNeverImportPicocli),
+                rule("only the adapter imports the reference", ArchitectureRules::onlyTheAdapterImportsTheReference),
+                rule(
+                        "self-validation reads only the defect catalogue",
+                        ArchitectureRules::selfValidationReadsOnlyTheDefectCatalogue),
+                rule(
+                        "the runner library stands below its users",
+                        ArchitectureRules::theRunnerLibraryStandsBelowItsUsers),
+                rule("no package cycles", ArchitectureRules::noPackageCycles));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rules")
+    void shouldHoldOnTheTree(final String name, final Function<String, ArchRule> rule) {
+        assertThat(production.contain(ROOT + ".wire.PacketDecoder"))
+                .as("the import sees the modules")
+                .isTrue();
+        rule.apply(ROOT).check(production);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rules")
+    void shouldFailOnATreeThatBreaksIt(final String name, final Function<String, ArchRule> rule) {
+        assertThatThrownBy(() -> rule.apply(FIXTURE).check(violations))
+                .as("rule '%s' on the deliberate violations", name)
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Architecture Violation");
+    }
+
+    /**
+     * A reader of a case or a report writer should never have to work out which of two same-named types is meant: no
+     * two types they use share a simple name, unless each one's source names the other (and says why they stay apart).
+     */
+    @Test
+    void shouldGiveTheTypesCasesAndReportWritersUseDistinctNamesOrSayWhy() throws IOException {
+        final Map<String, Set<String>> byName = new TreeMap<>();
+        for (final JavaClass user : production) {
+            if (!user.getPackageName().startsWith(ROOT + ".cases")
+                    && !user.getPackageName().startsWith(ROOT + ".report")) {
+                continue;
+            }
+            for (final Dependency dependency : user.getDirectDependenciesFromSelf()) {
+                final JavaClass target = dependency.getTargetClass().getBaseComponentType();
+                if (target.getPackageName().startsWith(ROOT + ".") && !target.isNestedClass()) {
+                    byName.computeIfAbsent(target.getSimpleName(), k -> new TreeSet<>())
+                            .add(target.getName());
+                }
+            }
+        }
+        assertThat(byName).as("the types the cases use").containsKeys("DutControl", "WireLink", "DataPacket");
+        final List<String> unexplained = new ArrayList<>();
+        for (final Map.Entry<String, Set<String>> entry : byName.entrySet()) {
+            if (entry.getValue().size() < 2) {
+                continue;
+            }
+            for (final String type : entry.getValue()) {
+                final String source = source(type);
+                final boolean namesAnother = entry.getValue().stream()
+                        .filter(other -> !other.equals(type))
+                        .allMatch(source::contains);
+                if (!namesAnother) {
+                    unexplained.add(
+                            type + " shares its name with " + entry.getValue() + " and its javadoc does not say why");
+                }
+            }
+        }
+        assertThat(unexplained).isEmpty();
+    }
+
+    /** The source of a main class, from whichever module holds it. */
+    private static String source(final String type) throws IOException {
+        final String relative = type.replace('.', '/') + ".java";
+        // Modules sit at the root or one level down (conformance-cli/runner, benchmarks/jmh, ...).
+        try (Stream<Path> modules = Files.find(
+                Path.of(System.getProperty("mrconf.root", "../..")),
+                2,
+                (path, attributes) -> attributes.isDirectory() && Files.isRegularFile(path.resolve("pom.xml")))) {
+            for (final Path module : modules.toList()) {
+                final Path file = module.resolve("src/main/java").resolve(relative);
+                if (Files.isRegularFile(file)) {
+                    return Files.readString(file);
+                }
+            }
+        }
+        throw new IOException("no source for " + type);
+    }
+
+    @Test
+    void shouldDeclareNoDependencyInTheCodecPomButForItsTests() throws IOException {
+        // The rule above sees bytecode; the pom is where a dependency would first creep in. Test-scoped ones (the
+        // spec-table test's Markdown reader) never reach the codec's users.
+        final String pom = Files.readString(Path.of(System.getProperty("mrconf.root", "../.."), "wire", "pom.xml"));
+        final Matcher dependency = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL)
+                .matcher(pom);
+        while (dependency.find()) {
+            assertThat(dependency.group(1)).as("a dependency of the codec").contains("<scope>test</scope>");
+        }
+    }
+
+    private static Arguments rule(final String name, final Function<String, ArchRule> rule) {
+        return Arguments.of(name, rule);
+    }
+}

@@ -1,0 +1,162 @@
+package org.mrconf.embedded;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Optional;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.defect.Defects;
+import org.mrconf.dut.Datagram;
+import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DutProfileException;
+import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.JsonLineControlClient;
+import org.mrconf.dut.QueueWireLink;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.softdut.SoftDut;
+import org.mrconf.softdut.SoftDutOptions;
+import org.mrconf.wire.WireConstants;
+
+/**
+ * The reference soft DUT running in this process, reached exactly as a vendor NIC is: control requests go
+ * through the control-protocol client as JSON lines (no TCP), packets go through a queue link as bytes
+ * (no sockets), or, in a configuration that carries frames, as whole Ethernet frames. The addresses are labels on
+ * the in-memory link; nothing is sent on any network.
+ */
+public final class EmbeddedReferenceDut implements AutoCloseable {
+    /**
+     * The tester's MetaRoCE port: deliberately not the default 4796, so that a DUT that ignores the configured
+     * destination port (spec clause 4.1.3) is seen doing so.
+     */
+    private static final int TESTER_PORT = 54796;
+
+    private final SoftDut dut;
+    private final QueueWireLink link;
+    private final JsonLineControlClient control;
+    private final ReferenceConfiguration configuration;
+    /** The labels of the two ends on the in-memory link (IPv4 or, in the IPv6 configuration, IPv6). */
+    private final InetAddress dutAddress;
+
+    private final InetAddress testerAddress;
+
+    private EmbeddedReferenceDut(final SoftDutOptions options, final ReferenceConfiguration configuration) {
+        this.configuration = configuration;
+        this.dutAddress = configuration.dutAddress();
+        this.testerAddress = configuration.testerAddress();
+        final InetSocketAddress dutPort = new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT);
+        final InetSocketAddress testerPort = new InetSocketAddress(testerAddress, TESTER_PORT);
+        final SoftDut[] device = new SoftDut[1];
+        if (configuration.carriesFrames()) {
+            this.link = QueueWireLink.carryingFrames(
+                    testerPort, dutPort, frame -> device[0].deliverFrame(frame), System::nanoTime);
+            this.dut = SoftDut.inMemoryFrames(options, link::deliverFrameFromDut);
+        } else {
+            this.link = new QueueWireLink(
+                    testerPort,
+                    dutPort,
+                    datagram -> device[0].deliver(
+                            datagram.payload(),
+                            datagram.source().getAddress(),
+                            datagram.source().getPort(),
+                            datagram.ecn().codepoint()),
+                    System::nanoTime);
+            this.dut = SoftDut.inMemory(
+                    options,
+                    (packet, destination, destinationPort, sourcePort, ecn) -> link.deliverFromDut(new Datagram(
+                            packet,
+                            new InetSocketAddress(dutAddress, sourcePort),
+                            new InetSocketAddress(destination, destinationPort),
+                            Ecn.fromCodepoint(ecn))));
+        }
+        device[0] = dut;
+        this.control = new JsonLineControlClient(dut::control);
+    }
+
+    /** Starts the clean embedded reference with its default options. */
+    public static EmbeddedReferenceDut start() {
+        return start(Defects.NONE);
+    }
+
+    /** Starts the embedded reference committing {@code defects} (self-validation), with its default options. */
+    public static EmbeddedReferenceDut start(final Defects defects) {
+        return start(defects, ReferenceConfiguration.STANDARD);
+    }
+
+    /** Starts the embedded reference in {@code configuration}, committing {@code defects}. */
+    /** A clean reference (no defect) in {@code configuration}. */
+    public static EmbeddedReferenceDut start(final ReferenceConfiguration configuration) {
+        return start(Defects.of(), configuration);
+    }
+
+    public static EmbeddedReferenceDut start(final Defects defects, final ReferenceConfiguration configuration) {
+        final SoftDutOptions defaults = SoftDutOptions.builder().build();
+        return new EmbeddedReferenceDut(
+                SoftDutOptions.builder()
+                        // In memory nothing is bound: the address only labels the DUT's end (hello, IPv6 or not).
+                        .bindAddress(configuration.dutAddress())
+                        .udpPort(WireConstants.DEFAULT_UDP_PORT)
+                        .controlPort(-1)
+                        .endpoint(configuration.endpoint(defaults.endpoint()).toBuilder()
+                                .defects(defects)
+                                .build())
+                        .build(),
+                configuration);
+    }
+
+    /** The device as the conformance cases see it, with the reference's bundled declarations. */
+    public DeviceUnderTest device() {
+        final Defects defects = dut.options().endpoint().defects();
+        final String name = (configuration == ReferenceConfiguration.STANDARD
+                        ? "embedded reference"
+                        : "embedded reference (" + configuration.targetName() + ")")
+                + (defects.isEmpty() ? "" : " with defects " + defects);
+        return new DeviceUnderTest(name, control, link, configuration.declarations(profile()));
+    }
+
+    /**
+     * The device judged by {@code declared} instead (claims, optional clauses, timers), with the in-memory link and
+     * its addresses: e.g. a profile that claims only core makes the READ cases not applicable.
+     */
+    public DeviceUnderTest device(final DutProfile declared) {
+        final DutProfile embedded = profile();
+        return new DeviceUnderTest(
+                "embedded reference",
+                control,
+                link,
+                declared.withLink(DutProfile.Link.embedded())
+                        .withControl(Optional.empty())
+                        .withParameters(declared.parameters()
+                                .withDut(embedded.parameters().dut())
+                                .withTester(embedded.parameters().tester())));
+    }
+
+    /**
+     * The reference's declarations (the bundled {@code reference-udp} profile: the embedded reference runs the same
+     * soft DUT with the same timers) with the in-memory link and its addresses.
+     */
+    private DutProfile profile() {
+        try {
+            final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
+            // The in-memory link keeps each packet's own source port, so the embedded reference implements 8.1.6
+            // (its hello says so), which the UDP soft DUT's socket pool cannot: the declarations must agree (12.1.5).
+            final DutProfile.Conformance udp = bundled.conformance();
+            final java.util.List<String> optional = new java.util.ArrayList<>(udp.optionalClauses());
+            optional.add("8.1.6");
+            return bundled.withConformance(
+                            new DutProfile.Conformance(udp.profiles(), optional, udp.limits(), udp.reorderTolerance()))
+                    .withLink(DutProfile.Link.embedded())
+                    .withControl(Optional.empty())
+                    .withParameters(bundled.parameters()
+                            .withDut(new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT))
+                            .withTester(new InetSocketAddress(testerAddress, TESTER_PORT)));
+        } catch (final DutProfileException e) {
+            throw new IllegalStateException("the bundled reference profile is broken: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        control.close();
+        link.close();
+        dut.close();
+    }
+}
