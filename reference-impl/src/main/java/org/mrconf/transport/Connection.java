@@ -16,7 +16,8 @@ final class Connection {
 
     private final IntObjectMap<StreamReceiveState> receiveStreams = new IntObjectMap<>(4);
     private final EndpointConfig endpointConfig;
-    private final StateBudget budget;
+    /** This connection's account in the endpoint's state budget: its own reserve, then the shared rest. */
+    private final StateBudget.Share budget;
 
     /** Messages with packets not yet sent once, in posting order (READ responses included). */
     final ArrayDeque<SendMessage> sendQueue = new ArrayDeque<>();
@@ -54,7 +55,7 @@ final class Connection {
             final long nowNs) {
         this.config = config;
         this.endpointConfig = endpointConfig;
-        this.budget = budget;
+        this.budget = budget.openShare();
         this.sendPaths = new PathSender[config.pathCount()];
         this.receivePaths = new PathReceiver[config.pathCount()];
         final boolean sameEntropy = endpointConfig.defects().has(Defect.SAME_ENTROPY_ALL_PATHS);
@@ -121,8 +122,8 @@ final class Connection {
     }
 
     /**
-     * The receiving half of a stream for a packet: created at first use if the endpoint's state budget
-     * allows, else null (the caller drops the packet and counts it).
+     * The receiving half of a stream for a packet: created at first use if this connection's reserve or the rest of
+     * the endpoint's state budget allows, else null (the caller drops the packet and counts it).
      */
     StreamReceiveState receiveStreamForPacket(final int streamId) {
         final StreamReceiveState stream = receiveStreams.get(streamId);
@@ -156,9 +157,10 @@ final class Connection {
         return receiveStreams.size();
     }
 
-    /** Returns every byte this connection's streams charged to the endpoint's budget. */
+    /** Returns every byte this connection's streams charged to the endpoint's budget, and its reserve. */
     void releaseState() {
         receiveStreams.forEachValue(StreamReceiveState::release);
+        budget.close();
     }
 
     /** Whether anything awaits the peer: PSNs not yet acknowledged, or READs whose data has not all arrived. */

@@ -25,7 +25,11 @@ public enum Counter {
     REJECT_RECEIVER_NOT_READY,
     REJECT_MESSAGE_TOO_LONG,
     REJECT_INVALID_REQUEST,
-    /** Data packets dropped unrecorded because the receive-state budget was spent (the sender retries). */
+    /**
+     * Data packets dropped unrecorded because neither their connection's reserve nor the rest of the receive-state
+     * budget had room for the state they need (the sender retries); {@code x_rx_dropped_no_state} on the control
+     * channel.
+     */
     RX_DROPPED_NO_STATE,
     BYTES_PLACED,
     TX_DATA_PACKETS,

@@ -35,8 +35,10 @@ import org.mrconf.defect.Defects;
  * @param receiverNotReadyRetryNs retry-after the receiver asks for when no receive is posted
  * @param entropySeed           seed of the source-port choices made when re-pathing
  * @param receiveStateBudgetBytes most bytes of receive-side state (streams, message rings, segment trackers)
- *                              that packets may make the endpoint allocate; a packet needing more is dropped,
- *                              counted in {@link Counter#RX_DROPPED_NO_STATE} and not recorded
+ *                              that packets may make the endpoint allocate; each connection has a reserve of it
+ *                              that only its own packets use ({@link StateBudget}); a packet needing more than its
+ *                              connection's reserve and the rest hold is dropped, counted in
+ *                              {@link Counter#RX_DROPPED_NO_STATE} and not recorded
  * @param tailLossProbe         whether a path whose outstanding packets draw no ACK for two smoothed RTTs plus the
  *                              ACK delay sends a PROBE, and takes the PSNs sent before it that the probe's ACK
  *                              does not acknowledge as lost ({@link TailLossProbe}; on by default; the draft

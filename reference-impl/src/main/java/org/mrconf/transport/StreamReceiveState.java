@@ -9,7 +9,8 @@ import org.mrconf.wire.Opcode;
  * (clauses 7.5.1, 7.5.2). Both are rings that start small and double on demand up to the declared
  * limits ({@code maxPostedReceives}, {@code maxOutstandingMessages}), so a stream costs memory in
  * proportion to what it holds, not to what it might; the message ring shrinks back when the stream has
- * nothing in progress. Ring growth caused by packets is charged to the endpoint's {@link StateBudget}.
+ * nothing in progress. Ring growth caused by packets is charged to the connection's share of the endpoint's
+ * {@link StateBudget}.
  *
  * <p>Each posted receive is used by at most one message: it is POSTED until a SEND names it, HELD while
  * that message is in progress, RETIRED once its completion left. Receives retire in whatever order their
@@ -31,7 +32,7 @@ final class StreamReceiveState {
 
     private final int maxPostedReceives;
     private final int maxOutstandingMessages;
-    private final StateBudget budget;
+    private final StateBudget.Share budget;
 
     // Posted receives, by RSN. Empty until the first post.
     private int receiveMask = -1;
@@ -66,7 +67,7 @@ final class StreamReceiveState {
     /** Bytes of this stream's live segment trackers charged to the budget. */
     private long trackerBytes;
 
-    StreamReceiveState(final int maxPostedReceives, final int maxOutstandingMessages, final StateBudget budget) {
+    StreamReceiveState(final int maxPostedReceives, final int maxOutstandingMessages, final StateBudget.Share budget) {
         this.maxPostedReceives = maxPostedReceives;
         this.maxOutstandingMessages = maxOutstandingMessages;
         this.budget = budget;

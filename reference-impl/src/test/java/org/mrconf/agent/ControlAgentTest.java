@@ -423,6 +423,8 @@ class ControlAgentTest {
         }
         assertThat(counters.get("x_widget_drops").asLong()).isEqualTo(3);
         assertThat(counters.get("x_rx_acks").asLong()).isZero();
+        // The packets refused because no receive state could be set aside for them (docs: section Limits).
+        assertThat(counters.get("x_rx_dropped_no_state").asLong()).isZero();
         assertThat(counters.get("rx_packets").asLong()).isEqualTo(2);
         counters.fieldNames()
                 .forEachRemaining(

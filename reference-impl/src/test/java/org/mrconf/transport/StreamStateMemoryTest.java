@@ -18,6 +18,7 @@ import org.mrconf.wire.PacketEncoder;
 class StreamStateMemoryTest {
     private static final int LOCAL = 7;
     private static final int PEER = 9;
+    private static final int VICTIM = 13;
     private static final int STREAMS = 4096;
     private static final long BASE = 0x10_0000L;
 
@@ -70,6 +71,42 @@ class StreamStateMemoryTest {
         assertThat(endpoint.counters().get(Counter.BYTES_PLACED) - placed)
                 .as("the stream that had state is still served")
                 .isOne();
+    }
+
+    /**
+     * Hardening finding 6: the budget was one pool for every connection, so a peer naming new stream ids on a few
+     * connections spent it all and another connection's first WRITE was dropped until the flooders were destroyed.
+     * Each connection now has a reserve of its own that no other connection's packets can take.
+     */
+    @Test
+    void shouldPlaceAnotherConnectionsFirstWriteAfterAStreamIdFloodOnOtherConnections() {
+        final long budget = 1 << 20;
+        final Endpoint endpoint =
+                endpoint(EndpointConfig.builder().receiveStateBudget(budget).build());
+        final MemoryRegion region = endpoint.registerRegion(BASE, 4096, AccessFlags.ALL);
+        final int[] flooders = {LOCAL, 11, 12};
+        endpoint.createConnection(ConnectionConfig.of(11, PEER, 0, 1, 65536));
+        endpoint.createConnection(ConnectionConfig.of(12, PEER, 0, 1, 65536));
+        endpoint.createConnection(ConnectionConfig.of(VICTIM, PEER, 0, 1, 65536));
+
+        // Far more new stream ids than the whole budget could hold, spread over three connections.
+        final long[] floodPsn = new long[flooders.length];
+        for (int stream = 0; stream < 20_000; stream++) {
+            final int c = stream % flooders.length;
+            writeOn(endpoint, region, flooders[c], floodPsn[c]++, stream / flooders.length, 0, 2, 0);
+        }
+        final long dropped = endpoint.counters().get(Counter.RX_DROPPED_NO_STATE);
+        assertThat(dropped).as("the flood was refused, and counted").isPositive();
+        assertThat(endpoint.receiveStateBytes()).isLessThanOrEqualTo(budget);
+
+        final long placed = endpoint.counters().get(Counter.BYTES_PLACED);
+        writeOn(endpoint, region, VICTIM, 0, 0, 0, 1, 0);
+        writeOn(endpoint, region, VICTIM, 1, 1, 0, 2, 0); // a first packet of a longer message: it needs a tracker
+
+        assertThat(endpoint.counters().get(Counter.BYTES_PLACED) - placed)
+                .as("the other connection's first WRITEs landed")
+                .isEqualTo(2);
+        assertThat(endpoint.counters().get(Counter.RX_DROPPED_NO_STATE)).isEqualTo(dropped);
     }
 
     @Test
@@ -152,6 +189,32 @@ class StreamStateMemoryTest {
             final long length,
             final long offset) {
         write(endpoint, region, 0, stream, msn, length, offset);
+    }
+
+    /** One byte of a WRITE of {@code length} bytes on path 0 of connection {@code localId}, with PSN {@code psn}. */
+    private void writeOn(
+            final Endpoint endpoint,
+            final MemoryRegion region,
+            final int localId,
+            final long psn,
+            final int stream,
+            final long msn,
+            final long length,
+            final long offset) {
+        encoder.data(scratch, 0, Opcode.WRITE)
+                .destinationConnectionId(localId)
+                .pathId(0)
+                .psn(psn)
+                .streamId(stream)
+                .payloadLength(1)
+                .messageSequenceNumber(msn)
+                .messageLength(length)
+                .messageOffset(offset)
+                .transmitTimestamp(now & 0xFFFF_FFFFL)
+                .remoteAddress(BASE)
+                .remoteKey(region.key() & 0xFFFF_FFFFL);
+        final int packetLength = encoder.finishWithPayload(scratch, 0, ByteBuffer.wrap(new byte[] {1}));
+        endpoint.onPacket(0, 50000, 0, scratch, 0, packetLength, now += 1000);
     }
 
     /** One byte of a WRITE of {@code length} bytes at offset {@code offset}, on the next PSN of its path. */
