@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mrconf.net.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,10 +78,11 @@ public final class ControlServer implements AutoCloseable {
         volatile boolean trusted;
         volatile boolean answering;
         // Whole lines only: a client trickling bytes must not look more recently heard from than a silent one.
-        volatile long lastLineNs = System.nanoTime();
+        volatile long lastLineNs;
 
-        Session(final Socket socket) {
+        Session(final Socket socket, final long nowNs) {
             this.socket = socket;
+            this.lastLineNs = nowNs;
         }
     }
 
@@ -91,14 +93,19 @@ public final class ControlServer implements AutoCloseable {
     private final RequestHandler handler;
     private final Set<Session> clients = ConcurrentHashMap.newKeySet();
     private final Limits limits;
+    /** What tells how long a client has been silent, for choosing whom a newcomer displaces. */
+    private final NanoClock clock;
+
     private final AtomicInteger clientNumber = new AtomicInteger();
     private final Thread acceptThread;
     private volatile boolean closed;
 
-    private ControlServer(final ServerSocket serverSocket, final RequestHandler handler, final Limits limits) {
+    private ControlServer(
+            final ServerSocket serverSocket, final RequestHandler handler, final Limits limits, final NanoClock clock) {
         this.serverSocket = serverSocket;
         this.handler = handler;
         this.limits = limits;
+        this.clock = clock;
         this.acceptThread = new Thread(this::acceptLoop, "mrconf-control-accept-" + serverSocket.getLocalPort());
         this.acceptThread.setDaemon(true);
     }
@@ -124,8 +131,25 @@ public final class ControlServer implements AutoCloseable {
             final RequestHandler handler,
             final Limits limits)
             throws IOException {
+        return start(bindAddress, port, token, handler, limits, NanoClock.system());
+    }
+
+    /**
+     * As {@link #start(InetAddress, int, String, RequestHandler, Limits)}, with the clock that measures how long
+     * clients have been silent when a newcomer finds every slot taken. The socket timeouts and line deadlines run on
+     * real time.
+     */
+    public static ControlServer start(
+            final InetAddress bindAddress,
+            final int port,
+            final String token,
+            final RequestHandler handler,
+            final Limits limits,
+            final NanoClock clock)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(clock, "clock");
         TokenPolicy.check(bindAddress, token);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("control port must be 0 to 65535, was " + port);
@@ -138,7 +162,7 @@ public final class ControlServer implements AutoCloseable {
             socket.close();
             throw e;
         }
-        final ControlServer server = new ControlServer(socket, handler, limits);
+        final ControlServer server = new ControlServer(socket, handler, limits, clock);
         server.acceptThread.start();
         return server;
     }
@@ -190,7 +214,7 @@ public final class ControlServer implements AutoCloseable {
                 closeQuietly(client);
                 continue;
             }
-            final Session session = new Session(client);
+            final Session session = new Session(client, clock.nanoTime());
             clients.add(session);
             final Thread thread =
                     new Thread(() -> serve(session), "mrconf-control-client-" + clientNumber.incrementAndGet());
@@ -286,7 +310,7 @@ public final class ControlServer implements AutoCloseable {
                         if (!discarding && append(chunk, start, i - start)) {
                             answer(line.toByteArray());
                         }
-                        session.lastLineNs = System.nanoTime();
+                        session.lastLineNs = clock.nanoTime();
                         session.socket.setSoTimeout(limits.idleTimeoutMs());
                         discarding = false;
                         inLine = false;
@@ -366,6 +390,7 @@ public final class ControlServer implements AutoCloseable {
             if (!session.trusted && isSuccess(response)) {
                 session.trusted = true;
             }
+            session.lastLineNs = clock.nanoTime(); // silence counts from the answer, set before the client can read it
             respond(response);
         }
 
