@@ -37,8 +37,11 @@ import org.slf4j.LoggerFactory;
  * last, and finish every line within {@link Limits#lineTimeoutMs()} of its first byte, or it is disconnected;
  * so a client trickling one byte at a time holds its thread and its line buffer (at most 1 MiB) for a bounded
  * time. A client is <em>trusted</em> once one of its requests succeeded (so it holds the token when there is
- * one); when every slot is taken, a newcomer displaces the untrusted client whose last whole line is oldest,
- * and is refused only when every client is trusted.
+ * one). When every slot is taken, a newcomer displaces the untrusted client whose last whole line is oldest; if
+ * every client is trusted, the trusted client silent longest, provided it has been silent (no whole line, no
+ * request being answered) for at least {@link Limits#evictAfterIdleMs()}; only if none has is the newcomer refused.
+ * So clients that had one request answered and then sit idle hold their slots against newcomers for seconds, not for
+ * the idle timeout.
  */
 public final class ControlServer implements AutoCloseable {
     /** Default TCP port of the control protocol. */
@@ -55,20 +58,39 @@ public final class ControlServer implements AutoCloseable {
      * @param firstRequestTimeoutMs longest a new client may stay silent before its first line
      * @param idleTimeoutMs         longest a client may stay silent between lines
      * @param lineTimeoutMs         longest a client may take to send one line, from its first byte to its newline
+     * @param evictAfterIdleMs      how long a trusted client must have been silent before a newcomer that finds every
+     *                              slot taken may displace it
      */
-    public record Limits(int maxClients, int firstRequestTimeoutMs, int idleTimeoutMs, int lineTimeoutMs) {
+    public record Limits(
+            int maxClients, int firstRequestTimeoutMs, int idleTimeoutMs, int lineTimeoutMs, int evictAfterIdleMs) {
+        /** Silence after which a trusted client may be displaced at the cap, by default. */
+        public static final int DEFAULT_EVICT_AFTER_IDLE_MS = 5_000;
+
         public Limits {
-            if (maxClients < 1 || firstRequestTimeoutMs < 1 || idleTimeoutMs < 1 || lineTimeoutMs < 1) {
+            if (maxClients < 1
+                    || firstRequestTimeoutMs < 1
+                    || idleTimeoutMs < 1
+                    || lineTimeoutMs < 1
+                    || evictAfterIdleMs < 1) {
                 throw new IllegalArgumentException("control server limits must be positive");
             }
         }
 
+        /** These limits, trusted clients becoming displaceable after {@link #DEFAULT_EVICT_AFTER_IDLE_MS}. */
+        public Limits(
+                final int maxClients,
+                final int firstRequestTimeoutMs,
+                final int idleTimeoutMs,
+                final int lineTimeoutMs) {
+            this(maxClients, firstRequestTimeoutMs, idleTimeoutMs, lineTimeoutMs, DEFAULT_EVICT_AFTER_IDLE_MS);
+        }
+
         /**
          * 64 clients, 10 s to the first line, 10 minutes between lines, 30 s for one line (a full 1 MiB line
-         * at 35 KB/s).
+         * at 35 KB/s), and a trusted client silent for 5 s may be displaced by a newcomer at the cap.
          */
         public static Limits defaults() {
-            return new Limits(MAX_CLIENTS, 10_000, 600_000, 30_000);
+            return new Limits(MAX_CLIENTS, 10_000, 600_000, 30_000, DEFAULT_EVICT_AFTER_IDLE_MS);
         }
     }
 
@@ -206,11 +228,12 @@ public final class ControlServer implements AutoCloseable {
                 }
                 return;
             }
-            if (closed || (clients.size() >= limits.maxClients() && !displaceUntrusted())) {
+            if (closed || (clients.size() >= limits.maxClients() && !displaceUntrusted() && !displaceIdlest())) {
                 LOG.warn(
-                        "refused control client {}: {} trusted clients already",
+                        "refused control client {}: {} trusted clients already, none silent for {} ms",
                         client.getRemoteSocketAddress(),
-                        limits.maxClients());
+                        limits.maxClients(),
+                        limits.evictAfterIdleMs());
                 closeQuietly(client);
                 continue;
             }
@@ -237,6 +260,33 @@ public final class ControlServer implements AutoCloseable {
             return false;
         }
         LOG.info("disconnected untrusted control client {} to make room", victim.socket.getRemoteSocketAddress());
+        clients.remove(victim);
+        closeQuietly(victim.socket);
+        return true;
+    }
+
+    /**
+     * Disconnects the trusted client silent longest, if it has been silent at least {@link Limits#evictAfterIdleMs()}
+     * and is not being answered; false if none is.
+     */
+    private boolean displaceIdlest() {
+        final long nowNs = clock.nanoTime();
+        final long minimumNs = TimeUnit.MILLISECONDS.toNanos(limits.evictAfterIdleMs());
+        Session victim = null;
+        for (final Session session : clients) {
+            if (!session.answering
+                    && nowNs - session.lastLineNs >= minimumNs
+                    && (victim == null || session.lastLineNs - victim.lastLineNs < 0)) {
+                victim = session;
+            }
+        }
+        if (victim == null) {
+            return false;
+        }
+        LOG.info(
+                "disconnected control client {}, silent for {} ms, to make room",
+                victim.socket.getRemoteSocketAddress(),
+                TimeUnit.NANOSECONDS.toMillis(nowNs - victim.lastLineNs));
         clients.remove(victim);
         closeQuietly(victim.socket);
         return true;

@@ -200,6 +200,66 @@ class ControlServerTest {
         }
     }
 
+    /**
+     * Hardening finding 7: clients that each had one request answered and then sat idle held every slot, and each
+     * newcomer was refused for as long as they stayed (up to the 10-minute idle timeout per gap). A newcomer now
+     * displaces the one silent longest. Time is the injected clock's; nothing here waits on the wall clock.
+     */
+    @Test
+    void shouldServeANewcomerWhenEverySlotIsHeldByAnsweredClientsGoneIdle() throws Exception {
+        final java.util.concurrent.atomic.AtomicLong nowNs = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
+        final List<NdjsonClient> idle = new ArrayList<>();
+        try (ControlServer capped = stubServer(new ControlServer.Limits(4, 10_000, 600_000, 30_000), nowNs::get)) {
+            for (int i = 0; i < 4; i++) {
+                final NdjsonClient client = new NdjsonClient(capped.port());
+                idle.add(client);
+                client.sendLine(HELLO);
+                assertThat(client.readResponse()).as("client %d answered", i).isNotNull();
+                nowNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(1)); // client 0 is the one silent longest
+            }
+            nowNs.addAndGet(TimeUnit.MINUTES.toNanos(1));
+
+            try (NdjsonClient newcomer = new NdjsonClient(capped.port())) {
+                assertThat(answers(newcomer)).as("the newcomer is served").isTrue();
+            }
+            assertThat(isClosed(idle.get(0)))
+                    .as("the client silent longest was disconnected")
+                    .isTrue();
+            for (int i = 1; i < 4; i++) {
+                assertThat(answers(idle.get(i))).as("client %d kept", i).isTrue();
+            }
+        } finally {
+            idle.forEach(NdjsonClient::close);
+        }
+    }
+
+    /** Clients that were answered only a moment ago keep their slots: a newcomer at the cap is refused. */
+    @Test
+    void shouldKeepAnsweredClientsThatSpokeRecentlyWhenANewcomerArrivesAtTheCap() throws Exception {
+        final java.util.concurrent.atomic.AtomicLong nowNs = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
+        final List<NdjsonClient> busy = new ArrayList<>();
+        try (ControlServer capped = stubServer(new ControlServer.Limits(4, 10_000, 600_000, 30_000), nowNs::get)) {
+            for (int i = 0; i < 4; i++) {
+                final NdjsonClient client = new NdjsonClient(capped.port());
+                busy.add(client);
+                client.sendLine(HELLO);
+                assertThat(client.readResponse()).isNotNull();
+            }
+            nowNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(100));
+
+            try (NdjsonClient newcomer = new NdjsonClient(capped.port())) {
+                assertThat(answers(newcomer))
+                        .as("refused: every client spoke 100 ms ago")
+                        .isFalse();
+            }
+            for (final NdjsonClient client : busy) {
+                assertThat(answers(client)).isTrue();
+            }
+        } finally {
+            busy.forEach(NdjsonClient::close);
+        }
+    }
+
     @Test
     void shouldDisconnectClientsThatStaySilent() throws Exception {
         try (ControlServer quick = stubServer(new ControlServer.Limits(4, 300, 600, 10_000));
@@ -280,14 +340,40 @@ class ControlServerTest {
         return false;
     }
 
+    /** Whether the client gets an answer to a hello; false if the server closed or reset its connection. */
+    private static boolean answers(final NdjsonClient client) {
+        try {
+            client.sendLine(HELLO);
+            return client.readResponse() != null;
+        } catch (final java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    /** Whether the server has closed (or reset) the client's connection, with nothing more to read. */
+    private static boolean isClosed(final NdjsonClient client) {
+        try {
+            return client.readResponse() == null;
+        } catch (final java.io.UncheckedIOException e) {
+            return true;
+        }
+    }
+
     /** A server on loopback with these limits whose handler answers every line with a success. */
     private static ControlServer stubServer(final ControlServer.Limits limits) throws java.io.IOException {
+        return stubServer(limits, NanoClock.system());
+    }
+
+    /** As {@link #stubServer(ControlServer.Limits)}, measuring clients' silence with {@code clock}. */
+    private static ControlServer stubServer(final ControlServer.Limits limits, final NanoClock clock)
+            throws java.io.IOException {
         return ControlServer.start(
                 InetAddress.getLoopbackAddress(),
                 0,
                 null,
                 line -> CompletableFuture.completedFuture("{\"ok\":true}"),
-                limits);
+                limits,
+                clock);
     }
 
     /** A valid hello padded with spaces to {@code totalBytes}, newline included. */
