@@ -30,7 +30,7 @@ final class AnalysisVerdicts {
     private final Optional<DutProfile> everyEnd;
 
     /**
-     * @param declarations per end (IP address), what it declares
+     * @param declarations what an end declares, by end ({@code address:port}) or by address for every end at it
      * @param everyEnd what every end not named in {@code declarations} declares, if anything
      */
     AnalysisVerdicts(
@@ -59,8 +59,9 @@ final class AnalysisVerdicts {
                 .find(check.clause())
                 .orElseThrow(() -> new IllegalStateException(
                         "the analyser checks clause " + check.clause() + ", which the catalogue does not hold"));
-        final Optional<DutProfile> declared =
-                Optional.ofNullable(declarations.get(end)).or(() -> everyEnd);
+        final Optional<DutProfile> declared = Optional.ofNullable(declarations.get(end))
+                .or(() -> Optional.ofNullable(declarations.get(CaptureAnalyzer.address(end))))
+                .or(() -> everyEnd);
         Verdict verdict;
         String message;
         if (declared.isPresent() && !applies(declared.get(), clause)) {
@@ -98,7 +99,7 @@ final class AnalysisVerdicts {
                 evidence(check, tally, verdict));
     }
 
-    /** How the case ids of one end begin: {@code analyze[IP].}. */
+    /** How the case ids of one end begin: {@code analyze[address:port].}. */
     static String caseIdPrefix(final String end) {
         return "analyze[" + end + "].";
     }

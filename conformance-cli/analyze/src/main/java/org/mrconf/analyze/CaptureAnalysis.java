@@ -10,6 +10,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.pcap.CapturedFrame;
+import org.mrconf.pcap.DecodedFrame;
 import org.mrconf.pcap.FrameCodec;
 import org.mrconf.pcap.FrameDecodeException;
 import org.mrconf.pcap.PcapReader;
@@ -30,6 +31,52 @@ public record CaptureAnalysis(
     private static final String TRUNCATED = "frames cut short by the capture's snap length";
     private static final String NOT_UDP = "frames that are not Ethernet/IP/UDP";
 
+    /** What receives the frames of a capture, numbered from 1. */
+    @FunctionalInterface
+    private interface FrameSink {
+        void onFrame(long number, DecodedFrame frame);
+    }
+
+    /** Streams the frames of {@code capture} to {@code sink}; frames cut short or not UDP go to {@code undecodable}. */
+    private static void readFrames(
+            final Path capture, final FrameSink sink, final java.util.function.Consumer<String> undecodable)
+            throws CaptureFileException {
+        final ClassicPcapStream classic = ClassicPcapStream.open(capture);
+        if (classic != null) {
+            try (classic) {
+                long number = 0;
+                for (ClassicPcapStream.Record record = classic.next(); record != null; record = classic.next()) {
+                    number++;
+                    if (record.truncated()) {
+                        undecodable.accept(TRUNCATED);
+                        continue;
+                    }
+                    try {
+                        sink.onFrame(number, FrameCodec.decode(record.bytes(), record.timestamp()));
+                    } catch (final FrameDecodeException e) {
+                        undecodable.accept(NOT_UDP);
+                    }
+                }
+            }
+        } else {
+            try (PcapReader reader = PcapReader.open(capture)) {
+                long number = 0;
+                for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
+                    number++;
+                    if (frame.isTruncated()) {
+                        undecodable.accept(TRUNCATED);
+                        continue;
+                    }
+                    try {
+                        sink.onFrame(number, frame.decode());
+                    } catch (final FrameDecodeException e) {
+                        undecodable.accept(NOT_UDP);
+                    }
+                }
+            }
+        }
+    }
+
     public CaptureAnalysis {
         notes = Map.copyOf(notes);
         cases = List.copyOf(cases);
@@ -43,11 +90,22 @@ public record CaptureAnalysis(
                 .toList();
     }
 
-    /** The clauses whose verdict for {@code end} (an IP address as the capture shows it) is {@code verdict}. */
+    /**
+     * The clauses whose verdict is {@code verdict} for {@code end}: an end as the capture shows it
+     * ({@code address:port}, {@code [address]:port} for IPv6), or an address alone for every end at it.
+     */
     public java.util.SortedSet<String> clauses(final String end, final org.mrconf.verdict.Verdict verdict) {
         final java.util.SortedSet<String> found = new java.util.TreeSet<>(org.mrconf.catalogue.Clause::compareIds);
+        final String prefix;
+        if (end.indexOf(':') < 0 || end.startsWith("[") && end.endsWith("]")) {
+            prefix = "analyze[" + end + ":"; // an IPv4 address, or an IPv6 one in brackets
+        } else if (!end.startsWith("[") && end.indexOf(':') != end.lastIndexOf(':')) {
+            prefix = "analyze[[" + end + "]:"; // an IPv6 address
+        } else {
+            prefix = AnalysisVerdicts.caseIdPrefix(end);
+        }
         for (final CaseResult result : cases) {
-            if (result.caseId().startsWith(AnalysisVerdicts.caseIdPrefix(end)) && result.verdict() == verdict) {
+            if (result.caseId().startsWith(prefix) && result.verdict() == verdict) {
                 found.addAll(result.clauses());
             }
         }
@@ -59,7 +117,7 @@ public record CaptureAnalysis(
      *
      * @param port         the MetaRoCE destination UDP port
      * @param resendMargin see {@link CaptureAnalyzer#CaptureAnalyzer(int, Duration)}
-     * @param declarations what each end (by IP address) declares
+     * @param declarations what each end declares, by end ({@code address:port}) or by address for every end at it
      * @param everyEnd     what every other end declares, if given
      * @throws CaptureFileException when the file is not a readable Ethernet pcap or pcapng capture
      */
@@ -73,40 +131,10 @@ public record CaptureAnalysis(
             throws CaptureFileException {
         final Instant startedAt = Instant.now();
         final CaptureAnalyzer analyzer = new CaptureAnalyzer(port, resendMargin);
-        final ClassicPcapStream classic = ClassicPcapStream.open(capture);
-        if (classic != null) {
-            try (classic) {
-                long number = 0;
-                for (ClassicPcapStream.Record record = classic.next(); record != null; record = classic.next()) {
-                    number++;
-                    if (record.truncated()) {
-                        analyzer.onUndecodableFrame(TRUNCATED);
-                        continue;
-                    }
-                    try {
-                        analyzer.onFrame(number, FrameCodec.decode(record.bytes(), record.timestamp()));
-                    } catch (final FrameDecodeException e) {
-                        analyzer.onUndecodableFrame(NOT_UDP);
-                    }
-                }
-            }
-        } else {
-            try (PcapReader reader = PcapReader.open(capture)) {
-                long number = 0;
-                for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
-                    number++;
-                    if (frame.isTruncated()) {
-                        analyzer.onUndecodableFrame(TRUNCATED);
-                        continue;
-                    }
-                    try {
-                        analyzer.onFrame(number, frame.decode());
-                    } catch (final FrameDecodeException e) {
-                        analyzer.onUndecodableFrame(NOT_UDP);
-                    }
-                }
-            }
-        }
+        // Two passes, each streaming: the first finds the ends (address and port), the second judges their packets.
+        readFrames(capture, (number, frame) -> analyzer.learn(frame), reason -> {});
+        analyzer.endLearning();
+        readFrames(capture, analyzer::onFrame, analyzer::onUndecodableFrame);
         final List<CaseResult> cases =
                 new AnalysisVerdicts(catalogue, declarations, everyEnd).cases(analyzer.findings(), startedAt);
         return new CaptureAnalysis(

@@ -1,5 +1,6 @@
 package org.mrconf.analyze;
 
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +25,15 @@ import org.mrconf.wire.WireConstants;
  * {@link Check}, for whichever end sent each packet. It keeps per-path state of bounded size ({@link PathTrack}) and
  * nothing per packet, so a capture of any length is analysed in constant memory per path.
  *
+ * <p>An end is an address and a port: the UDP port it receives MetaRoCE packets on (the destination port of the packets
+ * sent to it), named {@code address:port} ({@code [address]:port} for IPv6), so that two ends on one address (a DUT
+ * and a tester on loopback) are told apart. A packet's source port is its path's entropy, not its sender's port, so
+ * the sender is found from the ends the capture shows: a first pass ({@link #learn}) collects them, the ends that
+ * receive on the MetaRoCE port and, on other ports, the ends that packets decoding cleanly as MetaRoCE reach at an
+ * address that itself sent to the MetaRoCE port; the sender of a packet is then the one end at its source address
+ * other than the packet's receiver. Where the capture shows no such end, the sender is {@code address:?}; where it
+ * shows several, which one sent the packet cannot be told, and the packet is counted, not judged.
+ *
  * <p>The capture is taken to be complete (a tap or mirror port between the two ends, no frames dropped): it sees every
  * ACK before the data sender does, so a sender's knowledge never runs ahead of the capture's. Where a check depends on
  * a declared value (timers) or a claimed profile that was not given, a violation is INCONCLUSIVE, never FAIL.
@@ -31,6 +41,11 @@ import org.mrconf.wire.WireConstants;
 final class CaptureAnalyzer {
     /** Paths tracked at most (about 1.1 GB of state at 140 KB a path); packets of further paths are counted, not judged. */
     static final int MAX_PATHS = 8_192;
+    /** Ends learned at most; packets to further ends are counted, not judged. */
+    static final int MAX_ENDS = 4_096;
+    /** The note of packets whose sender the capture cannot tell among several ends at its address. */
+    static final String AMBIGUOUS_SENDER =
+            "frames from an address with several ends, whose sender the capture cannot tell";
 
     private static final int FLAGS_OFFSET = 2;
     private static final int TIMESTAMP_OFFSET = DataHeaderFlyweight.TRANSMIT_TIMESTAMP_OFFSET;
@@ -51,6 +66,15 @@ final class CaptureAnalyzer {
     private long frames;
     private long metaroceFrames;
     private long firstFrameNs = Long.MIN_VALUE;
+
+    /** Whether {@link #learn} has seen the capture; if not, only packets to the MetaRoCE port are judged. */
+    private boolean learned;
+    /** The ends the first pass found, by address as the capture shows it. */
+    private final Map<String, List<String>> endsByAddress = new HashMap<>();
+    /** Addresses that sent packets to the MetaRoCE port. */
+    private final java.util.Set<String> talkers = new java.util.HashSet<>();
+    /** Ends on other ports that cleanly decoding MetaRoCE packets reached, with their address. */
+    private final Map<String, String> otherPortEnds = new HashMap<>();
 
     /**
      * @param port the MetaRoCE destination UDP port (clause 4.1.3)
@@ -83,6 +107,98 @@ final class CaptureAnalyzer {
         return paths.size();
     }
 
+    /**
+     * First pass: learns the ends from one frame. Call for every frame of the capture, then {@link #endLearning()},
+     * before judging any with {@link #onFrame}.
+     */
+    void learn(final DecodedFrame frame) {
+        final UdpFrame udp = frame.frame();
+        final String destination = udp.dstIp().getHostAddress();
+        final String end = end(udp.dstIp(), udp.dstPort());
+        if (udp.dstPort() == port) {
+            talkers.add(udp.srcIp().getHostAddress());
+            addEnd(destination, end);
+        } else if (!otherPortEnds.containsKey(end) && otherPortEnds.size() < MAX_ENDS) {
+            final ByteBuffer payload = udp.payload();
+            if (decoder.decode(payload, payload.position(), payload.remaining(), decoded)
+                    .equals(org.mrconf.wire.DecodeStatus.OK)) {
+                otherPortEnds.put(end, destination);
+            }
+        }
+    }
+
+    /** Ends the first pass: an end on another port counts if its address also sent to the MetaRoCE port. */
+    void endLearning() {
+        otherPortEnds.forEach((end, address) -> {
+            if (talkers.contains(address)) {
+                addEnd(address, end);
+            }
+        });
+        otherPortEnds.clear();
+        talkers.clear();
+        learned = true;
+    }
+
+    private void addEnd(final String address, final String end) {
+        final List<String> ends = endsByAddress.computeIfAbsent(address, k -> new ArrayList<>(2));
+        if (!ends.contains(end) && endCount() < MAX_ENDS) {
+            ends.add(end);
+        }
+    }
+
+    private int endCount() {
+        int count = 0;
+        for (final List<String> ends : endsByAddress.values()) {
+            count += ends.size();
+        }
+        return count;
+    }
+
+    /** Whether packets to this end are MetaRoCE packets to judge. */
+    private boolean receives(final String address, final String end, final int dstPort) {
+        if (!learned) {
+            return dstPort == port;
+        }
+        final List<String> ends = endsByAddress.get(address);
+        return ends != null && ends.contains(end);
+    }
+
+    /**
+     * The end that sent a packet from {@code address} to {@code receiver}: the one other end at that address;
+     * {@code address:?} if the capture shows none; null if it shows several.
+     */
+    private String sender(final InetAddress address, final String receiver) {
+        final List<String> ends = endsByAddress.getOrDefault(address.getHostAddress(), List.of());
+        String found = null;
+        for (final String end : ends) {
+            if (!end.equals(receiver)) {
+                if (found != null) {
+                    return null;
+                }
+                found = end;
+            }
+        }
+        return found != null ? found : host(address) + ":?";
+    }
+
+    /** An end's name: {@code address:port}, or {@code [address]:port} for IPv6. */
+    static String end(final InetAddress address, final int port) {
+        return host(address) + ":" + port;
+    }
+
+    private static String host(final InetAddress address) {
+        return address instanceof java.net.Inet6Address
+                ? "[" + address.getHostAddress() + "]"
+                : address.getHostAddress();
+    }
+
+    /** The address of an end name, as {@code --profile ADDRESS=FILE} names it. */
+    static String address(final String end) {
+        final int colon = end.lastIndexOf(':');
+        final String host = colon < 0 ? end : end.substring(0, colon);
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
     /** A frame that is not Ethernet/IP/UDP, or not whole. */
     void onUndecodableFrame(final String reason) {
         frames++;
@@ -93,14 +209,18 @@ final class CaptureAnalyzer {
     void onFrame(final long frameNumber, final DecodedFrame frame) {
         frames++;
         final UdpFrame udp = frame.frame();
-        if (udp.dstPort() != port) {
-            note("frames not to the MetaRoCE port");
+        final String destination = end(udp.dstIp(), udp.dstPort());
+        if (!receives(udp.dstIp().getHostAddress(), destination, udp.dstPort())) {
+            note("frames to no MetaRoCE end of the capture");
             return;
         }
         metaroceFrames++;
         final long nowNs = nanos(udp);
-        final String source = udp.srcIp().getHostAddress();
-        final String destination = udp.dstIp().getHostAddress();
+        final String source = learned ? sender(udp.srcIp(), destination) : host(udp.srcIp()) + ":?";
+        if (source == null) {
+            note(AMBIGUOUS_SENDER);
+            return;
+        }
         final ByteBuffer payload = udp.payload();
         final int offset = payload.position();
         final int length = payload.remaining();

@@ -16,6 +16,9 @@ import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.pcap.PcapWriter;
+import org.mrconf.pcap.UdpFrame;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
 import org.mrconf.wire.DataHeaderFlyweight;
@@ -161,6 +164,104 @@ class CaptureAnalysisTest {
                 .isEqualTo(Verdict.INCONCLUSIVE);
     }
 
+    /**
+     * Hardening finding 12: a DUT and a tester on one address (loopback) are two ends, told apart by port. The tester
+     * (receiving on port 5000) skips a PSN on purpose; the DUT (port 4796) sends and acknowledges correctly. Only the
+     * tester may FAIL clause 6.1.1. Before, both were one end, "127.0.0.1", and the tester's violation was its FAIL.
+     */
+    @Test
+    void shouldTellTwoEndsOnOneAddressApartByTheirPorts() throws Exception {
+        final Path file = dir.resolve("loopback.pcap");
+        final String loopback = "127.0.0.1";
+        final int dutPort = 4796;
+        final int testerPort = 5000;
+        final PacketEncoder encoder = new PacketEncoder();
+        final ByteBuffer buffer = ByteBuffer.allocate(256);
+        final long[] nowNs = {0};
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            final java.util.function.BiConsumer<int[], Integer> frame = (ports, length) -> {
+                final byte[] bytes = new byte[length];
+                buffer.duplicate().get(bytes);
+                nowNs[0] += 10_000;
+                writer.write(UdpFrame.builder()
+                        .ips(loopback, loopback)
+                        .srcPort(ports[0])
+                        .dstPort(ports[1])
+                        .ecn(Ecn.ECT_0)
+                        .payload(bytes)
+                        .timestamp(
+                                java.time.Instant.ofEpochSecond(1_700_000_000L).plusNanos(nowNs[0]))
+                        .build());
+            };
+            // Tester to DUT (connection 1) from entropy port 50000: PSNs 0, 1, 2, then 5 as new, where 3 was due.
+            for (final long psn : new long[] {0, 1, 2, 5}) {
+                frame.accept(new int[] {50000, dutPort}, write(encoder, buffer, 1, psn, 100 + psn));
+                if (psn < 3) { // the DUT acknowledges the in-order ones, from the data's port
+                    frame.accept(new int[] {50000, testerPort}, ack(encoder, buffer, 2, psn + 1, 100 + psn));
+                }
+            }
+            // DUT to tester (connection 2) from entropy port 50001, in order, each acknowledged.
+            for (long psn = 0; psn < 4; psn++) {
+                frame.accept(new int[] {50001, testerPort}, write(encoder, buffer, 2, psn, 200 + psn));
+                frame.accept(new int[] {50001, dutPort}, ack(encoder, buffer, 1, psn + 1, 200 + psn));
+            }
+        }
+
+        final CaptureAnalysis analysis =
+                CaptureAnalysis.of(file, dutPort, Duration.ofMillis(5), catalogue, Map.of(), Optional.of(reference));
+
+        final String dut = loopback + ":" + dutPort;
+        final String tester = loopback + ":" + testerPort;
+        assertThat(analysis.cases())
+                .extracting(c -> c.caseId().substring(0, c.caseId().indexOf(']') + 1))
+                .containsOnly("analyze[" + dut + "]", "analyze[" + tester + "]");
+        assertThat(verdict(analysis, tester, "6.1.1"))
+                .as("the tester skipped a PSN")
+                .isEqualTo(Verdict.FAIL);
+        assertThat(verdict(analysis, dut, "6.1.1")).as("the DUT is not blamed").isEqualTo(Verdict.PASS);
+        assertThat(analysis.clauses(dut, Verdict.FAIL)).isEmpty();
+        assertThat(analysis.clauses(loopback, Verdict.FAIL))
+                .as("the address covers both ends")
+                .contains("6.1.1");
+    }
+
+    /** A one-byte WRITE to {@code connection}, path 0, stream 0, MSN {@code psn}; returns its length. */
+    private static int write(
+            final PacketEncoder encoder,
+            final ByteBuffer buffer,
+            final long connection,
+            final long psn,
+            final long ts) {
+        encoder.data(buffer, 0, Opcode.WRITE)
+                .destinationConnectionId(connection)
+                .pathId(0)
+                .psn(psn)
+                .streamId(0)
+                .payloadLength(1)
+                .messageSequenceNumber(psn)
+                .messageLength(1)
+                .messageOffset(0)
+                .transmitTimestamp(ts)
+                .remoteAddress(0x1000)
+                .remoteKey(1);
+        return encoder.finishWithPayload(buffer, 0, ByteBuffer.wrap(new byte[] {1}));
+    }
+
+    /** An ACK to {@code connection}, path 0, with this cumulative PSN and echoed timestamp; returns its length. */
+    private static int ack(
+            final PacketEncoder encoder,
+            final ByteBuffer buffer,
+            final long connection,
+            final long cumulative,
+            final long echoed) {
+        encoder.ack(buffer, 0)
+                .destinationConnectionId(connection)
+                .pathId(0)
+                .cumulativePsn(cumulative)
+                .echoedTimestamp(echoed);
+        return encoder.finish(buffer, 0, Opcode.ACK.packetLength(0));
+    }
+
     private static CaptureAnalysis analyse(final String name, final ReferenceCapture.Mutation mutation)
             throws Exception {
         final Path file = dir.resolve(name + ".pcap");
@@ -178,7 +279,7 @@ class CaptureAnalysisTest {
 
     private static CaseResult result(final CaptureAnalysis analysis, final String end, final String clause) {
         return analysis.cases().stream()
-                .filter(c -> c.caseId().startsWith("analyze[" + end + "]")
+                .filter(c -> c.caseId().startsWith("analyze[" + (end.contains(":") ? end : end + ":4796") + "]")
                         && c.clauses().contains(clause))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no verdict for " + end + " clause " + clause));
