@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The extension points are marked and listed (issue #14): every public top-level type of the packages vendors and
- * contributors code against carries an {@code @API} status, and the README's "Extension points" section names those
- * packages and exactly the types marked MAINTAINED or STABLE, so neither the marks nor the list can drift.
+ * contributors code against carries an {@code @API} status, and {@code docs/extension-points.md} names those packages
+ * and exactly the types marked MAINTAINED or STABLE, so neither the marks nor the list can drift.
  */
 class ApiMarksTest {
     /** The packages whose public types are extension points (each package alone, not its subpackages). */
@@ -65,7 +65,7 @@ class ApiMarksTest {
                 .areTopLevelClasses()
                 .should()
                 .beAnnotatedWith(API.class)
-                .because("vendors and contributors must see what they may rely on (README, Extension points)");
+                .because("vendors and contributors must see what they may rely on (docs/extension-points.md)");
     }
 
     @Test
@@ -90,7 +90,7 @@ class ApiMarksTest {
     }
 
     @Test
-    void shouldListThePackagesAndExactlyTheMaintainedTypesInTheReadme() throws IOException {
+    void shouldListThePackagesAndExactlyTheMaintainedTypesInTheExtensionPointsPage() throws IOException {
         final String section = extensionPointsSection();
         final Set<String> committed = new TreeSet<>();
         for (final JavaClass type : production) {
@@ -110,9 +110,9 @@ class ApiMarksTest {
         }
 
         assertThat(committed).as("types marked MAINTAINED or STABLE").contains("DutControl", "WireLink", "Verdict");
-        assertThat(listed).as("the README's MAINTAINED list").isEqualTo(committed);
+        assertThat(listed).as("the MAINTAINED list of docs/extension-points.md").isEqualTo(committed);
         for (final String pkg : EXTENSION_PACKAGES) {
-            assertThat(section).as("the README names the package").contains("`" + pkg + "`");
+            assertThat(section).as("docs/extension-points.md names the package").contains("`" + pkg + "`");
         }
     }
 
@@ -122,11 +122,14 @@ class ApiMarksTest {
                 && type.isTopLevelClass();
     }
 
+    /** The page that lists the extension points (it was the README's "Extension points" section until issue 35). */
     private static String extensionPointsSection() throws IOException {
-        final String readme = Files.readString(Path.of(System.getProperty("mrconf.root", "../.."), "README.md"));
-        final int start = readme.indexOf("\n## Extension points\n");
-        assertThat(start).as("README has an Extension points section").isNotNegative();
-        final int end = readme.indexOf("\n## ", start + 1);
-        return readme.substring(start, end < 0 ? readme.length() : end);
+        final String page =
+                Files.readString(Path.of(System.getProperty("mrconf.root", "../.."), "docs", "extension-points.md"));
+        assertThat(page)
+                .as("docs/extension-points.md lists the MAINTAINED types, then the EXPERIMENTAL ones")
+                .contains("**MAINTAINED**", "**EXPERIMENTAL**");
+        assertThat(page.indexOf("**MAINTAINED**")).isLessThan(page.indexOf("**EXPERIMENTAL**"));
+        return page;
     }
 }
