@@ -26,7 +26,7 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class CatalogueLoader {
     /** The catalogue of the spec version this build ships, on the classpath. */
-    public static final String BUNDLED_RESOURCE = "/catalogue/metaroce-open-draft-0.14.json";
+    public static final String BUNDLED_RESOURCE = "/catalogue/metaroce-open-draft-0.15.json";
 
     private static final Pattern CLAUSE_ID = Pattern.compile("[1-9][0-9]*(\\.[1-9][0-9]*){2}");
     private static final String PURPOSE_PREFIX = "Ensure that the DUT";

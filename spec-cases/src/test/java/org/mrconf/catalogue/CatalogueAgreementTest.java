@@ -104,6 +104,6 @@ class CatalogueAgreementTest {
     void shouldReadTheSpecVersionFromTheFrontMatter() throws Exception {
         assertThat(SpecDocument.read(SPEC).specVersion())
                 .isEqualTo(catalogue.specVersion())
-                .isEqualTo("0.14");
+                .isEqualTo("0.15");
     }
 }
