@@ -23,7 +23,7 @@ class ClausesCommandTest {
         assertThat(exit).isZero();
         assertThat(out.toString())
                 .contains("6.4.1    MUST   core       PUB  Retransmit exactly the missing packet")
-                .contains("128 of 128 clauses")
+                .contains("129 of 129 clauses")
                 .contains("Not Meta's specification");
     }
 
@@ -91,7 +91,7 @@ class ClausesCommandTest {
     @Test
     void shouldReportTheSpecAndWireVersions() {
         assertThat(run("--version")).isZero();
-        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.14, wire version 1.0");
+        assertThat(out.toString()).contains("MetaRoCE Open Draft 0.15, wire version 1.0");
     }
 
     private int run(final String... args) {

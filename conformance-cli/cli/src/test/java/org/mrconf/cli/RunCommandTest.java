@@ -135,7 +135,7 @@ class RunCommandTest {
         assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
                 .doesNotContain("PASS ")
-                .contains("2 of 128 clauses exercised by 2 cases")
+                .contains("2 of 129 clauses exercised by 2 cases")
                 .containsPattern("(?m)^2 passed, 0 failed$");
     }
 
