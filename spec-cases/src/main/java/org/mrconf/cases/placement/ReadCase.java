@@ -2,11 +2,14 @@ package org.mrconf.cases.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,6 +25,7 @@ import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.Psn;
+import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.Opcode;
 
@@ -46,7 +50,6 @@ class ReadCase {
             final byte[] data = CaseSteps.stage(testbed, readAddress, 5 * segment + segment / 2, 50);
             final int mark = testbed.peer().mark();
             final long msn = connection.nextMsn(0);
-            connection.readRequest(0, readAddress, testbed.key(), data.length, 0x1234, 1);
 
             final int count = CaseSteps.segments(data.length, segment);
             final PacketMatcher responses = PacketMatcher.expect()
@@ -54,81 +57,90 @@ class ReadCase {
                     .opcode(Opcode.READ_RESPONSE)
                     .connection(Testbed.TESTER_CONNECTION)
                     .sinkHandle(0x1234);
-            final List<DataPacket> sent =
-                    testbed
-                            .peer()
-                            .recorder()
-                            .awaitCount(mark, responses.firstTransmission(), count, Testbed.WAIT)
-                            .stream()
-                            .map(p -> p.data().orElseThrow())
-                            .toList();
-            final byte[] assembled = new byte[data.length];
-            final Map<Integer, Long> nextPsn = new HashMap<>();
-            long covered = 0;
-            for (final DataPacket response : sent.stream()
-                    .sorted(Comparator.comparingLong(DataPacket::messageOffset))
-                    .toList()) {
-                assertThat(response.messageOffset())
-                        .as("7.4.1: responses tile the read")
-                        .isEqualTo(covered);
-                final boolean last = response.messageOffset() + response.payloadLength() == data.length;
-                assertThat(response.payloadLength())
-                        .as("7.4.1: segmented at the MTU")
-                        .isEqualTo(last ? data.length - (count - 1) * segment : segment);
-                assertThat(response.streamId())
-                        .as("5.2.6: the request's stream")
-                        .isZero();
-                assertThat(response.messageSequenceNumber())
-                        .as("5.2.6: the request's MSN")
-                        .isEqualTo(msn);
-                assertThat(response.messageLength())
-                        .as("5.2.6: the request's length")
-                        .isEqualTo(data.length);
-                System.arraycopy(
-                        response.payload(), 0, assembled, (int) response.messageOffset(), response.payloadLength());
-                covered += response.payloadLength();
-            }
-            assertThat(assembled).as("7.4.1: exactly the requested bytes").isEqualTo(data);
-            for (final DataPacket response : sent) {
-                final int path = response.header().pathId();
-                final long expected = nextPsn.getOrDefault(path, 0L);
-                assertThat(response.header().psn())
-                        .as("7.4.1: responses take the PSNs of the DUT's path %d in turn", path)
-                        .isEqualTo(expected);
-                nextPsn.put(path, Psn.add(expected, 1));
-            }
-
-            // Reliable like any data packet: one response left unacknowledged, the others acknowledged, is resent.
-            final Map<Integer, List<DataPacket>> byPath =
-                    sent.stream().collect(Collectors.groupingBy(p -> p.header().pathId()));
-            final DataPacket lost = sent.get(0);
-            final int resendMark = testbed.peer().mark();
-            for (final Map.Entry<Integer, List<DataPacket>> entry : byPath.entrySet()) {
-                final List<Long> psns =
-                        entry.getValue().stream().map(p -> p.header().psn()).toList();
-                final long next = Psn.add(psns.get(psns.size() - 1), 1);
-                if (entry.getKey() == lost.header().pathId()) {
-                    final long[] later = psns.subList(1, psns.size()).stream()
-                            .mapToLong(Long::longValue)
-                            .toArray();
-                    testbed.peer()
-                            .send(CaseSteps.ack(entry.getKey(), lost.header().psn(), lost.transmitTimestamp(), later));
-                } else {
-                    testbed.peer().send(CaseSteps.ack(entry.getKey(), next, lost.transmitTimestamp()));
+            // Reliable like any data packet: the first response to arrive is held back (never acknowledged until it
+            // is resent), every other one is acknowledged as it comes, so that a responder whose windows hold one
+            // or two packets (section 10: a tester must not assume more than one in flight) still sends them all.
+            final AtomicReference<DataPacket> held = new AtomicReference<>();
+            final Consumer<ReceivedPacket> acknowledger = packet -> {
+                if (!responses.test(packet)) {
+                    return;
                 }
+                final DataPacket response = packet.data().orElseThrow();
+                if (held.compareAndSet(null, response)) {
+                    return; // left unacknowledged: the DUT must recover it
+                }
+                connection.onReceived(packet);
+                try {
+                    testbed.peer().send(connection.ackFor(response.header().pathId(), response.transmitTimestamp()));
+                } catch (final IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            };
+            testbed.peer().recorder().addListener(acknowledger);
+            try {
+                connection.readRequest(0, readAddress, testbed.key(), data.length, 0x1234, 1);
+                final List<DataPacket> sent =
+                        testbed
+                                .peer()
+                                .recorder()
+                                .awaitCount(mark, responses.firstTransmission(), count, Testbed.WAIT)
+                                .stream()
+                                .map(p -> p.data().orElseThrow())
+                                .toList();
+                final byte[] assembled = new byte[data.length];
+                final Map<Integer, Long> nextPsn = new HashMap<>();
+                long covered = 0;
+                for (final DataPacket response : sent.stream()
+                        .sorted(Comparator.comparingLong(DataPacket::messageOffset))
+                        .toList()) {
+                    assertThat(response.messageOffset())
+                            .as("7.4.1: responses tile the read")
+                            .isEqualTo(covered);
+                    final boolean last = response.messageOffset() + response.payloadLength() == data.length;
+                    assertThat(response.payloadLength())
+                            .as("7.4.1: segmented at the MTU")
+                            .isEqualTo(last ? data.length - (count - 1) * segment : segment);
+                    assertThat(response.streamId())
+                            .as("5.2.6: the request's stream")
+                            .isZero();
+                    assertThat(response.messageSequenceNumber())
+                            .as("5.2.6: the request's MSN")
+                            .isEqualTo(msn);
+                    assertThat(response.messageLength())
+                            .as("5.2.6: the request's length")
+                            .isEqualTo(data.length);
+                    System.arraycopy(
+                            response.payload(), 0, assembled, (int) response.messageOffset(), response.payloadLength());
+                    covered += response.payloadLength();
+                }
+                assertThat(assembled).as("7.4.1: exactly the requested bytes").isEqualTo(data);
+                for (final DataPacket response : sent) {
+                    final int path = response.header().pathId();
+                    final long expected = nextPsn.getOrDefault(path, 0L);
+                    assertThat(response.header().psn())
+                            .as("7.4.1: responses take the PSNs of the DUT's path %d in turn", path)
+                            .isEqualTo(expected);
+                    nextPsn.put(path, Psn.add(expected, 1));
+                }
+
+                final DataPacket lost = held.get();
+                final DataPacket resent = testbed.peer()
+                        .await(
+                                mark,
+                                responses
+                                        .retransmission()
+                                        .path(lost.header().pathId())
+                                        .messageOffset(lost.messageOffset()),
+                                Testbed.WAIT)
+                        .data()
+                        .orElseThrow();
+                assertThat(resent.header().psn())
+                        .as("7.4.1: the unacknowledged response resent")
+                        .isEqualTo(lost.header().psn());
+                assertThat(resent.payload()).as("7.4.1: with the same bytes").isEqualTo(lost.payload());
+            } finally {
+                testbed.peer().recorder().removeListener(acknowledger);
             }
-            final DataPacket resent = testbed.peer()
-                    .await(resendMark, responses.messageOffset(lost.messageOffset()), Testbed.WAIT)
-                    .data()
-                    .orElseThrow();
-            assertThat(resent.header().psn())
-                    .as("7.4.1: the lost response resent")
-                    .isEqualTo(lost.header().psn());
-            assertThat(resent.payload()).as("7.4.1: with the same bytes").isEqualTo(lost.payload());
-            final List<DataPacket> onLostPath = byPath.get(lost.header().pathId());
-            final long pastLast =
-                    Psn.add(onLostPath.get(onLostPath.size() - 1).header().psn(), 1);
-            testbed.peer().send(CaseSteps.ack(lost.header().pathId(), pastLast, resent.transmitTimestamp()));
         }
     }
 
