@@ -369,7 +369,8 @@ class MemoryProtectionCase {
         boolean passed = false;
         for (int attempt = 0; attempt < 2; attempt++) {
             try (Testbed testbed = Testbed.open(dut, 2, 1)) {
-                invalidatedSourceAttempt(testbed, 72 + attempt, OTHER + attempt * SOURCE_LENGTH);
+                final int length = sourceLength(testbed);
+                invalidatedSourceAttempt(testbed, 72 + attempt, OTHER + 8L * Testbed.REGION + (long) attempt * length);
                 passed = true;
             } catch (final org.opentest4j.TestAbortedException e) {
                 undecided = e;
@@ -380,14 +381,25 @@ class MemoryProtectionCase {
         }
     }
 
-    /** The length of the WRITE {@link #invalidatedSourceAttempt} posts, and of its source region. */
+    /** The shortest WRITE {@link #invalidatedSourceAttempt} posts. */
     private static final int SOURCE_LENGTH = 512 * 1024;
+
+    /**
+     * The length of the WRITE {@link #invalidatedSourceAttempt} posts, and of its source region: more packets than any
+     * legal sender can have sent before an ACK, 256 per path (the largest path window, 10.1.1, and the 256-PSN send
+     * window, 6.2), whatever windows it declares or leaves undeclared, so that part of it is always still queued.
+     */
+    private static int sourceLength(final Testbed testbed) {
+        final long packets = 256L * testbed.connection().spec().paths() + 1;
+        final long needed = packets * testbed.connection().maxPayload(Opcode.WRITE);
+        return (int) Math.max(SOURCE_LENGTH, needed);
+    }
 
     /** One WRITE of {@link #SOURCE_LENGTH} bytes from {@code address}, whose region is invalidated while it is queued. */
     private static void invalidatedSourceAttempt(final Testbed testbed, final long wrId, final long address)
             throws Exception {
         final Set<RegionAccess> local = EnumSet.of(RegionAccess.LOCAL_WRITE);
-        final int length = SOURCE_LENGTH;
+        final int length = sourceLength(testbed);
         final long source = region(testbed, address, length, local);
         testbed.control().writeRegion(source, address, Testbed.randomBytes(4096, 10));
         final boolean paced = testbed.profile().claims(Profile.CONGESTION);

@@ -164,16 +164,19 @@ class FailureStatusCase {
     void unsentSourceFailsTheConnection(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final long other = otherRegion(testbed);
-            // WRITE 430 fills the DUT's declared first window (one path, no ACK yet), so WRITE 431 from the region to
-            // invalidate waits behind it; a device without declared windows may send 431 at once, and then the
-            // attempt cannot tell (INCONCLUSIVE).
+            // WRITE 430 is longer than any legal sender can send on one path before an ACK: 256 packets at most (the
+            // largest path window, 10.1.1, and the 256-PSN send window, 6.2), whatever windows the device declares
+            // or leaves undeclared. So WRITE 431, from the region to invalidate, always waits behind it.
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
-            final int window = CaseSteps.declaredFirstWindow(testbed);
-            final int fill = (int) Math.min((long) (window + 1) * payload, Testbed.REGION - 0x1_0000L);
+            final int window = Math.max(256, CaseSteps.declaredFirstWindow(testbed));
+            final int fill = (window + 1) * payload;
+            final long fillSource = OTHER + 8L * Testbed.REGION;
+            final long fillKey =
+                    testbed.control().registerRegion(fillSource, fill, EnumSet.of(RegionAccess.LOCAL_WRITE));
             final int mark = testbed.peer().mark();
             testbed.control()
                     .postWrite(
-                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 430, testbed.key(), Testbed.BASE, fill),
+                            new WorkRequest(Testbed.DUT_CONNECTION, 0, 430, fillKey, fillSource, fill),
                             0x00E8_0000L,
                             REMOTE_KEY);
             postWrite(testbed, 431, other, OTHER + 0x1000, 0x00E9_0000L);
@@ -185,9 +188,9 @@ class FailureStatusCase {
                     .as("set-up: the DUT sends the first packets of WRITE 430 within %s", Testbed.WAIT)
                     .isNotEmpty();
             if (before.stream().anyMatch(p -> p.data().orElseThrow().remoteAddress() != 0x00E8_0000L)) {
-                throw Inconclusive.because("the DUT sent WRITE 431 before any ACK (its first window held more than"
-                        + " WRITE 430's " + (fill / payload + 1) + " packets), so nothing of it was unsent when its"
-                        + " source was invalidated");
+                throw Inconclusive.because("the DUT sent WRITE 431 before any ACK, behind WRITE 430's "
+                        + CaseSteps.segments(fill, payload) + " packets on one path (more than 256, 10.1.1 and 6.2), so"
+                        + " nothing of it was unsent when its source was invalidated");
             }
             testbed.control().invalidateRegion(other);
             // Everything is acknowledged from now on: WRITE 430 completes, and the DUT reaches WRITE 431, which it can
