@@ -179,11 +179,21 @@ class WindowWeightedSprayingCase {
     private static void requireRoom(final DutProfile.Congestion declared) {
         // The connection window must never be what ties the paths: a device may count a path's free window as the
         // least of its own room and the connection's.
+        if (declared.initialPathWindow() <= 0 || declared.initialConnectionWindow() <= 0) {
+            throw Inconclusive.because("the device declares no initial "
+                    + (declared.initialPathWindow() <= 0 ? "path" : "connection") + " window (a device without the"
+                    + " congestion profile need not, clause 12.1.6), so the tester cannot know that its paths start"
+                    + " with equal windows large enough to tell the most free path; declaring initialPathWindow of at"
+                    + " least " + SMALLEST_JUDGED_WINDOW + " and initialConnectionWindow of at least that plus "
+                    + 2 * PATHS + " would make it conclusive");
+        }
         if (declared.initialPathWindow() < SMALLEST_JUDGED_WINDOW
                 || declared.initialConnectionWindow() < declared.initialPathWindow() + 2 * PATHS) {
             throw Inconclusive.because("the declared initial windows (" + declared.initialPathWindow()
                     + " per path, " + declared.initialConnectionWindow() + " per connection) leave no room to tell"
-                    + " the most free path from the others");
+                    + " the most free path from the others; an initialPathWindow of at least " + SMALLEST_JUDGED_WINDOW
+                    + " and an initialConnectionWindow of at least that plus " + 2 * PATHS + " would make it"
+                    + " conclusive");
         }
     }
 }
