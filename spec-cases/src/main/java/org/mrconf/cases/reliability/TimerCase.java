@@ -131,6 +131,12 @@ class TimerCase {
                     || 3 * inflatedNs - toleranceNs <= 2 * timers.minRto().toNanos() + 2 * toleranceNs) {
                 throw Inconclusive.because("the declared RTO bounds leave no room between an inflated and a short RTT");
             }
+            if (CaseSteps.declaredFirstWindow(testbed) < 2) {
+                // A first window of one packet (section 10; a device that declares none may have one) never has a
+                // packet in flight on both paths at once: each path's timer is watched in turn.
+                judgeRttPerPathInTurn(testbed, timers, inflatedNs);
+                return;
+            }
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             CaseSteps.stage(testbed, Testbed.BASE, 2 * payload, 5);
             // First message: one packet per path; path 0's ACK echoes a timestamp older than its packet's.
@@ -186,6 +192,97 @@ class TimerCase {
                     .isLessThanOrEqualTo(fastHighest);
             assertThat(second).hasSize(2);
         }
+    }
+
+    /** One-packet messages {@link #judgeRttPerPathInTurn} posts at most before both paths' timers were watched. */
+    private static final int IN_TURN_MESSAGES = 16;
+
+    /**
+     * Clause 6.6.1 for a sender that may have one packet in flight: one-packet WRITEs, one at a time, each completed
+     * before the next is posted. Every ACK of path 0 echoes a timestamp {@code inflatedNs} older than its packet's, so
+     * each of its RTT samples, and its smoothed RTT, is at least that; path 1's ACKs echo their packet's own. Once a
+     * path has a sample, the next packet on it goes unanswered and its resend is timed: path 0's RTO is at least its
+     * smoothed RTT (RFC 6298), path 1's at most five times its longest sample (SRTT + 4 RTTVAR), each sample bounded on
+     * the DUT's clock by the next packet it stamped after the ACK (the completion came first). Path 1 is watched only
+     * while no watch of path 0 came between its last ACK and its packet, so that its samples stay short.
+     */
+    private static void judgeRttPerPathInTurn(
+            final Testbed testbed, final DutProfile.Timers timers, final long inflatedNs) throws Exception {
+        CaseSteps.stage(testbed, Testbed.BASE, 64, 5);
+        final long toleranceNs = timers.tolerance().toNanos();
+        final ReceivedPacket[] originals = new ReceivedPacket[2];
+        final ReceivedPacket[] resends = new ReceivedPacket[2];
+        final DataPacket[] lastAcked = new DataPacket[2];
+        boolean watchedSinceLastAckOfPath1 = false;
+        long longestFastSampleNs = 0;
+        DataPacket previousAck = null;
+        for (int message = 0; message < IN_TURN_MESSAGES && (resends[0] == null || resends[1] == null); message++) {
+            final long wrId = 1010 + message;
+            final int mark = testbed.peer().mark();
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, wrId, Testbed.BASE, 64), REMOTE_ADDRESS, REMOTE_KEY);
+            final ReceivedPacket first =
+                    testbed.peer().await(mark, ours().msn(message).firstTransmission(), Testbed.WAIT);
+            final DataPacket data = first.data().orElseThrow();
+            final int path = data.header().pathId();
+            if (previousAck != null && previousAck.header().pathId() == 1) {
+                // The DUT took the ACK of path 1's previous packet before it stamped this one (the message completed).
+                longestFastSampleNs = Math.max(
+                        longestFastSampleNs, Psn.distance(previousAck.transmitTimestamp(), data.transmitTimestamp()));
+            }
+            final boolean watch = path < 2
+                    && resends[path] == null
+                    && lastAcked[path] != null
+                    && (path == 0 || !watchedSinceLastAckOfPath1);
+            DataPacket answered = data;
+            if (watch) {
+                final List<ReceivedPacket> sent = testbed.peer()
+                        .recorder()
+                        .awaitCount(
+                                mark,
+                                ours().msn(message).path(path),
+                                2,
+                                timers.maxRto().plus(Testbed.WAIT));
+                originals[path] = sent.get(0);
+                resends[path] = sent.get(1);
+                answered = sent.get(1).data().orElseThrow();
+                watchedSinceLastAckOfPath1 = path == 0 || watchedSinceLastAckOfPath1;
+            }
+            final long echo =
+                    path == 0 ? Psn.add(answered.transmitTimestamp(), -inflatedNs) : answered.transmitTimestamp();
+            testbed.peer().send(CaseSteps.ack(path, Psn.add(data.header().psn(), 1), echo));
+            new CaseSteps.CompletionLog(testbed.control()).awaitWrId(wrId, "6.6.1: one-packet message " + message);
+            if (path < 2) {
+                lastAcked[path] = answered;
+                if (path == 1) {
+                    watchedSinceLastAckOfPath1 = false;
+                }
+            }
+            previousAck = answered;
+        }
+        if (resends[0] == null || resends[1] == null) {
+            throw Inconclusive.because("in " + IN_TURN_MESSAGES + " one-packet messages the DUT did not put a packet"
+                    + " on each of paths 0 and 1 after a sample there, so their timers could not be compared; a first"
+                    + " window of two packets would let the case watch both at once");
+        }
+        final long slowLowest = inflatedNs - toleranceNs;
+        final long slowByTester = resends[0].receivedNs() - originals[0].receivedNs();
+        assertThat(Math.max(slowByTester, interval(originals[0], resends[0])))
+                .as(
+                        "6.6.1: path 0's RTO follows its RTT samples of at least %d ms (RTO >= SRTT), not before %d us",
+                        inflatedNs / 1_000_000, slowLowest / 1000)
+                .isGreaterThanOrEqualTo(slowLowest);
+        final long fastHighest = 2 * clamp(timers, 5 * longestFastSampleNs) + toleranceNs;
+        if (longestFastSampleNs == 0 || fastHighest >= slowLowest) {
+            throw Inconclusive.because(String.format(
+                    "path 1's RTT samples may have been up to %d us long, too close to path 0's %d ms to tell their"
+                            + " RTOs apart",
+                    longestFastSampleNs / 1000, inflatedNs / 1_000_000));
+        }
+        final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
+        assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
+                .as("6.6.1: path 1's RTO follows its own short RTT, not path 0's: at most %d us", fastHighest / 1000)
+                .isLessThanOrEqualTo(fastHighest);
     }
 
     /** Posts a two-packet WRITE and returns its first transmissions, path 0's first; inconclusive unless one per path. */
