@@ -174,6 +174,26 @@ public final class UdpWireLink implements WireLink {
         }
     }
 
+    /**
+     * Binds {@code count} new sockets on the tester's address, each on a port the operating system picks, and keeps
+     * them: {@link #send(byte[], int, Ecn)} from one of these ports uses its socket, and what the DUT sends to it is
+     * received.
+     */
+    @Override
+    public int[] sourcePorts(int count) throws IOException {
+        int[] ports = new int[count];
+        synchronized (channels) {
+            if (closed) {
+                throw new ClosedChannelException();
+            }
+            for (int i = 0; i < count; i++) {
+                DatagramChannel channel = openChannel(new InetSocketAddress(testerAddress, 0));
+                ports[i] = ((InetSocketAddress) channel.getLocalAddress()).getPort();
+            }
+        }
+        return ports;
+    }
+
     /** On an IPv4 loopback tester address, the next loopback address. */
     @Override
     public Optional<InetAddress> alternateSourceAddress() {

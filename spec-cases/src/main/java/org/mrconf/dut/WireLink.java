@@ -125,6 +125,23 @@ public interface WireLink extends AutoCloseable {
     /** The tester's MetaRoCE UDP port, to which the DUT sends. */
     int testerPort();
 
+    /**
+     * {@code count} distinct UDP source ports the tester may send from with {@link #send(byte[], int, Ecn)}, none of
+     * them the tester's MetaRoCE port. A link that binds sockets takes each from the operating system (never a fixed
+     * port, which another socket on the host may hold); a link that binds none (in memory, whole frames) may name any.
+     */
+    default int[] sourcePorts(final int count) throws java.io.IOException {
+        final int[] ports = new int[count];
+        int next = 49_152;
+        for (int i = 0; i < count; i++, next++) {
+            if (next == testerPort()) {
+                next++;
+            }
+            ports[i] = next;
+        }
+        return ports;
+    }
+
     /** The DUT's MetaRoCE address and UDP port. */
     InetSocketAddress dutAddress();
 

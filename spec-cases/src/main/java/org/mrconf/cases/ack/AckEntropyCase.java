@@ -28,11 +28,6 @@ import org.mrconf.peer.ReceivedPacket;
 @ExtendWith(DutExtension.class)
 @DisplayName("ACK entropy")
 class AckEntropyCase {
-    private static final int FIRST = 50_011;
-    private static final int SECOND = 50_012;
-    private static final int OTHER_PATH = 50_013;
-    private static final int PROBE = 50_014;
-    private static final int NACKED = 50_015;
 
     @Test
     @DisplayName("each ACK and NACK of a path leaves from the source port of that path's most recent packet")
@@ -40,9 +35,16 @@ class AckEntropyCase {
     void answersFollowTheMostRecentSourcePort(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 2, 1)) {
             TesterMessages.requireProfile(testbed, Profile.MULTIPATH);
-            expectAckFrom(testbed, 0, FIRST, "a WRITE on path 0");
-            expectAckFrom(testbed, 0, SECOND, "a WRITE on path 0 from a new port");
-            expectAckFrom(testbed, 1, OTHER_PATH, "a WRITE on path 1");
+            // Five distinct source ports, each from the OS (a fixed port may be held by another socket on the host).
+            final int[] ports = testbed.peer().link().sourcePorts(5);
+            final int first = ports[0];
+            final int second = ports[1];
+            final int otherPath = ports[2];
+            final int probe = ports[3];
+            final int nacked = ports[4];
+            expectAckFrom(testbed, 0, first, "a WRITE on path 0");
+            expectAckFrom(testbed, 0, second, "a WRITE on path 0 from a new port");
+            expectAckFrom(testbed, 1, otherPath, "a WRITE on path 1");
 
             int mark = testbed.peer().mark();
             testbed.peer()
@@ -55,13 +57,13 @@ class AckEntropyCase {
                                     .transmitTimestamp(8106)
                                     .ackRequest()
                                     .build(),
-                            PROBE);
+                            probe);
             ReceivedPacket answer = testbed.peer().await(mark, DutTraffic.ackOf(0), Testbed.WAIT);
-            assertFrom(answer, PROBE, "the ACK of a PROBE on path 0");
+            assertFrom(answer, probe, "the ACK of a PROBE on path 0");
 
             mark = testbed.peer().mark();
             testbed.connection()
-                    .sendNewFrom(testbed.write(1, Testbed.BASE, testbed.key() ^ 0x5A5A, new byte[16]), 1, NACKED);
+                    .sendNewFrom(testbed.write(1, Testbed.BASE, testbed.key() ^ 0x5A5A, new byte[16]), 1, nacked);
             answer = testbed.peer()
                     .await(
                             mark,
@@ -70,9 +72,9 @@ class AckEntropyCase {
                                     .connection(Testbed.TESTER_CONNECTION)
                                     .path(1),
                             Testbed.WAIT);
-            assertFrom(answer, NACKED, "the NACK of a WRITE with a foreign key on path 1");
+            assertFrom(answer, nacked, "the NACK of a WRITE with a foreign key on path 1");
 
-            expectAckFrom(testbed, 0, FIRST, "a WRITE on path 0 from its first port again");
+            expectAckFrom(testbed, 0, first, "a WRITE on path 0 from its first port again");
         }
     }
 

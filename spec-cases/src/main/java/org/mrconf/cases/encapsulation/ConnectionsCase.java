@@ -171,7 +171,7 @@ class ConnectionsCase {
             final int setUpPort = testbed.peer().link().testerPort();
             // Every packet of the tester comes from a port other than the one given at set-up (the ports are the
             // entropy, clause 4.1.4), one port per kind, so a DUT that answers to a source port shows which.
-            final int[] entropy = {49152, 50001, 61000, 65535};
+            final int[] entropy = testbed.peer().link().sourcePorts(4); // from the OS, never fixed
             connection.ackSourcePort(entropy[2]);
             final int mark = testbed.peer().mark();
             final int lastPath = connection.spec().paths() - 1;
@@ -238,7 +238,7 @@ class ConnectionsCase {
     void anotherPeerPortIsRefusedOrHonoured(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final int setUpPort = testbed.peer().link().testerPort();
-            final int otherPort = setUpPort == 50001 ? 50002 : 50001;
+            final int otherPort = testbed.peer().link().sourcePorts(1)[0]; // from the OS, never the set-up port
             // The tester sends from the other port first, so every link has a socket there to hear the DUT's answer.
             final int mark = testbed.peer().mark();
             testbed.connection().sendNewFrom(testbed.write(0, Testbed.BASE, testbed.key(), new byte[32]), 0, otherPort);

@@ -119,7 +119,7 @@ class EncapsulationCase {
         final PeerConnection connection = testbed.connection();
         final int payload = connection.maxPayload(Opcode.WRITE);
         final byte[] data = Testbed.randomBytes(4 * payload, 41);
-        final int[] ports = {49152, 61000, 50001, 65535};
+        final int[] ports = testbed.peer().link().sourcePorts(4); // from the OS, never fixed
         final int mark = testbed.peer().mark();
         for (int i = 0; i < 4; i++) {
             final byte[] segment = java.util.Arrays.copyOfRange(data, i * payload, (i + 1) * payload);

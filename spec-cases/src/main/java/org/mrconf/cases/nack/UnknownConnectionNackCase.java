@@ -94,13 +94,15 @@ class UnknownConnectionNackCase {
         TesterMessages.requireOptional(testbed, "11.2.3");
         final int setUpPort = testbed.peer().link().testerPort();
         final List<PacketBuilder> packets = unknownConnectionPackets(testbed);
+        // One source port per packet, none the set-up port, each from the OS (never fixed).
+        final int[] ports = testbed.peer().link().sourcePorts(packets.size());
         for (int i = 0; i < packets.size(); i++) {
             // Sent only after the previous answer came back plus the rate limit: the DUT must answer each.
             Thread.sleep(RATE_LIMIT_GAP_MS);
             final int mark = testbed.peer().mark();
             final byte[] bytes = packets.get(i).build();
             final DataPacket rejected = (DataPacket) org.mrconf.wire.Packet.fromBytes(bytes);
-            testbed.peer().sender().send(bytes, setUpPort == 50_000 + i ? 50_100 + i : 50_000 + i, Ecn.NOT_ECT);
+            testbed.peer().sender().send(bytes, ports[i], Ecn.NOT_ECT);
             final ReceivedPacket answer = testbed.peer()
                     .await(
                             mark,
