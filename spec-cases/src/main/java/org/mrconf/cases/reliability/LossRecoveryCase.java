@@ -49,6 +49,9 @@ class LossRecoveryCase {
     private static final long REMOTE_KEY = 0x99;
     private static final int ATTEMPTS = 6;
 
+    /** How old a timestamp the ACKs of the window-growing traffic echo: the DUT's RTO stays far above an attempt. */
+    private static final java.time.Duration GROWTH_ECHO_AGE = java.time.Duration.ofMillis(100);
+
     @Test
     @DisplayName("one ACK with several holes makes the DUT resend every hole, and only the holes, on their path")
     @Verifies("6.3.1")
@@ -105,7 +108,79 @@ class LossRecoveryCase {
             this.wrId = wrId;
         }
 
+        private long expiriesBefore;
+
+        /** Each path's next new PSN after the growth traffic; empty when there was none (the initial PSN). */
+        private final Map<Integer, Long> nextAfterGrowth = new HashMap<>();
+
+        /**
+         * A device whose declared first windows cannot hold the message's 12 packets (section 10: as little as one
+         * packet) is first driven to larger windows: a congestion-profile sender grows both windows by 1/W for every
+         * packet newly acknowledged (10.1.1, 10.1.2), so a long WRITE acknowledged as it comes, echoing timestamps
+         * {@link #GROWTH_ECHO_AGE} old (its RTO then stays far from the attempt), leaves room for 12. Its PSNs are
+         * judged like the message's (6.1.1, across the wrap). A device without congestion keeps its declared windows:
+         * too small ones leave the attempt undecidable (INCONCLUSIVE, naming them).
+         */
+        private void growWindows(final int count) throws Exception {
+            final var declared = testbed.profile().parameters().congestion();
+            final int path = declared.initialPathWindow();
+            final int connection = declared.initialConnectionWindow();
+            final boolean pathsHold = path <= 0 || 2L * path >= count + 2;
+            final boolean connectionHolds = connection <= 0 || connection >= count;
+            if (pathsHold && connectionHolds) {
+                return;
+            }
+            if (!testbed.profile().claims(org.mrconf.catalogue.Profile.CONGESTION)) {
+                throw Inconclusive.because("the declared first windows (" + path + " per path, " + connection
+                        + " per connection) cannot hold the " + count + " packets of one ACK's holes, and a device"
+                        + " without the congestion profile need not grow them; first windows of " + count
+                        + " packets would make it conclusive");
+            }
+            final int wantedPath = count;
+            final int wantedConnection = count + 2;
+            final long fromPath = Math.max(1, path);
+            final long fromConnection = Math.max(1, connection);
+            final long acks = 2
+                    * Math.max(
+                            2 * (wantedPath * wantedPath - fromPath * fromPath) / 2,
+                            (wantedConnection * wantedConnection - fromConnection * fromConnection) / 2);
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            final long length = Math.min(acks * payload, Testbed.REGION);
+            final int mark = testbed.peer().mark();
+            testbed.connection().ackEchoAge(GROWTH_ECHO_AGE);
+            testbed.connection().autoAck(true);
+            try {
+                testbed.control()
+                        .postWrite(
+                                CaseSteps.request(testbed, 0, wrId + 1000, Testbed.BASE, length),
+                                REMOTE_ADDRESS,
+                                REMOTE_KEY);
+                testbed.awaitCompletion(wrId + 1000);
+            } finally {
+                testbed.connection().autoAck(false);
+                testbed.connection().ackEchoAge(java.time.Duration.ZERO);
+            }
+            final List<ReceivedPacket> growth = testbed.peer()
+                    .recorder()
+                    .matching(
+                            mark,
+                            PacketMatcher.expect()
+                                    .data()
+                                    .opcode(Opcode.WRITE)
+                                    .connection(Testbed.TESTER_CONNECTION)
+                                    .firstTransmission());
+            assertPsnAssignment(growth);
+            for (final ReceivedPacket packet : growth) {
+                final DataPacket data = packet.data().orElseThrow();
+                nextAfterGrowth.put(
+                        data.header().pathId(), Psn.add(data.header().psn(), 1));
+            }
+            testbed.peer().recorder().awaitQuiet(java.time.Duration.ofMillis(20), Testbed.WAIT);
+        }
+
         Attempt run() throws Exception {
+            growWindows(12);
+            expiriesBefore = rtoExpirations();
             final int payload = testbed.connection().maxPayload(opcode);
             final int length = 12 * payload - payload / 3;
             CaseSteps.stage(testbed, Testbed.BASE, length, wrId);
@@ -213,7 +288,7 @@ class LossRecoveryCase {
 
         /** 6.1.1: each path's first transmissions start at the initial PSN and step by one, across the wrap. */
         private void assertPsnAssignment(final List<ReceivedPacket> sent) {
-            final Map<Integer, Long> next = new HashMap<>();
+            final Map<Integer, Long> next = new HashMap<>(nextAfterGrowth);
             for (final ReceivedPacket packet : sent) {
                 final DataPacket data = packet.data().orElseThrow();
                 final int path = data.header().pathId();
@@ -296,8 +371,9 @@ class LossRecoveryCase {
             return CaseSteps.ack(last.header().pathId(), Psn.add(last.header().psn(), 1), last.transmitTimestamp());
         }
 
+        /** Expiries since the attempt's message was posted (the window-growing traffic before it is not counted). */
         private long rtoExpirations() throws Exception {
-            return testbed.counters().getOrDefault(DutCounters.RTO_EXPIRATIONS, 0L);
+            return testbed.counters().getOrDefault(DutCounters.RTO_EXPIRATIONS, 0L) - expiriesBefore;
         }
     }
 }
