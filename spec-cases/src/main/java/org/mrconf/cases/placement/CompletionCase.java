@@ -146,6 +146,95 @@ class CompletionCase {
         }
     }
 
+    /** Fewer packets than this in the connection window leave nothing to send while one is held back. */
+    private static final int HELD_BACK_ROOM = 2;
+
+    /**
+     * Grows a declared first connection window below {@link #HELD_BACK_ROOM} packets: a congestion-profile sender adds
+     * 1/W for every packet newly acknowledged (10.1.2), so a WRITE on stream 1 acknowledged as it comes leaves room for
+     * a held packet and another. A device without congestion keeps its window: INCONCLUSIVE, naming it.
+     *
+     * @return whether the WRITE was posted (stream 1's next MSN is then 1)
+     */
+    private static boolean growTheConnectionWindow(final Testbed testbed, final int payload) throws Exception {
+        final int declared = testbed.profile().parameters().congestion().initialConnectionWindow();
+        if (declared <= 0 || declared >= HELD_BACK_ROOM) {
+            return false;
+        }
+        if (!testbed.profile().claims(Profile.CONGESTION)) {
+            throw org.mrconf.cases.Inconclusive.because("the declared first connection window of " + declared
+                    + " packet holds everything while the case holds one packet back, and a device without the"
+                    + " congestion profile need not grow it; a first connection window of " + HELD_BACK_ROOM
+                    + " would make it conclusive");
+        }
+        testbed.connection().autoAck(true);
+        try {
+            testbed.control()
+                    .postWrite(
+                            CaseSteps.request(testbed, 1, 899, Testbed.BASE, 4L * payload), REMOTE_ADDRESS, REMOTE_KEY);
+            assertThat(testbed.awaitCompletion(899).status())
+                    .as("set-up: a WRITE acknowledged as it comes completes")
+                    .isEqualTo(CompletionStatus.SUCCESS);
+        } finally {
+            testbed.connection().autoAck(false);
+        }
+        testbed.peer().recorder().awaitQuiet(java.time.Duration.ofMillis(20), Testbed.WAIT);
+        return true;
+    }
+
+    @Test
+    @DisplayName(
+            "on one stream the DUT numbers MSNs from 0 in posting order whatever the opcode, and SENDs' RSNs from 0")
+    @Verifies("7.5.7")
+    void senderNumbersTheMessagesOfOneStream(final DeviceUnderTest dut) throws Exception {
+        // A core device may have one stream and one path: what 7.5.7 asks of it is judged here alone, without the
+        // streams clause (7.5.3) the case below also checks. Every packet is acknowledged as it comes, so a device
+        // whose windows hold a single packet (section 10) still sends every message.
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+            final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            CaseSteps.stage(testbed, Testbed.BASE, 2 * payload, 57);
+            testbed.connection().autoAck(true);
+            final int mark = testbed.peer().mark();
+            // WRITE (2 packets), SEND, SEND, WRITE, SEND: MSNs 0 to 4, RSNs 0 to 2.
+            testbed.control()
+                    .postWrite(
+                            CaseSteps.request(testbed, 0, 920, Testbed.BASE, 2L * payload), REMOTE_ADDRESS, REMOTE_KEY);
+            testbed.control().postSend(CaseSteps.request(testbed, 0, 921, Testbed.BASE, 40));
+            testbed.control().postSend(CaseSteps.request(testbed, 0, 922, Testbed.BASE, 41));
+            testbed.control()
+                    .postWrite(CaseSteps.request(testbed, 0, 923, Testbed.BASE, 42), REMOTE_ADDRESS, REMOTE_KEY);
+            testbed.control().postSend(CaseSteps.request(testbed, 0, 924, Testbed.BASE, 43));
+            final List<DataPacket> sent = testbed
+                    .peer()
+                    .recorder()
+                    .awaitCount(
+                            mark,
+                            PacketMatcher.expect()
+                                    .data()
+                                    .connection(Testbed.TESTER_CONNECTION)
+                                    .firstTransmission(),
+                            6,
+                            Testbed.WAIT)
+                    .stream()
+                    .map(p -> p.data().orElseThrow())
+                    .toList();
+            for (final DataPacket packet : sent) {
+                if (packet.messageLength() == 2L * payload) {
+                    assertMessage(packet, 0, 0, -1);
+                }
+            }
+            assertMessage(find(sent, Opcode.SEND, 40), 0, 1, 0);
+            assertMessage(find(sent, Opcode.SEND, 41), 0, 2, 1);
+            assertMessage(find(sent, Opcode.WRITE, 42), 0, 3, -1);
+            assertMessage(find(sent, Opcode.SEND, 43), 0, 4, 2);
+            assertThat(completions.await(c -> true, 5, "7.5.7: the five messages complete"))
+                    .extracting(DutCompletion::status)
+                    .as("7.5.7: every message, acknowledged, completes successfully")
+                    .containsOnly(CompletionStatus.SUCCESS);
+        }
+    }
+
     @Test
     @DisplayName("the DUT numbers MSNs and RSNs per stream from 0 and completes its work requests in MSN order")
     @Verifies("7.5.7")
@@ -153,9 +242,13 @@ class CompletionCase {
     @Verifies("7.5.3")
     void senderNumbersMessagesAndCompletesInOrder(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 2, 2)) {
-            final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             CaseSteps.stage(testbed, Testbed.BASE, 4 * payload, 53);
+            // The case holds one packet back while the others go: a connection window of one packet would hold
+            // everything. A declared first connection window of 1 is grown first (stream 1 carries that WRITE, so
+            // its MSNs start at 1 below).
+            final long firstMsnOfStream1 = growTheConnectionWindow(testbed, payload) ? 1 : 0;
+            final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
             final int mark = testbed.peer().mark();
             // Stream 0: WRITE (3 packets), SEND, WRITE, SEND; stream 1: SEND, WRITE.
             testbed.control()
@@ -175,8 +268,8 @@ class CompletionCase {
             assertMessage(find(sent, Opcode.SEND, 100), 0, 1, 0);
             assertMessage(find(sent, Opcode.WRITE, 10), 0, 2, -1);
             assertMessage(find(sent, Opcode.SEND, 10), 0, 3, 1);
-            assertMessage(find(sent, Opcode.SEND, 20), 1, 0, 0);
-            assertMessage(find(sent, Opcode.WRITE, 30), 1, 1, -1);
+            assertMessage(find(sent, Opcode.SEND, 20), 1, firstMsnOfStream1, 0);
+            assertMessage(find(sent, Opcode.WRITE, 30), 1, firstMsnOfStream1 + 1, -1);
             final DataPacket held = held(sent, 3L * payload).orElseThrow();
             final Map<Integer, List<Long>> psns = psnsByPath(sent);
             final List<DutCompletion> stream1 = completions.await(c -> c.stream() == 1, 2, "7.5.3: stream 1");
