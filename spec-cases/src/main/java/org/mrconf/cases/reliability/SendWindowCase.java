@@ -16,6 +16,8 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
@@ -36,13 +38,48 @@ class SendWindowCase {
     private static final long START = 0xFFFF_FF00L + 7;
     private static final long REMOTE_ADDRESS = 0x0100_0000L;
 
+    /** Packets acknowledged at once that grow a first window of one packet past two (1/W each, 10.1.1). */
+    private static final int GROWTH = 4;
+
     @Test
     @DisplayName("no new PSN at or beyond cumulative + 256 on a path, and the window follows the cumulative PSN")
     @Verifies("6.1.3")
     @Verifies("6.1.2")
     void neverMoreThan256Outstanding(final DeviceUnderTest dut) throws Exception {
-        try (Testbed testbed = Testbed.open(dut, 1, 1, START, 0)) {
+        // With the first PSN held, only a window of two packets or more lets the DUT go on. A declared first window of
+        // one packet (section 10) is grown first: a congestion-profile sender adds 1/W per packet acknowledged (10.1.1,
+        // 10.1.2), so GROWTH packets acknowledged as they come suffice; the testbed starts that many PSNs earlier, so
+        // that the held PSN is still START. A device without congestion keeps its window: INCONCLUSIVE.
+        final DutProfile.Congestion declared = dut.profile().parameters().congestion();
+        final boolean oneInFlight = (declared.initialPathWindow() == 1 || declared.initialConnectionWindow() == 1);
+        if (oneInFlight && !dut.profile().claims(Profile.CONGESTION)) {
+            throw Inconclusive.because("the declared first window of one packet lets the DUT send nothing while the"
+                    + " tester holds its first PSN, and a device without the congestion profile need not grow it; a"
+                    + " first window of two packets would make it conclusive");
+        }
+        final int growth = oneInFlight ? GROWTH : 0;
+        try (Testbed testbed = Testbed.open(dut, 1, 1, Psn.add(START, -growth), 0)) {
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+            if (growth > 0) {
+                testbed.connection().autoAck(true);
+                try {
+                    testbed.control()
+                            .postWrite(
+                                    new WorkRequest(
+                                            Testbed.DUT_CONNECTION,
+                                            0,
+                                            1299,
+                                            testbed.key(),
+                                            Testbed.BASE,
+                                            (long) growth * payload),
+                                    REMOTE_ADDRESS,
+                                    0x33);
+                    testbed.awaitCompletion(1299);
+                } finally {
+                    testbed.connection().autoAck(false);
+                }
+                testbed.peer().recorder().awaitQuiet(java.time.Duration.ofMillis(20), Testbed.WAIT);
+            }
             final int packets = 300;
             final long source = Testbed.BASE + 8L * Testbed.REGION;
             final long sourceKey = testbed.control()
