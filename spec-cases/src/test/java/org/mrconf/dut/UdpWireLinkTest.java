@@ -76,6 +76,22 @@ class UdpWireLinkTest {
     }
 
     @Test
+    void shouldGiveDistinctSourcePortsFromTheOsAndUseTheirSockets() throws Exception {
+        int[] ports = link.sourcePorts(3);
+
+        assertThat(ports).doesNotHaveDuplicates().doesNotContain(link.testerPort(), 0);
+        assertThat(link.boundPorts()).contains(ports[0], ports[1], ports[2]);
+        link.send(new byte[] {4, 4}, ports[1], Ecn.NOT_ECT);
+        InetSocketAddress source = receiveAtDut(new byte[2]);
+        reply(new byte[] {8, 8}, ports[1]);
+        CapturedPacket captured = link.receive(WAIT).orElseThrow();
+
+        assertThat(source.getPort()).isEqualTo(ports[1]);
+        assertThat(captured.destinationPort()).isEqualTo(ports[1]);
+        assertThat(captured.bytes()).containsExactly(8, 8);
+    }
+
+    @Test
     void shouldAlsoReceiveWhatTheDutSendsToASourcePort() throws Exception {
         int port = freePorts(1)[0];
         link.send(new byte[] {1}, port);
