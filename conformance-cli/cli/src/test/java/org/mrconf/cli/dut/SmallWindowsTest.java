@@ -99,8 +99,9 @@ class SmallWindowsTest {
         return only.isBlank() ? WINDOW_CASES : List.of(only.split(","));
     }
 
+    /** The small windows, and the standard ones (the bundled profile's 32 and 1024), which must still all decide. */
     static Stream<Arguments> windows() {
-        return Stream.of(Arguments.of(1, 1), Arguments.of(2, 2), Arguments.of(2, 3));
+        return Stream.of(Arguments.of(1, 1), Arguments.of(2, 2), Arguments.of(2, 3), Arguments.of(32, 1024));
     }
 
     @ParameterizedTest(name = "initial windows {0} (path) and {1} (connection)")
