@@ -76,10 +76,17 @@ class ConnectionWindowCase {
         }
         final int pathWindow = declared.initialPathWindow();
         final int connectionWindow = declared.initialConnectionWindow();
-        // Paths whose first windows together allow twice the connection window, within the device's limit.
-        final int paths = (int) Math.min(
-                profile.conformance().limits().maxPaths(),
-                Math.max(2, (2L * connectionWindow + pathWindow - 1) / pathWindow));
+        // Paths whose first windows together allow twice the connection window, within the device's limit; a small
+        // first connection window (section 10: as little as one packet) takes more paths rather than giving up, until
+        // the paths' first windows leave room over what the connection window may have grown to in the warm-up (two
+        // packets acknowledged per path), and their halved windows over the halved connection window.
+        final int maxPaths = profile.conformance().limits().maxPaths();
+        final double factor = profile.parameters().decreaseFactor();
+        final int halvedPath = (int) Math.floor(Math.max(1, pathWindow * factor));
+        int paths = (int) Math.min(maxPaths, Math.max(2, (2L * connectionWindow + pathWindow - 1) / pathWindow));
+        while (paths < maxPaths && !leavesRoom(paths, pathWindow, halvedPath, connectionWindow, factor)) {
+            paths++;
+        }
         if ((long) paths * pathWindow < connectionWindow + connectionWindow / 4 + 2 * SLACK) {
             throw Inconclusive.because(String.format(
                     "the first windows of the device's %d paths (%d packets each) allow at most %d packets, too few"
@@ -100,11 +107,37 @@ class ConnectionWindowCase {
         }
     }
 
+    /**
+     * Whether {@code paths} paths' first windows leave room over the connection window grown by a warm-up of two packets
+     * per path, and their halved windows over the halved connection window (with the counts' slack).
+     */
+    private static boolean leavesRoom(
+            final int paths,
+            final int pathWindow,
+            final int halvedPath,
+            final int connectionWindow,
+            final double factor) {
+        final double grown = grownBound(connectionWindow, 2 * paths);
+        final long first = (long) paths * pathWindow;
+        final int halvedBound = (int) Math.floor(Math.max(1, (grown + 1) * factor)) + SLACK;
+        return first >= (int) Math.floor(grown) + SLACK + connectionWindow / 4 + SLACK
+                && (long) paths * halvedPath > halvedBound + SLACK;
+    }
+
+    /**
+     * The largest a window of {@code first} packets can be after {@code acknowledged} packets each added about 1/W
+     * (10.1.1, 10.1.2, no CE): at most 1/first each, and, allowing up to 1/floor(W) (at most 2/W), since
+     * (W + 2/W)^2 is at most W^2 + 5 from W = 2 on (and (1 + 1)^2 = 1 + 3), at most sqrt(first^2 + 5 n).
+     */
+    static double grownBound(final int first, final int acknowledged) {
+        return Math.min(first + (double) acknowledged / first, Math.sqrt((double) first * first + 5.0 * acknowledged));
+    }
+
     private static void judge(final Testbed testbed, final int firstWindow, final double factor) throws Exception {
         final int paths = testbed.connection().spec().paths();
         final int warmUpPackets = WindowRounds.warmUp(testbed, "10.1.2", WARM_UP_WR);
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet.
-        final double grown = firstWindow + (double) warmUpPackets / firstWindow;
+        final double grown = grownBound(firstWindow, warmUpPackets);
         final int firstBound = (int) Math.floor(grown) + SLACK;
         final int halvedBound = (int) Math.floor(Math.max(1, (grown + 1) * factor)) + SLACK;
         final int mark = testbed.peer().mark();

@@ -82,7 +82,14 @@ final class WindowRounds {
         while (!idle.isEmpty() && held < cap) {
             postShortWrite(testbed, firstHeld + held);
             held++;
-            testbed.peer().recorder().awaitCount(heldMark, WARM_UP_DATA, held, Duration.ofSeconds(1));
+            try {
+                testbed.peer().recorder().awaitCount(heldMark, WARM_UP_DATA, held, Duration.ofSeconds(1));
+            } catch (final AssertionError e) {
+                // The connection window (10.1.2) holds the WRITE back while ACKs are withheld: no more paths will be
+                // reached this way (undecided below, never a failure of the device).
+                idle = unsampled(testbed, mark, paths);
+                break;
+            }
             idle = unsampled(testbed, mark, paths);
         }
         acknowledge(testbed, heldMark, new int[paths], false, echoAgeNs, everyPath(paths));
