@@ -358,9 +358,13 @@ public final class ControlServer implements AutoCloseable {
                 for (int i = 0; i < read; i++) {
                     if (chunk[i] == '\n') {
                         if (!discarding && append(chunk, start, i - start)) {
+                            // answer() stamps the silence before the client can read the answer: stamping it again
+                            // here, after the answer is out, would let a client's silence start later than a reply
+                            // it has already read (and a fair eviction pick the wrong client).
                             answer(line.toByteArray());
+                        } else {
+                            session.lastLineNs = clock.nanoTime();
                         }
-                        session.lastLineNs = clock.nanoTime();
                         session.socket.setSoTimeout(limits.idleTimeoutMs());
                         discarding = false;
                         inLine = false;
@@ -422,6 +426,7 @@ public final class ControlServer implements AutoCloseable {
                         .decode(ByteBuffer.wrap(bytes))
                         .toString();
             } catch (final CharacterCodingException e) {
+                session.lastLineNs = clock.nanoTime();
                 respond(ControlAgent.errorLine(ErrorCode.PARSE_ERROR, "the line is not UTF-8"));
                 return;
             }
