@@ -46,7 +46,10 @@ class ReceivePathAllocationTest {
                 threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
 
         assertThat(endpoint.counters().get(Counter.BYTES_PLACED)).isEqualTo(2L * PACKETS * PAYLOAD);
-        assertThat(allocated).as("bytes allocated for %d packets", PACKETS - 1).isLessThan(1024);
+        // One allocation per packet, of the smallest object (16 bytes), would be over 64 KiB for these packets; a
+        // one-off allocation that is not the receive path's (the JVM's own, seen once at 1,392 bytes on a loaded host)
+        // stays far below the bound, so the test catches per-packet garbage without failing on the JVM's.
+        assertThat(allocated).as("bytes allocated for %d packets", PACKETS - 1).isLessThan(16L * 1024);
     }
 
     private static void deliver(
