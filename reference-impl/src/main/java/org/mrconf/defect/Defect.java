@@ -413,6 +413,13 @@ public enum Defect {
      */
     NO_MULTIPLICATIVE_DECREASE(breaks("10.1.1", "10.1.2")),
 
+    /**
+     * Without the congestion profile, still grows its path and connection windows by additive increase past their
+     * declared first values, as a congestion sender would. Caught by
+     * {@code WindowsWithoutCongestionCase.windowsStayAtTheirDeclaredValues} against the core configuration.
+     */
+    WINDOWS_GROW_WITHOUT_CONGESTION(breaks("10.1.6")),
+
     /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
     WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1")),
 

@@ -37,6 +37,19 @@ final class AimdWindow {
         this.window = Math.max(minimum, Math.min(maximum, initial));
     }
 
+    /**
+     * The most a window whose first value is {@code first} may grow to: {@code withCongestion} for an endpoint that
+     * offers the congestion profile, else the first value itself (clause 10.1.6: the windows of a sender without the
+     * congestion profile do not grow past their declared values).
+     */
+    static int largest(final EndpointConfig config, final int first, final int withCongestion) {
+        if (config.offers(Feature.CONGESTION)
+                || config.defects().has(org.mrconf.defect.Defect.WINDOWS_GROW_WITHOUT_CONGESTION)) {
+            return withCongestion;
+        }
+        return Math.min(first, withCongestion);
+    }
+
     /** The window rounded down to whole packets, at least 1. */
     int packets() {
         return (int) window;

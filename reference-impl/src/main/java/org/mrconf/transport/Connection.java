@@ -66,9 +66,11 @@ final class Connection {
                     p, config.initialSendPsn(), config.entropyBase() + (sameEntropy ? 0 : p), endpointConfig);
             receivePaths[p] = new PathReceiver(p, ignoreInitialPsn ? 0 : config.initialReceivePsn());
         }
+        // Without the congestion profile the connection window never grows past the first one (clause 10.1.6).
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
-                endpointConfig.maxConnectionWindow(),
+                AimdWindow.largest(
+                        endpointConfig, endpointConfig.initialConnectionWindow(), endpointConfig.maxConnectionWindow()),
                 endpointConfig.decreaseFactor(),
                 endpointConfig.defects());
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.

@@ -88,8 +88,12 @@ final class PathSender {
         this.oldestUnackedPsn = this.nextPsn;
         this.entropy = entropy;
         this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), config.defects());
-        this.congestionWindow =
-                new AimdWindow(config.initialPathWindow(), WINDOW, config.decreaseFactor(), config.defects());
+        // Without the congestion profile the path window never grows past the first one (clause 10.1.6).
+        this.congestionWindow = new AimdWindow(
+                config.initialPathWindow(),
+                AimdWindow.largest(config, config.initialPathWindow(), WINDOW),
+                config.decreaseFactor(),
+                config.defects());
     }
 
     static int slot(final long psn) {

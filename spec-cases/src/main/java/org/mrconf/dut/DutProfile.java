@@ -184,6 +184,10 @@ public record DutProfile(
         public Parameters withTimers(Timers newTimers) {
             return new Parameters(dut, tester, mtu, paths, initialSendPsn, initialReceivePsn, newTimers, congestion);
         }
+
+        public Parameters withCongestion(Congestion newCongestion) {
+            return new Parameters(dut, tester, mtu, paths, initialSendPsn, initialReceivePsn, timers, newCongestion);
+        }
     }
 
     /**

@@ -46,8 +46,9 @@ public enum ReferenceConfiguration {
     /**
      * A device that claims only core, multipath and streams: the endpoint is built without read, immediate and
      * congestion, so it refuses READ_REQUEST and WRITE_WITH_IMMEDIATE with NACK INVALID_REQUEST (clause 5.6.7) and
-     * sends every ACK with CE count 0 and no rate limit (clause 8.2.6), the two clauses only such a device can be
-     * judged on.
+     * sends every ACK with CE count 0 and no rate limit (clause 8.2.6), and keeps its declared first windows of
+     * {@value #CORE_PATH_WINDOW} and {@value #CORE_CONNECTION_WINDOW} packets without growing them (clause 10.1.6):
+     * the three clauses only such a device can be judged on.
      */
     CORE,
     /**
@@ -58,7 +59,7 @@ public enum ReferenceConfiguration {
     REORDER;
 
     /** The clauses only a device that claims fewer profiles than the standard configuration can be judged on. */
-    private static final List<String> UNCLAIMED_PROFILE_CLAUSES = List.of("5.6.7", "8.2.6");
+    private static final List<String> UNCLAIMED_PROFILE_CLAUSES = List.of("5.6.7", "8.2.6", "10.1.6");
 
     /** The profiles the core configuration does not claim, each a feature its endpoint is built without. */
     private static final Set<Profile> NOT_CLAIMED_BY_CORE =
@@ -69,6 +70,14 @@ public enum ReferenceConfiguration {
 
     /** The clause only a sender with a declared reorder tolerance can be judged on. */
     private static final String REORDER_CLAUSE = "6.3.3";
+
+    /**
+     * The first windows the core configuration declares and keeps (clause 10.1.6): a connection window below what two
+     * paths' windows allow, so that a case sees both bounds bind.
+     */
+    private static final int CORE_PATH_WINDOW = 16;
+
+    private static final int CORE_CONNECTION_WINDOW = 24;
 
     private static final int REORDER_PACKETS = 3;
     private static final long REORDER_TIME_NS = 80_000_000L;
@@ -144,7 +153,10 @@ public enum ReferenceConfiguration {
         return switch (this) {
             case STANDARD, IPV6, FRAMES -> standard; // IPv6's header length follows from the DUT's address (SoftDut)
             case CORE ->
-                standard.toBuilder().features(EnumSet.noneOf(Feature.class)).build();
+                standard.toBuilder()
+                        .features(EnumSet.noneOf(Feature.class))
+                        .windows(CORE_PATH_WINDOW, CORE_CONNECTION_WINDOW, standard.maxConnectionWindow())
+                        .build();
             case REORDER ->
                 standard.toBuilder()
                         .reorderTolerance(REORDER_PACKETS, REORDER_TIME_NS)
@@ -171,8 +183,19 @@ public enum ReferenceConfiguration {
                             .map(c -> claims.contains(c.profile()))
                             .orElse(false))
                     .forEach(optional::add);
-            return standard.withConformance(
-                    new DutProfile.Conformance(claims, optional, conformance.limits(), conformance.reorderTolerance()));
+            final DutProfile.Congestion congestion = standard.parameters().congestion();
+            return standard.withConformance(new DutProfile.Conformance(
+                            claims, optional, conformance.limits(), conformance.reorderTolerance()))
+                    .withParameters(standard.parameters()
+                            .withCongestion(new DutProfile.Congestion(
+                                    congestion.decreaseFactor(),
+                                    congestion.linkRateMbps(),
+                                    congestion.targetUtilization(),
+                                    congestion.hintInterval(),
+                                    CORE_PATH_WINDOW,
+                                    CORE_CONNECTION_WINDOW,
+                                    congestion.undeclared(),
+                                    congestion.activeWindow())));
         }
         if (this == REORDER) {
             final DutProfile.Conformance conformance = standard.conformance();

@@ -116,7 +116,7 @@ final class WindowRounds {
      * Posts WRITEs of a whole region each on stream 0, work requests {@code firstWrId} on, enough for at least
      * {@code packets} packets of the connection's MTU: data a window count cannot run out of.
      */
-    static void postLongWrites(final Testbed testbed, final long packets, final long firstWrId) throws Exception {
+    static long[] postLongWrites(final Testbed testbed, final long packets, final long firstWrId) throws Exception {
         final int payload = testbed.connection().maxPayload(org.mrconf.wire.Opcode.WRITE);
         final int perWrite = (Testbed.REGION + payload - 1) / payload;
         final int writes = (int) ((packets + perWrite - 1) / perWrite);
@@ -133,6 +133,7 @@ final class WindowRounds {
                             0x1000,
                             0x77);
         }
+        return java.util.stream.LongStream.range(firstWrId, firstWrId + writes).toArray();
     }
 
     private static void postShortWrite(final Testbed testbed, final long wrId) throws Exception {
@@ -143,14 +144,13 @@ final class WindowRounds {
                         0x77);
     }
 
-    private static void awaitCompletions(final Testbed testbed, final String clause, final long[] wrIds)
-            throws Exception {
+    static void awaitCompletions(final Testbed testbed, final String clause, final long[] wrIds) throws Exception {
         final java.util.Set<Long> completed = new java.util.HashSet<>();
         final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
         while (completed.size() < wrIds.length) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError(String.format(
-                        "set-up of %s: the %d short WRITEs of the warm-up did not all complete within %s although"
+                        "set-up of %s: the %d WRITEs of the warm-up did not all complete within %s although"
                                 + " the tester acknowledged every packet (completed: %d)",
                         clause, wrIds.length, Testbed.WAIT, completed.size()));
             }
