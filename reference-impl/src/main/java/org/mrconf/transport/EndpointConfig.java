@@ -47,6 +47,8 @@ import org.mrconf.defect.Defects;
  *                              (clause 6.3.3, at most 3; 0, the default, and 1 hold at once)
  * @param reorderToleranceNs    how long after the first ACK that shows a gap the PSN is deemed lost all the same, at
  *                              most a quarter of the path's smoothed RTT (clause 6.3.3; 0, the default, holds at once)
+ * @param timeoutResendsOldestOnly on a retransmission timeout, resend only the path's oldest outstanding PSN, not every
+ *                              outstanding one (clause 6.6.2 allows either, freedom F-11); false by default
  * @param features              the optional parts of the protocol the endpoint offers ({@link Feature}; all by
  *                              default), so that it can stand for a device that claims fewer profiles
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
@@ -79,6 +81,7 @@ public record EndpointConfig(
         boolean tailLossProbe,
         int reorderTolerancePackets,
         long reorderToleranceNs,
+        boolean timeoutResendsOldestOnly,
         java.util.Set<Feature> features,
         Defects defects) {
 
@@ -148,6 +151,7 @@ public record EndpointConfig(
         b.tailLossProbe = tailLossProbe;
         b.reorderTolerancePackets = reorderTolerancePackets;
         b.reorderToleranceNs = reorderToleranceNs;
+        b.timeoutResendsOldestOnly = timeoutResendsOldestOnly;
         b.features = java.util.EnumSet.noneOf(Feature.class);
         b.features.addAll(features);
         b.defects = defects;
@@ -182,6 +186,7 @@ public record EndpointConfig(
         private boolean tailLossProbe = true;
         private int reorderTolerancePackets;
         private long reorderToleranceNs;
+        private boolean timeoutResendsOldestOnly;
         private java.util.Set<Feature> features = java.util.EnumSet.allOf(Feature.class);
         private Defects defects = Defects.NONE;
 
@@ -299,6 +304,15 @@ public record EndpointConfig(
             return this;
         }
 
+        /**
+         * Whether a retransmission timeout resends only the path's oldest outstanding PSN (clause 6.6.2's least, freedom
+         * F-11) rather than every outstanding PSN of the path (the default).
+         */
+        public Builder timeoutResendsOldestOnly(final boolean oldestOnly) {
+            this.timeoutResendsOldestOnly = oldestOnly;
+            return this;
+        }
+
         /** Offers only {@code offered} of the optional features, as a device that claims fewer profiles. */
         public Builder features(final java.util.Set<Feature> offered) {
             this.features = java.util.EnumSet.noneOf(Feature.class);
@@ -358,6 +372,7 @@ public record EndpointConfig(
                     tailLossProbe,
                     reorderTolerancePackets,
                     reorderToleranceNs,
+                    timeoutResendsOldestOnly,
                     features,
                     defects);
         }

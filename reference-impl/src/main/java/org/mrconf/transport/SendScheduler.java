@@ -57,7 +57,11 @@ final class SendScheduler {
         this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
         this.invalidatedUnsentSkipped = defects.has(org.mrconf.defect.Defect.INVALIDATED_UNSENT_SKIPPED);
         this.connectionWindowIgnored = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_IGNORED);
+        this.timeoutResendsOldestOnly = state.config.timeoutResendsOldestOnly();
     }
+
+    /** A legal choice of clause 6.6.2 (freedom F-11): an expiry resends the oldest outstanding PSN alone. */
+    private final boolean timeoutResendsOldestOnly;
 
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean goBackN;
@@ -295,7 +299,7 @@ final class SendScheduler {
 
     /**
      * The backstop (clauses 6.6.2 to 6.6.4, 6.7.1, 10.1.3): back off, pick new entropy, shrink the
-     * window, and resend everything still in flight on the path.
+     * window, and resend everything still in flight on the path (or, when so configured, the oldest PSN alone).
      */
     private void onRetransmissionTimeout(final Connection connection, final PathSender path, final long nowNs) {
         state.counters.increment(Counter.RTO_EXPIRATIONS);
@@ -319,7 +323,13 @@ final class SendScheduler {
             if (waitingPsnResentOnTimeout && path.slotState[PathSender.slot(psn)] == PathSender.WAITING) {
                 path.slotState[PathSender.slot(psn)] = PathSender.LOST; // the defect
             }
+            if (timeoutResendsOldestOnly && path.slotState[PathSender.slot(psn)] != PathSender.IN_FLIGHT) {
+                continue; // acknowledged, waiting or already lost: not the oldest one this expiry resends
+            }
             path.markLost(psn);
+            if (timeoutResendsOldestOnly) {
+                break; // clause 6.6.2's least: the oldest outstanding PSN alone (freedom F-11)
+            }
         }
         path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
         tailLossProbe.onTimeout(path, nowNs);

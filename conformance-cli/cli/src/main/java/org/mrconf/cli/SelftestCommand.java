@@ -18,6 +18,9 @@ import org.mrconf.selftest.DefectOutcome;
 import org.mrconf.selftest.SelfTest;
 import org.mrconf.selftest.SelfTestReport;
 import org.mrconf.selftest.SelfTestVectors;
+import org.mrconf.selftest.VariantReport;
+import org.mrconf.selftest.VariantSelfTest;
+import org.mrconf.variant.Variant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -71,8 +74,22 @@ final class SelftestCommand implements Callable<Integer> {
                     + " or above; none found: the cases only).")
     Path vectors;
 
-    @Option(names = "--list", description = "List the defect catalogue and exit.")
+    @Option(names = "--list", description = "List the defect and variant catalogues and exit.")
     boolean list;
+
+    @Option(
+            names = "--variants",
+            description = "Run the legal variants of the reference instead of the defects: each takes a choice the"
+                    + " draft leaves open and must get no FAIL, ERROR or INCONCLUSIVE on a MUST clause, on every"
+                    + " clause it bears on. Writes variants.md to --out (default here: reports/benchmarks).")
+    boolean variants;
+
+    @Option(
+            names = "--variant",
+            split = ",",
+            paramLabel = "NAME",
+            description = "With --variants: only these variants (default: every variant of the catalogue).")
+    List<String> variantNames = new ArrayList<>();
 
     @Spec
     CommandSpec spec;
@@ -84,11 +101,19 @@ final class SelftestCommand implements Callable<Integer> {
             for (final Defect defect : Defect.values()) {
                 console.printf("%-40s breaks %s%n", defect.flagName(), String.join(" ", defect.clauses()));
             }
+            for (final Variant variant : Variant.values()) {
+                console.printf(
+                        "%-40s variant: %s allows it (clause %s)%n",
+                        variant.flagName(), variant.freedom(), variant.clause());
+            }
             console.flush();
             return 0;
         }
         if (jobs < 1 || jobs > 64) {
             throw new DutProfileException("--jobs", "jobs", "must be 1 to 64, found " + jobs);
+        }
+        if (variants) {
+            return runVariants(console);
         }
         final List<Defect> selected = selected();
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
@@ -144,6 +169,63 @@ final class SelftestCommand implements Callable<Integer> {
         }
         console.flush();
         return report.passed() ? 0 : 1;
+    }
+
+    /** {@code --variants}: every selected variant on every clause it bears on; exit 1 if one is blocked. */
+    private int runVariants(final PrintWriter console) throws Exception {
+        final List<Variant> selected = new ArrayList<>();
+        try {
+            for (final String name : variantNames) {
+                selected.add(Variant.fromName(name));
+            }
+        } catch (final IllegalArgumentException e) {
+            throw new DutProfileException("--variant", "variant", e.getMessage(), e);
+        }
+        if (selected.isEmpty()) {
+            selected.addAll(Arrays.asList(Variant.values()));
+        }
+        console.printf("Self-test of %d legal variants, %d at once%n", selected.size(), jobs);
+        console.flush();
+        final long started = System.nanoTime();
+        final List<VariantSelfTest.VariantOutcome> outcomes = new VariantSelfTest(VariantSelfTest.Scope.BEARS_ON, jobs)
+                .run(selected, outcome -> {
+                    console.printf(
+                            "%-8s %-40s %s%s%n",
+                            outcome.passed() ? "PASSES" : "BLOCKED",
+                            outcome.variant().label(),
+                            outcome.tally(),
+                            outcome.passed()
+                                    ? ""
+                                    : "; blocking: "
+                                            + String.join(
+                                                    ", ",
+                                                    outcome.blocking().stream()
+                                                            .map(r -> r.caseId() + " " + r.verdict())
+                                                            .toList()));
+                    console.flush();
+                });
+        final String command = "metaroce selftest --variants --jobs " + jobs
+                + (variantNames.isEmpty() ? "" : " --variant " + String.join(",", variantNames))
+                + (outGiven() ? " --out " + out : "");
+        final Path folder = outGiven() ? out : Path.of("reports", "benchmarks");
+        Files.createDirectories(folder);
+        final Path md = folder.resolve("variants.md");
+        Files.writeString(
+                md,
+                VariantReport.markdown(outcomes, VariantSelfTest.Scope.BEARS_ON, command, machine()),
+                StandardCharsets.UTF_8);
+        final long passed =
+                outcomes.stream().filter(VariantSelfTest.VariantOutcome::passed).count();
+        console.printf(
+                "%n%d of %d variants pass; %.1f s. Wrote %s%n",
+                passed, outcomes.size(), (System.nanoTime() - started) / 1e9, md);
+        console.flush();
+        return passed == outcomes.size() ? 0 : 1;
+    }
+
+    /** Whether {@code --out} was given (its default, reports, is the defects' folder). */
+    private boolean outGiven() {
+        return spec.commandLine().getParseResult().hasMatchedOption("--out");
     }
 
     private List<Defect> selected() throws DutProfileException {

@@ -65,7 +65,7 @@ class ArchitectureTest {
                 rule("libraries never import Picocli", ArchitectureRules::librariesNeverImportPicocli),
                 rule("only the adapter imports the reference", ArchitectureRules::onlyTheAdapterImportsTheReference),
                 rule(
-                        "self-validation reads only the defect catalogue",
+                        "self-validation reads only the defect and variant catalogues",
                         ArchitectureRules::selfValidationReadsOnlyTheDefectCatalogue),
                 rule(
                         "the runner library stands below its users",

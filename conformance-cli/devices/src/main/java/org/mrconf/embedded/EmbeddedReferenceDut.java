@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.defect.Defects;
 import org.mrconf.dut.Datagram;
+import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
 import org.mrconf.dut.DutProfileLoader;
@@ -14,6 +15,8 @@ import org.mrconf.dut.QueueWireLink;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.softdut.SoftDut;
 import org.mrconf.softdut.SoftDutOptions;
+import org.mrconf.transport.EndpointConfig;
+import org.mrconf.variant.LegalChoice;
 import org.mrconf.wire.WireConstants;
 
 /**
@@ -33,13 +36,19 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
     private final QueueWireLink link;
     private final JsonLineControlClient control;
     private final ReferenceConfiguration configuration;
+    /** The legal choice (a variant or sampled declarations) it runs, if any: then it is judged by its {@code hello}. */
+    private final Optional<LegalChoice> variant;
     /** The labels of the two ends on the in-memory link (IPv4 or, in the IPv6 configuration, IPv6). */
     private final InetAddress dutAddress;
 
     private final InetAddress testerAddress;
 
-    private EmbeddedReferenceDut(final SoftDutOptions options, final ReferenceConfiguration configuration) {
+    private EmbeddedReferenceDut(
+            final SoftDutOptions options,
+            final ReferenceConfiguration configuration,
+            final Optional<LegalChoice> variant) {
         this.configuration = configuration;
+        this.variant = variant;
         this.dutAddress = configuration.dutAddress();
         this.testerAddress = configuration.testerAddress();
         final InetSocketAddress dutPort = new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT);
@@ -81,29 +90,59 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         return start(defects, ReferenceConfiguration.STANDARD);
     }
 
-    /** Starts the embedded reference in {@code configuration}, committing {@code defects}. */
     /** A clean reference (no defect) in {@code configuration}. */
     public static EmbeddedReferenceDut start(final ReferenceConfiguration configuration) {
         return start(Defects.of(), configuration);
     }
 
+    /** Starts the embedded reference in {@code configuration}, committing {@code defects}. */
     public static EmbeddedReferenceDut start(final Defects defects, final ReferenceConfiguration configuration) {
+        return start(defects, configuration, Optional.empty());
+    }
+
+    /**
+     * Starts the clean reference in its standard configuration taking {@code variant}'s legal choice; its
+     * {@link #device()} is judged by what its {@code hello} declares (clause 12.1.5), as a device without a profile
+     * file is, since the variant changes what it declares.
+     */
+    public static EmbeddedReferenceDut start(final LegalChoice variant) {
+        return start(Defects.NONE, ReferenceConfiguration.STANDARD, Optional.of(variant));
+    }
+
+    private static EmbeddedReferenceDut start(
+            final Defects defects, final ReferenceConfiguration configuration, final Optional<LegalChoice> variant) {
         final SoftDutOptions defaults = SoftDutOptions.builder().build();
+        final EndpointConfig configured = configuration.endpoint(defaults.endpoint());
         return new EmbeddedReferenceDut(
                 SoftDutOptions.builder()
                         // In memory nothing is bound: the address only labels the DUT's end (hello, IPv6 or not).
                         .bindAddress(configuration.dutAddress())
                         .udpPort(WireConstants.DEFAULT_UDP_PORT)
                         .controlPort(-1)
-                        .endpoint(configuration.endpoint(defaults.endpoint()).toBuilder()
+                        .endpoint(variant.map(v -> v.configure(configured)).orElse(configured).toBuilder()
                                 .defects(defects)
                                 .build())
                         .build(),
-                configuration);
+                configuration,
+                variant);
     }
 
-    /** The device as the conformance cases see it, with the reference's bundled declarations. */
+    /**
+     * The device as the conformance cases see it, with the reference's bundled declarations, or, for a variant, with
+     * what its {@code hello} declares.
+     */
     public DeviceUnderTest device() {
+        if (variant.isPresent()) {
+            try {
+                return new DeviceUnderTest(
+                        "embedded reference (" + variant.get().label() + ")",
+                        control,
+                        link,
+                        profile().declaredBy(control.hello()));
+            } catch (final DutControlException e) {
+                throw new IllegalStateException("the embedded reference did not answer hello: " + e.getMessage(), e);
+            }
+        }
         final Defects defects = dut.options().endpoint().defects();
         final String name = (configuration == ReferenceConfiguration.STANDARD
                         ? "embedded reference"

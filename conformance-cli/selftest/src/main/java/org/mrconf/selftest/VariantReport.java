@@ -1,0 +1,80 @@
+package org.mrconf.selftest;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import org.mrconf.variant.Variant;
+import org.mrconf.verdict.CaseResult;
+
+/** The markdown table of a variant self-test: per variant, what its cases gave and what kept it from exit 0. */
+public final class VariantReport {
+    private VariantReport() {}
+
+    /**
+     * The report of {@code outcomes}, made by {@code command} on {@code machine}.
+     *
+     * @param scope which cases ran against each variant
+     */
+    public static String markdown(
+            final List<VariantSelfTest.VariantOutcome> outcomes,
+            final VariantSelfTest.Scope scope,
+            final String command,
+            final String machine) {
+        final StringBuilder md = new StringBuilder();
+        final long passed =
+                outcomes.stream().filter(VariantSelfTest.VariantOutcome::passed).count();
+        md.append("# Legal variants of the reference\n\n")
+                .append("Each variant takes a choice the Open Draft leaves open (Table 12-3) and the standard")
+                .append(" configuration does not, and is judged by what its `hello` declares. It must get no FAIL, no")
+                .append(" ERROR and no INCONCLUSIVE on a MUST clause: anything in the Blocking column is a false")
+                .append(" verdict of the suite against a conforming device.\n\n")
+                .append("- Made by: `")
+                .append(command)
+                .append("`\n- Machine: ")
+                .append(machine)
+                .append("\n- Cases: ")
+                .append(
+                        scope == VariantSelfTest.Scope.BEARS_ON
+                                ? "those of every clause and section each variant bears on"
+                                : "those of the clause that leaves each variant's choice open")
+                .append("\n- Result: ")
+                .append(passed)
+                .append(" of ")
+                .append(outcomes.size())
+                .append(" variants pass\n\n")
+                .append(
+                        "| Variant | Freedom | Clause | Verdicts | Blocking | Blocked once, then decided | Time (s) |\n")
+                .append("| --- | --- | --- | --- | --- | --- | ---: |\n");
+        for (final VariantSelfTest.VariantOutcome outcome : outcomes) {
+            final boolean named = outcome.variant() instanceof Variant;
+            md.append("| `")
+                    .append(outcome.variant().label())
+                    .append("` | ")
+                    .append(named ? ((Variant) outcome.variant()).freedom() : "F-30")
+                    .append(" | ")
+                    .append(named ? ((Variant) outcome.variant()).clause() : "12.1.3, 12.1.6")
+                    .append(" | ")
+                    .append(outcome.tally())
+                    .append(" | ")
+                    .append(cell(outcome.blocking()))
+                    .append(" | ")
+                    .append(cell(outcome.blockedOnce().stream()
+                            .filter(first -> outcome.blocking().stream()
+                                    .noneMatch(r -> r.caseId().equals(first.caseId())))
+                            .toList()))
+                    .append(" | ")
+                    .append(String.format(java.util.Locale.ROOT, "%.1f", outcome.durationNs() / 1e9))
+                    .append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private static String cell(final List<CaseResult> results) {
+        if (results.isEmpty()) {
+            return "-";
+        }
+        return results.stream()
+                .map(r -> r.caseId() + " " + r.verdict())
+                .collect(Collectors.joining("; "))
+                .replace("|", "\\|");
+    }
+}

@@ -1,0 +1,220 @@
+package org.mrconf.variant;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import org.mrconf.transport.EndpointConfig;
+import org.mrconf.transport.Feature;
+
+/**
+ * The catalogue of legal variants of the reference: the mirror image of {@link org.mrconf.defect.Defect}. A defect
+ * breaks a clause and must make its case FAIL; a variant takes a choice the Open Draft leaves open (its implementation
+ * freedoms, Table 12-3, and the declarations Table 12-2 allows) which the standard configuration does not take, and
+ * every case must still PASS (or be not applicable, or WARN on a SHOULD), with no FAIL, no ERROR and no INCONCLUSIVE on
+ * a MUST clause. {@code metaroce selftest} runs each one on the clauses its choice bears on.
+ *
+ * <p>A variant only configures the reference, as a vendor configures a NIC: it changes the endpoint's parameters or
+ * picks one of the behaviours the reference offers, and the device declares what it then is in {@code hello}, so a
+ * variant is judged by what it declares, as a device without a profile file is (clause 12.1.5).
+ *
+ * <p>Every constant is off unless selected with {@code --dut 'reference?variant=NAME'} or by the self-test. Each names
+ * the freedom of Table 12-3 that allows it and the clauses whose cases it bears on (the cases the self-test runs).
+ */
+public enum Variant implements LegalChoice {
+    /**
+     * First windows of one packet, path and connection: the least section 10 allows (freedom F-23: "a tester must not
+     * assume more than one").
+     */
+    FIRST_WINDOWS_OF_ONE(
+            "F-23",
+            "10",
+            on("6", "7.4", "7.5", "9.1", "10", "11.1"),
+            c -> c.toBuilder().windows(1, 1, c.maxConnectionWindow()).build()),
+
+    /** First windows of two packets per path and three per connection (freedom F-23). */
+    FIRST_WINDOWS_OF_TWO_AND_THREE(
+            "F-23",
+            "10",
+            on("6", "7.4", "7.5", "9.1", "10", "11.1"),
+            c -> c.toBuilder().windows(2, 3, c.maxConnectionWindow()).build()),
+
+    /** A connection window that is most of the time what binds: one path's first window (freedom F-23, F-30). */
+    CONNECTION_WINDOW_OF_ONE_PATH(
+            "F-23",
+            "10.1.2",
+            on("10", "8.2"),
+            c -> c.toBuilder()
+                    .windows(c.initialPathWindow(), c.initialPathWindow(), c.maxConnectionWindow())
+                    .build()),
+
+    /** An ACK for every packet: no coalescing at all (clause 8.1.4, freedom F-17). */
+    ACK_EVERY_PACKET(
+            "F-17",
+            "8.1.4",
+            on("6", "8.1", "9.1"),
+            c -> c.toBuilder().ackPolicy(c.ackDelayNs(), 1).build()),
+
+    /**
+     * The most coalescing the reference's timers allow: an ACK delay of a quarter of the minimum RTO and 64 packets per
+     * ACK, declared as such (clause 8.1.4, freedom F-17).
+     */
+    ACK_MOST_COALESCING(
+            "F-17",
+            "8.1.4",
+            on("6", "8.1", "9.1", "10"),
+            c -> c.toBuilder()
+                    .ackPolicy(Math.max(c.ackDelayNs(), c.minRtoNs() / 4), 64)
+                    .build()),
+
+    /** On a retransmission timeout, resend the oldest outstanding PSN alone (clause 6.6.2, freedom F-11). */
+    TIMEOUT_RESENDS_OLDEST_ONLY(
+            "F-11",
+            "6.6.2",
+            on("6", "10.1.3", "11.1"),
+            c -> c.toBuilder().timeoutResendsOldestOnly(true).build()),
+
+    /**
+     * No tail-loss probe: clause 6.3.4 is a SHOULD, and a device that does not implement it does not list it (the
+     * timer is then the only backstop of a lost last packet).
+     */
+    NO_TAIL_LOSS_PROBE(
+            "F-8", "6.3.4", on("6"), c -> c.toBuilder().tailLossProbe(false).build()),
+
+    /**
+     * Slower timers, declared: a minimum RTO four times the standard one, the initial RTO kept above it and a maximum
+     * twice the standard (freedom F-30).
+     */
+    SLOWER_TIMERS(
+            "F-30",
+            "6.6.2",
+            on("6.6", "6.7", "6.3.4", "9.1.9", "10.1.3"),
+            c -> c.toBuilder()
+                    .timers(
+                            4 * c.minRtoNs(),
+                            Math.max(4 * c.minRtoNs(), c.initialRtoNs()),
+                            Math.max(4 * c.minRtoNs(), 2 * c.maxRtoNs()))
+                    .build()),
+
+    /** A gentler multiplicative decrease, declared (clause 10.1.1, freedom F-30): 0.7 instead of 0.5. */
+    GENTLER_DECREASE(
+            "F-30", "10.1.1", on("10"), c -> c.toBuilder().decreaseFactor(0.7).build()),
+
+    /**
+     * A lower target utilisation and an active window four hint intervals long, both declared (clause 8.2.4, freedoms
+     * F-18 and F-30).
+     */
+    LOWER_UTILISATION_LONGER_ACTIVE_WINDOW(
+            "F-18",
+            "8.2.4",
+            on("8.2", "10.1.5"),
+            c -> c.toBuilder()
+                    .rateHintUtilization(0.8)
+                    .rateHintActiveWindow(4 * c.rateHintIntervalNs())
+                    .build()),
+
+    /** Other entropy choices when re-pathing (freedoms F-1 and F-10): another seed for the source ports it picks. */
+    OTHER_ENTROPY_CHOICES(
+            "F-10",
+            "6.6.4",
+            on("4.1", "6.4", "6.6", "6.7", "8.1.6"),
+            c -> c.toBuilder().entropySeed(0x5eed_2026L).build()),
+
+    /**
+     * Core alone: none of read, immediate and congestion, so the windows are the declared first ones and never grow
+     * (clause 10.1.6), and ACKs carry no congestion signals (clause 8.2.6). Freedom F-23 and clause 12.1.1.
+     */
+    CORE_ONLY(
+            "F-23",
+            "10.1.6",
+            on("5.6.7", "6", "7", "8", "9", "10", "11"),
+            c -> c.toBuilder().features(EnumSet.noneOf(Feature.class)).build()),
+
+    /** Core alone with first windows of one packet (freedoms F-23 and F-19). */
+    CORE_ONLY_WINDOWS_OF_ONE(
+            "F-23",
+            "10.1.6",
+            on("6", "7.5", "10", "11.1"),
+            c -> c.toBuilder()
+                    .features(EnumSet.noneOf(Feature.class))
+                    .windows(1, 1, c.maxConnectionWindow())
+                    .build()),
+
+    /**
+     * A declared reorder tolerance (clause 6.3.3, a MAY, freedom F-7): three PSNs or 40 ms, whichever comes first.
+     */
+    REORDER_TOLERANCE(
+            "F-7",
+            "6.3.3",
+            on("6.3", "6.4", "6.5"),
+            c -> c.toBuilder().reorderTolerance(3, 40_000_000L).build());
+
+    private final String freedom;
+    private final String clause;
+    private final List<String> bearsOn;
+    private final UnaryOperator<EndpointConfig> configure;
+
+    Variant(
+            final String freedom,
+            final String clause,
+            final List<String> bearsOn,
+            final UnaryOperator<EndpointConfig> configure) {
+        this.freedom = freedom;
+        this.clause = clause;
+        this.bearsOn = bearsOn;
+        this.configure = configure;
+    }
+
+    private static List<String> on(final String... clausesOrSections) {
+        return List.of(clausesOrSections);
+    }
+
+    /** The implementation freedom of the Open Draft's Table 12-3 that allows this variant, e.g. {@code F-11}. */
+    public String freedom() {
+        return freedom;
+    }
+
+    /** The clause that leaves this choice open. */
+    public String clause() {
+        return clause;
+    }
+
+    /**
+     * The clauses and sections (a section prefix such as {@code 6.3} stands for its clauses) whose cases this choice
+     * bears on: the cases the self-test runs against it.
+     */
+    @Override
+    public List<String> bearsOn() {
+        return bearsOn;
+    }
+
+    /** The endpoint {@code standard} configured with this variant's choice. */
+    @Override
+    public EndpointConfig configure(final EndpointConfig standard) {
+        return configure.apply(standard);
+    }
+
+    /** Its name in a target or on the command line: lower case with dashes, e.g. {@code ack-every-packet}. */
+    public String flagName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    @Override
+    public String label() {
+        return flagName();
+    }
+
+    /** The variant {@code name} (flag or constant form); an {@link IllegalArgumentException} lists the known ones. */
+    public static Variant fromName(final String name) {
+        final String constant = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (final Variant variant : values()) {
+            if (variant.name().equals(constant)) {
+                return variant;
+            }
+        }
+        throw new IllegalArgumentException("unknown variant '" + name + "'; known: "
+                + Arrays.stream(values()).map(Variant::flagName).collect(Collectors.joining(", ")));
+    }
+}
