@@ -123,8 +123,14 @@ class ConnectionDecreaseSpacingCase {
             final int pathWindow = declared.initialPathWindow();
             final int connectionWindow = declared.initialConnectionWindow();
             final int halvedPathWindow = (int) Math.floor(Math.max(1, pathWindow * factor));
-            final int paths =
-                    (int) Math.min(maxPaths, Math.max(2, (2L * connectionWindow + pathWindow - 1) / pathWindow));
+            // Enough paths that path 0, never acknowledged after the first decrease, holds well under the window of
+            // two decreases if the DUT sprays evenly: with the connection window of one decrease spread over more
+            // than 1/f paths, path 0's share (about W f / paths) leaves the DUT room for new packets after the second
+            // decrease (W f^2), so the window is seen to bind. A connection window no larger than a path's would
+            // otherwise sit half on path 0 and leave no room at all.
+            final int spread = (int) Math.ceil(2 / factor) + 1;
+            final int paths = (int) Math.min(
+                    maxPaths, Math.max(Math.max(2, spread), (2L * connectionWindow + pathWindow - 1) / pathWindow));
             final double needed = connectionWindow * factor + connectionWindow / 8.0 + 2 * SLACK;
             // The windows of one and of two decreases must differ by more than the slack of both counts.
             final boolean separable =
