@@ -40,7 +40,11 @@ class VariantSelfValidationTest {
                             + " differ by more than the counts' slack",
                     "ConnectionWindowCase.connectionWindowBindsWhateverThePathsAllow",
                     "its warm-up needs a packet on every path, which a one-packet connection window never lets the"
-                            + " reference send while ACKs are held"),
+                            + " reference send while ACKs are held",
+                    "CongestionCase.spraysOverEveryHealthyPath",
+                    "a one-packet connection window may keep paths idle (10.2.1 forbids idling only for lack of window"
+                            + " on other paths); on a loaded host timers collapse the grown window before every path"
+                            + " carried a packet: the case should grow the connection window first"),
             Variant.FIRST_WINDOWS_OF_TWO_AND_THREE,
             Map.of(
                     "ConnectionDecreaseSpacingCase.decreasesAreSpacedByTheConnectionsSmoothedRtt",
