@@ -114,7 +114,8 @@ final class SenderSteps {
             final StimulusSender stimulus,
             final Map<String, PlaceholderRewriter.ActualRegion> regions,
             final List<DutCompletion> completions,
-            final List<String> failures) {
+            final List<String> failures,
+            final org.mrconf.peer.StallMonitor stalls) {
         this.sidecar = sidecar;
         this.mtu = mtu;
         this.timers = timers;
@@ -132,7 +133,16 @@ final class SenderSteps {
         this.failures = failures;
         this.messages = new AwaitedMessages(peer, mark, rewriter, failures);
         this.heldAckChecks = new HeldAckChecks(
-                sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets, this::outstanding);
+                sidecar,
+                timers,
+                quiet,
+                peer,
+                control,
+                completions,
+                failures,
+                this::sentPackets,
+                this::outstanding,
+                stalls);
         this.lossRepair = new LossRepairCheck(sidecar.setup().initialSendPsn());
         this.congestionWindows =
                 new CongestionWindowCheck(congestion, sidecar.setup().paths());
