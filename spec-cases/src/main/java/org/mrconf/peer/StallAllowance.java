@@ -23,7 +23,7 @@ import org.opentest4j.TestAbortedException;
  * assertThat(measured).isBetween(lowest, highest);                         // otherwise judged as before
  * }</pre>
  */
-@API(status = EXPERIMENTAL, since = "0.9")
+@API(status = EXPERIMENTAL, since = "0.15")
 public final class StallAllowance {
     private StallAllowance() {}
 

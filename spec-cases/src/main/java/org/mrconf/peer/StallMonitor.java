@@ -22,7 +22,7 @@ import org.apiguardian.api.API;
  * <p>Everything time-dependent takes a clock: {@link #start} runs the thread on the given clock and sleeper; a test
  * drives {@link #tick()} itself, or {@link #record}s stalls directly, without any thread or real sleep.
  */
-@API(status = EXPERIMENTAL, since = "0.9")
+@API(status = EXPERIMENTAL, since = "0.15")
 public final class StallMonitor implements AutoCloseable {
     /** How the monitor waits one interval; {@link #threadSleep()} in a run, a clock advance in a test. */
     @FunctionalInterface
