@@ -190,6 +190,12 @@ public final class StallMonitor implements AutoCloseable {
         return overdue >= thresholdNs ? Math.max(0, overdue) : 0;
     }
 
+    /** Whether the monitor's thread runs (started and not yet stopped). */
+    public boolean running() {
+        final Thread started = thread;
+        return started != null && started.isAlive() && !stopping;
+    }
+
     /** The longest stall seen since the monitor was made. */
     public synchronized long longestEverNs() {
         return longestEverNs;
