@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.util.Optional;
 import org.apiguardian.api.API;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.peer.TesterPeer;
 
 /**
@@ -16,7 +17,9 @@ import org.mrconf.peer.TesterPeer;
  *
  * <p>The session also holds two facts the runner needs between cases: whether the device was lost (its control
  * channel or link died; every later case is then ERROR without touching it, see {@link Applicability}), and the
- * tester peer of the case that runs now, whose recording is the evidence of a failure.
+ * tester peer of the case that runs now, whose recording is the evidence of a failure. It also holds the run's
+ * {@link StallMonitor}, which the runner starts and stops: timing checks ask it how long the host stalled while they
+ * measured ({@link org.mrconf.peer.StallAllowance}).
  */
 @API(status = INTERNAL, since = "0.1")
 public final class DutSession {
@@ -26,11 +29,13 @@ public final class DutSession {
     /** One run's state. */
     private static final class State {
         final DeviceUnderTest device;
+        final StallMonitor stalls;
         volatile String lostReason;
         volatile TesterPeer currentPeer;
 
-        State(final DeviceUnderTest device) {
+        State(final DeviceUnderTest device, final StallMonitor stalls) {
             this.device = device;
+            this.stalls = stalls;
         }
 
         synchronized void markLost(final String reason) {
@@ -46,6 +51,12 @@ public final class DutSession {
 
     /** An installed session: removing it, or marking its device lost from any thread. */
     public interface Installed extends AutoCloseable {
+        /** The run's stall monitor; one that has seen no stall when no run installed one. */
+        public static StallMonitor stalls() {
+            final State state = CURRENT.get();
+            return state == null ? StallMonitor.none() : state.stalls;
+        }
+
         /** Marks the device lost (first reason wins), from any thread: every case not yet started is ERROR. */
         void markLost(String reason);
 
@@ -54,13 +65,25 @@ public final class DutSession {
         void close();
     }
 
-    /** Makes {@code dut} the device the cases of this thread's run run against; returns a handle that removes it. */
+    /**
+     * Makes {@code dut} the device the cases of this thread's run run against, with no stall monitor (every timing
+     * check then sees no stall); returns a handle that removes it.
+     */
     public static Installed install(final DeviceUnderTest dut) {
+        return install(dut, StallMonitor.none());
+    }
+
+    /**
+     * Makes {@code dut} the device the cases of this thread's run run against, and {@code stalls} the monitor their
+     * timing checks ask (the caller starts and stops it); returns a handle that removes both.
+     */
+    public static Installed install(final DeviceUnderTest dut, final StallMonitor stalls) {
+        java.util.Objects.requireNonNull(stalls, "stalls");
         final State existing = CURRENT.get();
         if (existing != null) {
             throw new IllegalStateException("a device is already installed: " + existing.device.name());
         }
-        final State state = new State(dut);
+        final State state = new State(dut, stalls);
         CURRENT.set(state);
         return new Installed() {
             @Override
@@ -80,6 +103,12 @@ public final class DutSession {
     /** The installed device, if any. */
     public static Optional<DeviceUnderTest> current() {
         return Optional.ofNullable(CURRENT.get()).map(s -> s.device);
+    }
+
+    /** The run's stall monitor; one that has seen no stall when no run installed one. */
+    public static StallMonitor stalls() {
+        final State state = CURRENT.get();
+        return state == null ? StallMonitor.none() : state.stalls;
     }
 
     /** Marks the device lost (first reason wins): every case not yet run is skipped as ERROR. */

@@ -112,6 +112,14 @@ public final class Testbed implements AutoCloseable {
         return new Testbed(control, peer, peer.connection(spec, mtu), key, dut.profile());
     }
 
+    /**
+     * The run's stall monitor: how long the tester host stalled in a measuring window, for {@link
+     * org.mrconf.peer.StallAllowance}.
+     */
+    public org.mrconf.peer.StallMonitor stalls() {
+        return DutSession.stalls();
+    }
+
     /** What the device declared: claims, limits, timers and their tolerance. */
     public DutProfile profile() {
         return profile;

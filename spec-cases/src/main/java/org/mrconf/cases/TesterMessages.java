@@ -155,17 +155,23 @@ public final class TesterMessages {
 
     /**
      * Waits until the DUT has sent no new packet matching {@code matcher} (e.g. first transmissions of data, which
-     * stop when its windows are full) for {@link #STALL}, at most {@link Testbed#WAIT}; returns those packets.
+     * stop when its windows are full) for {@link #STALL}, net of the host's longest stall in that time ({@link
+     * org.mrconf.peer.StallAllowance#quietFor}), at most {@link Testbed#WAIT}; returns those packets.
      * Retransmissions by a timer the case does not control do not disturb it when the matcher excludes them.
      */
     public static List<ReceivedPacket> awaitStalled(final Testbed testbed, final int mark, final PacketMatcher matcher)
             throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + Testbed.WAIT.toNanos();
+        final org.mrconf.peer.StallMonitor stalls = testbed.stalls();
+        final long deadlineNs = stalls.nowNs() + Testbed.WAIT.toNanos();
         int seen = -1;
-        while (System.nanoTime() - deadlineNs < 0) {
+        long changedNs = stalls.nowNs();
+        while (stalls.nowNs() - deadlineNs < 0) {
+            final long nowNs = stalls.nowNs();
             final int now = testbed.peer().recorder().matching(mark, matcher).size();
-            if (now == seen && now > 0) {
-                break;
+            if (now != seen) {
+                changedNs = nowNs;
+            } else if (now > 0 && org.mrconf.peer.StallAllowance.quietFor(stalls, changedNs, nowNs, STALL.toNanos())) {
+                break; // quiet net of the host's stalls: a DUT the host held back did not stop
             }
             seen = now;
             Thread.sleep(STALL.toMillis());

@@ -13,6 +13,8 @@ import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.DataPacket;
 import org.opentest4j.TestAbortedException;
@@ -23,7 +25,9 @@ import org.opentest4j.TestAbortedException;
  * (10.2.1) and connection failure (6.7.3). With nothing acknowledged every resend is the timer's, so nothing here
  * races a timer of the DUT's that the tester could have started or stopped. Intervals are judged against the declared
  * timers and tolerance, measured by the tester's clock and by the DUT's own transmit timestamps; an interval fails
- * only when both clocks agree, as in {@code TimerCase}. Without declared timers nothing is judged (INCONCLUSIVE).
+ * only when both clocks agree, as in {@code TimerCase}, and never when it misses its bound by no more than the tester
+ * host's longest stall in that interval ({@link StallAllowance}: INCONCLUSIVE). Without declared timers nothing is
+ * judged (INCONCLUSIVE).
  */
 final class HeldAckChecks {
     /** Expiries past the one that reaches the maximum RTO watched by {@code resentOldest}. */
@@ -42,6 +46,8 @@ final class HeldAckChecks {
     private final Supplier<List<ReceivedPacket>> sent;
     /** The distinct PSNs the DUT sent on each path: all of them, since the tester acknowledged nothing. */
     private final Supplier<Map<Integer, Long>> psnsByPath;
+    /** The run's stall monitor: a miss within the host's stall is INCONCLUSIVE. */
+    private final StallMonitor stalls;
 
     HeldAckChecks(
             final Sidecar sidecar,
@@ -52,7 +58,8 @@ final class HeldAckChecks {
             final List<DutCompletion> completions,
             final List<String> failures,
             final Supplier<List<ReceivedPacket>> sent,
-            final Supplier<Map<Integer, Long>> psnsByPath) {
+            final Supplier<Map<Integer, Long>> psnsByPath,
+            final StallMonitor stalls) {
         this.sidecar = sidecar;
         this.timers = timers;
         this.quiet = quiet;
@@ -62,6 +69,7 @@ final class HeldAckChecks {
         this.failures = failures;
         this.sent = sent;
         this.psnsByPath = psnsByPath;
+        this.stalls = stalls;
     }
 
     /** Runs the checks {@code check} asks for that need a silent tester, in the order the fields are documented. */
@@ -136,13 +144,23 @@ final class HeldAckChecks {
             Thread.sleep(remainingNs / 1_000_000, (int) (remainingNs % 1_000_000));
         }
         final long longestNs = declared.maxRto().plus(declared.tolerance()).toNanos();
-        final long shortestNs = declared.minRto().minus(declared.tolerance()).toNanos();
         final Map<String, List<ReceivedPacket>> byPsn = transmissionsByPathAndPsn();
         final long initial = sidecar.setup().initialSendPsn();
         for (final int path : psnsByPath.get().keySet()) {
             final List<ReceivedPacket> oldest = byPsn.getOrDefault(key(path, initial), List.of());
             final String what = at + ": path " + path + "'s oldest PSN " + initial;
             if (oldest.size() < 2) {
+                if (oldest.size() == 1) {
+                    // Not resent by now: late by the time since its transmission beyond the longest RTO, unless the
+                    // host stalled for as long meanwhile.
+                    final long judgedAtNs = peer.link().nowNs();
+                    StallAllowance.excuse(
+                            stalls,
+                            what + " was not retransmitted within the declared maximum RTO plus tolerance",
+                            StallAllowance.overNs(judgedAtNs - oldest.get(0).receivedNs(), longestNs),
+                            oldest.get(0).receivedNs(),
+                            judgedAtNs);
+                }
                 if (watch.toNanos() >= longestNs) {
                     failures.add(String.format(
                             "%s was %s in %d ms with nothing acknowledged; 6.6.2: the timer resends it within the"
@@ -161,41 +179,67 @@ final class HeldAckChecks {
             }
             final List<Interval> intervals = intervals(oldest);
             if (backoff) {
-                doubles(declared, intervals, what);
+                doubles(declared, intervals, what, stalls, failures);
             }
-            for (int i = 1; i <= intervals.size(); i++) {
-                final long byTester = intervals.get(i - 1).byTester();
-                final long byDut = intervals.get(i - 1).byDut();
-                if (Math.min(byTester, byDut) > longestNs) {
-                    failures.add(String.format(
-                            "%s: transmission %d came %d us after the one before (%d us by the DUT's timestamps);"
-                                    + " 6.6.2: the RTO is clamped to the declared maximum of %d us, plus the"
-                                    + " tolerance of %d us",
-                            what,
-                            i + 1,
-                            byTester / 1000,
-                            byDut / 1000,
-                            declared.maxRto().toNanos() / 1000,
-                            declared.tolerance().toNanos() / 1000));
-                    break;
-                }
-                if (Math.max(byTester, byDut) < shortestNs) {
-                    failures.add(String.format(
-                            "%s: transmission %d came %d us after the one before (%d us by the DUT's timestamps);"
-                                    + " 6.6.2: the RTO is clamped to the declared minimum of %d us, less the"
-                                    + " tolerance of %d us",
-                            what,
-                            i + 1,
-                            byTester / 1000,
-                            byDut / 1000,
-                            declared.minRto().toNanos() / 1000,
-                            declared.tolerance().toNanos() / 1000));
-                    break;
-                }
-            }
+            clamped(declared, intervals, what, stalls, failures);
         }
         if (newSourcePort) {
             sourcePortsChange(byPsn, at);
+        }
+    }
+
+    /**
+     * Clause 6.6.2's clamps: each interval between two transmissions of the oldest PSN lies within [minimum RTO -
+     * tolerance, maximum RTO + tolerance] by at least one of the two clocks; the first that does not by either adds a
+     * failure, unless it misses by no more than the host's longest stall in it (INCONCLUSIVE).
+     */
+    static void clamped(
+            final DutProfile.Timers declared,
+            final List<Interval> intervals,
+            final String what,
+            final StallMonitor stalls,
+            final List<String> failures) {
+        final long longestNs = declared.maxRto().plus(declared.tolerance()).toNanos();
+        final long shortestNs = declared.minRto().minus(declared.tolerance()).toNanos();
+        for (int i = 1; i <= intervals.size(); i++) {
+            final Interval interval = intervals.get(i - 1);
+            final long byTester = interval.byTester();
+            final long byDut = interval.byDut();
+            // Both clocks must miss on the same side for a failure: the smaller miss is what a stall must cover.
+            StallAllowance.excuse(
+                    stalls,
+                    what + ": transmission " + (i + 1) + " after the one before",
+                    Math.max(
+                            StallAllowance.overNs(Math.min(byTester, byDut), longestNs),
+                            StallAllowance.underNs(Math.max(byTester, byDut), shortestNs)),
+                    interval.fromNs(),
+                    interval.toNs());
+            if (Math.min(byTester, byDut) > longestNs) {
+                failures.add(String.format(
+                        "%s: transmission %d came %d us after the one before (%d us by the DUT's timestamps);"
+                                + " 6.6.2: the RTO is clamped to the declared maximum of %d us, plus the"
+                                + " tolerance of %d us",
+                        what,
+                        i + 1,
+                        byTester / 1000,
+                        byDut / 1000,
+                        declared.maxRto().toNanos() / 1000,
+                        declared.tolerance().toNanos() / 1000));
+                break;
+            }
+            if (Math.max(byTester, byDut) < shortestNs) {
+                failures.add(String.format(
+                        "%s: transmission %d came %d us after the one before (%d us by the DUT's timestamps);"
+                                + " 6.6.2: the RTO is clamped to the declared minimum of %d us, less the"
+                                + " tolerance of %d us",
+                        what,
+                        i + 1,
+                        byTester / 1000,
+                        byDut / 1000,
+                        declared.minRto().toNanos() / 1000,
+                        declared.tolerance().toNanos() / 1000));
+                break;
+            }
         }
     }
 
@@ -206,7 +250,12 @@ final class HeldAckChecks {
      * cannot be told from the DUT's, and a missing doubling or clamp is off by the expected value); it fails when both
      * clocks say it does not, and the vector is INCONCLUSIVE when they disagree.
      */
-    private void doubles(final DutProfile.Timers declared, final List<Interval> intervals, final String what) {
+    static void doubles(
+            final DutProfile.Timers declared,
+            final List<Interval> intervals,
+            final String what,
+            final StallMonitor stalls,
+            final List<String> failures) {
         final long toleranceNs = declared.tolerance().toNanos();
         final long maxNs = declared.maxRto().toNanos();
         long expectedNs = Math.max(
@@ -226,6 +275,14 @@ final class HeldAckChecks {
                         what, i, byDut / 1000, byTester / 1000, lowest / 1000, highest / 1000));
             }
             if (!testerOk) {
+                StallAllowance.excuse(
+                        stalls,
+                        what + ": interval " + i + " before resend " + i,
+                        Math.min(
+                                StallAllowance.missNs(byTester, lowest, highest),
+                                StallAllowance.missNs(byDut, lowest, highest)),
+                        intervals.get(i - 1).fromNs(),
+                        intervals.get(i - 1).toNs());
                 failures.add(String.format(
                         "%s: interval %d before resend %d is %d us (%d us by the DUT's timestamps); 6.6.3: the RTO"
                                 + " starts at the declared initial RTO and doubles on each expiry up to the maximum,"
@@ -337,6 +394,14 @@ final class HeldAckChecks {
             }
             final Long atNs = seenAtNs.get(wrId);
             final long earliestNs = timeoutNs - declared.tolerance().toNanos();
+            if (atNs != null) {
+                StallAllowance.excuse(
+                        stalls,
+                        at + ": 6.7.3: work request " + wrId + "'s failure",
+                        StallAllowance.underNs(atNs - first.receivedNs(), earliestNs),
+                        first.receivedNs(),
+                        atNs);
+            }
             if (atNs != null && atNs - first.receivedNs() < earliestNs) {
                 failures.add(String.format(
                         "%s: work request %d completed %d ms after the DUT's first packet; 6.7.3: not before the"
@@ -357,8 +422,11 @@ final class HeldAckChecks {
         return byPsn;
     }
 
-    /** The time between two transmissions of one PSN, by the tester's clock and by the DUT's transmit timestamps. */
-    private record Interval(long byTester, long byDut) {}
+    /**
+     * The time between two transmissions of one PSN, by the tester's clock and by the DUT's transmit timestamps, and
+     * when the tester received the two (the measuring window).
+     */
+    record Interval(long byTester, long byDut, long fromNs, long toNs) {}
 
     /** The intervals between consecutive transmissions, in order. */
     private static List<Interval> intervals(final List<ReceivedPacket> transmissions) {
@@ -366,7 +434,9 @@ final class HeldAckChecks {
         for (int i = 1; i < transmissions.size(); i++) {
             intervals.add(new Interval(
                     transmissions.get(i).receivedNs() - transmissions.get(i - 1).receivedNs(),
-                    Psn.distance(timestamp(transmissions.get(i - 1)), timestamp(transmissions.get(i)))));
+                    Psn.distance(timestamp(transmissions.get(i - 1)), timestamp(transmissions.get(i))),
+                    transmissions.get(i - 1).receivedNs(),
+                    transmissions.get(i).receivedNs()));
         }
         return intervals;
     }

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.wire.DataPacket;
 import org.opentest4j.TestAbortedException;
 
@@ -63,7 +65,8 @@ final class LongHaulChecks {
             final long answeredAfterNs,
             final Optional<DutProfile.Timers> declared,
             final String at,
-            final List<String> failures) {
+            final List<String> failures,
+            final StallMonitor stalls) {
         final Map<String, ReceivedPacket> originals = new HashMap<>();
         for (final ReceivedPacket packet : sent.subList(Math.min(heldFrom, sent.size()), sent.size())) {
             final DataPacket data = packet.data().orElseThrow();
@@ -90,6 +93,12 @@ final class LongHaulChecks {
                         timers.initialRto().toMillis(),
                         answeredAfterNs / 1000));
             }
+            StallAllowance.excuse(
+                    stalls,
+                    at + ": 6.6.5: the resend of PSN " + data.header().psn(),
+                    StallAllowance.underNs(Math.max(byTester, byDut), dueNs),
+                    original.receivedNs(),
+                    packet.receivedNs());
             failures.add(String.format(
                     "%s: the DUT resent PSN %d on path %d %d us after its first transmission (%d us by its"
                             + " timestamps), before its timer could be due (the declared initial RTO of %d ms less the"

@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.wire.DataPacket;
 import org.opentest4j.TestAbortedException;
 
@@ -29,8 +31,14 @@ import org.opentest4j.TestAbortedException;
 final class RetryWaitCheck {
     private static final long POLL_MS = 5;
 
+    private final StallMonitor stalls;
     private OptionalLong expirationsBefore = OptionalLong.empty();
     private Nacked nacked;
+
+    /** A check that gives the host's stalls to the device ({@link StallAllowance}). */
+    RetryWaitCheck(final StallMonitor stalls) {
+        this.stalls = stalls;
+    }
 
     /** The NACKed PSN, when the tester began to send the NACK (its link's clock) and what it asked for. */
     private record Nacked(int path, long psn, long beforeNs, long retryAfterNs) {}
@@ -69,6 +77,12 @@ final class RetryWaitCheck {
         if (waitedNs >= nack.retryAfterNs()) {
             return;
         }
+        StallAllowance.excuse(
+                stalls,
+                at + ": 9.1.9: " + what,
+                StallAllowance.underNs(waitedNs, nack.retryAfterNs()),
+                nack.beforeNs(),
+                resend.receivedNs());
         if (noExpirySinceTheNack(control)) {
             failures.add(String.format(
                     "%s: 9.1.9: %s was resent %d us after the tester sent the NACK, before the"

@@ -7,6 +7,8 @@ import java.util.function.Supplier;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.wire.DataPacket;
 import org.opentest4j.TestAbortedException;
 
@@ -21,7 +23,8 @@ import org.opentest4j.TestAbortedException;
  * took the sample before it sent that packet, which it was asked to post only once the first completed). The interval
  * from T2 to the resend fails below clamp(3E) less the declared tolerance, or above twice clamp(3(E + T2 - t1)) plus
  * the tolerance (the same allowance {@code TimerCase} gives), only when the DUT's transmit timestamps and the tester's
- * arrival times agree. A DUT that ignores the echo samples the true round trip, far shorter, and resends long before
+ * arrival times agree, and by more than the tester host's longest stall in the interval ({@link StallAllowance}). A
+ * DUT that ignores the echo samples the true round trip, far shorter, and resends long before
  * 3E.
  */
 final class RttEstimateCheck {
@@ -39,7 +42,8 @@ final class RttEstimateCheck {
             final long echoAgeNs,
             final Optional<DutProfile.Timers> declared,
             final String at,
-            final List<String> failures)
+            final List<String> failures,
+            final StallMonitor stalls)
             throws InterruptedException {
         final DutProfile.Timers timers = declared.orElseThrow(() -> new TestAbortedException(
                 at + ": the device declares no timers, so its RTO cannot be judged against its RTT estimate"));
@@ -70,6 +74,15 @@ final class RttEstimateCheck {
         final long highest = 2 * clamp(timers, 3 * (echoAgeNs + gap)) + tolerance;
         final long byDut = Psn.distance(original.transmitTimestamp(), resend.transmitTimestamp());
         final long byTester = pair[1].receivedNs() - pair[0].receivedNs();
+        // Both clocks must miss on the same side for a failure: the smaller miss is what a host stall must cover.
+        StallAllowance.excuse(
+                stalls,
+                at + ": 6.6.1: the first resend of PSN " + original.header().psn(),
+                Math.max(
+                        StallAllowance.underNs(Math.max(byDut, byTester), lowest),
+                        StallAllowance.overNs(Math.min(byDut, byTester), highest)),
+                pair[0].receivedNs(),
+                pair[1].receivedNs());
         if (byDut < lowest && byTester < lowest) {
             failures.add(String.format(
                     "%s: the DUT resent PSN %d %d us after sending it (%d us by the tester's clock), before the RTO"

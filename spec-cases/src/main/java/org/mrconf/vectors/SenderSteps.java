@@ -81,7 +81,11 @@ final class SenderSteps {
     /** The losses {@code lose} shapes and the check of their repair. */
     private final LossRepairCheck lossRepair;
     /** The wait a NACK RECEIVER_NOT_READY with a retry-after asks for. */
-    private final RetryWaitCheck retryWait = new RetryWaitCheck();
+    private final RetryWaitCheck retryWait;
+    /** The run's stall monitor: a timing miss within the host's stall is INCONCLUSIVE ({@link
+     * org.mrconf.peer.StallAllowance}).
+     */
+    private final org.mrconf.peer.StallMonitor stalls;
     /** How much older than the packet's own each ACK's echoed timestamp is ({@code echoAge}), in nanoseconds. */
     private volatile long echoAgeNs;
     /** The CE count every ACK of the tester reports since the latest acks step that gave one ({@code ceCount}). */
@@ -114,7 +118,8 @@ final class SenderSteps {
             final StimulusSender stimulus,
             final Map<String, PlaceholderRewriter.ActualRegion> regions,
             final List<DutCompletion> completions,
-            final List<String> failures) {
+            final List<String> failures,
+            final org.mrconf.peer.StallMonitor stalls) {
         this.sidecar = sidecar;
         this.mtu = mtu;
         this.timers = timers;
@@ -132,7 +137,18 @@ final class SenderSteps {
         this.failures = failures;
         this.messages = new AwaitedMessages(peer, mark, rewriter, failures);
         this.heldAckChecks = new HeldAckChecks(
-                sidecar, timers, quiet, peer, control, completions, failures, this::sentPackets, this::outstanding);
+                sidecar,
+                timers,
+                quiet,
+                peer,
+                control,
+                completions,
+                failures,
+                this::sentPackets,
+                this::outstanding,
+                stalls);
+        this.stalls = stalls;
+        this.retryWait = new RetryWaitCheck(stalls);
         this.lossRepair = new LossRepairCheck(sidecar.setup().initialSendPsn());
         this.congestionWindows =
                 new CongestionWindowCheck(congestion, sidecar.setup().paths());
@@ -379,7 +395,8 @@ final class SenderSteps {
                     timers,
                     mtu,
                     at,
-                    failures);
+                    failures,
+                    stalls);
         }
         for (final Sidecar.RegionContent content : check.regions()) {
             final PlaceholderRewriter.ActualRegion region = regions.get(content.region());
@@ -452,7 +469,7 @@ final class SenderSteps {
             congestionWindows.judge(check, this::outstanding, rateHintMbps, quiet, at, failures);
         }
         if (check.rtoFollowsEcho()) {
-            RttEstimateCheck.judge(this::sentPackets, heldFrom, echoAgeNs, timers, at, failures);
+            RttEstimateCheck.judge(this::sentPackets, heldFrom, echoAgeNs, timers, at, failures, stalls);
         }
         if (check.longHaulTimers()) {
             LongHaulChecks.declaredTimers(timers, at, failures);
@@ -462,7 +479,7 @@ final class SenderSteps {
                 throw new TestAbortedException(at + ": the DUT sent nothing while the tester held its ACKs back, so"
                         + " no resend can be judged");
             }
-            LongHaulChecks.noSpuriousResend(sentPackets(), heldFrom, releasedAfterNs, timers, at, failures);
+            LongHaulChecks.noSpuriousResend(sentPackets(), heldFrom, releasedAfterNs, timers, at, failures, stalls);
         }
         if (check.unhealthy()) {
             pathHealth.unhealthy(this::sentPackets, control, at);

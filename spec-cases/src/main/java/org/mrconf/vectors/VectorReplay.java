@@ -24,6 +24,8 @@ import org.mrconf.dut.WireLink;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.peer.TesterPeer;
 import org.opentest4j.TestAbortedException;
 
@@ -130,11 +132,26 @@ public final class VectorReplay {
     public static void run(
             final TestVector vector, final DutControl control, final WireLink link, final Declared declared)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
+        run(vector, control, link, declared, StallMonitor.none());
+    }
+
+    /**
+     * As {@link #run(TestVector, DutControl, WireLink, Declared)}, with the run's {@link StallMonitor}: a timing check
+     * that misses its bound by no more than the host's longest stall in its measuring window makes the attempt
+     * undecided ({@link StallAllowance}), never a failure.
+     */
+    public static void run(
+            final TestVector vector,
+            final DutControl control,
+            final WireLink link,
+            final Declared declared,
+            final StallMonitor stalls)
+            throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final int attempts = vector.sidecar().steps().isEmpty() ? 1 : ATTEMPTS;
         final List<String> reasons = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
             try {
-                attempt(vector, control, link, declared);
+                attempt(vector, control, link, declared, stalls);
                 return;
             } catch (final TestAbortedException e) {
                 reasons.add(e.getMessage());
@@ -149,7 +166,11 @@ public final class VectorReplay {
     }
 
     private static void attempt(
-            final TestVector vector, final DutControl control, final WireLink link, final Declared declared)
+            final TestVector vector,
+            final DutControl control,
+            final WireLink link,
+            final Declared declared,
+            final StallMonitor stalls)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final OptionalInt mtu = declared.mtu();
         final Sidecar sidecar = vector.sidecar();
@@ -234,7 +255,8 @@ public final class VectorReplay {
                         stimulus,
                         regions,
                         completions,
-                        failures);
+                        failures,
+                        stalls);
                 steps.run(vector.stimulus());
             }
             awaitQuiet(

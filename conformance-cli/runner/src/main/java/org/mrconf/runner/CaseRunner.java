@@ -116,13 +116,22 @@ public final class CaseRunner {
         }
         final Collector collector =
                 new Collector(device, options.liveness(), listener, options.selection(), options.stop());
-        try (DutSession.Installed installed = DutSession.install(device)) {
+        // One stall monitor per run (per lane of a laned run), on the clock that stamps the link's packets, unless the
+        // caller brought one: timing checks that miss by no more than the host's stall are INCONCLUSIVE.
+        final org.mrconf.peer.StallMonitor started =
+                options.stalls().isPresent() ? null : org.mrconf.peer.StallMonitor.start(device.link()::nowNs);
+        final org.mrconf.peer.StallMonitor stalls = options.stalls().orElse(started);
+        try (DutSession.Installed installed = DutSession.install(device, stalls)) {
             final java.util.function.Consumer<String> markLost = installed::markLost;
             options.stop().attach(markLost);
             try {
                 launcher.execute(plan, collector);
             } finally {
                 options.stop().detach(markLost);
+            }
+        } finally {
+            if (started != null) {
+                started.close();
             }
         }
         return Collections.unmodifiableList(new ArrayList<>(collector.results));

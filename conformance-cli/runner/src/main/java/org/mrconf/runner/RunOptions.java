@@ -6,16 +6,23 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
+import org.mrconf.peer.StallMonitor;
 
 /**
  * How a run goes: which cases ({@link Selection}), how the runner learns that the device is gone
  * ({@link LivenessProbe}), how another thread stops it ({@link RunStop}), and where its test vectors are (absent: the
  * {@code metaroce.vectors} system property, else {@code test-vectors} in the working directory), and which part of the
- * run this is ({@link Part}: all of it, or one lane of a {@link LanedRun}).
+ * run this is ({@link Part}: all of it, or one lane of a {@link LanedRun}), and which {@link StallMonitor} its timing
+ * checks ask (absent: the runner starts one on the device link's clock for the run, or the lane, and stops it after).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record RunOptions(
-        Selection selection, LivenessProbe liveness, RunStop stop, Optional<Path> vectorRoot, Part part) {
+        Selection selection,
+        LivenessProbe liveness,
+        RunStop stop,
+        Optional<Path> vectorRoot,
+        Part part,
+        Optional<StallMonitor> stalls) {
     /** Which of the selected cases a run executes. */
     public enum Part {
         /** The Java cases and the test vectors. */
@@ -32,6 +39,17 @@ public record RunOptions(
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(vectorRoot, "vectorRoot");
         Objects.requireNonNull(part, "part");
+        Objects.requireNonNull(stalls, "stalls");
+    }
+
+    /** A run whose stall monitor the runner starts. */
+    public RunOptions(
+            final Selection selection,
+            final LivenessProbe liveness,
+            final RunStop stop,
+            final Optional<Path> vectorRoot,
+            final Part part) {
+        this(selection, liveness, stop, vectorRoot, part, Optional.empty());
     }
 
     /** The whole selection, cases and vectors. */
@@ -56,20 +74,28 @@ public record RunOptions(
     }
 
     public RunOptions withSelection(final Selection newSelection) {
-        return new RunOptions(newSelection, liveness, stop, vectorRoot, part);
+        return new RunOptions(newSelection, liveness, stop, vectorRoot, part, stalls);
     }
 
     public RunOptions withLiveness(final LivenessProbe newLiveness) {
-        return new RunOptions(selection, newLiveness, stop, vectorRoot, part);
+        return new RunOptions(selection, newLiveness, stop, vectorRoot, part, stalls);
     }
 
     /** The same run with its test vectors under {@code root}. */
     public RunOptions withVectorRoot(final Path root) {
-        return new RunOptions(selection, liveness, stop, Optional.of(root), part);
+        return new RunOptions(selection, liveness, stop, Optional.of(root), part, stalls);
     }
 
     /** The same run, executing only {@code newPart} of its selection. */
     public RunOptions withPart(final Part newPart) {
-        return new RunOptions(selection, liveness, stop, vectorRoot, newPart);
+        return new RunOptions(selection, liveness, stop, vectorRoot, newPart, stalls);
+    }
+
+    /**
+     * The same run with its timing checks asking {@code monitor}, which the caller starts and stops (a test records
+     * stalls into it); the runner then starts none.
+     */
+    public RunOptions withStalls(final StallMonitor monitor) {
+        return new RunOptions(selection, liveness, stop, vectorRoot, part, Optional.of(monitor));
     }
 }

@@ -20,6 +20,8 @@ import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.wire.Opcode;
 
 /**
@@ -32,6 +34,9 @@ import org.mrconf.wire.Opcode;
  * come for {@link #QUIET_PACKETS} packet times at the hinted rate, or that many of the longest gaps the DUT left
  * between new PSNs so far (it may pace slower than the hint), at least F less one packet (rounding) must be in
  * flight.
+ *
+ * <p>The silence counts net of the tester host's longest stall in it ({@link StallAllowance#quietFor}): a DUT the host
+ * held back was not stopped by its window, so the case waits on instead of counting a window cut short.
  *
  * <p>F is counted in packets of the connection's MTU (Open Draft 0.14), which the tester sets to the declared MTU. A DUT still sending when a timer of its expires (a pace slower than the hint, a loaded host) leaves
  * the window undecided (INCONCLUSIVE).
@@ -112,9 +117,10 @@ class RateHintFloorCase {
             final Testbed testbed, final int mark, final long hintMbps, final int mtu, final TimerWatch timers)
             throws Exception {
         final long packetNs = (long) (mtu * 8.0 / (hintMbps * 1e6) * 1e9);
-        final long deadlineNs = System.nanoTime() + Testbed.WAIT.toNanos();
+        final StallMonitor stalls = testbed.stalls();
+        final long deadlineNs = stalls.nowNs() + Testbed.WAIT.toNanos();
         int seen = -1;
-        long changedNs = System.nanoTime();
+        long changedNs = stalls.nowNs();
         // A DUT may pace slower than the hint (clause 10.1.4 sets only a ceiling): quiet means several of its own
         // longest gaps so far, not only of the hinted pace.
         long longestGapNs = 0;
@@ -129,17 +135,21 @@ class RateHintFloorCase {
                     .size();
             final long quietNs =
                     Math.max(LEAST_QUIET.toNanos(), Math.max(QUIET_PACKETS * packetNs, QUIET_PACKETS * longestGapNs));
+            final long nowNs = stalls.nowNs();
             if (now != seen) {
                 if (seen > 0) {
-                    longestGapNs = Math.max(longestGapNs, System.nanoTime() - changedNs);
+                    longestGapNs = Math.max(longestGapNs, nowNs - changedNs);
                 }
                 seen = now;
-                changedNs = System.nanoTime();
-            } else if (System.nanoTime() - changedNs >= quietNs) {
+                changedNs = nowNs;
+            } else if (StallAllowance.quietFor(stalls, changedNs, nowNs, quietNs)) {
+                // Quiet net of the host's stalls: a DUT the host held back was not stopped by its window.
                 break;
             }
-            if (System.nanoTime() - deadlineNs > 0) {
-                throw Inconclusive.because("the DUT kept sending new PSNs for " + Testbed.WAIT.toSeconds() + " s");
+            if (nowNs - deadlineNs > 0) {
+                throw Inconclusive.because("the DUT kept sending new PSNs for " + Testbed.WAIT.toSeconds() + " s"
+                        + " (or the host stalled: longest stall " + stalls.longestStallNs(changedNs, nowNs) / 1_000_000
+                        + " ms in the last quiet window)");
             }
             Thread.sleep(2);
         }

@@ -269,24 +269,29 @@ final class WindowRounds {
 
     /**
      * Reads {@code inFlight} until it is more than {@code bound}, or at least {@code atLeast} and unchanged for
-     * {@link TesterMessages#STALL}, or unchanged for {@code quiet}, or {@link Testbed#WAIT} ends, and returns its last
-     * value. A DUT that exceeds a window does so at once, in the same burst, so the stall ends the count in time.
+     * {@link TesterMessages#STALL}, or unchanged for {@code quiet} net of the host's longest stall in it ({@link
+     * org.mrconf.peer.StallAllowance#quietFor}), or {@link Testbed#WAIT} ends, and returns its last value. A DUT that
+     * exceeds a window does so at once, in the same burst, so the stall ends the count in time.
      */
     static int countInFlight(
             final java.util.function.IntSupplier inFlight, final int atLeast, final int bound, final Duration quiet)
             throws InterruptedException {
-        final long startNs = System.nanoTime();
+        // The quiet counts only net of the host's longest stall in it: a DUT the host held back did not stop.
+        final org.mrconf.peer.StallMonitor stalls = org.mrconf.cases.DutSession.stalls();
+        final long startNs = stalls.nowNs();
         long changedNs = startNs;
         int seen = -1;
         while (true) {
-            final long nowNs = System.nanoTime();
+            final long nowNs = stalls.nowNs();
             final int now = inFlight.getAsInt();
             if (now != seen) {
                 changedNs = nowNs;
             } else if (now >= atLeast) {
                 return now;
             }
-            if (now > bound || nowNs - changedNs >= quiet.toNanos() || nowNs - startNs >= Testbed.WAIT.toNanos()) {
+            if (now > bound
+                    || org.mrconf.peer.StallAllowance.quietFor(stalls, changedNs, nowNs, quiet.toNanos())
+                    || nowNs - startNs >= Testbed.WAIT.toNanos()) {
                 return now;
             }
             seen = now;

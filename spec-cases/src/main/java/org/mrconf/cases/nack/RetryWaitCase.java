@@ -22,6 +22,7 @@ import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
@@ -161,6 +162,13 @@ class RetryWaitCase {
                             resends.where("received after the NACK went out", p -> p.receivedNs() >= nackNs),
                             Testbed.WAIT.plus(retryAfter.multipliedBy(2)));
             final long waitedNs = resent.receivedNs() - nackNs;
+            StallAllowance.excuse(
+                    testbed.stalls(),
+                    "9.1.9: the resend after the RECEIVER_NOT_READY NACK",
+                    StallAllowance.underNs(
+                            waitedNs, retryAfter.minus(timers.tolerance()).toNanos()),
+                    nackNs,
+                    resent.receivedNs());
             assertThat(waitedNs)
                     .as(
                             "9.1.9%s: the %s NACKed RECEIVER_NOT_READY came again %d us after the NACK, before its"

@@ -18,6 +18,8 @@ import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.Opcode;
 
@@ -27,7 +29,8 @@ import org.mrconf.wire.Opcode;
  * timer's; each interval is measured twice, by the DUT's own transmit timestamps and by the tester's clock, and the
  * case fails only when both say the same thing: too early by more than the tolerance, or too late by more than the
  * tolerance and the expected value. When only one of the two clocks is out of bounds the link's timing cannot
- * decide, and the case says so.
+ * decide, and the case says so. Nor does it decide when both miss by no more than the tester host's longest stall
+ * in the interval ({@link StallAllowance}): the host, not the timer, may have been late.
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Retransmission timer")
@@ -102,6 +105,12 @@ class TimerCase {
             final long byDut = Psn.distance(
                     tail.get(0).data().orElseThrow().transmitTimestamp(),
                     tail.get(1).data().orElseThrow().transmitTimestamp());
+            StallAllowance.excuse(
+                    testbed.stalls(),
+                    "6.6.3: the first resend after the ACK",
+                    StallAllowance.overNs(Math.min(byTester, byDut), allowedNs),
+                    tail.get(0).receivedNs(),
+                    tail.get(1).receivedNs());
             assertThat(Math.min(byTester, byDut))
                     .as(
                             "6.6.3: after the ACK the RTO is the computed one (about %d us, allowed %d us), not the"
@@ -185,6 +194,12 @@ class TimerCase {
                         fastSampleNs / 1000, inflatedNs / 1_000_000));
             }
             final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
+            StallAllowance.excuse(
+                    testbed.stalls(),
+                    "6.6.1: path 1's resend",
+                    StallAllowance.overNs(Math.min(fastByTester, interval(originals[1], resends[1])), fastHighest),
+                    originals[1].receivedNs(),
+                    resends[1].receivedNs());
             assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
                     .as(
                             "6.6.1: path 1's RTO follows its own short RTT, not path 0's: at most %d us",
@@ -280,6 +295,12 @@ class TimerCase {
                     longestFastSampleNs / 1000, inflatedNs / 1_000_000));
         }
         final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
+        StallAllowance.excuse(
+                testbed.stalls(),
+                "6.6.1: path 1's resend",
+                StallAllowance.overNs(Math.min(fastByTester, interval(originals[1], resends[1])), fastHighest),
+                originals[1].receivedNs(),
+                resends[1].receivedNs());
         assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
                 .as("6.6.1: path 1's RTO follows its own short RTT, not path 0's: at most %d us", fastHighest / 1000)
                 .isLessThanOrEqualTo(fastHighest);
@@ -359,7 +380,7 @@ class TimerCase {
                             expiry + 1,
                             Duration.ofNanos(3 * expectedNs).plus(Testbed.WAIT))
                     .get(expiry);
-            judge(timers, previous, next, expectedNs, clause + ": interval before resend " + expiry);
+            judge(timers, previous, next, expectedNs, clause + ": interval before resend " + expiry, testbed.stalls());
             if (repath && testbed.profile().claims(Profile.MULTIPATH)) {
                 assertThat(next.captured().sourcePort())
                         .as("6.6.4: resend %d after an expiry carries a new entropy", expiry)
@@ -376,19 +397,33 @@ class TimerCase {
 
     /**
      * Fails when both clocks put the interval between two transmissions outside what the declared timer allows, and
-     * gives up when they disagree.
+     * gives up when they disagree, or when both miss by no more than the host's longest stall in the interval.
      */
     static void judge(
             final DutProfile.Timers timers,
             final ReceivedPacket previous,
             final ReceivedPacket next,
             final long expectedNs,
-            final String what) {
-        final long toleranceNs = timers.tolerance().toNanos();
+            final String what,
+            final StallMonitor stalls) {
         final long byTester = next.receivedNs() - previous.receivedNs();
         final long byDut = Psn.distance(
                 previous.data().orElseThrow().transmitTimestamp(),
                 next.data().orElseThrow().transmitTimestamp());
+        judge(timers, byTester, byDut, expectedNs, what, stalls, previous.receivedNs(), next.receivedNs());
+    }
+
+    /** {@link #judge(DutProfile.Timers, ReceivedPacket, ReceivedPacket, long, String, StallMonitor)} on its numbers. */
+    static void judge(
+            final DutProfile.Timers timers,
+            final long byTester,
+            final long byDut,
+            final long expectedNs,
+            final String what,
+            final StallMonitor stalls,
+            final long fromNs,
+            final long toNs) {
+        final long toleranceNs = timers.tolerance().toNanos();
         final long lowest = expectedNs - toleranceNs;
         // Lateness is judged coarsely: the tester's own scheduling delays cannot be told from the DUT's, and what a
         // wrong timer does (no clamp, a doubling too many) is late by at least the expected value.
@@ -399,6 +434,14 @@ class TimerCase {
             throw Inconclusive.because(what + ": the DUT's timestamps say " + byDut / 1000 + " us, the tester's clock "
                     + byTester / 1000 + " us; only one is within " + lowest / 1000 + " to " + highest / 1000 + " us");
         }
+        StallAllowance.excuse(
+                stalls,
+                what,
+                Math.min(
+                        StallAllowance.missNs(byTester, lowest, highest),
+                        StallAllowance.missNs(byDut, lowest, highest)),
+                fromNs,
+                toNs);
         assertThat(byTester)
                 .as(
                         "%s: between %d and %d us (declared %d us, tolerance %d us); the DUT's timestamps say %d us",

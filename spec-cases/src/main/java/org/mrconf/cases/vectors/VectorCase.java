@@ -66,7 +66,8 @@ class VectorCase {
                                 vector,
                                 dut.control(),
                                 dut.link(),
-                                VectorReplay.Declared.of(dut.profile().parameters()));
+                                VectorReplay.Declared.of(dut.profile().parameters()),
+                                org.mrconf.cases.DutSession.stalls());
                     }));
         }
         for (final VectorException problem : corpus.problems()) {
