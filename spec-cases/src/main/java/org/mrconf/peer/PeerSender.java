@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,9 @@ public final class PeerSender implements AutoCloseable {
     private long nextIndex;
     private final List<SentPacket> decisions = new ArrayList<>();
     private final List<SentPacket> transmissions = new ArrayList<>();
+    /** Apart from {@link #transmissions}, and not under this sender's lock: ACKs go out from the recorder's thread. */
+    private final ConcurrentLinkedQueue<SentPacket> controlTransmissions = new ConcurrentLinkedQueue<>();
+
     private final List<Held> held = new ArrayList<>();
     private ScheduledExecutorService scheduler;
     private int delayedInFlight;
@@ -99,10 +103,23 @@ public final class PeerSender implements AutoCloseable {
         return decision;
     }
 
-    /** Sends a packet straight to the link, bypassing impairment and log: for the peer's own control traffic. */
+    /**
+     * Sends a packet straight to the link, bypassing impairment and the decision log: for the peer's own control
+     * traffic (its ACKs). It is kept in {@link #controlTransmissions()}, so evidence shows it.
+     */
     public void sendUnimpaired(byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        long nowNs = link.nowNs();
         link.send(packet, sourcePort, ecn);
         transmitted.incrementAndGet();
+        controlTransmissions.add(new SentPacket(-1, Fate.deliver(), sourcePort, ecn, nowNs, packet));
+    }
+
+    /**
+     * Every packet {@link #sendUnimpaired} put on the wire (index -1), in wire order: the peer's own ACKs, which
+     * {@link #transmissions()} does not hold.
+     */
+    public List<SentPacket> controlTransmissions() {
+        return List.copyOf(controlTransmissions);
     }
 
     /**

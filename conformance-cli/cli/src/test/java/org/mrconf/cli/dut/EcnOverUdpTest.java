@@ -25,6 +25,7 @@ import org.mrconf.runner.Selection;
 import org.mrconf.softdut.SoftDut;
 import org.mrconf.softdut.SoftDutOptions;
 import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Evidence;
 import org.mrconf.verdict.Verdict;
 
 /**
@@ -40,13 +41,44 @@ class EcnOverUdpTest {
     void theSendersEctMarksAreJudgedOverUdp() throws Exception {
         assumeTrue(EcnDatagramSocket.platformSupported(), "the ECN-reading socket is Linux (64-bit) only");
 
-        assertThat(run(Defects.NONE)).as("clean soft DUT").isEqualTo(Verdict.PASS);
-        assertThat(run(Defects.of(Defect.NOT_ECT_ON_DATA)))
-                .as("soft DUT sending its data Not-ECT")
-                .isEqualTo(Verdict.FAIL);
+        assertThat(run(Defects.NONE).verdict()).as("clean soft DUT").isEqualTo(Verdict.PASS);
+        final CaseResult failed = run(Defects.of(Defect.NOT_ECT_ON_DATA));
+        assertThat(failed.verdict()).as("soft DUT sending its data Not-ECT").isEqualTo(Verdict.FAIL);
+
+        // The evidence keeps the real addresses, ports and ECN field of the packets of both directions (issue 33).
+        final List<Evidence.PacketRecord> packets = failed.evidence().packets();
+        assertThat(packets).allSatisfy(p -> assertThat(p.wire()).isPresent());
+        final List<Evidence.Wire> fromTester = wires(packets, "tester->dut");
+        final List<Evidence.Wire> fromDut = wires(packets, "dut->tester");
+        assertThat(fromTester)
+                .as("the tester's own packets are in the evidence")
+                .isNotEmpty();
+        assertThat(fromDut).isNotEmpty();
+        assertThat(fromTester).allSatisfy(w -> {
+            assertThat(w.sourceAddress()).isEqualTo("127.0.0.1");
+            assertThat(w.destinationPort()).isEqualTo(dutPort);
+            assertThat(w.ecn()).isPresent();
+        });
+        assertThat(fromDut).allSatisfy(w -> {
+            assertThat(w.sourceAddress()).isEqualTo("127.0.0.1");
+            assertThat(w.sourcePort()).as("the DUT's entropy port, not 4796").isNotEqualTo(4796);
+            assertThat(w.ecn()).as("seen over UDP").isPresent();
+        });
+        assertThat(fromDut)
+                .as("the defect's Not-ECT data is visible in the evidence")
+                .anySatisfy(w -> assertThat(w.ecn().getAsInt()).isZero());
     }
 
-    private static Verdict run(final Defects defects) throws Exception {
+    private static List<Evidence.Wire> wires(final List<Evidence.PacketRecord> packets, final String direction) {
+        return packets.stream()
+                .filter(p -> p.direction().equals(direction))
+                .map(p -> p.wire().orElseThrow())
+                .toList();
+    }
+
+    private static int dutPort;
+
+    private static CaseResult run(final Defects defects) throws Exception {
         final InetAddress loopback = InetAddress.getByName("127.0.0.1");
         try (SoftDut dut = SoftDut.start(SoftDutOptions.builder()
                 .bindAddress(loopback)
@@ -57,6 +89,7 @@ class EcnOverUdpTest {
                         .build())
                 .build())) {
             final InetSocketAddress dutAddress = new InetSocketAddress(loopback, dut.udpPort());
+            dutPort = dut.udpPort();
             final InetSocketAddress tester = new InetSocketAddress(loopback, 0);
             final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
             try (UdpWireLink link = UdpWireLink.open(dutAddress, tester, System::nanoTime);
@@ -74,7 +107,7 @@ class EcnOverUdpTest {
                                 .withSelection(new Selection(List.of(), Set.of(), Set.of(), Set.of(), List.of(CASE))),
                         ignored -> {});
                 assertThat(results).extracting(CaseResult::caseId).containsExactly(CASE);
-                return results.get(0).verdict();
+                return results.get(0);
             }
         }
     }
