@@ -81,7 +81,8 @@ public final class UdpWireLink implements WireLink {
     private final Object receiveLock = new Object();
     private volatile boolean closed;
 
-    private UdpWireLink(InetSocketAddress dut, InetSocketAddress tester, LongSupplier clock, boolean seeEcn)
+    /** With {@code withoutEcn} null the link tries the ECN-reading sockets; else it falls back, for that reason. */
+    private UdpWireLink(InetSocketAddress dut, InetSocketAddress tester, LongSupplier clock, String withoutEcn)
             throws IOException {
         this.dut = dut;
         this.testerAddress = tester.getAddress();
@@ -92,8 +93,8 @@ public final class UdpWireLink implements WireLink {
         EcnDatagramSocket.Poller nativePoller = null;
         String unseen = null;
         try {
-            if (!seeEcn) {
-                unseen = "the tester's UDP link was opened without its ECN-reading sockets";
+            if (withoutEcn != null) {
+                unseen = withoutEcn;
             } else {
                 nativePoller = EcnDatagramSocket.Poller.open().orElse(null);
                 if (nativePoller == null) {
@@ -161,9 +162,13 @@ public final class UdpWireLink implements WireLink {
                     "the DUT and the tester must be the same IP family: " + dut + ", " + tester);
         }
         try {
-            return new UdpWireLink(dut, tester, clock, seeEcn);
+            return new UdpWireLink(
+                    dut,
+                    tester,
+                    clock,
+                    seeEcn ? null : "the tester's UDP link was opened without its ECN-reading sockets");
         } catch (FallBack e) {
-            return new UdpWireLink(dut, tester, clock, false);
+            return new UdpWireLink(dut, tester, clock, e.getMessage());
         }
     }
 
