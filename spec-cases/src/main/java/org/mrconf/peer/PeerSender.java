@@ -3,11 +3,13 @@ package org.mrconf.peer;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -115,8 +117,21 @@ public final class PeerSender implements AutoCloseable {
     }
 
     /**
-     * Every packet {@link #sendUnimpaired} put on the wire (index -1), in wire order: the peer's own ACKs, which
-     * {@link #transmissions()} does not hold.
+     * Sends a packet straight to the link from {@code sourceAddress} ({@link WireLink#sendFrom}), bypassing
+     * impairment and the decision log, and keeps it in {@link #controlTransmissions()}: for a case's packets from a
+     * foreign address (clause 11.2.2).
+     */
+    public void sendUnimpaired(InetAddress sourceAddress, byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        long nowNs = link.nowNs();
+        link.sendFrom(sourceAddress, packet, sourcePort, ecn);
+        transmitted.incrementAndGet();
+        controlTransmissions.add(
+                new SentPacket(-1, Fate.deliver(), sourcePort, ecn, nowNs, packet, Optional.of(sourceAddress)));
+    }
+
+    /**
+     * Every packet {@link #sendUnimpaired} put on the wire (index -1), in wire order: the peer's own ACKs and a case's
+     * packets sent around the impairment, which {@link #transmissions()} does not hold.
      */
     public List<SentPacket> controlTransmissions() {
         return List.copyOf(controlTransmissions);

@@ -1,5 +1,6 @@
 package org.mrconf.runner;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -86,7 +87,9 @@ final class EvidenceCollector {
                     summary(bytes),
                     HexFormat.of().formatHex(bytes),
                     Optional.of(new Evidence.Wire(
-                            tester,
+                            packet.sourceAddress()
+                                    .map(InetAddress::getHostAddress)
+                                    .orElse(tester),
                             packet.sourcePort(),
                             dutAddress,
                             dut.getPort(),
