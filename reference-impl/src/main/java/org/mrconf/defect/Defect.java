@@ -76,7 +76,7 @@ public enum Defect {
     IPV6_UDP_CHECKSUM_OMITTED(breaks("4.1.6")),
     /** Sums the UDP checksum over the UDP header and payload only, leaving out the IP pseudo-header (caught by both UdpChecksumCase tests, which check every frame the DUT sends). */
     UDP_CHECKSUM_WITHOUT_PSEUDO_HEADER(breaks("4.1.6")),
-    /** Sends data packets and READ_REQUESTs Not-ECT instead of ECN-capable; caught by EncapsulationCase. */
+    /** Sends data packets and READ_REQUESTs Not-ECT instead of ECN-capable; caught by EncapsulationCase.dataIsEcnCapable, in memory, over raw Ethernet and over UDP. */
     NOT_ECT_ON_DATA(breaks("4.1.7")),
 
     /** Counts a CE-marked data packet and then drops it instead of processing it; caught by EncapsulationCase. */

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.mrconf.net.Ecn;
 import org.mrconf.net.PacketTransmitter;
+import org.mrconf.pcap.net.EcnDatagramSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>ECN: each send socket's IP_TOS is set to the packet's ECN codepoint when it changes (if the platform lets
  * Java set it). The JDK cannot read the ECN field of a received datagram, so on Linux the receive socket is an
- * {@link EcnReceiveSocket} (IP_RECVTOS through JNA) and received CE marks reach the endpoint (clause 8.2.5).
+ * {@link EcnDatagramSocket} (IP_RECVTOS through JNA) and received CE marks reach the endpoint (clause 8.2.5).
  * Elsewhere it falls back to a {@code DatagramChannel}, every packet is reported Not-ECT, and
  * {@link #seesReceivedEcn()} is false, so the soft DUT does not claim the congestion profile.
  */
@@ -38,7 +39,7 @@ final class UdpNetwork implements Network {
     private static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
     /** The receive socket when ECN is visible; else null and {@link #receiveChannel} receives. */
-    private final EcnReceiveSocket ecnSocket;
+    private final EcnDatagramSocket ecnSocket;
 
     private final DatagramChannel receiveChannel;
     private final DatagramChannel[] sendChannels;
@@ -65,14 +66,14 @@ final class UdpNetwork implements Network {
         }
     };
     private Inbound lastInbound;
-    private EcnReceiveSocket.Handler lastHandler;
+    private EcnDatagramSocket.Handler lastHandler;
     private boolean tosWorks = true;
     private long txErrors;
     private long txUnroutable;
     private long rxErrors;
 
     private UdpNetwork(
-            final EcnReceiveSocket ecnSocket,
+            final EcnDatagramSocket ecnSocket,
             final DatagramChannel receiveChannel,
             final DatagramChannel[] sendChannels,
             final Class<? extends InetAddress> family) {
@@ -95,9 +96,11 @@ final class UdpNetwork implements Network {
                 bindAddress instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
         final DatagramChannel[] send = new DatagramChannel[entropyPorts];
         DatagramChannel receive = null;
-        EcnReceiveSocket ecn = null;
+        EcnDatagramSocket ecn = null;
         try {
-            ecn = EcnReceiveSocket.open(bindAddress, udpPort, SOCKET_BUFFER_BYTES, MAX_DATAGRAM);
+            ecn = EcnDatagramSocket.open(
+                            new InetSocketAddress(bindAddress, udpPort), SOCKET_BUFFER_BYTES, 0, MAX_DATAGRAM)
+                    .orElse(null);
             if (ecn == null) {
                 LOG.warn("cannot read the received ECN field on this platform: CE marks are not seen, and the"
                         + " congestion profile is not claimed");
@@ -139,7 +142,7 @@ final class UdpNetwork implements Network {
     @Override
     public void register(final Selector selector) throws IOException {
         if (ecnSocket != null) {
-            ecnSocket.register(selector);
+            ecnSocket.wakeOnReadable(selector, "mrconf-softdut-udp-poll-" + ecnSocket.port());
         } else {
             receiveChannel.register(selector, SelectionKey.OP_READ);
         }
@@ -171,7 +174,7 @@ final class UdpNetwork implements Network {
     }
 
     /** Adapts the loop's handler; cached, since the loop passes the same one every time. */
-    private EcnReceiveSocket.Handler ecnHandler(final Inbound inbound) {
+    private EcnDatagramSocket.Handler ecnHandler(final Inbound inbound) {
         if (inbound != lastInbound) {
             lastInbound = inbound;
             lastHandler = (source, sourcePort, ecn, buffer, length) ->

@@ -3,11 +3,14 @@ package org.mrconf.peer;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +35,9 @@ public final class PeerSender implements AutoCloseable {
     private long nextIndex;
     private final List<SentPacket> decisions = new ArrayList<>();
     private final List<SentPacket> transmissions = new ArrayList<>();
+    /** Apart from {@link #transmissions}, and not under this sender's lock: ACKs go out from the recorder's thread. */
+    private final ConcurrentLinkedQueue<SentPacket> controlTransmissions = new ConcurrentLinkedQueue<>();
+
     private final List<Held> held = new ArrayList<>();
     private ScheduledExecutorService scheduler;
     private int delayedInFlight;
@@ -99,10 +105,36 @@ public final class PeerSender implements AutoCloseable {
         return decision;
     }
 
-    /** Sends a packet straight to the link, bypassing impairment and log: for the peer's own control traffic. */
+    /**
+     * Sends a packet straight to the link, bypassing impairment and the decision log: for the peer's own control
+     * traffic (its ACKs). It is kept in {@link #controlTransmissions()}, so evidence shows it.
+     */
     public void sendUnimpaired(byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        long nowNs = link.nowNs();
         link.send(packet, sourcePort, ecn);
         transmitted.incrementAndGet();
+        controlTransmissions.add(new SentPacket(-1, Fate.deliver(), sourcePort, ecn, nowNs, packet));
+    }
+
+    /**
+     * Sends a packet straight to the link from {@code sourceAddress} ({@link WireLink#sendFrom}), bypassing
+     * impairment and the decision log, and keeps it in {@link #controlTransmissions()}: for a case's packets from a
+     * foreign address (clause 11.2.2).
+     */
+    public void sendUnimpaired(InetAddress sourceAddress, byte[] packet, int sourcePort, Ecn ecn) throws IOException {
+        long nowNs = link.nowNs();
+        link.sendFrom(sourceAddress, packet, sourcePort, ecn);
+        transmitted.incrementAndGet();
+        controlTransmissions.add(
+                new SentPacket(-1, Fate.deliver(), sourcePort, ecn, nowNs, packet, Optional.of(sourceAddress)));
+    }
+
+    /**
+     * Every packet {@link #sendUnimpaired} put on the wire (index -1), in wire order: the peer's own ACKs and a case's
+     * packets sent around the impairment, which {@link #transmissions()} does not hold.
+     */
+    public List<SentPacket> controlTransmissions() {
+        return List.copyOf(controlTransmissions);
     }
 
     /**

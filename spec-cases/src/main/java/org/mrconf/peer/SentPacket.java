@@ -2,8 +2,10 @@ package org.mrconf.peer;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.net.InetAddress;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 import org.mrconf.pcap.Ecn;
 
@@ -17,13 +19,22 @@ import org.mrconf.pcap.Ecn;
  * @param ecn        the ECN codepoint asked for
  * @param atNs       when it was decided, or for a transmission when it went out, by the link's clock
  * @param bytes      the packet
+ * @param sourceAddress the IP source address when it is not the link's tester address ({@link
+ *     org.mrconf.dut.WireLink#sendFrom}); empty for the tester's own
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public record SentPacket(long index, Fate fate, int sourcePort, Ecn ecn, long atNs, byte[] bytes) {
+public record SentPacket(
+        long index, Fate fate, int sourcePort, Ecn ecn, long atNs, byte[] bytes, Optional<InetAddress> sourceAddress) {
     public SentPacket {
         Objects.requireNonNull(fate, "fate");
         Objects.requireNonNull(ecn, "ecn");
+        Objects.requireNonNull(sourceAddress, "sourceAddress");
         bytes = bytes.clone();
+    }
+
+    /** A packet from the tester's own address. */
+    public SentPacket(long index, Fate fate, int sourcePort, Ecn ecn, long atNs, byte[] bytes) {
+        this(index, fate, sourcePort, ecn, atNs, bytes, Optional.empty());
     }
 
     @Override

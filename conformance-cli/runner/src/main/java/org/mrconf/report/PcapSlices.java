@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.MacAddress;
 import org.mrconf.pcap.PcapWriter;
 import org.mrconf.pcap.UdpFrame;
@@ -13,10 +14,19 @@ import org.mrconf.verdict.Evidence;
 
 /**
  * Writes a case's evidence packets as a pcap slice that Wireshark opens: each MetaRoCE packet is framed in
- * Ethernet/IPv4/UDP with correct checksums. The framing is synthetic (the evidence holds only the MetaRoCE bytes):
- * the tester is 02:00:00:00:00:01 / 192.0.2.1 and the device 02:00:00:00:00:02 / 192.0.2.2 (TEST-NET-1, RFC 5737),
- * both on UDP port {@value UdpFrame#METAROCE_PORT}; each record is stamped at the case start plus the packet's
- * offset.
+ * Ethernet/IP/UDP with correct checksums, in both directions, the tester's own packets (its ACKs included) as well as
+ * the device's. Each record is stamped at the case start plus the packet's offset.
+ *
+ * <p>A packet with its {@link Evidence.Wire} (every packet of a run's own evidence) keeps the IP addresses, UDP ports
+ * and ECN field its link sent or received it with, IPv4 or IPv6, so entropy (source ports) and ECN marks can be
+ * checked in the slice; over UDP these are the real ones. On the embedded reference's in-memory link the addresses
+ * are the labels of its configuration and the ports and ECN field those the two ends used. The DSCP is written 0
+ * (only the ECN field is recorded); a received packet whose ECN the link could not see is written Not-ECT. The
+ * Ethernet addresses are always labels: the tester 02:00:00:00:00:01, the device 02:00:00:00:00:02.
+ *
+ * <p>A packet without wire fields (a report read back from its JSON, which does not carry them) is framed as before:
+ * the tester 192.0.2.1 and the device 192.0.2.2 (TEST-NET-1, RFC 5737), both on UDP port
+ * {@value UdpFrame#METAROCE_PORT}, Not-ECT.
  */
 final class PcapSlices {
     /** The {@link Evidence.PacketRecord#direction()} of a packet the tester sent. */
@@ -68,6 +78,24 @@ final class PcapSlices {
             throw new IllegalArgumentException(result.caseId() + ": evidence packet " + index + " has direction '"
                     + p.direction() + "', want " + TESTER_TO_DUT + " or " + DUT_TO_TESTER);
         }
+        final UdpFrame.Builder frame = UdpFrame.builder()
+                .srcMac(fromTester ? TESTER_MAC : DUT_MAC)
+                .dstMac(fromTester ? DUT_MAC : TESTER_MAC)
+                .payload(payload)
+                .timestamp(result.startedAt().plusNanos(Math.max(0, p.timeNs())));
+        if (p.wire().isPresent()) {
+            final Evidence.Wire wire = p.wire().get();
+            final InetAddress source = literal(result, index, wire.sourceAddress());
+            final InetAddress destination = literal(result, index, wire.destinationAddress());
+            if (source.getClass() == destination.getClass()) {
+                return frame.srcIp(source)
+                        .dstIp(destination)
+                        .srcPort(wire.sourcePort())
+                        .dstPort(wire.destinationPort())
+                        .ecn(Ecn.fromCodepoint(wire.ecn().orElse(0)))
+                        .build();
+            }
+        }
         return UdpFrame.builder()
                 .srcMac(fromTester ? TESTER_MAC : DUT_MAC)
                 .dstMac(fromTester ? DUT_MAC : TESTER_MAC)
@@ -78,6 +106,22 @@ final class PcapSlices {
                 .payload(payload)
                 .timestamp(result.startedAt().plusNanos(Math.max(0, p.timeNs())))
                 .build();
+    }
+
+    /** An IP literal of the evidence (never a host name to look up). */
+    private static InetAddress literal(final CaseResult result, final int index, final String text) {
+        final boolean literal = !text.isEmpty()
+                && (text.indexOf(':') >= 0 || text.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9')));
+        if (!literal) {
+            throw new IllegalArgumentException(
+                    result.caseId() + ": evidence packet " + index + " has address '" + text + "', want an IP literal");
+        }
+        try {
+            return InetAddress.getByName(text);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(
+                    result.caseId() + ": evidence packet " + index + " has address '" + text + "'", e);
+        }
     }
 
     private static InetAddress address(final int a, final int b, final int c, final int d) {

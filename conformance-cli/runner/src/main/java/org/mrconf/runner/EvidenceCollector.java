@@ -1,13 +1,18 @@
 package org.mrconf.runner;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.mrconf.dut.CapturedPacket;
+import org.mrconf.dut.WireLink;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.SentPacket;
 import org.mrconf.peer.TesterPeer;
@@ -22,10 +27,11 @@ import org.opentest4j.ValueWrapper;
 /**
  * What a reviewer needs to see why a case did not pass: the expected and actual values of the check that decided it
  * (from opentest4j's {@link AssertionFailedError}, which AssertJ throws, or from the message's
- * {@code expected:}/{@code but was:} lines), and the last packets the tester peer sent and received before it.
+ * {@code expected:}/{@code but was:} lines), and the last packets the tester peer sent (its ACKs included) and received
+ * before it, each with the addresses, ports and ECN field its link sent or received it with.
  */
 final class EvidenceCollector {
-    /** How many packets around the failure the evidence keeps. */
+    /** How many packets of each direction, the most recent before the verdict, the evidence keeps. */
     static final int PACKETS = 64;
 
     private static final Pattern EXPECTED = Pattern.compile("(?s)expected:?\\s*(.*?)\\s*but was:?\\s*(.*)");
@@ -66,25 +72,57 @@ final class EvidenceCollector {
     }
 
     private static List<Evidence.PacketRecord> packets(final TesterPeer peer, final long caseStartNs) {
-        final List<Evidence.PacketRecord> all = new ArrayList<>();
-        for (final SentPacket sent : peer.sender().transmissions()) {
-            final byte[] bytes = sent.bytes();
-            all.add(new Evidence.PacketRecord(
-                    sent.atNs() - caseStartNs,
+        final WireLink link = peer.link();
+        final String tester = link.testerAddress().getHostAddress();
+        final InetSocketAddress dut = link.dutAddress();
+        final String dutAddress = dut.getAddress().getHostAddress();
+        final List<Evidence.PacketRecord> sent = new ArrayList<>();
+        final List<SentPacket> transmissions = new ArrayList<>(peer.sender().transmissions());
+        transmissions.addAll(peer.sender().controlTransmissions());
+        for (final SentPacket packet : transmissions) {
+            final byte[] bytes = packet.bytes();
+            sent.add(new Evidence.PacketRecord(
+                    packet.atNs() - caseStartNs,
                     "tester->dut",
                     summary(bytes),
-                    HexFormat.of().formatHex(bytes)));
+                    HexFormat.of().formatHex(bytes),
+                    Optional.of(new Evidence.Wire(
+                            packet.sourceAddress()
+                                    .map(InetAddress::getHostAddress)
+                                    .orElse(tester),
+                            packet.sourcePort(),
+                            dutAddress,
+                            dut.getPort(),
+                            OptionalInt.of(packet.ecn().codepoint())))));
         }
-        for (final ReceivedPacket received : peer.recorder().all()) {
-            final byte[] bytes = received.captured().bytes();
-            all.add(new Evidence.PacketRecord(
-                    received.receivedNs() - caseStartNs,
+        final List<Evidence.PacketRecord> received = new ArrayList<>();
+        for (final ReceivedPacket packet : peer.recorder().all()) {
+            final CapturedPacket captured = packet.captured();
+            final byte[] bytes = captured.bytes();
+            received.add(new Evidence.PacketRecord(
+                    packet.receivedNs() - caseStartNs,
                     "dut->tester",
-                    received.packet().map(Packet::toString).orElse(received.status() + " " + received.error()),
-                    HexFormat.of().formatHex(bytes)));
+                    packet.packet().map(Packet::toString).orElse(packet.status() + " " + packet.error()),
+                    HexFormat.of().formatHex(bytes),
+                    Optional.of(new Evidence.Wire(
+                            captured.sourceAddress().getHostAddress(),
+                            captured.sourcePort(),
+                            tester,
+                            captured.destinationPort(),
+                            captured.ecnObserved()
+                                    ? OptionalInt.of(captured.ecn().codepoint())
+                                    : OptionalInt.empty()))));
         }
+        // The most recent of each direction, so a DUT's long burst cannot push the tester's own packets out.
+        final List<Evidence.PacketRecord> all = new ArrayList<>(latest(sent));
+        all.addAll(latest(received));
         all.sort(Comparator.comparingLong(Evidence.PacketRecord::timeNs));
-        return List.copyOf(all.subList(Math.max(0, all.size() - PACKETS), all.size()));
+        return List.copyOf(all);
+    }
+
+    private static List<Evidence.PacketRecord> latest(final List<Evidence.PacketRecord> packets) {
+        packets.sort(Comparator.comparingLong(Evidence.PacketRecord::timeNs));
+        return packets.subList(Math.max(0, packets.size() - PACKETS), packets.size());
     }
 
     private static String summary(final byte[] bytes) {

@@ -12,6 +12,7 @@ import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.pcap.Ecn;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
@@ -48,8 +49,8 @@ class AckEntropyCase {
 
             int mark = testbed.peer().mark();
             testbed.peer()
-                    .link()
-                    .send(
+                    .sender()
+                    .sendUnimpaired(
                             PacketBuilder.probe()
                                     .connection(Testbed.DUT_CONNECTION)
                                     .path(0)
@@ -57,7 +58,8 @@ class AckEntropyCase {
                                     .transmitTimestamp(8106)
                                     .ackRequest()
                                     .build(),
-                            probe);
+                            probe,
+                            Ecn.NOT_ECT);
             ReceivedPacket answer = testbed.peer().await(mark, DutTraffic.ackOf(0), Testbed.WAIT);
             assertFrom(answer, probe, "the ACK of a PROBE on path 0");
 

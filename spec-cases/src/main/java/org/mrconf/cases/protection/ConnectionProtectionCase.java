@@ -140,8 +140,9 @@ class ConnectionProtectionCase {
         final List<PacketBuilder> packets = intruderPackets(testbed);
         for (final PacketBuilder packet : packets) {
             testbed.peer()
-                    .link()
-                    .sendFrom(foreign, packet.build(), testbed.peer().link().testerPort(), Ecn.NOT_ECT);
+                    .sender()
+                    .sendUnimpaired(
+                            foreign, packet.build(), testbed.peer().link().testerPort(), Ecn.NOT_ECT);
         }
 
         testbed.peer().assertNone(mark, PacketMatcher.expect(), Testbed.QUIET);
@@ -175,22 +176,28 @@ class ConnectionProtectionCase {
         final long psn = data.header().psn();
         testbed.connection().onReceived(write);
         final WireLink link = testbed.peer().link();
-        link.sendFrom(
-                foreign,
-                testbed.connection().ackFor(path, data.transmitTimestamp()).build(),
-                link.testerPort(),
-                Ecn.NOT_ECT);
-        link.sendFrom(
-                foreign,
-                PacketBuilder.nack(NackCode.REMOTE_ACCESS)
-                        .connection(Testbed.DUT_CONNECTION)
-                        .path(path)
-                        .psn(psn)
-                        .stream(0)
-                        .msn(data.messageSequenceNumber())
-                        .build(),
-                link.testerPort(),
-                Ecn.NOT_ECT);
+        testbed.peer()
+                .sender()
+                .sendUnimpaired(
+                        foreign,
+                        testbed.connection()
+                                .ackFor(path, data.transmitTimestamp())
+                                .build(),
+                        link.testerPort(),
+                        Ecn.NOT_ECT);
+        testbed.peer()
+                .sender()
+                .sendUnimpaired(
+                        foreign,
+                        PacketBuilder.nack(NackCode.REMOTE_ACCESS)
+                                .connection(Testbed.DUT_CONNECTION)
+                                .path(path)
+                                .psn(psn)
+                                .stream(0)
+                                .msn(data.messageSequenceNumber())
+                                .build(),
+                        link.testerPort(),
+                        Ecn.NOT_ECT);
 
         final List<DutCompletion> early = testbed.control().pollCompletions(16, Testbed.QUIET);
         assertThat(early)
