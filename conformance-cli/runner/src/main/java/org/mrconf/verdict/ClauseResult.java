@@ -73,6 +73,15 @@ public record ClauseResult(
         return !notExercised.isEmpty() && verdict == Verdict.NOT_APPLICABLE;
     }
 
+    /**
+     * Whether the reports flag the clause as not fully exercised: {@link #partial()} or {@link #unexercised()}. (An
+     * INCONCLUSIVE, ERROR or FAIL clause says so through its verdict; its {@link #notExercised()} is there for the
+     * record.)
+     */
+    public boolean notFullyExercised() {
+        return partial() || unexercised();
+    }
+
     /** The verdict as every report shows it: {@code PASS}, {@code PASS (partial)}, {@code NOT_APPLICABLE (not exercised)}. */
     public String label() {
         if (partial()) {

@@ -95,8 +95,8 @@ class ClauseVerdictsTest {
 
     @Test
     void shouldShowAClauseWithAPassAndALinkNotApplicableCaseAsPartialNamingTheMissingPurpose() {
-        final String link = org.mrconf.cases.Applicability.LINK_CANNOT
-                + "this link cannot see the ECN field of received packets";
+        final String link =
+                org.mrconf.cases.Applicability.LINK_CANNOT + "this link cannot see the ECN field of received packets";
         final ClauseResult clause = combine(
                         result("EncapsulationCase.dataIsEcnCapable", Verdict.NOT_APPLICABLE, link),
                         result("ReceivedCeCase.ceIsCounted", Verdict.PASS, ""))
@@ -120,7 +120,9 @@ class ClauseVerdictsTest {
                 .get(0);
 
         assertThat(clause.partial()).isTrue();
-        assertThat(clause.notExercised()).extracting(ClauseResult.NotExercised::caseId).containsExactly("c2");
+        assertThat(clause.notExercised())
+                .extracting(ClauseResult.NotExercised::caseId)
+                .containsExactly("c2");
     }
 
     @Test
@@ -132,7 +134,10 @@ class ClauseVerdictsTest {
                                 Verdict.NOT_APPLICABLE,
                                 "clause 7.6.1 belongs to profile 'streams', which the device does not claim"),
                         result("c3", Verdict.NOT_APPLICABLE, "the device does not claim the congestion profile"),
-                        result("c4", Verdict.NOT_APPLICABLE, "clause 9.9.9 is a MAY clause the device does not declare"),
+                        result(
+                                "c4",
+                                Verdict.NOT_APPLICABLE,
+                                "clause 9.9.9 is a MAY clause the device does not declare"),
                         result(
                                 "c5",
                                 Verdict.NOT_APPLICABLE,
