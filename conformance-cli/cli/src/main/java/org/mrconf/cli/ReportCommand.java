@@ -130,6 +130,15 @@ final class ReportCommand implements Runnable {
                     cr.evidence().pcapFile().ifPresent(f -> out.printf("      pcap: %s%n", s(f)));
                 }
             }
+            final List<ClauseResult> notFully =
+                    r.clauses().stream().filter(ClauseResult::notFullyExercised).toList();
+            if (!notFully.isEmpty()) {
+                out.printf("%nNot fully exercised (not a failure; a link or configuration that carries these cases"
+                        + " exercises them):%n");
+                notFully.forEach(c -> out.printf(
+                        "  %s %s (%s, %s): not exercised: %s%n",
+                        s(c.clauseId()), c.label(), s(c.level()), s(c.profile()), s(c.notExercisedSummary())));
+            }
             final List<ClauseResult> na = r.clauses().stream()
                     .filter(c -> c.verdict() == Verdict.NOT_APPLICABLE)
                     .toList();

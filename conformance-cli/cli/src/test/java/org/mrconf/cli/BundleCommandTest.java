@@ -83,6 +83,13 @@ class BundleCommandTest {
         assertThat(verify.err)
                 .contains("note: 4.1.6 (MUST, profile core) was not exercised: "
                         + org.mrconf.cases.Applicability.LINK_CANNOT);
+        // An acceptable bundle is not plainly "acceptable" when a MUST clause was not fully exercised.
+        if (problems.isEmpty()) {
+            assertThat(verify.err)
+                    .containsPattern(
+                            "bundle .*: acceptable, with [1-9][0-9]* MUST clause\\(s\\) not fully exercised: .*4\\.1\\.6")
+                    .doesNotContainPattern("(?m): acceptable$");
+        }
         assertThat(verify.out + verify.err)
                 .doesNotContain("coverage:")
                 .doesNotContain("hash:")

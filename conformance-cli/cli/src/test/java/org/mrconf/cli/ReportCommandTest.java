@@ -85,11 +85,55 @@ class ReportCommandTest {
                 .contains("tester->dut")
                 .contains("pcap: evidence/A.b.pcap")
                 .contains("Not applicable (never counted as a pass):")
-                .contains("Run:     complete");
+                .contains("Run:     complete")
+                .doesNotContain("Not fully exercised");
         assertThat(out.toString())
                 .as("terminal escapes from the device are defused")
                 .doesNotContain("\u001b")
                 .contains("\\u001B[2J");
+    }
+
+    @Test
+    void shouldShowAClausePartlyExercisedAsPartialWithWhatWasNotExercised() throws Exception {
+        final RunRecord r = record();
+        final Instant t = r.startedAt();
+        final String link = org.mrconf.cases.Applicability.LINK_CANNOT + "needs raw Ethernet";
+        final List<CaseResult> cases = new java.util.ArrayList<>(r.cases());
+        cases.add(new CaseResult(
+                "E.f", "ipv6", List.of("4.1.6"), CaseKind.INVALID, Verdict.PASS, "", t, 0, Evidence.NONE));
+        cases.add(new CaseResult(
+                "G.h", "ipv4", List.of("4.1.6"), CaseKind.VALID, Verdict.NOT_APPLICABLE, link, t, 0, Evidence.NONE));
+        final List<ClauseResult> clauses = new java.util.ArrayList<>(r.clauses());
+        clauses.add(new ClauseResult(
+                "4.1.6",
+                "UDP checksum",
+                "MUST",
+                "core",
+                Verdict.PASS,
+                "",
+                List.of("E.f", "G.h"),
+                List.of(new ClauseResult.NotExercised("G.h", Verdict.NOT_APPLICABLE, link))));
+        final Path partial = dir.resolve("partial");
+        ReportWriters.writeAll(
+                partial,
+                new RunRecord(
+                        r.suiteVersion(),
+                        r.suiteCommit(),
+                        r.specVersion(),
+                        r.commandLine(),
+                        r.dut(),
+                        r.startedAt(),
+                        r.finishedAt(),
+                        r.interrupted(),
+                        r.selection(),
+                        cases,
+                        clauses));
+
+        assertThat(run("report", "show", partial.toString())).isZero();
+        assertThat(out.toString())
+                .contains("Not fully exercised (not a failure;")
+                .contains("  4.1.6 PASS (partial) (MUST, core): not exercised: G.h (NOT_APPLICABLE: " + link + ")");
+        assertThat(run("report", "validate", partial.toString())).isZero();
     }
 
     @Test

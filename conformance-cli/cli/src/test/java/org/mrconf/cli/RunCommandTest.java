@@ -37,7 +37,11 @@ class RunCommandTest {
                 .containsPattern(
                         "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, [0-9]+ inconclusive, [0-9]+ not applicable,"
                                 + " 0 error$")
-                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$");
+                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$")
+                // No clause is a plain PASS that was only partly exercised: the summary names them.
+                .containsPattern("(?m)^Not fully exercised: [1-9][0-9]* clauses .*; not a failure")
+                .containsPattern(
+                        "(?m)^  4\\.1\\.6 NOT_APPLICABLE \\(not exercised\\) \\(MUST, core\\): not exercised: ");
         assertThat(runDir.resolve("report.json")).isRegularFile();
         assertThat(runDir.resolve("report.html")).isRegularFile();
         assertThat(runDir.resolve("junit.xml")).isRegularFile();
@@ -118,6 +122,29 @@ class RunCommandTest {
                 .as("only the declaration clauses and those of a device that claims less fail")
                 .isNotEmpty()
                 .allMatch(line -> line.matches("FAIL +(12\\.1\\.[0-9]+|5\\.6\\.7|8\\.2\\.6) .*"));
+    }
+
+    /**
+     * A clause that applies but whose cases the link cannot carry is named on the console with what would exercise
+     * it, and is no failure: the in-memory link builds no frames with chosen UDP checksums (4.1.6).
+     */
+    @Test
+    void shouldNameTheClausesNotFullyExercisedAndStillExitZero() {
+        final int exit = run(
+                "run",
+                "--clause",
+                "4.1.6",
+                "--quiet",
+                "--out",
+                dir.resolve("run").toString());
+
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .containsPattern("(?m)^Not fully exercised: 1 clauses \\(0 PASS or WARN \\(partial\\), 1 NOT_APPLICABLE"
+                        + " \\(not exercised\\)\\); not a failure")
+                .containsPattern(
+                        "(?m)^  4\\.1\\.6 NOT_APPLICABLE \\(not exercised\\) \\(MUST, core\\): not exercised:"
+                                + " UdpChecksumCase\\.[a-zA-Z0-9]+ \\(NOT_APPLICABLE: the wire link cannot carry this case: .*");
     }
 
     @Test

@@ -104,23 +104,60 @@ public final class BundleVerifier {
         problems.addAll(RunConditionsCheck.check(root, run.record(), catalogue, identity, notes));
         problems.addAll(RunConditionsCheck.checkVectors(root, run.report(), run.record()));
         problems.addAll(OutcomeCheck.check(run.record()));
-        return new Verification(problems, notes);
+        final List<String> notFullyExercised = new ArrayList<>();
+        for (final org.mrconf.verdict.ClauseResult clause : run.record().clauses()) {
+            if ("MUST".equals(clause.level()) && clause.notFullyExercised()) {
+                notFullyExercised.add(clause.clauseId());
+                if (clause.partial()) {
+                    // A clause NOT_APPLICABLE (not exercised) has the coverage check's note already.
+                    notes.add(clause.clauseId() + " (MUST, profile " + clause.profile() + ") is " + clause.label()
+                            + ": not exercised in this run: " + clause.notExercisedSummary());
+                }
+            }
+        }
+        return new Verification(problems, notes, notFullyExercised);
     }
 
     /**
      * The result of a verification.
      *
-     * @param problems every reason the bundle is not acceptable; empty means acceptable
-     * @param notes    remarks that are not problems (which key checked the signature, clauses without a case)
+     * @param problems          every reason the bundle is not acceptable; empty means acceptable
+     * @param notes             remarks that are not problems (which key checked the signature, clauses without a
+     *     case, clauses partly exercised)
+     * @param notFullyExercised the MUST clauses of the run that apply to the device but whose test purposes were not
+     *     all exercised: PASS (partial), WARN (partial) or NOT_APPLICABLE (not exercised), in clause order. Not a
+     *     problem, but an acceptable bundle says so.
      */
-    public record Verification(List<Problem> problems, List<String> notes) {
+    public record Verification(List<Problem> problems, List<String> notes, List<String> notFullyExercised) {
         public Verification {
             problems = List.copyOf(problems);
             notes = List.copyOf(notes);
+            notFullyExercised = List.copyOf(notFullyExercised);
+        }
+
+        /** A verification that found no clause partly exercised (or could not read the verdicts). */
+        public Verification(final List<Problem> problems, final List<String> notes) {
+            this(problems, notes, List.of());
         }
 
         public boolean acceptable() {
             return problems.isEmpty();
+        }
+
+        /**
+         * The verdict on one line: {@code acceptable}, {@code acceptable, with N MUST clause(s) not fully exercised:
+         * 4.1.7, 4.1.6 (...)}, or {@code not acceptable, N problem(s)}.
+         */
+        public String summary() {
+            if (!acceptable()) {
+                return "not acceptable, " + problems.size() + " problem(s)";
+            }
+            return notFullyExercised.isEmpty()
+                    ? "acceptable"
+                    : "acceptable, with " + notFullyExercised.size() + " MUST clause(s) not fully exercised: "
+                            + String.join(", ", notFullyExercised)
+                            + " (see the notes; a run over a link or configuration that carries their cases"
+                            + " exercises them)";
         }
     }
 }

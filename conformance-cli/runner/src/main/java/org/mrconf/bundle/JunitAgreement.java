@@ -161,6 +161,14 @@ final class JunitAgreement {
         want.put("metaroce.interrupted", String.valueOf(record.interrupted()));
         for (final ClauseResult c : record.clauses()) {
             want.put("metaroce.clause." + c.clauseId() + ".verdict", c.verdict().name());
+            if (c.notFullyExercised()) {
+                want.put("metaroce.clause." + c.clauseId() + ".label", c.label());
+                // Its text comes from the cases' reasons, which the writer may escape: only its presence is compared.
+                if (properties.remove("metaroce.clause." + c.clauseId() + ".notExercised") == null) {
+                    problems.add(problem("property metaroce.clause." + c.clauseId() + ".notExercised is missing"
+                            + " (report.json lists " + c.notExercised().size() + " test purpose(s) not exercised)"));
+                }
+            }
         }
         for (final CaseResult c : record.cases()) {
             want.put("metaroce.case." + c.caseId() + ".verdict", c.verdict().name());
@@ -176,7 +184,10 @@ final class JunitAgreement {
             }
         });
         properties.forEach((name, values) -> {
-            if (name.endsWith(".verdict")
+            if (name.startsWith("metaroce.clause.") && (name.endsWith(".label") || name.endsWith(".notExercised"))) {
+                problems.add(problem("property " + name + " (" + values.get(0) + ") says a clause was not fully"
+                        + " exercised, but report.json lists no test purpose of it as not exercised"));
+            } else if (name.endsWith(".verdict")
                     && (name.startsWith("metaroce.case.") || name.startsWith("metaroce.clause."))) {
                 problems.add(problem("property " + name + " (" + values.get(0) + ") names a "
                         + (name.startsWith("metaroce.case.") ? "case" : "clause") + " that report.json does not"

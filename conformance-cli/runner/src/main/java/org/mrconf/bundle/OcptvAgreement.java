@@ -22,7 +22,8 @@ import org.mrconf.verdict.Verdict;
 /**
  * ocptv.jsonl says what report.json says, as OCP tooling reads it. The writer ({@code OcptvReport}) makes one test
  * step per clause, not per case, so the comparison is per clause: each clause of report.json is the name of exactly
- * one step, whose one diagnosis carries its verdict ({@code metaroce-<verdict>}, type PASS for PASS and WARN, FAIL
+ * one step, whose one diagnosis carries its verdict ({@code metaroce-<verdict>}, with {@code -partial} when a PASS
+ * or WARN clause has a test purpose not exercised, {@code -not-exercised} when none ran; type PASS for PASS and WARN, FAIL
  * for FAIL, UNKNOWN otherwise) and whose end status is ERROR for ERROR, SKIP for NOT_APPLICABLE and COMPLETE
  * otherwise; no step names another clause; a measurement names a case of report.json; and the one testRunEnd has
  * the status and result the run's verdicts give. docs/submitting.md states the mapping for reviewers.
@@ -76,6 +77,19 @@ final class OcptvAgreement {
     /** The diagnosis verdict the writer gives a clause verdict: {@code metaroce-not-applicable} for NOT_APPLICABLE. */
     static String diagnosisVerdict(final Verdict verdict) {
         return "metaroce-" + verdict.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * The diagnosis verdict the writer gives a clause: {@link #diagnosisVerdict(Verdict)}, then {@code -partial} for
+     * a PASS or WARN with a test purpose not exercised, {@code -not-exercised} for a clause that applies but none of
+     * whose cases ran.
+     */
+    static String diagnosisVerdict(final ClauseResult clause) {
+        final String base = diagnosisVerdict(clause.verdict());
+        if (clause.partial()) {
+            return base + "-partial";
+        }
+        return clause.unexercised() ? base + "-not-exercised" : base;
     }
 
     /** The diagnosis type: a missed SHOULD is a warning log, not a non-conformance. */
@@ -230,7 +244,7 @@ final class OcptvAgreement {
             if (starts > 1) {
                 problems.add(problem(where + " starts " + starts + " times"));
             }
-            final String want = diagnosisVerdict(v) + " (" + diagnosisType(v) + ")";
+            final String want = diagnosisVerdict(clause) + " (" + diagnosisType(v) + ")";
             if (diagnoses.size() != 1) {
                 problems.add(problem(where + " has " + diagnoses.size() + " diagnoses " + diagnoses
                         + " but report.json's " + v + " is one, " + want));

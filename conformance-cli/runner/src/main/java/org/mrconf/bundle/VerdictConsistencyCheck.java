@@ -19,8 +19,8 @@ import org.mrconf.verdict.RunRecord;
 import org.mrconf.verdict.Verdict;
 
 /**
- * The report agrees with itself: each clause's verdict is what its cases give under the worst-of rule of
- * {@link ClauseVerdicts}, the clause's title, level and profile are the catalogue's, and the summary counts are
+ * The report agrees with itself: each clause's verdict, and the test purposes it lists as not exercised, are what its
+ * cases give under the rules of {@link ClauseVerdicts}, the clause's title, level and profile are the catalogue's, and the summary counts are
  * those of the clause and case verdicts listed. A report edited to hide a failure breaks one of these even when it
  * was re-signed.
  */
@@ -31,6 +31,7 @@ final class VerdictConsistencyCheck {
         final List<Problem> problems = new ArrayList<>();
         checkCases(record, problems);
         checkClauses(record, catalogue, problems);
+        checkPartial(record, report, problems);
         checkSummary(report.path("summary"), "cases", record.cases(), CaseResult::verdict, problems);
         checkSummary(report.path("summary"), "clauses", record.clauses(), ClauseResult::verdict, problems);
         return problems;
@@ -73,6 +74,21 @@ final class VerdictConsistencyCheck {
                         id + " is recorded " + got.verdict() + " but its cases " + want.caseIds() + " give "
                                 + want.verdict() + " under the worst-of rule"));
             }
+            final List<String> gotMissing = got.notExercised().stream()
+                    .map(ClauseResult.NotExercised::caseId)
+                    .sorted()
+                    .toList();
+            final List<String> wantMissing = want.notExercised().stream()
+                    .map(ClauseResult.NotExercised::caseId)
+                    .sorted()
+                    .toList();
+            if (!gotMissing.equals(wantMissing)) {
+                problems.add(new Problem(
+                        "clause",
+                        id + " lists " + gotMissing + " as not exercised but its cases in report.json leave "
+                                + wantMissing + " not exercised (NOT_APPLICABLE for the link or the configuration,"
+                                + " INCONCLUSIVE or ERROR)"));
+            }
             if (!new TreeSet<>(got.caseIds()).equals(new TreeSet<>(want.caseIds()))) {
                 problems.add(new Problem(
                         "clause",
@@ -101,6 +117,21 @@ final class VerdictConsistencyCheck {
                     "clause",
                     orphan.clauseId() + " is recorded " + orphan.verdict()
                             + " but no case in report.json verifies it"));
+        }
+    }
+
+    /** Each clause's {@code partial} flag (format 1.1) is what its verdict and test purposes not exercised give. */
+    private static void checkPartial(final RunRecord record, final JsonNode report, final List<Problem> problems) {
+        final JsonNode nodes = report.path("clauses");
+        for (int i = 0; i < nodes.size() && i < record.clauses().size(); i++) {
+            final JsonNode flag = nodes.get(i).path("partial");
+            final ClauseResult clause = record.clauses().get(i);
+            if (flag.isBoolean() && flag.asBoolean() != clause.partial()) {
+                problems.add(new Problem(
+                        "clause",
+                        clause.clauseId() + " says partial " + flag.asBoolean() + " but it is " + clause.verdict()
+                                + " with " + clause.notExercised().size() + " test purpose(s) not exercised"));
+            }
         }
     }
 

@@ -117,6 +117,20 @@ public final class HtmlReport {
                 .append(" clauses verified by ")
                 .append(cases.total())
                 .append(" cases. A clause takes the worst verdict of its cases; NOT APPLICABLE is never a pass.</p>\n");
+        final long partial =
+                record.clauses().stream().filter(ClauseResult::partial).count();
+        final long unexercised =
+                record.clauses().stream().filter(ClauseResult::unexercised).count();
+        if (partial + unexercised > 0) {
+            h.append("<p class=\"totals partial\">")
+                    .append(partial)
+                    .append(partial == 1 ? " clause" : " clauses")
+                    .append(" PASS (partial) or WARN (partial): a test purpose of it was not exercised in this run; ")
+                    .append(unexercised)
+                    .append(unexercised == 1 ? " clause" : " clauses")
+                    .append(" NOT APPLICABLE (not exercised): it applies to the device but none of its cases could"
+                            + " run. The clause table names each purpose and what would exercise it.</p>\n");
+        }
         breakdown(h, "By section", "Section", record.clauses(), c -> "\u00a7" + section(c.clauseId()));
         breakdown(h, "By profile", "Profile", record.clauses(), ClauseResult::profile);
         h.append("</section>\n");
@@ -187,7 +201,7 @@ public final class HtmlReport {
                 + "<th>Verdict</th><th>Cases</th></tr></thead>\n<tbody>\n");
         for (final ClauseResult c : record.clauses()) {
             final String search = (c.clauseId() + " " + c.title() + " " + String.join(" ", c.caseIds()) + " "
-                            + c.reason())
+                            + c.reason() + (c.partial() ? " partial" : "") + (c.unexercised() ? " not exercised" : ""))
                     .toLowerCase(Locale.ROOT);
             h.append("<tr class=\"clause\" id=\"clause-")
                     .append(Markup.attr(c.clauseId()))
@@ -209,15 +223,36 @@ public final class HtmlReport {
                     .append(Markup.text(c.profile()))
                     .append("</td><td>")
                     .append(badge(c.verdict()))
+                    .append(
+                            c.partial()
+                                    ? " <span class=\"partial\">(partial)</span>"
+                                    : c.unexercised() ? " <span class=\"partial\">(not exercised)</span>" : "")
                     .append("</td><td>")
                     .append(c.caseIds().size())
                     .append("</td></tr>\n");
-            if (c.verdict() != Verdict.PASS) {
+            if (c.verdict() != Verdict.PASS || c.notFullyExercised()) {
+                final String head = c.partial()
+                        ? "partly exercised: " + c.notExercised().size() + " test purpose(s) not exercised"
+                        : firstLine(c.reason()).isEmpty() ? "evidence" : firstLine(c.reason());
                 h.append("<tr class=\"detail\"><td colspan=\"6\"><details")
                         .append(c.verdict() == Verdict.FAIL || c.verdict() == Verdict.ERROR ? " open" : "")
                         .append("><summary>")
-                        .append(Markup.text(firstLine(c.reason()).isEmpty() ? "evidence" : firstLine(c.reason())))
+                        .append(Markup.text(head))
                         .append("</summary>\n");
+                if (c.notFullyExercised()) {
+                    h.append("<p class=\"not-exercised\">Not exercised in this run (a run that carries them would"
+                            + " exercise them):</p>\n<ul class=\"not-exercised\">\n");
+                    for (final ClauseResult.NotExercised m : c.notExercised()) {
+                        h.append("<li><code>")
+                                .append(Markup.text(m.caseId()))
+                                .append("</code> ")
+                                .append(badge(m.verdict()))
+                                .append(' ')
+                                .append(Markup.text(firstLine(m.reason())))
+                                .append("</li>\n");
+                    }
+                    h.append("</ul>\n");
+                }
                 for (final String id : c.caseIds()) {
                     final CaseResult r = cases.get(id);
                     if (r != null) {
@@ -389,6 +424,7 @@ public final class HtmlReport {
             td.v-INCONCLUSIVE { color: var(--inconclusive); font-weight: 700; } td.v-WARN { color: var(--warn); font-weight: 700; }
             td.v-PASS { color: var(--pass); font-weight: 700; } td.v-NOT_APPLICABLE { color: var(--na); font-weight: 700; }
             td.zero { color: #bbb; }
+            .partial { font-size: 12px; font-style: italic; white-space: nowrap; }
             .badge { color: #fff; border-radius: 3px; padding: 1px 6px; font-size: 12px; font-weight: 600; white-space: nowrap; }
             table { border-collapse: collapse; width: 100%; background: #fff; }
             th, td { border: 1px solid #e2e2e2; padding: 4px 8px; text-align: left; vertical-align: top; }

@@ -23,12 +23,19 @@ import org.mrconf.verdict.Verdict;
 public final class JsonReport {
     /** The report format's name, in every file's {@code format} field. */
     public static final String FORMAT = "metaroce-report";
-    /** Major.minor: a reader accepts any minor of the major it knows (minors only add optional fields). */
-    public static final String FORMAT_VERSION = "1.0";
+    /**
+     * Major.minor: a reader accepts any minor of the major it knows (minors only add optional fields). 1.1 added each
+     * clause's {@code partial} and {@code notExercised}.
+     */
+    public static final String FORMAT_VERSION = "1.1";
     /** The schema's {@code $id}, written as {@code $schema} of every report. */
-    public static final String SCHEMA_ID = "urn:mrconf:schema:metaroce-report:1.0";
+    public static final String SCHEMA_ID = "urn:mrconf:schema:metaroce-report:1.1";
     /** Where the schema sits on the classpath. */
-    public static final String SCHEMA_RESOURCE = "/schemas/metaroce-report-1.0.schema.json";
+    public static final String SCHEMA_RESOURCE = "/schemas/metaroce-report-1.1.schema.json";
+    /** The {@code $id} of format 1.0's schema, which reports written before 1.1 name; still checked against it. */
+    public static final String SCHEMA_ID_1_0 = "urn:mrconf:schema:metaroce-report:1.0";
+    /** Where format 1.0's schema sits on the classpath (never edited). */
+    public static final String SCHEMA_RESOURCE_1_0 = "/schemas/metaroce-report-1.0.schema.json";
 
     static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -78,6 +85,14 @@ public final class JsonReport {
             n.put("verdict", c.verdict().name());
             n.put("reason", c.reason());
             putStrings(n.putArray("cases"), c.caseIds());
+            n.put("partial", c.partial());
+            final ArrayNode missing = n.putArray("notExercised");
+            for (final ClauseResult.NotExercised m : c.notExercised()) {
+                final ObjectNode mn = missing.addObject();
+                mn.put("case", m.caseId());
+                mn.put("verdict", m.verdict().name());
+                mn.put("reason", m.reason());
+            }
         }
         final ArrayNode cases = root.putArray("cases");
         for (final CaseResult c : record.cases()) {

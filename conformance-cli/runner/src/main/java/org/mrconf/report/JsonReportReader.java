@@ -106,7 +106,8 @@ public final class JsonReportReader {
                     text(c, at, "profile"),
                     verdict(c, at),
                     text(c, at, "reason"),
-                    strings(c, at, "cases")));
+                    strings(c, at, "cases"),
+                    notExercised(c, at)));
         }
         return new RunRecord(
                 text(object(root, "/suite"), "/suite", "version"),
@@ -137,6 +138,22 @@ public final class JsonReportReader {
             vectors.add(new VectorDigest(text(v, at, "id"), text(v, at, "sha256"), new TreeMap<>(files)));
         }
         return vectors;
+    }
+
+    /** A clause's test purposes not exercised (format 1.1); a 1.0 report has none and reads as none. */
+    private List<ClauseResult.NotExercised> notExercised(final JsonNode clause, final String at)
+            throws ReportInputException {
+        final List<ClauseResult.NotExercised> out = new ArrayList<>();
+        if (clause.get("notExercised") == null) {
+            return out;
+        }
+        final JsonNode nodes = array(clause, at, "notExercised");
+        for (int i = 0; i < nodes.size(); i++) {
+            final String nat = at + "/notExercised/" + i;
+            final JsonNode n = objectAt(nodes.get(i), nat);
+            out.add(new ClauseResult.NotExercised(text(n, nat, "case"), verdict(n, nat), text(n, nat, "reason")));
+        }
+        return out;
     }
 
     private CaseResult caseResult(final JsonNode c, final String at) throws ReportInputException {

@@ -70,6 +70,11 @@ public final class JunitXmlReport {
                     x,
                     "metaroce.clause." + c.clauseId() + ".verdict",
                     c.verdict().name());
+            if (c.notFullyExercised()) {
+                // PASS (partial), or NOT_APPLICABLE (not exercised): what the run did not exercise, and why.
+                property(x, "metaroce.clause." + c.clauseId() + ".label", c.label());
+                property(x, "metaroce.clause." + c.clauseId() + ".notExercised", c.notExercisedSummary());
+            }
         }
         for (final CaseResult c : record.cases()) {
             property(x, "metaroce.case." + c.caseId() + ".clauses", String.join(",", c.clauses()));

@@ -141,6 +141,15 @@ public final class OcptvReport {
                         c.startedAt().plusNanos(c.durationNs()));
             }
         }
+        if (clause.notFullyExercised()) {
+            final ObjectNode log = JsonReport.MAPPER.createObjectNode();
+            log.put("severity", "INFO");
+            log.put(
+                    "message",
+                    "clause " + clause.clauseId() + " is " + clause.label() + ": not exercised in this run: "
+                            + clause.notExercisedSummary());
+            out.add(stepArtifact(id, "log", log), end);
+        }
         if (clause.verdict() == Verdict.WARN) {
             final ObjectNode log = JsonReport.MAPPER.createObjectNode();
             log.put("severity", "WARNING");
@@ -148,13 +157,7 @@ public final class OcptvReport {
             out.add(stepArtifact(id, "log", log), end);
         }
         final ObjectNode diagnosis = JsonReport.MAPPER.createObjectNode();
-        diagnosis.put(
-                "verdict",
-                "metaroce-"
-                        + clause.verdict()
-                                .name()
-                                .toLowerCase(java.util.Locale.ROOT)
-                                .replace('_', '-'));
+        diagnosis.put("verdict", diagnosisVerdict(clause));
         diagnosis.put("type", diagnosisType(clause.verdict()));
         diagnosis.put("message", diagnosisMessage(clause));
         diagnosis.put("hardwareInfoId", HARDWARE_ID);
@@ -183,10 +186,27 @@ public final class OcptvReport {
         };
     }
 
+    /**
+     * {@code metaroce-<verdict>}, with {@code -partial} for a PASS or WARN with a test purpose not exercised and
+     * {@code -not-exercised} for a clause that applies but none of whose cases could run: e.g.
+     * {@code metaroce-pass-partial}, {@code metaroce-not-applicable-not-exercised}.
+     */
+    static String diagnosisVerdict(final ClauseResult clause) {
+        final String base = "metaroce-"
+                + clause.verdict().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        if (clause.partial()) {
+            return base + "-partial";
+        }
+        return clause.unexercised() ? base + "-not-exercised" : base;
+    }
+
     private static String diagnosisMessage(final ClauseResult clause) {
-        final String head = clause.level() + " clause " + clause.clauseId() + " (" + clause.profile() + "): "
-                + clause.verdict().name();
-        return clause.reason().isEmpty() ? head : head + ": " + clause.reason();
+        final String head =
+                clause.level() + " clause " + clause.clauseId() + " (" + clause.profile() + "): " + clause.label();
+        final String withReason = clause.reason().isEmpty() ? head : head + ": " + clause.reason();
+        return !clause.notFullyExercised()
+                ? withReason
+                : withReason + "; not exercised: " + clause.notExercisedSummary();
     }
 
     private static ObjectNode measurement(final CaseResult c, final NumericCheck check) {

@@ -40,11 +40,13 @@ public final class ReportSchemas {
     private static final String JUNIT_XSD = "/schemas/junit/surefire-test-report.xsd";
 
     private final Schema report;
+    private final Schema report10;
     private final Schema ocptv;
     private final javax.xml.validation.Schema junit;
 
     private ReportSchemas(final Schema report, final Schema ocptv, final javax.xml.validation.Schema junit) {
         this.report = report;
+        this.report10 = reportSchema(JsonReport.SCHEMA_ID_1_0, resource(JsonReport.SCHEMA_RESOURCE_1_0));
         this.ocptv = ocptv;
         this.junit = junit;
     }
@@ -79,9 +81,21 @@ public final class ReportSchemas {
                 xsd(Files.readString(junitXsd, StandardCharsets.UTF_8)));
     }
 
-    /** Problems of a report.json text against the report schema; empty when valid. */
+    /**
+     * Problems of a report.json text against the report schema its {@code $schema} names (format 1.0's for a 1.0
+     * report, else the current one); empty when valid.
+     */
     public List<String> checkReportJson(final String fileName, final String json) {
-        return describe(fileName, "", report, json);
+        return describe(fileName, "", names10(json) ? report10 : report, json);
+    }
+
+    private static boolean names10(final String json) {
+        try {
+            return JsonReport.SCHEMA_ID_1_0.equals(
+                    JsonReport.MAPPER.readTree(json).path("$schema").asText(""));
+        } catch (IOException | RuntimeException e) {
+            return false; // not JSON: the current schema's check says so
+        }
     }
 
     /** Problems of an ocptv.jsonl text, each line checked on its own; empty when valid. */
@@ -159,9 +173,13 @@ public final class ReportSchemas {
     }
 
     private static Schema reportSchema(final String text) {
-        final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(
-                SpecificationVersion.DRAFT_2020_12, b -> b.schemas(Map.of(JsonReport.SCHEMA_ID, text)));
-        return registry.getSchema(SchemaLocation.of(JsonReport.SCHEMA_ID));
+        return reportSchema(JsonReport.SCHEMA_ID, text);
+    }
+
+    private static Schema reportSchema(final String id, final String text) {
+        final SchemaRegistry registry =
+                SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12, b -> b.schemas(Map.of(id, text)));
+        return registry.getSchema(SchemaLocation.of(id));
     }
 
     /** Registers every OCPTV file under its own {@code $id}: file names do not match the ids' last segments. */

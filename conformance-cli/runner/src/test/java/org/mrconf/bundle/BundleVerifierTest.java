@@ -245,6 +245,84 @@ class BundleVerifierTest {
                 .anyMatch(p -> p.startsWith("summary: summary.clauses.PASS says"));
     }
 
+    /** A clean case whose clauses are all MUST clauses each verified by another case too, so they stay PASS. */
+    private static org.mrconf.verdict.CaseResult caseOfMustClausesWithOtherCases() {
+        final RunRecord clean = BundleRuns.clean();
+        return clean.cases().stream()
+                .filter(c -> !c.clauses().isEmpty())
+                .filter(c -> c.clauses().stream()
+                        .allMatch(id ->
+                                BundleRuns.CATALOGUE.find(id).orElseThrow().level() == org.mrconf.catalogue.Level.MUST))
+                .filter(c -> c.clauses().stream()
+                        .allMatch(id -> clean.cases().stream()
+                                .anyMatch(o -> o != c && o.clauses().contains(id))))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void shouldSayAcceptableWithTheMustClausesNotFullyExercised() throws IOException {
+        final org.mrconf.verdict.CaseResult skipped = caseOfMustClausesWithOtherCases();
+        final String reason = org.mrconf.cases.Applicability.LINK_CANNOT + "needs raw Ethernet";
+        final Path run = BundleRuns.write(
+                dir.resolve("run"), BundleRuns.withVerdict(skipped.caseId(), Verdict.NOT_APPLICABLE, reason));
+
+        final BundleVerifier.Verification result = verify(create(run, dir, "partial", VENDOR), VENDOR);
+
+        assertThat(result.problems()).isEmpty();
+        assertThat(result.acceptable()).isTrue();
+        assertThat(result.notFullyExercised()).containsExactlyInAnyOrderElementsOf(skipped.clauses());
+        assertThat(result.summary())
+                .startsWith("acceptable, with " + skipped.clauses().size() + " MUST clause(s) not fully exercised: ")
+                .contains(skipped.clauses().get(0));
+        assertThat(result.notes())
+                .anyMatch(n -> n.startsWith(skipped.clauses().get(0) + " (MUST, profile ")
+                        && n.contains("is PASS (partial): not exercised in this run: " + skipped.caseId()
+                                + " (NOT_APPLICABLE: " + reason + ")"));
+        assertThat(verify(cleanBundle, VENDOR).summary()).isEqualTo("acceptable");
+    }
+
+    @Test
+    void shouldNotCountACaseOfAnUnclaimedProfileAsNotExercised() throws IOException {
+        final org.mrconf.verdict.CaseResult skipped = caseOfMustClausesWithOtherCases();
+        final Path run = BundleRuns.write(
+                dir.resolve("run"),
+                BundleRuns.withVerdict(
+                        skipped.caseId(),
+                        Verdict.NOT_APPLICABLE,
+                        "clause 9.9.9 belongs to profile 'streams', which the device does not claim"));
+
+        final BundleVerifier.Verification result = verify(create(run, dir, "unclaimed", VENDOR), VENDOR);
+
+        assertThat(result.notFullyExercised()).isEmpty();
+        assertThat(result.summary()).doesNotContain("not fully exercised");
+    }
+
+    @Test
+    void shouldNameAPartialClauseHiddenInReportJsonEvenWhenReSigned() throws IOException {
+        final org.mrconf.verdict.CaseResult skipped = caseOfMustClausesWithOtherCases();
+        final Path run = BundleRuns.write(
+                dir.resolve("run"),
+                BundleRuns.withVerdict(
+                        skipped.caseId(),
+                        Verdict.NOT_APPLICABLE,
+                        org.mrconf.cases.Applicability.LINK_CANNOT + "needs raw Ethernet"));
+        final Path report = run.resolve("report.json");
+        final ObjectNode tree = (ObjectNode) BundleDocuments.MAPPER.readTree(report.toFile());
+        final String clause = skipped.clauses().get(0);
+        for (final com.fasterxml.jackson.databind.JsonNode c : tree.path("clauses")) {
+            if (c.path("id").asText().equals(clause)) {
+                ((ObjectNode) c).put("partial", false);
+                ((ObjectNode) c).putArray("notExercised"); // a plain PASS, as if every purpose had run
+            }
+        }
+        Files.writeString(report, BundleDocuments.text(tree));
+
+        assertThat(lines(verify(create(run, dir, "hidden-partial", VENDOR), VENDOR)))
+                .anyMatch(p -> p.startsWith("clause: " + clause + " lists [] as not exercised but its cases"))
+                .anyMatch(p -> p.startsWith("siblings: ") && p.contains(clause));
+    }
+
     @Test
     void shouldNameASuiteVersionOtherThanTheVerifiers() throws IOException {
         final BundleVerifier other = new BundleVerifier(

@@ -84,7 +84,7 @@ class HtmlReportTest {
         assertThat(run.consoleLines())
                 .as("console messages (a script error or a blocked fetch)")
                 .isEmpty();
-        assertThat(run.stdout()).as("the script ran").contains("6 of 6 clauses shown");
+        assertThat(run.stdout()).as("the script ran").contains("7 of 7 clauses shown");
     }
 
     @Test
@@ -96,7 +96,7 @@ class HtmlReportTest {
         final Browser run = chromium(page.toUri() + "#verdict=FAIL&profile=core", "--dump-dom");
 
         assertThat(run.consoleLines()).isEmpty();
-        assertThat(run.stdout()).contains("1 of 6 clauses shown");
+        assertThat(run.stdout()).contains("1 of 7 clauses shown");
         assertThat(run.stdout()).containsPattern("<tr class=\"clause\" id=\"clause-6.4.2\"[^>]*>");
         assertThat(run.stdout()).containsPattern("<tr class=\"clause\" id=\"clause-4.1.9\"[^>]*hidden");
     }

@@ -38,7 +38,10 @@ class JsonReportReaderTest {
         final String json = JsonReport.toJson(SampleRuns.finished());
 
         assertThatThrownBy(() -> JsonReportReader.parse(
-                        "r.json", json.replace("\"formatVersion\" : \"1.0\"", "\"formatVersion\" : \"2.0\"")))
+                        "r.json",
+                        json.replace(
+                                "\"formatVersion\" : \"" + JsonReport.FORMAT_VERSION + "\"",
+                                "\"formatVersion\" : \"2.0\"")))
                 .hasMessageContaining("/formatVersion");
         assertThatThrownBy(() -> JsonReportReader.parse("r.json", "{\"format\": \"something-else\"}"))
                 .hasMessageContaining("/format");
@@ -48,7 +51,9 @@ class JsonReportReaderTest {
     @Test
     void shouldAcceptANewerMinorVersionWithFieldsItDoesNotKnow() throws Exception {
         final String json = JsonReport.toJson(SampleRuns.finished())
-                .replace("\"formatVersion\" : \"1.0\"", "\"formatVersion\" : \"1.3\", \"futureField\" : 1");
+                .replace(
+                        "\"formatVersion\" : \"" + JsonReport.FORMAT_VERSION + "\"",
+                        "\"formatVersion\" : \"1.3\", \"futureField\" : 1");
 
         assertThat(JsonReportReader.parse("r.json", json)).isEqualTo(SampleRuns.finished());
     }

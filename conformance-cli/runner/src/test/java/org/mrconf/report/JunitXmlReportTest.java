@@ -18,10 +18,10 @@ class JunitXmlReportTest {
     void shouldMapEachVerdictToWhatJunitCanSay() throws Exception {
         final Document doc = parse(JunitXmlReport.toXml(SampleRuns.finished()));
         final Element suite = doc.getDocumentElement();
-        assertThat(suite.getAttribute("tests")).isEqualTo("6");
+        assertThat(suite.getAttribute("tests")).isEqualTo("8");
         assertThat(suite.getAttribute("failures")).isEqualTo("1");
         assertThat(suite.getAttribute("errors")).isEqualTo("1");
-        assertThat(suite.getAttribute("skipped")).isEqualTo("2");
+        assertThat(suite.getAttribute("skipped")).isEqualTo("3");
 
         final Map<String, String> outcome = new LinkedHashMap<>();
         final NodeList cases = doc.getElementsByTagName("testcase");
@@ -37,12 +37,32 @@ class JunitXmlReportTest {
                         Map.entry("ecnMarkSlowsTheSender", "system-out"),
                         Map.entry("rtoBackoff", "skipped"),
                         Map.entry("readReturnsRegionBytes", "skipped"),
-                        Map.entry("truncatedPacketIsDropped", "error"));
+                        Map.entry("truncatedPacketIsDropped", "error"),
+                        Map.entry("overIpv6", "pass"),
+                        Map.entry("overIpv4", "skipped"));
         final Element inconclusive =
                 (Element) doc.getElementsByTagName("skipped").item(0);
         assertThat(inconclusive.getAttribute("message")).startsWith("INCONCLUSIVE: ");
         final Element na = (Element) doc.getElementsByTagName("skipped").item(1);
         assertThat(na.getAttribute("message")).startsWith("NOT_APPLICABLE: ");
+        // A clause with a test purpose not exercised says so in the suite properties.
+        final Map<String, String> properties = new LinkedHashMap<>();
+        final NodeList nodes = doc.getElementsByTagName("property");
+        for (int i = 0; i < nodes.getLength(); i++) {
+            final Element p = (Element) nodes.item(i);
+            properties.put(p.getAttribute("name"), p.getAttribute("value"));
+        }
+        assertThat(properties)
+                .containsEntry("metaroce.clause.4.1.6.verdict", "PASS")
+                .containsEntry("metaroce.clause.4.1.6.label", "PASS (partial)")
+                .containsEntry(
+                        "metaroce.clause.4.1.6.notExercised",
+                        "UdpChecksumCase.overIpv4 (NOT_APPLICABLE: " + SampleRuns.LINK_CANNOT
+                                + "needs an IPv4 link that builds whole frames with chosen UDP checksums (raw"
+                                + " Ethernet))")
+                .doesNotContainKey("metaroce.clause.6.4.2.label")
+                .doesNotContainKey("metaroce.clause.5.1.3.label")
+                .doesNotContainKey("metaroce.clause.5.2.6.notExercised");
     }
 
     @Test

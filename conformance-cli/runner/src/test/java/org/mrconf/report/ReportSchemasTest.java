@@ -104,7 +104,7 @@ class ReportSchemasTest {
     void shouldNameTheFieldOfAnInvalidReportJson() {
         final String json = JsonReport.toJson(SampleRuns.finished())
                 .replaceFirst("\"verdict\" : \"WARN\"", "\"verdict\" : \"MAYBE\"")
-                .replaceFirst("\"formatVersion\" : \"1.0\",", "");
+                .replaceFirst("\"formatVersion\" : \"" + JsonReport.FORMAT_VERSION + "\",", "");
 
         final List<String> problems = shared.checkReportJson("report.json", json);
 
@@ -139,7 +139,7 @@ class ReportSchemasTest {
 
     @Test
     void shouldNameTheLineOfAnInvalidJunitXml() {
-        final String xml = JunitXmlReport.toXml(SampleRuns.finished()).replaceFirst(" tests=\"6\"", "");
+        final String xml = JunitXmlReport.toXml(SampleRuns.finished()).replaceFirst(" tests=\"8\"", "");
 
         assertThat(shared.checkJunitXml("junit.xml", xml))
                 .singleElement()

@@ -202,8 +202,33 @@ final class SampleRuns {
                         "the device's control channel closed: connection reset " + HOSTILE,
                         START.plusMillis(5800),
                         5_000_000_000L,
+                        Evidence.NONE),
+                // 4.1.6 passes on the purpose this link carries and is partial: the other purpose needs raw Ethernet.
+                new CaseResult(
+                        "UdpChecksumCase.overIpv6",
+                        "The DUT drops a datagram with a wrong UDP checksum over IPv6",
+                        List.of("4.1.6"),
+                        CaseKind.INVALID,
+                        Verdict.PASS,
+                        "",
+                        START.plusMillis(10_900),
+                        300_000_000L,
+                        Evidence.NONE),
+                new CaseResult(
+                        "UdpChecksumCase.overIpv4",
+                        "The DUT accepts a zero UDP checksum over IPv4",
+                        List.of("4.1.6"),
+                        CaseKind.VALID,
+                        Verdict.NOT_APPLICABLE,
+                        LINK_CANNOT + "needs an IPv4 link that builds whole frames with chosen UDP checksums (raw"
+                                + " Ethernet)",
+                        START.plusMillis(11_200),
+                        0L,
                         Evidence.NONE));
     }
+
+    /** How a case's reason begins when the link cannot carry it (spec-cases' Applicability). */
+    static final String LINK_CANNOT = org.mrconf.cases.Applicability.LINK_CANNOT;
 
     private static List<ClauseResult> clausesOf(final List<CaseResult> cases) {
         return org.mrconf.verdict.ClauseVerdicts.combine(cases, new Info(), List.of());
@@ -213,6 +238,7 @@ final class SampleRuns {
     private static final class Info implements org.mrconf.verdict.ClauseVerdicts.ClauseInfo {
         private static final Map<String, String[]> CLAUSES = Map.of(
                 "4.1.5", new String[] {"ECN marks reduce the sending rate", "SHOULD", "congestion"},
+                "4.1.6", new String[] {"UDP checksum", "MUST", "core"},
                 "4.1.9", new String[] {"Selective retransmission on the original path", "MUST", "multipath"},
                 "5.1.3", new String[] {"Truncated packets are dropped", "MUST", "core"},
                 "5.2.6", new String[] {"READ returns the region's bytes", "MUST", "read"},

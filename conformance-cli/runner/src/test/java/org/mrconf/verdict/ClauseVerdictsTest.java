@@ -93,6 +93,118 @@ class ClauseVerdictsTest {
         assertThat(clauses.get(0).title()).isEqualTo("title of 9.1.1");
     }
 
+    @Test
+    void shouldShowAClauseWithAPassAndALinkNotApplicableCaseAsPartialNamingTheMissingPurpose() {
+        final String link =
+                org.mrconf.cases.Applicability.LINK_CANNOT + "this link cannot see the ECN field of received packets";
+        final ClauseResult clause = combine(
+                        result("EncapsulationCase.dataIsEcnCapable", Verdict.NOT_APPLICABLE, link),
+                        result("ReceivedCeCase.ceIsCounted", Verdict.PASS, ""))
+                .get(0);
+
+        assertThat(clause.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(clause.partial()).isTrue();
+        assertThat(clause.label()).isEqualTo("PASS (partial)");
+        assertThat(clause.notExercised())
+                .containsExactly(new ClauseResult.NotExercised(
+                        "EncapsulationCase.dataIsEcnCapable", Verdict.NOT_APPLICABLE, link));
+        assertThat(clause.notExercisedSummary())
+                .isEqualTo("EncapsulationCase.dataIsEcnCapable (NOT_APPLICABLE: " + link + ")");
+    }
+
+    @Test
+    void shouldShowAClauseWhoseCaseTheDeviceConfigurationSetAsideAsPartial() {
+        final ClauseResult clause = combine(
+                        result("c1", Verdict.PASS, ""),
+                        result("c2", Verdict.NOT_APPLICABLE, "the device offers one path per connection"))
+                .get(0);
+
+        assertThat(clause.partial()).isTrue();
+        assertThat(clause.notExercised())
+                .extracting(ClauseResult.NotExercised::caseId)
+                .containsExactly("c2");
+    }
+
+    @Test
+    void shouldNotCountACaseTheDeviceDoesNotClaimAsAMissingPurpose() {
+        final ClauseResult clause = combine(
+                        result("c1", Verdict.PASS, ""),
+                        result(
+                                "c2",
+                                Verdict.NOT_APPLICABLE,
+                                "clause 7.6.1 belongs to profile 'streams', which the device does not claim"),
+                        result("c3", Verdict.NOT_APPLICABLE, "the device does not claim the congestion profile"),
+                        result(
+                                "c4",
+                                Verdict.NOT_APPLICABLE,
+                                "clause 9.9.9 is a MAY clause the device does not declare"),
+                        result(
+                                "c5",
+                                Verdict.NOT_APPLICABLE,
+                                org.mrconf.cases.Applicability.CLAIMS_MORE + "it claims the read profile"))
+                .get(0);
+
+        assertThat(clause.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(clause.partial()).isFalse();
+        assertThat(clause.label()).isEqualTo("PASS");
+        assertThat(clause.notExercised()).isEmpty();
+    }
+
+    @Test
+    void shouldMakeAClauseOfAnUnclaimedProfileNotApplicableAndNotPartial() {
+        final String unclaimed = "clause 6.4.1 belongs to profile 'congestion', which the device does not claim";
+        final ClauseResult clause = combine(
+                        result("c1", Verdict.NOT_APPLICABLE, unclaimed),
+                        result("c2", Verdict.NOT_APPLICABLE, unclaimed))
+                .get(0);
+
+        assertThat(clause.verdict()).isEqualTo(Verdict.NOT_APPLICABLE);
+        assertThat(clause.partial()).isFalse();
+        assertThat(clause.unexercised()).isFalse();
+        assertThat(clause.label()).isEqualTo("NOT_APPLICABLE");
+    }
+
+    @Test
+    void shouldSayWhenAClauseThatAppliesWasNotExercisedAtAll() {
+        final ClauseResult clause = combine(result(
+                        "UdpChecksumCase.overIpv4",
+                        Verdict.NOT_APPLICABLE,
+                        org.mrconf.cases.Applicability.LINK_CANNOT + "needs raw Ethernet"))
+                .get(0);
+
+        assertThat(clause.verdict()).isEqualTo(Verdict.NOT_APPLICABLE);
+        assertThat(clause.unexercised()).isTrue();
+        assertThat(clause.partial()).isFalse();
+        assertThat(clause.label()).isEqualTo("NOT_APPLICABLE (not exercised)");
+    }
+
+    @Test
+    void shouldGiveAPlainPassWhenEveryCasePassed() {
+        final ClauseResult clause = combine(result("c1", Verdict.PASS, ""), result("vector:6.4.1/x", Verdict.PASS, ""))
+                .get(0);
+
+        assertThat(clause.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(clause.partial()).isFalse();
+        assertThat(clause.notExercised()).isEmpty();
+        assertThat(clause.label()).isEqualTo("PASS");
+    }
+
+    @Test
+    void shouldListInconclusiveAndErrorCasesAsNotExercisedWithoutCallingAFailPartial() {
+        final ClauseResult clause = combine(
+                        result("c1", Verdict.FAIL, "broken"),
+                        result("c2", Verdict.INCONCLUSIVE, "a stall of 40 ms"),
+                        result("vector:6.4.1/v", Verdict.ERROR, "the link died"))
+                .get(0);
+
+        assertThat(clause.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(clause.partial()).isFalse();
+        assertThat(clause.label()).isEqualTo("FAIL");
+        assertThat(clause.notExercised())
+                .extracting(ClauseResult.NotExercised::caseId)
+                .containsExactly("c2", "vector:6.4.1/v");
+    }
+
     private static Verdict verdictOf(final CaseResult... cases) {
         return combine(cases).get(0).verdict();
     }
