@@ -70,7 +70,13 @@ public final class SigningKeys {
             // A file system without POSIX permissions (Windows): the user's own ACLs apply.
         }
         Files.writeString(privateFile, pem(PRIVATE_PEM, pair.getPrivate().getEncoded()), StandardCharsets.US_ASCII);
-        Files.writeString(publicFile, publicPem(pair.getPublic()), StandardCharsets.US_ASCII);
+        // CREATE_NEW does not follow a link: a dangling link at KEY.pub is refused, never written through.
+        Files.writeString(
+                publicFile,
+                publicPem(pair.getPublic()),
+                StandardCharsets.US_ASCII,
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE);
     }
 
     /** The public key file that belongs to a private key file. */
