@@ -18,6 +18,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
 import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.files.UserFiles;
 import org.mrconf.report.ReportWriters;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
@@ -89,6 +90,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         final PrintWriter console = spec.commandLine().getOut();
         if (port < 1 || port > 65_535) {
             throw new DutProfileException("--port", String.valueOf(port), "must be a UDP port, 1 to 65535");
+        }
+        if (out != null) {
+            UserFiles.makeFolder(out, "the reports"); // before the capture is read: bad input is exit 2
         }
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final Map<String, DutProfile> declarations = new HashMap<>();

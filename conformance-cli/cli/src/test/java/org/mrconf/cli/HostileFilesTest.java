@@ -184,6 +184,16 @@ class HostileFilesTest {
         assertOneLine(impossible + ": cannot be made: Not a directory");
     }
 
+    @Test
+    void analyzeRefusesAnOutThatIsAFile() throws Exception {
+        final Path capture = Files.writeString(dir.resolve("any.pcap"), "never read");
+        final Path file = Files.writeString(dir.resolve("taken"), "x");
+
+        assertThat(promptly("analyze", capture.toString(), "--out", file.toString()))
+                .isEqualTo(2);
+        assertOneLine(file + ": is not a folder (a file is there); give a new folder for the reports");
+    }
+
     // ---- finding 9: analyze --port range ---------------------------------------------------------------------
 
     @Test
