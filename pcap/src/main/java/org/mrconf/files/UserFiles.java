@@ -181,17 +181,11 @@ public final class UserFiles {
      * renamed over it.
      */
     public static void write(final Path target, final byte[] bytes) throws IOException {
-        if (Files.isSymbolicLink(target)) {
-            throw new UserFileException(
-                    target, Reason.LINK, "is a symbolic link; the suite writes nothing through a link (remove it)");
-        }
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)
-                && !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UserFileException(
-                    target, Reason.NOT_REGULAR, "is not a regular file (a directory, FIFO or device)");
-        }
+        checkWritable(target);
         final Path folder = target.toAbsolutePath().getParent();
-        final Path temp = Files.createTempFile(folder, "." + target.getFileName(), ".partial");
+        // Not Files.createTempFile, which makes the file 0600: the written file gets the user's usual mode.
+        final Path temp = Files.createFile(
+                folder.resolve("." + target.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".partial"));
         try {
             Files.write(temp, bytes, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -233,6 +227,22 @@ public final class UserFiles {
                     e);
         } catch (final IOException e) {
             throw new UserFileException(folder, Reason.UNREADABLE, "cannot be made: " + describe(e), e);
+        }
+    }
+
+    /**
+     * Refuses a {@code target} the suite must not write: a link (the write would land where it leads), or a folder,
+     * FIFO or device. For writers that open the file themselves (a capture writer); {@link #write} calls it.
+     */
+    public static void checkWritable(final Path target) throws UserFileException {
+        if (Files.isSymbolicLink(target)) {
+            throw new UserFileException(
+                    target, Reason.LINK, "is a symbolic link; the suite writes nothing through a link (remove it)");
+        }
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new UserFileException(
+                    target, Reason.NOT_REGULAR, "is not a regular file (a directory, FIFO or device)");
         }
     }
 

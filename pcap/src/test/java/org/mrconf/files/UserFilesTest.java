@@ -114,7 +114,11 @@ class UserFilesTest {
         assertThat(Files.readString(victim)).isEqualTo("keep");
 
         final Path plain = dir.resolve("plain");
+        final Path usual = Files.writeString(dir.resolve("usual"), "");
         UserFiles.writeUtf8(plain, "one");
+        if (Files.getFileStore(dir).supportsFileAttributeView("posix")) {
+            assertThat(Files.getPosixFilePermissions(plain)).isEqualTo(Files.getPosixFilePermissions(usual));
+        }
         UserFiles.writeUtf8(plain, "two");
         assertThat(Files.readString(plain, StandardCharsets.UTF_8)).isEqualTo("two");
         try (var files = Files.list(dir)) {
