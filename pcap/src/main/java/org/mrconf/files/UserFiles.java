@@ -122,6 +122,13 @@ public final class UserFiles {
         return decodeUtf8(file, readBytes(file, kind), kind);
     }
 
+    /** The folder a file found in a folder belongs to: its parent as named (so messages name it as the user did). */
+    public static Path folderOf(final Path file) {
+        return file.getParent() != null
+                ? file.getParent()
+                : file.toAbsolutePath().getParent();
+    }
+
     /** {@link #readBytes} for a file found inside {@code folder}: see {@link #inside}. */
     public static byte[] readBytesInside(final Path folder, final Path file, final Kind kind) throws UserFileException {
         return readBytes(inside(folder, file), kind);

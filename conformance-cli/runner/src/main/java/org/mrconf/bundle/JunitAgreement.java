@@ -40,8 +40,8 @@ final class JunitAgreement {
     static List<Problem> check(final Path junitXml, final RunRecord record) {
         final List<Problem> problems = new ArrayList<>();
         final Document doc;
-        try (InputStream in = UserFiles.open(
-                UserFiles.inside(junitXml.toAbsolutePath().getParent(), junitXml), UserFiles.Kind.REPORT)) {
+        try (InputStream in =
+                UserFiles.open(UserFiles.inside(UserFiles.folderOf(junitXml), junitXml), UserFiles.Kind.REPORT)) {
             doc = secureBuilder().parse(in);
         } catch (IOException | SAXException e) {
             problems.add(problem("cannot be read as XML (" + firstLine(e.getMessage())

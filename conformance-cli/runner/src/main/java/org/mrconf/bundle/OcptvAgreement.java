@@ -39,8 +39,7 @@ final class OcptvAgreement {
         final Set<String> caseIds = new HashSet<>();
         record.cases().forEach(c -> caseIds.add(c.caseId()));
         try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(
-                UserFiles.open(
-                        UserFiles.inside(ocptvJsonl.toAbsolutePath().getParent(), ocptvJsonl), UserFiles.Kind.REPORT),
+                UserFiles.open(UserFiles.inside(UserFiles.folderOf(ocptvJsonl), ocptvJsonl), UserFiles.Kind.REPORT),
                 StandardCharsets.UTF_8.newDecoder()))) {
             int number = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {

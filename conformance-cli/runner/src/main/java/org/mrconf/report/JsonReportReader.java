@@ -38,7 +38,7 @@ public final class JsonReportReader {
     public static RunRecord read(final Path reportJson) throws ReportInputException {
         final String text;
         try {
-            final Path folder = reportJson.toAbsolutePath().getParent();
+            final Path folder = UserFiles.folderOf(reportJson);
             text = UserFiles.readUtf8Inside(folder, reportJson, UserFiles.Kind.REPORT);
         } catch (UserFileException e) {
             throw refused(e);
