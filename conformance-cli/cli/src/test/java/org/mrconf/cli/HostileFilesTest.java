@@ -132,6 +132,14 @@ class HostileFilesTest {
         assertOneLine(fifo + ": is not a regular file (a FIFO or device); give a pcap or pcapng capture file");
     }
 
+    @Test
+    void clausesCheckSpecRefusesAFifo() throws Exception {
+        final Path fifo = fifo("draft.md");
+
+        assertThat(promptly("clauses", "--check-spec", fifo.toString())).isEqualTo(2);
+        assertOneLine(fifo + ": (file): is not a regular file (a directory, FIFO or device)");
+    }
+
     // ---- finding 2: --update-manifest wrote through a symlinked MANIFEST.sha256 --------------------------------
 
     @Test
