@@ -15,6 +15,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapHandle.TimestampPrecision;
@@ -62,7 +64,8 @@ public final class PcapReader implements AutoCloseable {
      */
     public static PcapReader open(Path file) throws CaptureFileException {
         Objects.requireNonNull(file, "file");
-        CaptureFormat format = sniff(file);
+        byte[] head = new byte[24];
+        CaptureFormat format = sniff(file, head);
         Libpcap.version(); // fails with a clear PcapUnavailableException if libpcap is missing
         PcapHandle handle;
         try {
@@ -76,10 +79,13 @@ public final class PcapReader implements AutoCloseable {
         DataLinkType dlt = handle.getDlt();
         if (!DataLinkType.EN10MB.equals(dlt)) {
             handle.close();
+            // libpcap maps some file link types to other DLT numbers (LINKTYPE_RAW 101 to DLT_RAW 12): name the
+            // number the file holds, as Wireshark and tcpdump do.
+            int inFile = format == CaptureFormat.PCAPNG ? dlt.value() : classicLinkType(head);
             throw new CaptureFileException(
                     file,
-                    "link type " + dlt.value() + " (" + dlt.name()
-                            + ") is not supported; only Ethernet (DLT_EN10MB = 1) captures can be read");
+                    "link type " + inFile + (inFile == dlt.value() ? " (" + dlt.name() + ")" : "")
+                            + " is not supported; only Ethernet (LINKTYPE_ETHERNET = 1) captures can be read");
         }
         return new PcapReader(file, format, handle);
     }
@@ -173,19 +179,43 @@ public final class PcapReader implements AutoCloseable {
     }
 
     /** Checks the file exists, is non-empty and starts with a capture magic number; returns its format. */
-    private static CaptureFormat sniff(Path file) throws CaptureFileException {
-        if (!Files.exists(file)) {
-            throw new CaptureFileException(file, "capture file does not exist");
+    /**
+     * A capture file {@link UserFiles} refused, in this reader's words: a FIFO or device is never opened (libpcap
+     * would wait for a writer, or read without end).
+     */
+    public static CaptureFileException refused(Path file, UserFileException e) {
+        switch (e.reason()) {
+            case MISSING:
+                return new CaptureFileException(file, "capture file does not exist", e);
+            case NOT_REGULAR:
+                return new CaptureFileException(
+                        file,
+                        Files.isDirectory(file)
+                                ? "is a directory, not a capture file"
+                                : "is not a regular file (a FIFO or device); give a pcap or pcapng capture file",
+                        e);
+            default:
+                return new CaptureFileException(file, e.problem(), e);
         }
-        if (Files.isDirectory(file)) {
-            throw new CaptureFileException(file, "is a directory, not a capture file");
-        }
-        byte[] head = new byte[16];
+    }
+
+    /** The link type of a classic pcap file header (its low 16 bits; the upper bits may carry FCS flags). */
+    private static int classicLinkType(byte[] head) {
+        boolean big = head[0] == (byte) 0xA1;
+        int value = big
+                ? ((head[20] & 0xFF) << 24) | ((head[21] & 0xFF) << 16) | ((head[22] & 0xFF) << 8) | (head[23] & 0xFF)
+                : ((head[23] & 0xFF) << 24) | ((head[22] & 0xFF) << 16) | ((head[21] & 0xFF) << 8) | (head[20] & 0xFF);
+        return value & 0xFFFF;
+    }
+
+    private static CaptureFormat sniff(Path file, byte[] head) throws CaptureFileException {
         int n;
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = UserFiles.open(file, UserFiles.Kind.CAPTURE)) {
             n = in.readNBytes(head, 0, head.length);
+        } catch (UserFileException e) {
+            throw refused(file, e);
         } catch (IOException e) {
-            throw new CaptureFileException(file, "cannot read capture file: " + e, e);
+            throw new CaptureFileException(file, "cannot read capture file: " + e.getMessage(), e);
         }
         if (n == 0) {
             throw new CaptureFileException(file, "file is empty (0 bytes): not a pcap or pcapng capture");
@@ -211,7 +241,7 @@ public final class PcapReader implements AutoCloseable {
                                 Locale.ROOT,
                                 "not a pcap or pcapng capture: bad magic number 0x%08x%s",
                                 magic,
-                                textHint(head, n)));
+                                textHint(head, Math.min(n, 16))));
         }
     }
 

@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,6 +16,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 
 /**
  * Reads a clause catalogue from JSON and checks every field, so that a bad catalogue is reported as
@@ -60,10 +60,10 @@ public final class CatalogueLoader {
 
     /** Loads a catalogue file, e.g. one a user is editing. */
     public ClauseCatalogue load(final Path file) throws CatalogueException {
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = UserFiles.open(file, UserFiles.Kind.SPEC)) {
             return parse(file.toString(), in);
-        } catch (final NoSuchFileException e) {
-            throw new CatalogueException(file.toString(), "(file)", "does not exist", e);
+        } catch (final UserFileException e) {
+            throw new CatalogueException(file.toString(), "(file)", e.problem(), e);
         } catch (final IOException e) {
             throw new CatalogueException(file.toString(), "(file)", "cannot be read: " + e.getMessage(), e);
         }

@@ -3,15 +3,14 @@ package org.mrconf.catalogue;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.markdown.MarkdownTables;
 
 /**
@@ -54,9 +53,11 @@ public final class SpecDocument {
     /** Reads and parses the spec document. */
     public static SpecDocument read(final Path file) throws CatalogueException {
         try {
-            return parse(file.toString(), Files.readAllLines(file, StandardCharsets.UTF_8));
-        } catch (final NoSuchFileException e) {
-            throw new CatalogueException(file.toString(), "(file)", "does not exist", e);
+            return parse(
+                    file.toString(),
+                    UserFiles.readUtf8(file, UserFiles.Kind.SPEC).lines().toList());
+        } catch (final UserFileException e) {
+            throw new CatalogueException(file.toString(), "(file)", e.problem(), e);
         } catch (final IOException e) {
             throw new CatalogueException(file.toString(), "(file)", "cannot be read: " + e.getMessage(), e);
         }

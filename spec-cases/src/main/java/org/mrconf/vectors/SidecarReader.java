@@ -4,10 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -19,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 
 /**
  * Reads a {@code vector.json} strictly: a regular file of at most {@link #MAX_BYTES}, UTF-8, every field of the right
@@ -52,7 +50,9 @@ public final class SidecarReader {
             Set.of("WRITE", "WRITE_WITH_IMMEDIATE", "SEND", "READ_REQUEST", "READ_RESPONSE", "ACK", "NACK", "PROBE");
     private static final Pattern CLAUSE = Pattern.compile("[0-9]{1,2}\\.[0-9]{1,2}\\.[0-9]{1,2}");
 
-    private final ObjectMapper mapper = new ObjectMapper();
+    /** Strict about duplicate keys: {@code {"kind": "valid", "kind": "invalid"}} has no one meaning. */
+    private final ObjectMapper mapper =
+            new ObjectMapper().enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     /** Reads and checks {@code file}. */
     public Sidecar read(final Path file) throws VectorException {
@@ -180,22 +180,14 @@ public final class SidecarReader {
             if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 throw new VectorException(file, "", "is not a regular file");
             }
-            if (Files.size(file) > MAX_BYTES) {
-                throw new VectorException(file, "", "is larger than " + MAX_BYTES + " bytes: not a vector sidecar");
-            }
-            final String text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(Files.readAllBytes(file)))
-                    .toString();
+            final String text = UserFiles.readUtf8(file, UserFiles.Kind.SIDECAR);
             final JsonNode root = mapper.readTree(text);
             if (root == null || !root.isObject()) {
                 throw new VectorException(file, "$", "must be a JSON object");
             }
             return root;
-        } catch (final CharacterCodingException e) {
-            throw new VectorException(file, "", "is not UTF-8 text");
+        } catch (final UserFileException e) {
+            throw new VectorException(file, "", e.problem());
         } catch (final JsonProcessingException e) {
             throw new VectorException(
                     file, "", "is not valid JSON: " + e.getOriginalMessage() + " at " + e.getLocation());

@@ -1,10 +1,13 @@
 package org.mrconf.vectors;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
@@ -13,6 +16,7 @@ import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.mrconf.files.UserFiles;
 
 /**
  * The files of vector folders and their SHA-256, in one place for {@code MANIFEST.sha256}, {@code vectors list} and the
@@ -38,7 +42,7 @@ public final class VectorFiles {
             for (final Path file : files.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
                     .filter(p -> isVectorFile(p.getFileName().toString()))
                     .toList()) {
-                entries.put(pathUnder(root, file), sha256(Files.readAllBytes(file)));
+                entries.put(pathUnder(root, file), sha256(file));
             }
         }
         return Collections.unmodifiableSortedMap(entries);
@@ -50,7 +54,7 @@ public final class VectorFiles {
         for (final String name : NAMES) {
             final Path file = folder.resolve(name);
             if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                entries.put(pathUnder(root, file), sha256(Files.readAllBytes(file)));
+                entries.put(pathUnder(root, file), sha256(file));
             }
         }
         return Collections.unmodifiableSortedMap(entries);
@@ -62,6 +66,23 @@ public final class VectorFiles {
         hashes.forEach(
                 (path, hash) -> lines.append(hash).append("  ").append(path).append('\n'));
         return sha256(lines.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Hex SHA-256 of a vector file, streamed (a capture may be large; a sidecar has its size limit). */
+    static String sha256(final Path file) throws IOException {
+        final MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (final NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+        final UserFiles.Kind kind = file.getFileName().toString().equals(TestVector.SIDECAR)
+                ? UserFiles.Kind.SIDECAR
+                : UserFiles.Kind.CAPTURE;
+        try (InputStream in = new DigestInputStream(UserFiles.open(file, kind), digest)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /** Hex SHA-256 of {@code bytes}. */

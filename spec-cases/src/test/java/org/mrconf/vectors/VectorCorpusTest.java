@@ -407,7 +407,10 @@ class VectorCorpusTest {
         final Path sidecar = dir.resolve(SAMPLE).resolve(TestVector.SIDECAR);
         Files.write(sidecar, new byte[] {(byte) 0xFF, (byte) 0xFE, 0x7B, 0x00});
         assertThat(VectorCorpus.discover(dir, catalogue).problems().get(0).getMessage())
-                .contains("is not UTF-8 text");
+                .contains("is UTF-16 text; a vector sidecar must be UTF-8");
+        Files.write(sidecar, new byte[] {0x7B, (byte) 0xC3, 0x7D});
+        assertThat(VectorCorpus.discover(dir, catalogue).problems().get(0).getMessage())
+                .contains("is not UTF-8 text: byte 0xc3 at offset 1");
     }
 
     @Test

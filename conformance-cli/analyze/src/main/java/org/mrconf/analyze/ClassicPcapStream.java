@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.pcap.CaptureFileException;
+import org.mrconf.pcap.PcapReader;
 
 /**
  * Streams the records of a classic pcap file (either byte order, micro- or nanosecond timestamps) in pure Java, for
@@ -47,11 +49,16 @@ final class ClassicPcapStream implements AutoCloseable {
         final byte[] head = new byte[FILE_HEADER];
         final InputStream in;
         try {
-            in = new BufferedInputStream(Files.newInputStream(file), 1 << 20);
+            in = new BufferedInputStream(UserFiles.open(file, UserFiles.Kind.CAPTURE), 1 << 20);
             if (in.readNBytes(head, 0, FILE_HEADER) < FILE_HEADER) {
                 in.close();
                 return null; // PcapReader says what is wrong with a short file
             }
+        } catch (final UserFileException e) {
+            if (e.reason() == UserFileException.Reason.NOT_REGULAR) {
+                throw PcapReader.refused(file, e); // a FIFO or device is never opened, here or by libpcap
+            }
+            return null; // PcapReader says why it cannot be read
         } catch (final IOException e) {
             return null; // PcapReader says why it cannot be read
         }
@@ -84,15 +91,16 @@ final class ClassicPcapStream implements AutoCloseable {
             // Seconds are unsigned 32-bit (as Wireshark and PcapWriter have them).
             final long seconds = header.getInt(0) & 0xFFFF_FFFFL;
             final long fraction = header.getInt(4) & 0xFFFF_FFFFL;
-            final int captured = header.getInt(8);
-            final int original = header.getInt(12);
-            if (captured < 0 || captured > MAX_RECORD || fraction >= (nanos ? 1_000_000_000L : 1_000_000L)) {
+            // Unsigned 32-bit, as the format has it: 0xFFFFFFFF is 4294967295, not -1.
+            final long captured = header.getInt(8) & 0xFFFF_FFFFL;
+            final long original = header.getInt(12) & 0xFFFF_FFFFL;
+            if (captured > MAX_RECORD || fraction >= (nanos ? 1_000_000_000L : 1_000_000L)) {
                 throw new CaptureFileException(
                         file,
                         "damaged record " + records + " (after " + records + " good frames): captured length "
                                 + captured + ", sub-second field " + fraction);
             }
-            final byte[] bytes = in.readNBytes(captured);
+            final byte[] bytes = in.readNBytes((int) captured);
             if (bytes.length < captured) {
                 throw new EOFException("record data cut short");
             }

@@ -18,6 +18,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
 import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.files.UserFiles;
 import org.mrconf.report.ReportWriters;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
@@ -49,9 +50,10 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(
             names = "--profile",
-            paramLabel = "[IP=]FILE",
+            paramLabel = "[IP[:PORT]=]FILE",
             description = {
-                "What an end declares (a DUT profile): IP=FILE for the end at IP, FILE for every end not named.",
+                "What an end declares (a DUT profile): IP:PORT=FILE for the end at that address and UDP port,",
+                "IP=FILE for every end at IP ([IPv6]:PORT for IPv6), FILE for every end not named.",
                 "Without one, violations of clauses outside the core profile are INCONCLUSIVE."
             })
     List<String> profiles = new ArrayList<>();
@@ -59,7 +61,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(
             names = "--port",
             paramLabel = "PORT",
-            description = "The MetaRoCE destination UDP port (default: ${DEFAULT-VALUE}).")
+            description = "The MetaRoCE destination UDP port, 1 to 65535 (default: ${DEFAULT-VALUE}).")
     int port = WireConstants.DEFAULT_UDP_PORT;
 
     @Option(
@@ -86,6 +88,12 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final PrintWriter console = spec.commandLine().getOut();
+        if (port < 1 || port > 65_535) {
+            throw new DutProfileException("--port", String.valueOf(port), "must be a UDP port, 1 to 65535");
+        }
+        if (out != null) {
+            UserFiles.makeFolder(out, "the reports"); // before the capture is read: bad input is exit 2
+        }
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final Map<String, DutProfile> declarations = new HashMap<>();
         Optional<DutProfile> everyEnd = Optional.empty();

@@ -16,6 +16,7 @@ import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.devices.OpenDevice;
 import org.mrconf.dut.DutInfo;
+import org.mrconf.files.UserFiles;
 import org.mrconf.report.ReportWriters;
 import org.mrconf.report.Terminal;
 import org.mrconf.runner.BuildInfo;
@@ -150,6 +151,9 @@ final class RunCommand implements Callable<Integer> {
                 new Selection(clauses, Set.copyOf(profiles), Set.copyOf(levels), Set.copyOf(kinds), cases);
         if (jobs < 1 || jobs > 2) {
             throw new ParameterException(spec.commandLine(), "--jobs must be 1 or 2, found " + jobs);
+        }
+        if (out != null) {
+            UserFiles.makeFolder(out, "the run folder"); // before the device is opened: bad input is exit 2
         }
         try (OpenDevice opened = OpenDevice.open(target);
                 OpenDevice vectorLane = jobs > 1 ? opened.twin().orElse(null) : null) {

@@ -1,8 +1,10 @@
 package org.mrconf.cli;
 
+import org.mrconf.bundle.BundleInputException;
 import org.mrconf.catalogue.CatalogueException;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutProfileException;
+import org.mrconf.files.UserFileException;
 import org.mrconf.pcap.CaptureFileException;
 
 /** Maps exceptions that escape a subcommand to one line for the user and an exit code. */
@@ -13,7 +15,9 @@ final class UserErrors {
     static String describe(final Exception exception) {
         if (exception instanceof CatalogueException
                 || exception instanceof DutProfileException
-                || exception instanceof CaptureFileException) {
+                || exception instanceof CaptureFileException
+                || exception instanceof UserFileException
+                || exception instanceof BundleInputException) {
             return exception.getMessage();
         }
         if (exception instanceof DutControlException) {
@@ -29,6 +33,8 @@ final class UserErrors {
                         || exception instanceof DutProfileException
                         || exception instanceof DutControlException
                         || exception instanceof CaptureFileException
+                        || exception instanceof UserFileException
+                        || exception instanceof BundleInputException
                 ? MetaroceCommand.EXIT_BAD_INPUT
                 : 1;
     }

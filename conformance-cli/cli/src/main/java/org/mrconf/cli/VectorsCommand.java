@@ -227,7 +227,11 @@ public final class VectorsCommand implements Runnable {
             corpus.problems().forEach(p -> problems.add(p.getMessage()));
             final SidecarSchema schema = SidecarSchema.bundled();
             for (final Path sidecar : sidecars(root)) {
-                problems.addAll(schema.check(sidecar));
+                // The reader has said a sidecar that is a link, a FIFO or a device is not a regular file: nothing
+                // more is read of it (a link would lead the schema check to the target's content).
+                if (Files.isRegularFile(sidecar, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    problems.addAll(schema.check(sidecar));
+                }
             }
             for (final TestVector vector : corpus.vectors()) {
                 // Only the DUT sends in a vector whose steps send no frame: its capture may be empty.
@@ -336,8 +340,29 @@ public final class VectorsCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        private static final java.util.Set<String> KINDS = java.util.Set.of("valid", "invalid", "inopportune");
+
         @Override
         public Integer call() throws Exception {
+            final PrintWriter err = spec.commandLine().getErr();
+            if (kind != null && !KINDS.contains(kind)) {
+                err.println("metaroce: vectors list: --kind: '" + kind + "' is not a kind; give valid, invalid or"
+                        + " inopportune");
+                return MetaroceCommand.EXIT_BAD_INPUT;
+            }
+            if (profile != null) {
+                try {
+                    org.mrconf.catalogue.Profile.fromSpecName(profile);
+                } catch (final IllegalArgumentException e) {
+                    err.println("metaroce: vectors list: --profile: '" + profile + "' is not a profile; give one of "
+                            + org.mrconf.catalogue.Profile.allSpecNames());
+                    return MetaroceCommand.EXIT_BAD_INPUT;
+                }
+            }
+            if (Files.exists(root) && !Files.isDirectory(root)) {
+                err.println("metaroce: vectors list: --root: " + root + " is not a folder; give the vector root");
+                return MetaroceCommand.EXIT_BAD_INPUT;
+            }
             final PrintWriter out = spec.commandLine().getOut();
             final VectorCorpus corpus = VectorCorpus.discover(root, new CatalogueLoader().loadBundled());
             int shown = 0;

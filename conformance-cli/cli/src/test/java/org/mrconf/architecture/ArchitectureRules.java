@@ -7,6 +7,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import java.net.DatagramSocket;
@@ -189,6 +190,84 @@ final class ArchitectureRules {
                 .dependOnClassesThat()
                 .resideInAnyPackage(packages(root, ABOVE_THE_RUNNER))
                 .because("the library is what every command, benchmark and program builds on (docs/architecture.md)");
+    }
+
+    /** The packages of the commands and the libraries they call to read what a user names. */
+    static final List<String> FILE_READERS = List.of(
+            "analyze",
+            "authoring",
+            "bundle",
+            "catalogue",
+            "cli",
+            "devices",
+            "dut",
+            "embedded",
+            "pcap",
+            "report",
+            "runner",
+            "selftest",
+            "vectors",
+            "verdict");
+
+    /**
+     * Classes that read a file no user names, each for its reason: {@code /proc/cpuinfo} for the stability report's
+     * machine line, {@code /sys/class/net/IFACE/address} for a raw link's MAC address, and the suite's own copies of
+     * the OCPTV and JUnit schemas (the tests' reference).
+     */
+    static final List<String> READ_NO_USER_FILE = List.of("StabilityCommand", "RawEthernetWireLink", "ReportSchemas");
+
+    private static final java.util.Set<String> FILES_READS = java.util.Set.of(
+            "readAllBytes",
+            "readString",
+            "readAllLines",
+            "lines",
+            "newInputStream",
+            "newBufferedReader",
+            "newByteChannel");
+
+    /** A call that opens a file for reading without {@code UserFiles}. */
+    private static final DescribedPredicate<JavaCall<?>> READS_A_FILE_DIRECTLY =
+            new DescribedPredicate<>("read a file without UserFiles (Files.readAllBytes, readString, newInputStream,"
+                    + " new FileInputStream, FileChannel.open, ObjectMapper.readTree(File), ...)") {
+                @Override
+                public boolean test(final JavaCall<?> call) {
+                    final String owner = call.getTargetOwner().getName();
+                    final String name = call.getName();
+                    switch (owner) {
+                        case "java.nio.file.Files":
+                            return FILES_READS.contains(name);
+                        case "java.io.FileInputStream", "java.io.FileReader", "java.io.RandomAccessFile":
+                            return name.equals("<init>");
+                        case "java.nio.channels.FileChannel":
+                            return name.equals("open");
+                        default:
+                            return owner.startsWith("com.fasterxml.jackson.databind.")
+                                    && (name.startsWith("read") || name.startsWith("readValue"))
+                                    && call.getTarget().getRawParameterTypes().stream()
+                                            .anyMatch(type -> type.getName().equals("java.io.File"));
+                    }
+                }
+            };
+
+    /**
+     * Every command opens a file a user names through {@code org.mrconf.files.UserFiles} (issue 36): regular files
+     * only, checked before opening, a size limit per kind of file, links only within their folder.
+     */
+    static ArchRule commandsOpenUserFilesThroughUserFiles(final String root) {
+        return noClasses()
+                .that()
+                .resideInAnyPackage(packages(root, FILE_READERS))
+                .and(not(new DescribedPredicate<JavaClass>("one of " + READ_NO_USER_FILE) {
+                    @Override
+                    public boolean test(final JavaClass type) {
+                        final String top = type.getName().replaceAll("\\$.*", "");
+                        return READ_NO_USER_FILE.contains(top.substring(top.lastIndexOf('.') + 1));
+                    }
+                }))
+                .should()
+                .callCodeUnitWhere(READS_A_FILE_DIRECTLY)
+                .because("a FIFO blocks the command, /dev/zero never ends and a link leads out of its folder:"
+                        + " org.mrconf.files.UserFiles checks each before a byte is read");
     }
 
     /** No package cycles. */

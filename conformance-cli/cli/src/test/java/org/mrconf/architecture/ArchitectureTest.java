@@ -70,6 +70,9 @@ class ArchitectureTest {
                 rule(
                         "the runner library stands below its users",
                         ArchitectureRules::theRunnerLibraryStandsBelowItsUsers),
+                rule(
+                        "commands open user files through UserFiles",
+                        ArchitectureRules::commandsOpenUserFilesThroughUserFiles),
                 rule("no package cycles", ArchitectureRules::noPackageCycles));
     }
 

@@ -16,22 +16,35 @@ import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
 import org.apache.commons.compress.compressors.gzip.GzipParameters;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 
 /**
  * The {@code .tar.gz} form of a bundle, with Apache Commons Compress. Packing is deterministic, so the same bundle
  * directory always gives the same bytes: entries in path order, one timestamp for all (the caller's, to the second),
  * owner 0:0 with no names, modes 0644 and 0755, and a gzip header with that timestamp and no file name or host OS.
  * Unpacking treats the archive as hostile: it accepts only plain files and directories under one top directory,
- * never a link, an absolute path or {@code ..}, and bounds sizes.
+ * never a link, a FIFO, a device, an absolute path or {@code ..}; it bounds each file, the number of entries and the
+ * total unpacked size ({@link #budget}).
  */
 public final class BundleArchive {
     /** The largest file a bundle may hold; pcaps of failed cases are small, a bigger file is not a bundle. */
     static final long MAX_FILE_BYTES = 1L << 30;
     /** The most entries a bundle may hold. */
     static final int MAX_ENTRIES = 100_000;
+    /** The most all the files of a bundle may hold together, unpacked. */
+    static final long MAX_TOTAL_BYTES = 1L << 30;
+    /**
+     * Unpacked bytes allowed per byte of archive: reports and pcaps compress well under 100:1, while a gzip of zeros
+     * reaches 1000:1, so a small archive cannot fill the disk before it is found out.
+     */
+    static final long MAX_RATIO = 100;
+    /** The budget of a small archive is never below this, whatever its ratio. */
+    static final long MIN_BUDGET_BYTES = 64L << 20;
 
     private static final int GZIP_OS_UNKNOWN = 255;
 
@@ -76,7 +89,14 @@ public final class BundleArchive {
     public static Path unpack(final Path tarGz, final Path into) throws IOException {
         String top = null;
         int entries = 0;
-        try (InputStream file = new BufferedInputStream(Files.newInputStream(tarGz));
+        long total = 0;
+        final long budget;
+        try {
+            budget = budget(UserFiles.checkRegular(tarGz, UserFiles.Kind.CAPTURE));
+        } catch (UserFileException e) {
+            throw new BundleInputException(e.getMessage(), e);
+        }
+        try (InputStream file = new BufferedInputStream(UserFiles.open(tarGz, UserFiles.Kind.CAPTURE));
                 GzipCompressorInputStream gz = new GzipCompressorInputStream(file);
                 TarArchiveInputStream tar = new TarArchiveInputStream(gz)) {
             for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
@@ -97,9 +117,18 @@ public final class BundleArchive {
                 }
                 if (entry.isDirectory()) {
                     Files.createDirectories(target);
-                } else if (entry.isFile() && !entry.isLink() && !entry.isSymbolicLink()) {
+                } else if (isPlainFile(entry)) {
                     if (entry.getSize() > MAX_FILE_BYTES) {
                         throw bad(tarGz, "entry '" + entry.getName() + "' is larger than " + MAX_FILE_BYTES + " bytes");
+                    }
+                    total += entry.getSize();
+                    if (total > budget) {
+                        throw bad(
+                                tarGz,
+                                "unpacks to more than " + budget + " bytes (at entry '" + entry.getName()
+                                        + "'); a bundle may unpack to at most " + MAX_RATIO
+                                        + " times its archive's size (at least " + MIN_BUDGET_BYTES + ", at most "
+                                        + MAX_TOTAL_BYTES + " bytes)");
                     }
                     if (Files.exists(target)) {
                         throw bad(tarGz, "entry '" + entry.getName() + "' appears twice");
@@ -109,12 +138,17 @@ public final class BundleArchive {
                 } else {
                     throw bad(
                             tarGz,
-                            "entry '" + entry.getName() + "' is a link or special file; a bundle holds plain"
-                                    + " files only");
+                            "entry '" + entry.getName() + "' is a link or special file (" + kind(entry)
+                                    + "); a bundle holds plain" + " files and directories only");
                 }
             }
+        } catch (java.io.EOFException e) {
+            throw bad(tarGz, "not a readable .tar.gz: the archive ends early (truncated)");
         } catch (IOException e) {
-            throw bad(tarGz, "not a readable .tar.gz (" + e.getMessage() + ")");
+            throw bad(
+                    tarGz,
+                    "not a readable .tar.gz ("
+                            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
         }
         if (top == null) {
             throw bad(tarGz, "the archive is empty");
@@ -124,6 +158,41 @@ public final class BundleArchive {
             throw bad(tarGz, "'" + top + "' is not a directory; a bundle archive holds one top directory");
         }
         return root;
+    }
+
+    /** How much a bundle archive of {@code archiveBytes} may unpack to. */
+    static long budget(final long archiveBytes) {
+        final long byRatio = archiveBytes > MAX_TOTAL_BYTES / MAX_RATIO ? MAX_TOTAL_BYTES : archiveBytes * MAX_RATIO;
+        return Math.min(MAX_TOTAL_BYTES, Math.max(MIN_BUDGET_BYTES, byRatio));
+    }
+
+    /**
+     * A plain file: tar type '0' (or the old NUL). {@link TarArchiveEntry#isFile()} is also true of a FIFO, a device
+     * and a contiguous or sparse file, which a bundle never holds.
+     */
+    private static boolean isPlainFile(final TarArchiveEntry entry) {
+        final byte type = entry.getLinkFlag();
+        return (type == TarConstants.LF_NORMAL || type == TarConstants.LF_OLDNORM)
+                && !entry.getName().endsWith("/");
+    }
+
+    private static String kind(final TarArchiveEntry entry) {
+        if (entry.isSymbolicLink()) {
+            return "a symbolic link";
+        }
+        if (entry.isLink()) {
+            return "a hard link";
+        }
+        if (entry.isFIFO()) {
+            return "a FIFO";
+        }
+        if (entry.isCharacterDevice()) {
+            return "a character device";
+        }
+        if (entry.isBlockDevice()) {
+            return "a block device";
+        }
+        return "a special entry (tar type '" + (char) entry.getLinkFlag() + "')";
     }
 
     private static TarArchiveEntry entry(final String name, final long size, final Instant stamp, final int mode) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.RunRecord;
 
 /**
@@ -211,7 +212,8 @@ public final class BundleCreator {
             return Optional.empty();
         }
         try {
-            final JsonNode tree = BundleDocuments.MAPPER.readTree(Path.of(name).toFile());
+            final JsonNode tree =
+                    BundleDocuments.MAPPER.readTree(UserFiles.readUtf8(Path.of(name), UserFiles.Kind.PROFILE));
             if (tree.path("control") instanceof ObjectNode control && control.has("token")) {
                 control.put("token", "<redacted>");
             }

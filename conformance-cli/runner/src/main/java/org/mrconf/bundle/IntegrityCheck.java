@@ -1,7 +1,6 @@
 package org.mrconf.bundle;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -11,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 
 /**
  * The signature over the manifest and the hash of every file: nothing was added, removed or changed since the
@@ -35,7 +36,13 @@ final class IntegrityCheck {
             problems.add(new Problem("signature", "the bundle is not signed (" + BundleLayout.MANIFEST + " missing)"));
             return problems;
         }
-        final byte[] manifestBytes = Files.readAllBytes(manifestFile);
+        final byte[] manifestBytes;
+        try {
+            manifestBytes = UserFiles.readBytes(manifestFile, UserFiles.Kind.MANIFEST);
+        } catch (UserFileException e) {
+            problems.add(new Problem("hash", e.getMessage()));
+            return problems;
+        }
         checkSignature(root, manifestBytes, trusted, notes, problems);
         final Manifest manifest;
         try {
@@ -63,14 +70,20 @@ final class IntegrityCheck {
                             + " missing; make it with bundle create --key)"));
             return;
         }
-        final byte[] signature = Files.readAllBytes(signatureFile);
+        final byte[] signature;
+        try {
+            signature = UserFiles.readBytes(signatureFile, UserFiles.Kind.KEY);
+        } catch (UserFileException e) {
+            problems.add(new Problem("signature", e.getMessage()));
+            return;
+        }
         Optional<PublicKey> embedded = Optional.empty();
         final Path signerFile = root.resolve(BundleLayout.SIGNER_KEY);
         if (Files.isRegularFile(signerFile, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 embedded = Optional.of(SigningKeys.parsePublicPem(
-                        Files.readString(signerFile, StandardCharsets.US_ASCII), BundleLayout.SIGNER_KEY));
-            } catch (BundleInputException | java.nio.charset.MalformedInputException e) {
+                        UserFiles.readUtf8(signerFile, UserFiles.Kind.KEY), BundleLayout.SIGNER_KEY));
+            } catch (BundleInputException | UserFileException e) {
                 problems.add(new Problem("signature", BundleLayout.SIGNER_KEY + " is not an Ed25519 public key"));
             }
         }

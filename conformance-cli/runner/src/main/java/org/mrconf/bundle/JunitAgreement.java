@@ -2,7 +2,6 @@ package org.mrconf.bundle;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -13,6 +12,7 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
 import org.mrconf.verdict.RunRecord;
@@ -40,7 +40,8 @@ final class JunitAgreement {
     static List<Problem> check(final Path junitXml, final RunRecord record) {
         final List<Problem> problems = new ArrayList<>();
         final Document doc;
-        try (InputStream in = Files.newInputStream(junitXml)) {
+        try (InputStream in =
+                UserFiles.open(UserFiles.inside(UserFiles.folderOf(junitXml), junitXml), UserFiles.Kind.REPORT)) {
             doc = secureBuilder().parse(in);
         } catch (IOException | SAXException e) {
             problems.add(problem("cannot be read as XML (" + firstLine(e.getMessage())

@@ -18,6 +18,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.mrconf.files.UserFiles;
 
 /**
  * The SHA-256 of every file of a bundle, in the format of GNU {@code sha256sum} ({@code <64 hex>  <path>} per line,
@@ -108,7 +109,8 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the JDK has no SHA-256", e);
         }
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+        // Streamed, so any size is fine; a FIFO or device is refused before it is opened.
+        try (InputStream in = new DigestInputStream(UserFiles.open(file, UserFiles.Kind.CAPTURE), digest)) {
             in.transferTo(OutputStream.nullOutputStream());
         }
         return HexFormat.of().formatHex(digest.digest());

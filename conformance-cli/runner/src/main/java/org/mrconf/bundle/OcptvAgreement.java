@@ -6,7 +6,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.ClauseResult;
 import org.mrconf.verdict.RunRecord;
 import org.mrconf.verdict.Verdict;
@@ -39,7 +39,9 @@ final class OcptvAgreement {
         final List<String> runEnds = new ArrayList<>();
         final Set<String> caseIds = new HashSet<>();
         record.cases().forEach(c -> caseIds.add(c.caseId()));
-        try (BufferedReader in = Files.newBufferedReader(ocptvJsonl, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(
+                UserFiles.open(UserFiles.inside(UserFiles.folderOf(ocptvJsonl), ocptvJsonl), UserFiles.Kind.REPORT),
+                StandardCharsets.UTF_8.newDecoder()))) {
             int number = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 number++;

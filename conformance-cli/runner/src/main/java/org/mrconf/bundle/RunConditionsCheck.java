@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.RunRecord;
 
 /**
@@ -93,8 +95,9 @@ final class RunConditionsCheck {
             return List.of(); // the integrity check names a missing document
         }
         try {
-            final JsonNode listed =
-                    BundleDocuments.MAPPER.readTree(file.toFile()).path("vectors");
+            final JsonNode listed = BundleDocuments.MAPPER
+                    .readTree(UserFiles.readUtf8Inside(root, file, UserFiles.Kind.REPORT))
+                    .path("vectors");
             final JsonNode used = BundleDocuments.vectors(record).path("vectors");
             if (!listed.equals(used)) {
                 return List.of(new Problem(
@@ -103,6 +106,8 @@ final class RunConditionsCheck {
                                 + used.size() + " there, " + listed.size() + " here)"));
             }
             return List.of();
+        } catch (UserFileException e) {
+            return List.of(new Problem("bundle", e.getMessage()));
         } catch (IOException e) {
             return List.of(new Problem("bundle", BundleLayout.VECTORS + " is not JSON"));
         }
@@ -117,7 +122,10 @@ final class RunConditionsCheck {
         }
         final JsonNode document;
         try {
-            document = BundleDocuments.MAPPER.readTree(file.toFile());
+            document = BundleDocuments.MAPPER.readTree(UserFiles.readUtf8Inside(root, file, UserFiles.Kind.REPORT));
+        } catch (UserFileException e) {
+            problems.add(new Problem("bundle", e.getMessage()));
+            return;
         } catch (IOException e) {
             problems.add(new Problem(
                     "bundle",

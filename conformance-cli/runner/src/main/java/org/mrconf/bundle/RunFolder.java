@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.RunRecord;
 
 /**
@@ -45,7 +46,8 @@ public record RunFolder(Path dir, RunRecord record, JsonNode report) {
                     + " wrote (report.json, report.html, junit.xml, ocptv.jsonl)");
         }
         try {
-            final JsonNode tree = BundleDocuments.MAPPER.readTree(reportJson.toFile());
+            final JsonNode tree =
+                    BundleDocuments.MAPPER.readTree(UserFiles.readUtf8Inside(dir, reportJson, UserFiles.Kind.REPORT));
             return new RunFolder(dir, reader.read(reportJson), tree);
         } catch (IOException | RuntimeException e) {
             if (e instanceof BundleInputException bundle) {

@@ -18,6 +18,8 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.HexFormat;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 
 /**
  * Ed25519 signing keys with the JDK's own EdDSA provider (no extra library). Keys are stored as PEM: the private key
@@ -68,7 +70,13 @@ public final class SigningKeys {
             // A file system without POSIX permissions (Windows): the user's own ACLs apply.
         }
         Files.writeString(privateFile, pem(PRIVATE_PEM, pair.getPrivate().getEncoded()), StandardCharsets.US_ASCII);
-        Files.writeString(publicFile, publicPem(pair.getPublic()), StandardCharsets.US_ASCII);
+        // CREATE_NEW does not follow a link: a dangling link at KEY.pub is refused, never written through.
+        Files.writeString(
+                publicFile,
+                publicPem(pair.getPublic()),
+                StandardCharsets.US_ASCII,
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE);
     }
 
     /** The public key file that belongs to a private key file. */
@@ -164,9 +172,10 @@ public final class SigningKeys {
     private static byte[] readPem(final Path file, final String label) {
         final String text;
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new BundleInputException(file + ": cannot read the key (" + e.getMessage() + ")");
+            // A key is a few hundred bytes: a FIFO, a device or a large file is refused before it is read.
+            text = new String(UserFiles.readBytes(file, UserFiles.Kind.KEY), StandardCharsets.US_ASCII);
+        } catch (UserFileException e) {
+            throw new BundleInputException(e.getMessage() + " (expected a PEM key file)", e);
         }
         return decodePem(text, label, file.toString());
     }

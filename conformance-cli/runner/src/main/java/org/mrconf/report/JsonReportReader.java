@@ -2,10 +2,6 @@ package org.mrconf.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -15,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
@@ -40,13 +38,19 @@ public final class JsonReportReader {
     public static RunRecord read(final Path reportJson) throws ReportInputException {
         final String text;
         try {
-            text = Files.readString(reportJson, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new ReportInputException(reportJson + ": no such file");
-        } catch (IOException e) {
-            throw new ReportInputException(reportJson + ": cannot read: " + e.getMessage(), e);
+            final Path folder = UserFiles.folderOf(reportJson);
+            text = UserFiles.readUtf8Inside(folder, reportJson, UserFiles.Kind.REPORT);
+        } catch (UserFileException e) {
+            throw refused(e);
         }
         return parse(reportJson.toString(), text);
+    }
+
+    /** A report file {@link UserFiles} refused, as one line naming it. */
+    static ReportInputException refused(final UserFileException e) {
+        return e.reason() == UserFileException.Reason.MISSING
+                ? new ReportInputException(e.file() + ": no such file")
+                : new ReportInputException(e.getMessage(), e);
     }
 
     /** The run record in {@code text}; {@code file} names it in messages. */

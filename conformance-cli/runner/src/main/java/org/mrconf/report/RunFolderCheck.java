@@ -2,7 +2,6 @@ package org.mrconf.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +9,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.pcap.PcapReader;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.ClauseResult;
@@ -40,10 +41,14 @@ public final class RunFolderCheck {
         if (!Files.isDirectory(runDir)) {
             throw new ReportInputException(runDir + ": not a run folder (no such directory)");
         }
-        final String json = read(runDir.resolve(ReportWriters.REPORT_JSON));
-        final String ocptv = read(runDir.resolve(ReportWriters.OCPTV_JSONL));
-        final String junit = read(runDir.resolve(ReportWriters.JUNIT_XML));
-        final String html = read(runDir.resolve(ReportWriters.REPORT_HTML));
+        final List<String> notText = new ArrayList<>();
+        final String json = read(runDir, ReportWriters.REPORT_JSON, notText);
+        final String ocptv = read(runDir, ReportWriters.OCPTV_JSONL, notText);
+        final String junit = read(runDir, ReportWriters.JUNIT_XML, notText);
+        final String html = read(runDir, ReportWriters.REPORT_HTML, notText);
+        if (!notText.isEmpty()) {
+            return notText; // a file that is not UTF-8 text is invalid, and nothing more can be said of it
+        }
         final List<String> problems = new ArrayList<>();
 
         final List<String> jsonProblems = schemas.checkReportJson(ReportWriters.REPORT_JSON, json);
@@ -178,15 +183,21 @@ public final class RunFolderCheck {
         return problems;
     }
 
-    private static String read(final Path file) throws ReportInputException {
+    /**
+     * The text of {@code name} in {@code runDir} (through {@link UserFiles}: a regular file, inside the folder, of at
+     * most a report's size); a file that is not UTF-8 is a problem of the folder, added to {@code notText}.
+     */
+    private static String read(final Path runDir, final String name, final List<String> notText)
+            throws ReportInputException {
+        final Path file = runDir.resolve(name);
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new ReportInputException(file + ": no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new ReportInputException(file + ": not UTF-8 text");
-        } catch (IOException e) {
-            throw new ReportInputException(file + ": cannot read: " + e.getMessage(), e);
+            return UserFiles.readUtf8Inside(runDir, file, UserFiles.Kind.REPORT);
+        } catch (UserFileException e) {
+            if (e.reason() == UserFileException.Reason.NOT_UTF8) {
+                notText.add(name + ": " + e.problem());
+                return "";
+            }
+            throw JsonReportReader.refused(e);
         }
     }
 }

@@ -111,6 +111,95 @@ class BundleArchiveTest {
                 .hasMessageStartingWith(archive + ": not a readable .tar.gz");
     }
 
+    @Test
+    // Issue 36, finding 5: commons-compress calls a FIFO or a device entry a file; it was unpacked as one.
+    void shouldRefuseAFifoEntry() throws IOException {
+        final Path archive = hostile(tar -> {
+            file(tar, "b/report.json");
+            final TarArchiveEntry fifo = new TarArchiveEntry("b/evidence.pcap", TarArchiveEntry.LF_FIFO);
+            tar.putArchiveEntry(fifo);
+            tar.closeArchiveEntry();
+        });
+
+        assertThatThrownBy(() -> BundleArchive.unpack(archive, Files.createDirectory(dir.resolve("out"))))
+                .isInstanceOf(BundleInputException.class)
+                .hasMessage(archive + ": entry 'b/evidence.pcap' is a link or special file (a FIFO); a bundle holds"
+                        + " plain files and directories only");
+    }
+
+    @Test
+    void shouldRefuseACharacterDeviceEntry() throws IOException {
+        final Path archive = hostile(tar -> {
+            final TarArchiveEntry device = new TarArchiveEntry("b/zero", TarArchiveEntry.LF_CHR);
+            device.setDevMajor(1);
+            device.setDevMinor(5);
+            tar.putArchiveEntry(device);
+            tar.closeArchiveEntry();
+        });
+
+        assertThatThrownBy(() -> BundleArchive.unpack(archive, Files.createDirectory(dir.resolve("out"))))
+                .isInstanceOf(BundleInputException.class)
+                .hasMessageContaining("'b/zero' is a link or special file (a character device)");
+    }
+
+    @Test
+    // Issue 36, finding 4: each file was capped, the sum was not (a 1.2 MB archive wrote 1.16 GiB).
+    void shouldStopAtTheTotalUnpackedBudget() throws IOException {
+        final int eachBytes = 40 << 20; // under the per-file cap; two of them pass the 64 MiB floor of the budget
+        final Path archive = hostile(tar -> {
+            for (final String name : new String[] {"b/one.pcap", "b/two.pcap", "b/three.pcap"}) {
+                final TarArchiveEntry entry = new TarArchiveEntry(name, true);
+                entry.setSize(eachBytes);
+                tar.putArchiveEntry(entry);
+                final byte[] zeros = new byte[1 << 20];
+                for (int i = 0; i < eachBytes / zeros.length; i++) {
+                    tar.write(zeros);
+                }
+                tar.closeArchiveEntry();
+            }
+        });
+        assertThat(Files.size(archive)).as("zeros compress ~1000:1").isLessThan(1L << 20);
+        final Path out = Files.createDirectory(dir.resolve("out"));
+
+        assertThatThrownBy(() -> BundleArchive.unpack(archive, out))
+                .isInstanceOf(BundleInputException.class)
+                .hasMessageContaining("unpacks to more than " + (64L << 20) + " bytes")
+                .hasMessageContaining("at entry 'b/two.pcap'");
+        try (var files = Files.walk(out)) {
+            final long written = files.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
+            assertThat(written).isLessThanOrEqualTo(64L << 20);
+        }
+    }
+
+    @Test
+    void shouldBudgetBetween64MiBAnd1GiBAt100TimesTheArchive() {
+        assertThat(BundleArchive.budget(500_000)).isEqualTo(64L << 20);
+        // The issue's 1.2 MB archive that wrote 1.16 GiB now stops at 120 MB.
+        assertThat(BundleArchive.budget(1_200_000)).isEqualTo(120_000_000L);
+        assertThat(BundleArchive.budget(100L << 20)).isEqualTo(1L << 30);
+        assertThat(BundleArchive.budget(Long.MAX_VALUE)).isEqualTo(1L << 30);
+    }
+
+    @Test
+    // Issue 36, finding 11: a truncated archive said "not a readable .tar.gz (null)".
+    void shouldSayATruncatedArchiveEndsEarly() throws IOException {
+        final Path bundle = dir.resolve("b");
+        final byte[] noise = new byte[200_000];
+        new java.util.Random(36).nextBytes(noise);
+        Files.createDirectories(bundle);
+        Files.write(bundle.resolve("evidence.pcap"), noise);
+        final Path archive = dir.resolve("b.tar.gz");
+        BundleArchive.pack(bundle, archive, STAMP);
+        final byte[] whole = Files.readAllBytes(archive);
+        Files.write(archive, java.util.Arrays.copyOf(whole, whole.length / 2));
+
+        assertThatThrownBy(() -> BundleArchive.unpack(archive, Files.createDirectory(dir.resolve("out"))))
+                .isInstanceOf(BundleInputException.class)
+                .hasMessage(archive + ": not a readable .tar.gz: the archive ends early (truncated)");
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     private interface Entries {

@@ -1,13 +1,14 @@
 package org.mrconf.authoring;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 import org.mrconf.vectors.VectorFiles;
 
 /**
@@ -30,7 +31,8 @@ public final class Manifest {
         compute(root)
                 .forEach((path, hash) ->
                         text.append(hash).append("  ").append(path).append('\n'));
-        Files.writeString(root.resolve(FILE), text, StandardCharsets.UTF_8);
+        // Never through a link: a MANIFEST.sha256 that links out of the vector root is refused, not followed.
+        UserFiles.writeUtf8(root.resolve(FILE), text);
     }
 
     /** One line per difference between the committed manifest and the files; empty when they agree. */
@@ -43,7 +45,14 @@ public final class Manifest {
         }
         final Map<String, String> committed = new TreeMap<>();
         int line = 0;
-        for (final String text : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        final String whole;
+        try {
+            whole = UserFiles.readUtf8Inside(root, file, UserFiles.Kind.MANIFEST);
+        } catch (final UserFileException e) {
+            problems.add(e.getMessage());
+            return problems;
+        }
+        for (final String text : whole.split("\\r?\\n", -1)) {
             line++;
             if (text.isBlank()) {
                 continue;

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.mrconf.files.UserFileException;
+import org.mrconf.files.UserFiles;
 
 /**
  * The sidecar's JSON Schema ({@code test-vectors/schema/vector-1.schema.json}, which the build copies into the jar)
@@ -63,9 +65,13 @@ public final class SidecarSchema {
     public List<String> check(final Path sidecar) {
         final String text;
         try {
-            text = Files.readString(sidecar, StandardCharsets.UTF_8);
-        } catch (final IOException e) {
-            return List.of(sidecar + ": cannot be read: " + e.getMessage());
+            // A sidecar is never a link: the vector reader refuses one, and this check must not read past it.
+            if (Files.isSymbolicLink(sidecar)) {
+                return List.of(sidecar + ": is a link; a vector sidecar must be a regular file");
+            }
+            text = UserFiles.readUtf8(sidecar, UserFiles.Kind.SIDECAR);
+        } catch (final UserFileException e) {
+            return List.of(e.getMessage());
         }
         final List<Error> errors;
         try {

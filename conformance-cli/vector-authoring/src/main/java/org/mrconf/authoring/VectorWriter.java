@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import org.mrconf.files.UserFiles;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.PcapWriter;
 import org.mrconf.pcap.UdpFrame;
@@ -73,8 +73,9 @@ public final class VectorWriter {
         if (!scenario.steps.isEmpty()) {
             sidecar.set("steps", scenario.steps);
         }
-        Files.writeString(
-                folder.resolve(TestVector.SIDECAR), mapper.writeValueAsString(sidecar) + "\n", StandardCharsets.UTF_8);
+        // Nothing through a link: a vector's files are never links (the reader refuses them too).
+        UserFiles.writeUtf8(folder.resolve(TestVector.SIDECAR), mapper.writeValueAsString(sidecar) + "\n");
+        UserFiles.checkWritable(folder.resolve(TestVector.STIMULUS));
         try (PcapWriter writer = PcapWriter.create(folder.resolve(TestVector.STIMULUS))) {
             for (int i = 0; i < scenario.stimulus.size(); i++) {
                 writer.write(UdpFrame.builder()
