@@ -14,12 +14,15 @@ import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
 import org.mrconf.dut.DutProfileException;
+import org.mrconf.selftest.DeclarationSampler;
 import org.mrconf.selftest.DefectOutcome;
 import org.mrconf.selftest.SelfTest;
 import org.mrconf.selftest.SelfTestReport;
 import org.mrconf.selftest.SelfTestVectors;
 import org.mrconf.selftest.VariantReport;
 import org.mrconf.selftest.VariantSelfTest;
+import org.mrconf.variant.DeclarationSet;
+import org.mrconf.variant.LegalChoice;
 import org.mrconf.variant.Variant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -90,6 +93,22 @@ final class SelftestCommand implements Callable<Integer> {
             paramLabel = "NAME",
             description = "With --variants: only these variants (default: every variant of the catalogue).")
     List<String> variantNames = new ArrayList<>();
+
+    @Option(
+            names = "--declarations",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "With --variants: also N sets of legal declarations sampled from --seed (windows, ACK policy,"
+                    + " timers, decrease factor, utilisation), each run on the clauses it bears on; a blocked set is"
+                    + " shrunk to the smallest one still blocked (default: ${DEFAULT-VALUE}).")
+    int declarations;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            defaultValue = "20261206",
+            description = "With --declarations: the seed of the sample (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     @Spec
     CommandSpec spec;
@@ -181,10 +200,18 @@ final class SelftestCommand implements Callable<Integer> {
         } catch (final IllegalArgumentException e) {
             throw new DutProfileException("--variant", "variant", e.getMessage(), e);
         }
-        if (selected.isEmpty()) {
+        if (selected.isEmpty() && declarations == 0) {
             selected.addAll(Arrays.asList(Variant.values()));
         }
-        console.printf("Self-test of %d legal variants, %d at once%n", selected.size(), jobs);
+        if (declarations < 0 || declarations > 10_000) {
+            throw new DutProfileException(
+                    "--declarations", "declarations", "must be 0 to 10000, found " + declarations);
+        }
+        final List<LegalChoice> choices = new ArrayList<>(selected);
+        choices.addAll(new DeclarationSampler(seed).sample(declarations));
+        console.printf(
+                "Self-test of %d legal variants and %d sampled declaration sets (seed %d), %d at once%n",
+                selected.size(), declarations, seed, jobs);
         console.flush();
         final long started = System.nanoTime();
         final List<VariantSelfTest.VariantOutcome> outcomes = new VariantSelfTest(VariantSelfTest.Scope.BEARS_ON, jobs)
@@ -204,24 +231,39 @@ final class SelftestCommand implements Callable<Integer> {
                                                             .toList()));
                     console.flush();
                 });
+        final List<String> notes = new ArrayList<>();
+        for (final VariantSelfTest.VariantOutcome outcome : outcomes) {
+            if (!outcome.passed() && outcome.variant() instanceof DeclarationSet blocked) {
+                final DeclarationSet smallest =
+                        DeclarationSampler.shrink(blocked, VariantSelfTest::stillBlocked, SHRINK_BUDGET);
+                final String note = "`" + blocked.label() + "` is blocked; the smallest set still blocked: `"
+                        + smallest.label() + "`";
+                notes.add(note);
+                console.println(note);
+            }
+        }
         final String command = "metaroce selftest --variants --jobs " + jobs
                 + (variantNames.isEmpty() ? "" : " --variant " + String.join(",", variantNames))
+                + (declarations == 0 ? "" : " --declarations " + declarations + " --seed " + seed)
                 + (outGiven() ? " --out " + out : "");
         final Path folder = outGiven() ? out : Path.of("reports", "benchmarks");
         Files.createDirectories(folder);
         final Path md = folder.resolve("variants.md");
         Files.writeString(
                 md,
-                VariantReport.markdown(outcomes, VariantSelfTest.Scope.BEARS_ON, command, machine()),
+                VariantReport.markdown(outcomes, VariantSelfTest.Scope.BEARS_ON, command, machine(), notes),
                 StandardCharsets.UTF_8);
         final long passed =
                 outcomes.stream().filter(VariantSelfTest.VariantOutcome::passed).count();
         console.printf(
-                "%n%d of %d variants pass; %.1f s. Wrote %s%n",
+                "%n%d of %d variants and declaration sets pass; %.1f s. Wrote %s%n",
                 passed, outcomes.size(), (System.nanoTime() - started) / 1e9, md);
         console.flush();
         return passed == outcomes.size() ? 0 : 1;
     }
+
+    /** Most declaration sets tried while shrinking one that is blocked. */
+    private static final int SHRINK_BUDGET = 16;
 
     /** Whether {@code --out} was given (its default, reports, is the defects' folder). */
     private boolean outGiven() {

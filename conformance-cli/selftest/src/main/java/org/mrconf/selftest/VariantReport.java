@@ -19,6 +19,19 @@ public final class VariantReport {
             final VariantSelfTest.Scope scope,
             final String command,
             final String machine) {
+        return markdown(outcomes, scope, command, machine, List.of());
+    }
+
+    /**
+     * As {@link #markdown(List, VariantSelfTest.Scope, String, String)}, with {@code notes} after the table (e.g. the
+     * smallest declaration set each blocked sample shrank to).
+     */
+    public static String markdown(
+            final List<VariantSelfTest.VariantOutcome> outcomes,
+            final VariantSelfTest.Scope scope,
+            final String command,
+            final String machine,
+            final List<String> notes) {
         final StringBuilder md = new StringBuilder();
         final long passed =
                 outcomes.stream().filter(VariantSelfTest.VariantOutcome::passed).count();
@@ -40,7 +53,7 @@ public final class VariantReport {
                 .append(passed)
                 .append(" of ")
                 .append(outcomes.size())
-                .append(" variants pass\n\n")
+                .append(" variants and sampled declaration sets pass\n\n")
                 .append(
                         "| Variant | Freedom | Clause | Verdicts | Blocking | Blocked once, then decided | Time (s) |\n")
                 .append("| --- | --- | --- | --- | --- | --- | ---: |\n");
@@ -64,6 +77,10 @@ public final class VariantReport {
                     .append(" | ")
                     .append(String.format(java.util.Locale.ROOT, "%.1f", outcome.durationNs() / 1e9))
                     .append(" |\n");
+        }
+        if (!notes.isEmpty()) {
+            md.append('\n');
+            notes.forEach(note -> md.append("- ").append(note).append('\n'));
         }
         return md.toString();
     }

@@ -106,6 +106,21 @@ public final class VariantSelfTest {
         return new VariantOutcome(variant, results, blockedOnce, System.nanoTime() - started);
     }
 
+    /**
+     * Whether {@code choice}, run on the clauses it bears on, is still blocked: the question shrinking asks of each
+     * smaller set ({@link DeclarationSampler#shrink}).
+     */
+    public static boolean stillBlocked(final LegalChoice choice) {
+        try {
+            return !runOne(choice, choice.bearsOn()).passed();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while shrinking " + choice.label(), e);
+        } catch (final Exception e) {
+            throw new IllegalStateException("the run of " + choice.label() + " failed: " + e.getMessage(), e);
+        }
+    }
+
     private static List<CaseResult> run(final LegalChoice variant, final Selection selection) throws Exception {
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(variant)) {
             return CaseRunner.run(reference.device(), RunOptions.defaults().withSelection(selection), r -> {});
