@@ -46,7 +46,7 @@ class CasesCanFailTest {
             "compares hello's congestion parameters with the profile file; sends no packet");
 
     /** Runs at once; each has its own embedded device. */
-    private static final int PARTS = 4;
+    private static final int PARTS = 8;
 
     @Test
     @Timeout(600)
