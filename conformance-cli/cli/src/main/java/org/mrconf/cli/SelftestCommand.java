@@ -200,7 +200,7 @@ final class SelftestCommand implements Callable<Integer> {
         } catch (final IllegalArgumentException e) {
             throw new DutProfileException("--variant", "variant", e.getMessage(), e);
         }
-        if (selected.isEmpty() && declarations == 0) {
+        if (variantNames.isEmpty()) {
             selected.addAll(Arrays.asList(Variant.values()));
         }
         if (declarations < 0 || declarations > 10_000) {
@@ -215,7 +215,7 @@ final class SelftestCommand implements Callable<Integer> {
         console.flush();
         final long started = System.nanoTime();
         final List<VariantSelfTest.VariantOutcome> outcomes = new VariantSelfTest(VariantSelfTest.Scope.BEARS_ON, jobs)
-                .run(selected, outcome -> {
+                .run(choices, outcome -> {
                     console.printf(
                             "%-8s %-40s %s%s%n",
                             outcome.passed() ? "PASSES" : "BLOCKED",

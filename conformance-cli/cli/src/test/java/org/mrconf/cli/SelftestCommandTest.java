@@ -46,6 +46,44 @@ class SelftestCommandTest {
         assertThat(Files.readString(dir.resolve("self-validation.json"))).contains("\"caught\" : true");
     }
 
+    @Test
+    void shouldListTheVariantsBesideTheDefects() {
+        assertThat(run("selftest", "--list")).isZero();
+        assertThat(out.toString())
+                .containsPattern("(?m)^timeout-resends-oldest-only +variant: F-11 allows it \\(clause 6\\.6\\.2\\)$");
+    }
+
+    @Test
+    void shouldRunTheChosenVariantAndOneSampledDeclarationSet() throws Exception {
+        final int exit = run(
+                "selftest",
+                "--variants",
+                "--variant",
+                "lower-utilisation-longer-active-window",
+                "--declarations",
+                "1",
+                "--out",
+                dir.toString());
+
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
+        assertThat(out.toString())
+                .contains("PASSES   lower-utilisation-longer-active-window")
+                .contains("2 of 2 variants and declaration sets pass");
+        assertThat(Files.readString(dir.resolve("variants.md")))
+                .contains("| `lower-utilisation-longer-active-window` | F-18 | 8.2.4 |")
+                .contains("| `declarations(windows ")
+                .contains("--declarations 1 --seed 20261206");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownVariantOrANegativeSampleWithExitCodeTwo() {
+        assertThat(run("selftest", "--variants", "--variant", "no-such-choice", "--out", dir.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("unknown variant 'no-such-choice'").doesNotContain("\tat ");
+        assertThat(run("selftest", "--variants", "--declarations", "-1", "--out", dir.toString()))
+                .isEqualTo(2);
+    }
+
     private int run(final String... args) {
         return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
                 .execute(args);
