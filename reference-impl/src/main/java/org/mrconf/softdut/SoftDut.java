@@ -50,6 +50,9 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
 
     private static final long LONG_HAUL_MAX_RTO_NS = 1_000_000_000L;
 
+    /** Clause 6.6.5: the path RTT a long-haul device's initial RTO must outlast, with its timer tolerance. */
+    private static final long LONG_HAUL_RTT_NS = 10_000_000L;
+
     private static final Logger LOG = LoggerFactory.getLogger(SoftDut.class);
     private static final long STOP_WAIT_MS = 5_000;
 
@@ -93,7 +96,14 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         if (options.entropyPorts() < 2) {
             profiles.remove("multipath"); // one source port cannot re-path (clause 6.6.4)
         }
-        if (endpointConfig.minRtoNs() <= LONG_HAUL_MIN_RTO_NS && endpointConfig.maxRtoNs() >= LONG_HAUL_MAX_RTO_NS) {
+        // Clause 6.6.5 also needs an initial RTO longer than a 10 ms RTT plus the declared timer tolerance: slower
+        // timers
+        // alone (a larger maximum RTO) do not make a long-haul device, whose first packet must not be resent.
+        final long longHaulInitialRtoNs =
+                LONG_HAUL_RTT_NS + AgentConfig.builder().build().timerToleranceNs();
+        if (endpointConfig.minRtoNs() <= LONG_HAUL_MIN_RTO_NS
+                && endpointConfig.maxRtoNs() >= LONG_HAUL_MAX_RTO_NS
+                && endpointConfig.initialRtoNs() > longHaulInitialRtoNs) {
             profiles.add("long-haul"); // timers a 10 ms path RTT needs (clause 6.6.5)
         }
         final List<String> optionalClauses = new ArrayList<>(ControlAgent.OPTIONAL_CLAUSES);
