@@ -46,6 +46,11 @@ final class HeldAckChecks {
     private final Supplier<List<ReceivedPacket>> sent;
     /** The distinct PSNs the DUT sent on each path: all of them, since the tester acknowledged nothing. */
     private final Supplier<Map<Integer, Long>> psnsByPath;
+    /**
+     * The declared first connection window, packets (0: none declared). With every ACK held it never grows, so once
+     * this many new PSNs are in flight no path has an open window and idle paths are allowed (clause 10.2.1).
+     */
+    private final int connectionWindow;
     /** The run's stall monitor: a miss within the host's stall is INCONCLUSIVE. */
     private final StallMonitor stalls;
 
@@ -59,6 +64,7 @@ final class HeldAckChecks {
             final List<String> failures,
             final Supplier<List<ReceivedPacket>> sent,
             final Supplier<Map<Integer, Long>> psnsByPath,
+            final int connectionWindow,
             final StallMonitor stalls) {
         this.sidecar = sidecar;
         this.timers = timers;
@@ -69,6 +75,7 @@ final class HeldAckChecks {
         this.failures = failures;
         this.sent = sent;
         this.psnsByPath = psnsByPath;
+        this.connectionWindow = connectionWindow;
         this.stalls = stalls;
     }
 
@@ -341,6 +348,16 @@ final class HeldAckChecks {
         if (heldBack.nothing()) {
             throw new TestAbortedException(at + ": the DUT sent all " + heldBack.posted() + " posted bytes with"
                     + " nothing acknowledged, so no data was held back and spraying cannot be judged");
+        }
+        final long inFlight = psns.values().stream().mapToLong(Long::longValue).sum();
+        if (connectionWindow > 0 && inFlight >= connectionWindow) {
+            // Nothing acknowledged, so the connection window is still the declared first one, and it is full: no path
+            // has an open window, which is when 10.2.1 allows a path to stay idle.
+            throw new TestAbortedException(String.format(
+                    "%s: paths %s stayed idle, but the DUT had %d new PSNs in flight, its whole declared first"
+                            + " connection window (%d), so no path had an open window (10.2.1 allows that); a declared"
+                            + " initialConnectionWindow above what the paths' windows hold would make this conclusive",
+                    at, idle, inFlight, connectionWindow));
         }
         failures.add(String.format(
                 "%s: the DUT held back %d of %d posted bytes with nothing acknowledged, and put no new PSN on"

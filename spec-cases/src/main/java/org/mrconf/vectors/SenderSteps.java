@@ -146,6 +146,9 @@ final class SenderSteps {
                 failures,
                 this::sentPackets,
                 this::outstanding,
+                congestion
+                        .map(org.mrconf.dut.DutProfile.Congestion::initialConnectionWindow)
+                        .orElse(0),
                 stalls);
         this.stalls = stalls;
         this.retryWait = new RetryWaitCheck(stalls);

@@ -122,8 +122,14 @@ public final class VariantSelfTest {
     }
 
     private static List<CaseResult> run(final LegalChoice variant, final Selection selection) throws Exception {
+        // The vectors of the selected clauses are replayed too, as for the defects (SelfTestVectors), from the
+        // repository root and from a module folder alike.
+        final RunOptions options = RunOptions.defaults().withSelection(selection);
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(variant)) {
-            return CaseRunner.run(reference.device(), RunOptions.defaults().withSelection(selection), r -> {});
+            return CaseRunner.run(
+                    reference.device(),
+                    SelfTestVectors.locate().map(options::withVectorRoot).orElse(options),
+                    r -> {});
         }
     }
 

@@ -29,7 +29,26 @@ class DeclarationSpaceTest {
     static final Set<String> UNDECIDED_WITH_TINY_WINDOWS = Set.of(
             "ConnectionDecreaseSpacingCase.decreasesAreSpacedByTheConnectionsSmoothedRtt",
             "ConnectionWindowCase.connectionWindowBindsWhateverThePathsAllow",
-            "CongestionCase.spraysOverEveryHealthyPath");
+            "CongestionCase.spraysOverEveryHealthyPath",
+            "vector:10.2.1/dut-sprays-over-every-path",
+            "vector:10.1.2/dut-connection-window-binds");
+
+    /**
+     * Vectors still undecided (INCONCLUSIVE, never FAIL) when the declared first connection window is smaller than a
+     * path's: with every ACK held, the connection window binds first and a path window's edge is never reached (the
+     * vector cannot grow the connection window first). Only shrinks.
+     */
+    static final Set<String> UNDECIDED_WHEN_THE_CONNECTION_WINDOW_BINDS_FIRST =
+            Set.of("vector:10.1.1/dut-path-window-halves-on-ce");
+
+    /** Whether {@code caseId}'s INCONCLUSIVE against {@code set} is one of the listed holes. */
+    static boolean knownUndecided(final DeclarationSet set, final String caseId) {
+        if (Math.min(set.pathWindow(), set.connectionWindow()) <= 3 && UNDECIDED_WITH_TINY_WINDOWS.contains(caseId)) {
+            return true;
+        }
+        return set.connectionWindow() < set.pathWindow()
+                && UNDECIDED_WHEN_THE_CONNECTION_WINDOW_BINDS_FIRST.contains(caseId);
+    }
 
     @Test
     @Timeout(900)
@@ -40,14 +59,11 @@ class DeclarationSpaceTest {
                 .run(sample, o -> System.out.printf("[%s] %s%n", o.variant().label(), o.tally()));
         for (final VariantSelfTest.VariantOutcome outcome : outcomes) {
             final DeclarationSet set = (DeclarationSet) outcome.variant();
-            final boolean tiny = Math.min(set.pathWindow(), set.connectionWindow()) <= 3;
             assertThat(outcome.results())
                     .as("cases run against %s", set.label())
                     .isNotEmpty();
             outcome.blocking().stream()
-                    .filter(r -> !(tiny
-                            && r.verdict() == Verdict.INCONCLUSIVE
-                            && UNDECIDED_WITH_TINY_WINDOWS.contains(r.caseId())))
+                    .filter(r -> !(r.verdict() == Verdict.INCONCLUSIVE && knownUndecided(set, r.caseId())))
                     .forEach(
                             r -> problems.add(set.label() + ": " + r.caseId() + " " + r.verdict() + " " + r.message()));
         }
