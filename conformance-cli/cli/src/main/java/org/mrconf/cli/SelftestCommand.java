@@ -104,6 +104,15 @@ final class SelftestCommand implements Callable<Integer> {
     int declarations;
 
     @Option(
+            names = "--shrink",
+            paramLabel = "N",
+            defaultValue = "3",
+            description =
+                    "With --declarations: shrink at most the first N blocked sets (each shrink runs up to 16 sets;"
+                            + " default: ${DEFAULT-VALUE}).")
+    int shrink;
+
+    @Option(
             names = "--seed",
             paramLabel = "S",
             defaultValue = "20261206",
@@ -232,8 +241,9 @@ final class SelftestCommand implements Callable<Integer> {
                     console.flush();
                 });
         final List<String> notes = new ArrayList<>();
+        int shrunk = 0;
         for (final VariantSelfTest.VariantOutcome outcome : outcomes) {
-            if (!outcome.passed() && outcome.variant() instanceof DeclarationSet blocked) {
+            if (!outcome.passed() && outcome.variant() instanceof DeclarationSet blocked && shrunk++ < shrink) {
                 final DeclarationSet smallest =
                         DeclarationSampler.shrink(blocked, VariantSelfTest::stillBlocked, SHRINK_BUDGET);
                 final String note = "`" + blocked.label() + "` is blocked; the smallest set still blocked: `"

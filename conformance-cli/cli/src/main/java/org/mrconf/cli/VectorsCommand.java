@@ -131,9 +131,10 @@ public final class VectorsCommand implements Runnable {
                     mapper.writeValueAsString(sidecar) + "\n",
                     StandardCharsets.UTF_8);
             final PrintWriter out = spec.commandLine().getOut();
-            out.println("Made " + folder + "/vector.json. Next: add " + TestVector.STIMULUS + " (Ethernet/IP/UDP frames"
-                    + " to port 4796, recorded with the placeholders in the sidecar), set the expectations, then run"
-                    + " `metaroce vectors verify` and `metaroce vectors verify --update-manifest`. See test-vectors/README.md.");
+            out.println(
+                    "Made " + folder + "/vector.json. Next: add " + TestVector.STIMULUS + " (Ethernet/IP/UDP frames"
+                            + " to port 4796, recorded with the placeholders in the sidecar), set the expectations, then run"
+                            + " `metaroce vectors verify` and `metaroce vectors verify --update-manifest`. See test-vectors/README.md.");
             out.flush();
             return 0;
         }
