@@ -40,7 +40,8 @@ public final class Manifest {
         final List<String> problems = new ArrayList<>();
         final Path file = root.resolve(FILE);
         if (!Files.isRegularFile(file)) {
-            problems.add(file + ": missing (make it with `metaroce vectors record` or `vectors verify --update-manifest`)");
+            problems.add(
+                    file + ": missing (make it with `metaroce vectors record` or `vectors verify --update-manifest`)");
             return problems;
         }
         final Map<String, String> committed = new TreeMap<>();
