@@ -9,10 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.mrconf.cases.Applicability;
 import org.mrconf.catalogue.Clause;
@@ -80,34 +76,11 @@ public final class SelfTest {
         final long started = System.nanoTime();
         final DefectOutcome clean = runClean();
         onOutcome.accept(clean);
-        final ExecutorService pool = Executors.newFixedThreadPool(jobs, runnable -> {
-            final Thread thread = new Thread(runnable, "mrconf-selftest");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            final List<Future<DefectOutcome>> futures = new ArrayList<>();
-            for (final Defect defect : defects) {
-                futures.add(pool.submit(() -> {
-                    final DefectOutcome outcome = runOne(defect, selection(defect));
-                    synchronized (onOutcome) {
-                        onOutcome.accept(outcome);
-                    }
-                    return outcome;
-                }));
-            }
-            final List<DefectOutcome> outcomes = new ArrayList<>();
-            for (final Future<DefectOutcome> future : futures) {
-                outcomes.add(future.get());
-            }
-            // The passive analyser on captures of the same defects (see AnalyzeSelfTest).
-            final AnalyzeSelfTestReport analysis = analyze ? new AnalyzeSelfTest(jobs).run(defects) : null;
-            return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started, vectors, analysis);
-        } catch (final ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } finally {
-            pool.shutdownNow();
-        }
+        final List<DefectOutcome> outcomes = InParallel.map(
+                jobs, "mrconf-selftest", defects, defect -> runOne(defect, selection(defect)), onOutcome);
+        // The passive analyser on captures of the same defects (see AnalyzeSelfTest).
+        final AnalyzeSelfTestReport analysis = analyze ? new AnalyzeSelfTest(jobs).run(defects) : null;
+        return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started, vectors, analysis);
     }
 
     private Selection selection(final Defect defect) {

@@ -3,10 +3,6 @@ package org.mrconf.selftest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.mrconf.cases.Applicability;
 import org.mrconf.catalogue.Level;
@@ -55,36 +51,16 @@ public final class VariantSelfTest {
     /** Runs each of {@code variants}; {@code onOutcome} hears each outcome as it finishes (one at a time). */
     public List<VariantOutcome> run(
             final List<? extends LegalChoice> variants, final Consumer<VariantOutcome> onOutcome) throws Exception {
-        final ExecutorService pool = Executors.newFixedThreadPool(jobs, runnable -> {
-            final Thread thread = new Thread(runnable, "mrconf-variant");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            final List<Future<VariantOutcome>> futures = new ArrayList<>();
-            for (final LegalChoice variant : variants) {
-                futures.add(pool.submit(() -> {
-                    final VariantOutcome outcome = runOne(
-                            variant,
-                            scope == Scope.BEARS_ON || !(variant instanceof Variant v)
-                                    ? variant.bearsOn()
-                                    : List.of(v.clause()));
-                    synchronized (onOutcome) {
-                        onOutcome.accept(outcome);
-                    }
-                    return outcome;
-                }));
-            }
-            final List<VariantOutcome> outcomes = new ArrayList<>();
-            for (final Future<VariantOutcome> future : futures) {
-                outcomes.add(future.get());
-            }
-            return outcomes;
-        } catch (final ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } finally {
-            pool.shutdownNow();
-        }
+        return InParallel.map(
+                jobs,
+                "mrconf-variant",
+                variants,
+                variant -> runOne(
+                        variant,
+                        scope == Scope.BEARS_ON || !(variant instanceof Variant v)
+                                ? variant.bearsOn()
+                                : List.of(v.clause())),
+                onOutcome);
     }
 
     /** One variant on the cases of {@code clauses} (ids or section prefixes), blocking cases run once more. */

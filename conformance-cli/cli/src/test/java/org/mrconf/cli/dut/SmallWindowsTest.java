@@ -17,7 +17,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DeviceUnderTest;
-import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.defect.Defects;
 import org.mrconf.dut.Datagram;
@@ -31,6 +30,7 @@ import org.mrconf.pcap.Ecn;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.runner.RunOptions;
 import org.mrconf.runner.Selection;
+import org.mrconf.selftest.VariantSelfTest;
 import org.mrconf.softdut.SoftDut;
 import org.mrconf.softdut.SoftDutOptions;
 import org.mrconf.transport.EndpointConfig;
@@ -168,24 +168,13 @@ class SmallWindowsTest {
                 "[%s] %s %s %s%n",
                 device.name(), r.verdict(), r.caseId(), r.verdict() == Verdict.PASS ? "" : r.message()));
         final List<String> blocking = results.stream()
-                .filter(r -> r.verdict() == Verdict.FAIL
-                        || r.verdict() == Verdict.ERROR
-                        || (r.verdict() == Verdict.INCONCLUSIVE
-                                && onAMustClause(r)
-                                && !stillUndecided.contains(r.caseId())))
+                .filter(r -> VariantSelfTest.blocks(r)
+                        && !(r.verdict() == Verdict.INCONCLUSIVE && stillUndecided.contains(r.caseId())))
                 .map(r -> r.caseId() + ": " + r.verdict() + " " + r.message())
                 .toList();
         assertThat(blocking)
                 .as("verdicts that keep %s from exit 0", device.name())
                 .isEmpty();
-    }
-
-    private static boolean onAMustClause(final CaseResult result) {
-        return result.clauses().stream()
-                .anyMatch(id -> Applicability.catalogue()
-                        .find(id)
-                        .map(c -> c.level() == Level.MUST)
-                        .orElse(true));
     }
 
     static DutProfile.Parameters withWindows(final DutProfile.Parameters p, final int path, final int connection) {
