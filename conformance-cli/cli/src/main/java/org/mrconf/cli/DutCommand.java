@@ -44,8 +44,9 @@ public final class DutCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = {
                 "Check in seconds that a device is ready for a run: the control channel (reachable, hello,",
-                "protocol and wire version, token, claims) and the wire link (ARP on raw Ethernet, a PROBE",
-                "answered, a datagram of the declared MTU). Resets the device, as a run does.",
+                "protocol and wire version, token, claims), the agent's answers to the bad requests of the",
+                "control document's error table (each one that differs is a problem), and the wire link (ARP on",
+                "raw Ethernet, a PROBE answered, a datagram of the declared MTU). Resets the device, as a run does.",
                 "Exit code 0 when ready, 1 when a problem was found, 2 for a bad --dut."
             })
     static final class Check implements java.util.concurrent.Callable<Integer> {

@@ -5,12 +5,15 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.Testbed;
 import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.ControlEndpoint;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
@@ -18,8 +21,10 @@ import org.mrconf.dut.DutErrorCode;
 import org.mrconf.dut.DutInfo;
 import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.JsonLineControlClient;
+import org.mrconf.dut.LineTransport;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
+import org.mrconf.dut.TcpLineTransport;
 import org.mrconf.dut.UdpWireLink;
 import org.mrconf.dut.WireLink;
 import org.mrconf.embedded.EmbeddedReferenceDut;
@@ -29,11 +34,14 @@ import org.mrconf.wire.Opcode;
 
 /**
  * The checks of {@code metaroce dut check}: the control channel (reachable, {@code hello}, protocol and wire
- * version, token, claims) and the wire link (opened, ARP on raw Ethernet, a PROBE answered, a datagram of the
+ * version, token, claims), the agent's answers to the bad requests of the control document's error table
+ * ({@link AgentErrorCheck}) and the wire link (opened, ARP on raw Ethernet, a PROBE answered, a datagram of the
  * declared MTU carried), each in seconds, each problem one line that says what to change.
  */
 public final class DeviceCheck {
     static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /** The agent check sends a line of over 1 MiB, which a remote agent reads and discards before it answers. */
+    static final Duration AGENT_RESPONSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final PrintWriter out;
     private final ClauseCatalogue catalogue;
@@ -54,7 +62,18 @@ public final class DeviceCheck {
             try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
                 ok("control channel: the embedded reference, in this process");
                 final DeviceUnderTest device = embedded.device(profile);
-                checkHello(profile, device.control());
+                final Optional<DutInfo> info = checkHello(profile, device.control());
+                if (info.isPresent()) {
+                    checkAgent(
+                            embedded.controlLines(),
+                            new AgentErrorCheck.Agent(
+                                    Optional.empty(),
+                                    false,
+                                    info.get().claims(Profile.READ),
+                                    new InetSocketAddress(
+                                            device.link().testerAddress(),
+                                            device.link().testerPort())));
+                }
                 checkWire(device);
             }
             return;
@@ -69,6 +88,7 @@ public final class DeviceCheck {
             if (info.isEmpty()) {
                 return;
             }
+            checkAgent(endpoint, profile, info.get());
             final Optional<WireLink> link = openLink(profile);
             if (link.isEmpty()) {
                 return;
@@ -157,6 +177,54 @@ public final class DeviceCheck {
                     + info.limits().mtu() + "; lower parameters.mtu");
         }
         return Optional.of(info);
+    }
+
+    /** The agent's error answers over a TCP connection of their own, against the control document's table. */
+    private void checkAgent(final ControlEndpoint endpoint, final DutProfile profile, final DutInfo info) {
+        InetSocketAddress tester;
+        try {
+            tester = OpenDevice.testerAddress(profile);
+        } catch (final IOException | RuntimeException e) {
+            tester = profile.parameters().tester();
+        }
+        try (LineTransport lines =
+                TcpLineTransport.connect(endpoint.host(), endpoint.port(), TIMEOUT, AGENT_RESPONSE_TIMEOUT)) {
+            checkAgent(lines, new AgentErrorCheck.Agent(endpoint.token(), true, info.claims(Profile.READ), tester));
+        } catch (final IOException e) {
+            problem("agent error table: cannot open a second control connection: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Sends the bad requests of the control document's error table ({@link ControlErrorTable}); one line per row,
+     * a problem per answer that differs from the document.
+     */
+    private void checkAgent(final LineTransport lines, final AgentErrorCheck.Agent agent) {
+        final List<AgentErrorCheck.Outcome> outcomes = AgentErrorCheck.run(lines, agent);
+        int asDocumented = 0;
+        final Map<String, List<String>> notSent = new LinkedHashMap<>();
+        for (final AgentErrorCheck.Outcome outcome : outcomes) {
+            final String row = "agent error table: " + outcome.row().name();
+            switch (outcome.status()) {
+                case OK -> {
+                    asDocumented++;
+                    ok(row + ": " + outcome.detail());
+                }
+                case DIFFERS ->
+                    problem(row + " DIFFERS from docs/dut-control-protocol.md ("
+                            + outcome.row().where() + "): " + outcome.detail() + "; fix the agent");
+                case NOT_SENT ->
+                    notSent.computeIfAbsent(outcome.detail(), why -> new ArrayList<>())
+                            .add(outcome.row().name());
+            }
+        }
+        notSent.forEach((why, rows) -> note("agent error table: not sent, " + why + ": " + String.join("; ", rows)));
+        final int sent =
+                outcomes.size() - notSent.values().stream().mapToInt(List::size).sum();
+        if (asDocumented == sent) {
+            ok("agent error table: " + asDocumented + " of " + sent + " bad requests answered as the control"
+                    + " document says");
+        }
     }
 
     private Optional<WireLink> openLink(final DutProfile profile) {

@@ -11,6 +11,7 @@ import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.DutProfileException;
 import org.mrconf.dut.DutProfileLoader;
 import org.mrconf.dut.JsonLineControlClient;
+import org.mrconf.dut.LineTransport;
 import org.mrconf.dut.QueueWireLink;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.softdut.SoftDut;
@@ -166,6 +167,14 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                         .withParameters(declared.parameters()
                                 .withDut(embedded.parameters().dut())
                                 .withTester(embedded.parameters().tester())));
+    }
+
+    /**
+     * The agent's control lines, straight to it: as {@link #device()}'s control client sends them, without TCP (so
+     * without section 1's 1 MiB line limit). For {@code dut check}'s check of the agent's error answers.
+     */
+    public LineTransport controlLines() {
+        return dut::control;
     }
 
     /**
