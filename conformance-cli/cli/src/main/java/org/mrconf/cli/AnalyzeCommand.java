@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
         name = "analyze",
         mixinStandardHelpOptions = true,
         description = {
-            "Judge the wire-observable clauses for each end of a capture (pcap or pcapng, Ethernet) between any two",
-            "MetaRoCE implementations. The capture is taken to be complete: a tap or mirror port between the ends.",
+            "Judge the wire-observable clauses for each end of a capture between two MetaRoCE implementations.",
+            "The capture (pcap or pcapng, Ethernet) is taken to be complete: a tap or mirror port between the ends.",
             "A clause the capture cannot decide is INCONCLUSIVE, never PASS."
         })
 final class AnalyzeCommand implements Callable<Integer> {
@@ -52,8 +52,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             names = "--profile",
             paramLabel = "[IP[:PORT]=]FILE",
             description = {
-                "What an end declares (a DUT profile): IP:PORT=FILE for the end at that address and UDP port,",
-                "IP=FILE for every end at IP ([IPv6]:PORT for IPv6), FILE for every end not named.",
+                "What an end declares (a DUT profile): IP:PORT=FILE for the end at that address and UDP port, IP=FILE"
+                        + " for every end at IP ([IPv6]:PORT for IPv6), FILE for every end not named.",
                 "Without one, violations of clauses outside the core profile are INCONCLUSIVE."
             })
     List<String> profiles = new ArrayList<>();
@@ -68,8 +68,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             names = "--resend-margin-ms",
             paramLabel = "MS",
             description = {
-                "How long after the capture saw an ACK report a PSN received the sender may still resend it",
-                "(the ACK was still on its way to the sender); default ${DEFAULT-VALUE} ms."
+                "How long after the capture saw an ACK report a PSN received the sender may still resend it (the ACK"
+                        + " was still on its way to the sender); default ${DEFAULT-VALUE} ms."
             })
     double resendMarginMs = 5;
 

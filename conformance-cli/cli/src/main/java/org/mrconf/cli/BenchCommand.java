@@ -46,8 +46,8 @@ public final class BenchCommand implements Runnable {
             name = "loss",
             mixinStandardHelpOptions = true,
             description = {
-                "Goodput and completion times under 0 to 10% random loss for MetaRoCE with 1, 8 and 64 paths",
-                "and the go-back-N baseline; recovery after one of 8 paths goes black; incast fairness.",
+                "Goodput and completion times under 0 to 10%% random loss for MetaRoCE with 1, 8 and 64 paths.",
+                "The same for the go-back-N baseline; recovery after one of 8 paths goes black; incast fairness.",
                 "Runs in virtual time on the simulated fabric: deterministic for a seed."
             })
     static final class Loss implements Callable<Integer> {
@@ -146,8 +146,9 @@ public final class BenchCommand implements Runnable {
             name = "analyze",
             mixinStandardHelpOptions = true,
             description = {
-                "Packets per second of `metaroce analyze` beside `tshark -r` with tools/wireshark/metaroce.lua on the",
-                "same synthetic capture, and the analyser's heap after GC on a capture of --long-packets frames."
+                "Packets per second of `metaroce analyze` beside `tshark -r` with tools/wireshark/metaroce.lua.",
+                "Both read the same synthetic capture; then the analyser's heap after GC on a capture of"
+                        + " --long-packets frames."
             })
     static final class Analyze implements Callable<Integer> {
         @Option(

@@ -88,8 +88,9 @@ final class BundleCommand implements Runnable {
             name = "keygen",
             mixinStandardHelpOptions = true,
             description = {
-                "Make an Ed25519 key pair for signing bundles: KEY (private, PKCS#8 PEM, keep it secret) and",
-                "KEY.pub (public, X.509 PEM: publish it so reviewers can check your bundles)."
+                "Make an Ed25519 key pair for signing bundles.",
+                "KEY is the private key (PKCS#8 PEM, keep it secret), KEY.pub the public one (X.509 PEM: publish it so"
+                        + " reviewers can check your bundles)."
             })
     static final class Keygen implements Callable<Integer> {
         @Option(
@@ -123,9 +124,10 @@ final class BundleCommand implements Runnable {
             name = "create",
             mixinStandardHelpOptions = true,
             description = {
-                "Make a submission bundle from a run folder: a directory and a .tar.gz with product.json, the reports",
-                "and evidence, the suite and environment, a README on reproducing the run, a SHA-256 manifest of",
-                "every file and an Ed25519 signature over it. Then preview what a reviewer's verify would report."
+                "Make a submission bundle from a run folder.",
+                "The bundle is a directory and a .tar.gz with product.json, the reports and evidence, the suite and"
+                        + " environment, a README on reproducing the run, a SHA-256 manifest of every file and an"
+                        + " Ed25519 signature over it. Then preview what a reviewer's verify would report."
             })
     static final class Create implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "RUN_DIR", description = "The run folder metaroce run wrote.")
@@ -190,12 +192,14 @@ final class BundleCommand implements Runnable {
             name = "verify",
             mixinStandardHelpOptions = true,
             description = {
-                "Check a bundle fully offline: the signature and every hash, the reports against their schemas, the",
-                "summary against the clause and case verdicts, that every MUST clause of every claimed profile was",
-                "run, that no defect profile was active, the suite and spec versions, that the run was not",
-                "interrupted, and that every applicable MUST clause passed. Exit 0 means acceptable; otherwise",
-                "exit 1 and one line per problem. An acceptable bundle whose MUST clauses were not all fully",
-                "exercised (PASS (partial): a case the link or configuration could not carry) says which."
+                "Check a bundle fully offline.",
+                "It checks the signature and every hash, the reports against their schemas, the summary against the"
+                        + " clause and case verdicts, that every MUST clause of every claimed profile was run, that no"
+                        + " defect profile was active, the suite and spec versions, that the run was not interrupted,"
+                        + " and that every applicable MUST clause passed.",
+                "Exit 0 means acceptable; otherwise exit 1 and one line per problem. An acceptable bundle whose MUST"
+                        + " clauses were not all fully exercised (PASS (partial): a case the link or configuration"
+                        + " could not carry) says which."
             })
     static final class Verify implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "BUNDLE", description = "A bundle .tar.gz or bundle directory.")

@@ -43,10 +43,11 @@ public final class DutCommand implements Runnable {
             name = "check",
             mixinStandardHelpOptions = true,
             description = {
-                "Check in seconds that a device is ready for a run: the control channel (reachable, hello,",
-                "protocol and wire version, token, claims), the agent's answers to the bad requests of the",
-                "control document's error table (each one that differs is a problem), and the wire link (ARP on",
-                "raw Ethernet, a PROBE answered, a datagram of the declared MTU). Resets the device, as a run does.",
+                "Check in seconds that a device is ready for a run.",
+                "It checks the control channel (reachable, hello, protocol and wire version, token, claims), the"
+                        + " agent's answers to the bad requests of the control document's error table (each one that"
+                        + " differs is a problem), and the wire link (ARP on raw Ethernet, a PROBE answered, a datagram"
+                        + " of the declared MTU). Resets the device, as a run does.",
                 "Exit code 0 when ready, 1 when a problem was found, 2 for a bad --dut."
             })
     static final class Check implements java.util.concurrent.Callable<Integer> {
@@ -64,6 +65,7 @@ public final class DutCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             final PrintWriter out = spec.commandLine().getOut();
+            DutForms.requireFileOrShortcut(target);
             final org.mrconf.dut.DutTarget parsed = org.mrconf.dut.DutTarget.parse(target);
             final org.mrconf.dut.DutProfile profile = org.mrconf.devices.OpenDevice.profileOf(parsed);
             out.println("Checking " + target + " ...");
@@ -83,8 +85,8 @@ public final class DutCommand implements Runnable {
             name = "serve",
             mixinStandardHelpOptions = true,
             description = {
-                "Serve the reference soft DUT: MetaRoCE over UDP and the DUT control protocol",
-                "(docs/dut-control-protocol.md) over TCP, until Ctrl-C or SIGTERM.",
+                "Serve the reference soft DUT until Ctrl-C or SIGTERM.",
+                "It speaks MetaRoCE over UDP and the DUT control protocol (docs/dut-control-protocol.md) over TCP.",
                 "Off loopback the control protocol requires a token of at least 16 characters."
             })
     static final class Serve implements Callable<Integer> {

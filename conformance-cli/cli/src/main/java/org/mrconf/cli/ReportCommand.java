@@ -202,10 +202,11 @@ final class ReportCommand implements Runnable {
             name = "validate",
             mixinStandardHelpOptions = true,
             description = {
-                "Check report.json, ocptv.jsonl, junit.xml and report.html of a run folder against their schemas",
-                "(the suite's report schema, OCP Test and Validation 2.0, Surefire's JUnit XSD).",
-                "Exit 0 when all are valid (1 with one line per problem, a file that is not UTF-8 text among them);",
-                "2 when the folder or a file is missing, or is not a regular file of the folder within a report's size."
+                "Check report.json, ocptv.jsonl, junit.xml and report.html of a run folder against their schemas.",
+                "The schemas are the suite's report schema, OCP Test and Validation 2.0 and Surefire's JUnit XSD.",
+                "Exit 0 when all are valid, 1 with one line per problem (a file that is not UTF-8 text among them),"
+                        + " 2 when the folder or a file is missing, or is not a regular file of the folder within a"
+                        + " report's size."
             })
     static final class Validate implements Callable<Integer> {
         @Parameters(paramLabel = "RUN_DIR", description = "The run folder.")

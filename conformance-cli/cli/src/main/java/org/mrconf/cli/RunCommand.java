@@ -70,9 +70,16 @@ final class RunCommand implements Callable<Integer> {
             names = "--dut",
             paramLabel = "TARGET",
             description = {
-                "The device: udp://HOST:PORT[?control=P&token=T] for a soft DUT or NIC agent over UDP,",
-                "or a DUT profile JSON file (./metaroce profile new writes a template).",
-                "Default: the embedded reference."
+                "The device (default: the embedded reference), one of these forms.",
+                "reference: the embedded reference, in memory in this process.",
+                "reference?defect=NAME[,NAME]: the embedded reference committing deliberate defects.",
+                "reference?config=NAME: the embedded reference in another configuration (long-haul, ipv6, frames,"
+                        + " core or reorder).",
+                "udp://HOST:PORT[?control=P&token=T]: a soft DUT or NIC agent over UDP, its control agent on PORT + 1"
+                        + " unless control= says otherwise.",
+                "iface:NAME[?dut=IP&tester=IP&control=P&token=T]: a device on the Ethernet interface NAME, over raw"
+                        + " frames.",
+                "FILE: a DUT profile JSON file (./metaroce profile new writes a template)."
             })
     String target;
 
@@ -126,9 +133,9 @@ final class RunCommand implements Callable<Integer> {
             defaultValue = "2",
             paramLabel = "N",
             description = {
-                "2 (default): against the embedded reference, replay the test vectors on a second instance of it",
-                "while the cases run on the first; 1: everything in one lane. A device outside this JVM has one",
-                "state, so its run is always one lane."
+                "2 (default): against the embedded reference, replay the test vectors on a second instance of it"
+                        + " while the cases run on the first; 1: everything in one lane.",
+                "A device outside this JVM has one state, so its run is always one lane."
             })
     int jobs;
 
@@ -155,6 +162,7 @@ final class RunCommand implements Callable<Integer> {
         if (out != null) {
             UserFiles.makeFolder(out, "the run folder"); // before the device is opened: bad input is exit 2
         }
+        DutForms.requireFileOrShortcut(target);
         try (OpenDevice opened = OpenDevice.open(target);
                 OpenDevice vectorLane = jobs > 1 ? opened.twin().orElse(null) : null) {
             final DutInfo info = opened.device().control().hello();

@@ -39,8 +39,8 @@ import picocli.CommandLine.Spec;
         name = "selftest",
         mixinStandardHelpOptions = true,
         description = {
-            "Self-validation: run the suite against the clean reference and against each deliberate defect,",
-            "check every defect is caught, and write reports/self-validation.md and .json."
+            "Self-validation: run the suite against the clean reference and against each deliberate defect.",
+            "Checks that every defect is caught, and writes reports/self-validation.md and .json."
         })
 final class SelftestCommand implements Callable<Integer> {
     @Option(

@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
         name = "soak",
         mixinStandardHelpOptions = true,
         description = {
-            "Hostile CRC-valid packets against a soft DUT in a child JVM with a small heap, while a legitimate",
-            "peer writes to it through a lossy link; writes soak.md. Loopback only; a few minutes at most."
+            "Hostile CRC-valid packets against a soft DUT in a child JVM with a small heap; writes soak.md.",
+            "Meanwhile a legitimate peer writes to it through a lossy link. Loopback only; a few minutes at most."
         })
 final class SoakCommand implements Callable<Integer> {
     @Option(

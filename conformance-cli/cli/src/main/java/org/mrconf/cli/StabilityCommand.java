@@ -50,8 +50,8 @@ import picocli.CommandLine.Spec;
         name = "stability",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the suite N times against a device while a CPU hog loads every core, and check that",
-            "every run gives the same verdicts. Writes stability.md."
+            "Run the suite N times against a device while a CPU hog loads every core.",
+            "Checks that every run gives the same verdicts. Writes stability.md."
         })
 public final class StabilityCommand implements Callable<Integer> {
     @Option(

@@ -18,9 +18,9 @@ import picocli.CommandLine.Spec;
         name = "udp",
         mixinStandardHelpOptions = true,
         description = {
-            "Goodput of WRITEs between two reference endpoints in separate processes over loopback UDP,",
-            "1 and 8 paths, 4 KiB payloads, WRITEs of 1 MiB and 64 MiB, lossless and at injected loss, beside",
-            "a plain UDP blaster (same sockets and datagram size, no protocol) measured in the same run.",
+            "Goodput of WRITEs between two reference endpoints in separate processes over loopback UDP.",
+            "1 and 8 paths, 4 KiB payloads, WRITEs of 1 MiB and 64 MiB, lossless and at injected loss, beside a"
+                    + " plain UDP blaster (same sockets and datagram size, no protocol) measured in the same run.",
             "Real time: the figures depend on the machine and its load; the ratios to the blaster are the result."
         })
 final class UdpCommand implements Callable<Integer> {

@@ -145,8 +145,9 @@ public final class VectorsCommand implements Runnable {
             name = "record",
             mixinStandardHelpOptions = true,
             description = {
-                "Write the built-in tester scenarios as vector folders, replay each against the embedded reference",
-                "(it must meet the scenario's expectations, which come from the spec), and rewrite the manifest."
+                "Write the built-in tester scenarios as vector folders and rewrite the manifest.",
+                "Each is replayed against the embedded reference, which must meet the scenario's expectations (they"
+                        + " come from the spec)."
             })
     static final class Record implements Callable<Integer> {
         @Parameters(arity = "0..*", paramLabel = "ID-PATTERN", description = "Only scenarios whose id matches (regex).")
@@ -206,8 +207,9 @@ public final class VectorsCommand implements Runnable {
             name = "verify",
             mixinStandardHelpOptions = true,
             description = {
-                "Check every vector: the sidecar against its JSON Schema and format, clause ids, spec version, every pcap readable",
-                "with good IP and UDP checksums, and every file against MANIFEST.sha256. Exit 2 with one line per problem."
+                "Check every vector; exit 2 with one line per problem.",
+                "It checks the sidecar against its JSON Schema and format, clause ids, spec version, every pcap"
+                        + " readable with good IP and UDP checksums, and every file against MANIFEST.sha256."
             })
     static final class Verify implements Callable<Integer> {
         @Option(names = "--root", defaultValue = DEFAULT_ROOT, description = "The vector root.")
