@@ -77,7 +77,10 @@ final class SelftestCommand implements Callable<Integer> {
                     + " or above; none found: the cases only).")
     Path vectors;
 
-    @Option(names = "--list", description = "List the defect and variant catalogues and exit.")
+    @Option(
+            names = "--list",
+            description = "List the defect catalogue (each defect's clauses and what it does wrong) and the variant"
+                    + " catalogue, and exit.")
     boolean list;
 
     @Option(
@@ -128,6 +131,7 @@ final class SelftestCommand implements Callable<Integer> {
         if (list) {
             for (final Defect defect : Defect.values()) {
                 console.printf("%-40s breaks %s%n", defect.flagName(), String.join(" ", defect.clauses()));
+                DefectSentences.of(defect).ifPresent(sentence -> console.printf("    %s%n", sentence));
             }
             for (final Variant variant : Variant.values()) {
                 console.printf(
