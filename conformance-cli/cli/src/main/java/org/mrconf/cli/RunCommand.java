@@ -163,6 +163,23 @@ final class RunCommand implements Callable<Integer> {
             UserFiles.makeFolder(out, "the run folder"); // before the device is opened: bad input is exit 2
         }
         DutForms.requireFileOrShortcut(target);
+        final Path runDir = out != null ? out : RunFolders.defaultFor(target, Clock.systemUTC());
+        final boolean verbose = spec.root().userObject() instanceof MetaroceCommand root && root.verbose;
+        try (DeviceLog deviceLog = DeviceLog.capture(runDir.resolve(DeviceLog.FILE_NAME), verbose)) {
+            final int exit = run(console, catalogue, selection, runDir);
+            if (deviceLog.written()) {
+                console.printf(
+                        "Device log: %s (the device's own log lines%s)%n",
+                        deviceLog.file(), verbose ? ", also shown above" : "; --verbose shows them here too");
+                console.flush();
+            }
+            return exit;
+        }
+    }
+
+    private int run(
+            final PrintWriter console, final ClauseCatalogue catalogue, final Selection selection, final Path runDir)
+            throws Exception {
         try (OpenDevice opened = OpenDevice.open(target);
                 OpenDevice vectorLane = jobs > 1 ? opened.twin().orElse(null) : null) {
             final DutInfo info = opened.device().control().hello();
@@ -187,7 +204,6 @@ final class RunCommand implements Callable<Integer> {
             }
             console.printf("Spec: %s %s (not Meta's specification)%n", catalogue.spec(), catalogue.specVersion());
             final String dutName = target == null ? "embedded reference" : target;
-            final Path runDir = out != null ? out : RunFolders.defaultFor(target, Clock.systemUTC());
             Files.createDirectories(runDir);
             console.printf("Reports: %s%n%n", runDir);
             console.flush();
