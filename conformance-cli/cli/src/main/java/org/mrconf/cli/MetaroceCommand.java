@@ -75,8 +75,9 @@ public final class MetaroceCommand implements Runnable {
     }
 
     public static void main(final String[] args) {
-        if (args.length > 0 && "dut".equals(args[0])) {
-            // A soft DUT logs its start, stop and one line per connection event; other commands stay quiet.
+        if (args.length > 1 && "dut".equals(args[0]) && "serve".equals(args[1])) {
+            // A soft DUT logs its start, stop and one line per connection event; other commands (dut check against
+            // the embedded reference among them) stay quiet.
             System.setProperty("org.slf4j.simpleLogger.log.org.mrconf.softdut", "info");
             System.setProperty("org.slf4j.simpleLogger.log.org.mrconf.agent", "info");
         }
