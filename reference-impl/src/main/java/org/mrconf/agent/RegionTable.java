@@ -32,6 +32,10 @@ final class RegionTable {
     ObjectNode register(final Args args) {
         final long address = args.u64("address");
         final int length = (int) args.integer("length", 1, ControlAgent.MAX_MESSAGE_LENGTH);
+        // A check of two arguments is made at the later one (control document, section 2, step 6): the extent.
+        if (Long.compareUnsigned(address + length, address) < 0) {
+            throw RequestError.invalidArgument("args.length", "the region must not wrap the 64-bit address space");
+        }
         int access = 0;
         final List<String> names = args.strings("access");
         for (int i = 0; i < names.size(); i++) {
@@ -44,9 +48,6 @@ final class RegionTable {
                             "args.access[" + i + "]",
                             "access must be LOCAL_WRITE, REMOTE_WRITE or REMOTE_READ, not '" + names.get(i) + "'");
             };
-        }
-        if (Long.compareUnsigned(address + length, address) < 0) {
-            throw RequestError.invalidArgument("args.address", "the region must not wrap the 64-bit address space");
         }
         if (memoryInUseBytes + length > memoryBudgetBytes) {
             throw RequestError.conflict(

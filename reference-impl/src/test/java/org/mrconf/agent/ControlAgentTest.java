@@ -202,7 +202,7 @@ class ControlAgentTest {
                 "register_region | {\"address\": \"4096\", \"length\": 4096, \"access\": []}                        | args.address",
                 "register_region | {\"address\": \"0x\", \"length\": 4096, \"access\": []}                          | args.address",
                 "register_region | {\"address\": \"0x1ffffffffffffffff\", \"length\": 4096, \"access\": []}       | args.address",
-                "register_region | {\"address\": \"0xfffffffffffff000\", \"length\": 8192, \"access\": []}       | args.address",
+                "register_region | {\"address\": \"0xfffffffffffff000\", \"length\": 8192, \"access\": []}       | args.length ",
                 "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": \"4\", \"streams\": 1} | args.paths",
                 "create_connection | {\"localId\": 1, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 257, \"streams\": 1}   | args.paths",
                 "create_connection | {\"localId\": 4294967296, \"peerId\": 2, \"peerAddress\": \"192.0.2.1\", \"peerPort\": 4796, \"paths\": 1, \"streams\": 1} | args.localId",

@@ -57,12 +57,11 @@ class DutCheckTest {
     }
 
     /**
-     * The rows of the control document's error table that the reference agent answers otherwise today. Open point 68
-     * (spec/open-points.md) decided that a {@code register_region} that would wrap past 2^64 - 1 names
-     * {@code args.length}; the reference's {@code RegionTable.register} still names {@code args.address}. Empty once
-     * the reference is changed, and then every test here expects a clean check.
+     * The rows of the control document's error table that the reference agent answers otherwise: none. (Until open
+     * point 68 was applied to {@code RegionTable.register}, a wrapping {@code register_region} named
+     * {@code args.address}; a row listed here makes the tests expect exit 1 with exactly these rows differing.)
      */
-    private static final List<String> REFERENCE_DIFFERS = List.of("register_region that would wrap past 2^64 - 1");
+    private static final List<String> REFERENCE_DIFFERS = List.of();
 
     @Test
     @Timeout(60)
