@@ -59,7 +59,12 @@ public final class CaseSteps {
      * first window and a tester must not assume more.
      */
     public static int declaredFirstWindow(final Testbed testbed) {
-        final DutProfile.Congestion congestion = testbed.profile().parameters().congestion();
+        return declaredFirstWindow(testbed.profile());
+    }
+
+    /** As {@link #declaredFirstWindow(Testbed)}, from the device's profile. */
+    public static int declaredFirstWindow(final DutProfile profile) {
+        final DutProfile.Congestion congestion = profile.parameters().congestion();
         final int path = congestion.initialPathWindow();
         final int connection = congestion.initialConnectionWindow();
         final int declared = path > 0 && connection > 0 ? Math.min(path, connection) : Math.max(path, connection);
