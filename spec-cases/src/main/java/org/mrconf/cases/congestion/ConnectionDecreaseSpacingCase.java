@@ -63,7 +63,11 @@ class ConnectionDecreaseSpacingCase {
     /** Extra packets a count may show over the exact window, as in {@link ConnectionWindowCase}. */
     private static final int SLACK = 2;
 
+    /** Paths a case that grows the connection window first opens, where the device allows as many. */
+    private static final int GROWN_PATHS = 24;
+
     private static final long WARM_UP_WR = 30_000;
+    private static final long GROWTH_WR = 29_000;
     private static final long MARKED_WR = 31_000;
     private static final long LONG_WR = 32_000;
 
@@ -88,13 +92,6 @@ class ConnectionDecreaseSpacingCase {
                     + " connection's fastest path");
         }
         final Plan plan = Plan.of(declared, profile.parameters().decreaseFactor(), maxPaths);
-        if (plan == null) {
-            throw Inconclusive.because(String.format(
-                    "the device's first windows (%d packets per path, at most %d paths, %d for the connection) cannot"
-                            + " show a second decrease: the path windows leave too little room over the connection"
-                            + " window, or one and two decreases leave windows within the counts' slack",
-                    declared.initialPathWindow(), maxPaths, declared.initialConnectionWindow()));
-        }
         final List<String> undecided = new java.util.ArrayList<>();
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try (Testbed testbed = Testbed.open(dut, plan.paths(), 1)) {
@@ -113,11 +110,16 @@ class ConnectionDecreaseSpacingCase {
         throw Inconclusive.because(String.join("; ", undecided));
     }
 
-    /** How many paths, and the windows the device declares. */
-    private record Plan(int paths, int firstWindow, double factor) {
+    /**
+     * How many paths, the first connection window the device declares, and whether the case must grow that window
+     * before it decreases it ({@link WindowGrowth}).
+     */
+    private record Plan(int paths, int firstWindow, double factor, boolean grow) {
         /**
-         * Paths whose first windows, each halved once, allow well over the connection window halved once; null when the
-         * declared windows cannot show a second decrease.
+         * Paths whose first windows, each halved once, allow well over the connection window halved once. Where the
+         * declared windows cannot show a second decrease (one and two decreases of a small first window differ by no
+         * more than the counts' slack, or the paths leave too little room), the case grows the connection window
+         * first, over paths enough that their halved first windows leave room over the window of two decreases.
          */
         static Plan of(final DutProfile.Congestion declared, final double factor, final int maxPaths) {
             final int pathWindow = declared.initialPathWindow();
@@ -135,9 +137,10 @@ class ConnectionDecreaseSpacingCase {
             // The windows of one and of two decreases must differ by more than the slack of both counts.
             final boolean separable =
                     Math.floor(connectionWindow * factor) - Math.floor(connectionWindow * factor * factor) > 2 * SLACK;
-            return !separable || (long) paths * halvedPathWindow < needed
-                    ? null
-                    : new Plan(paths, connectionWindow, factor);
+            if (separable && (long) paths * halvedPathWindow >= needed) {
+                return new Plan(paths, connectionWindow, factor, false);
+            }
+            return new Plan((int) Math.min(maxPaths, Math.max(paths, GROWN_PATHS)), connectionWindow, factor, true);
         }
     }
 
@@ -146,11 +149,32 @@ class ConnectionDecreaseSpacingCase {
         final long[] echoAgeNs = new long[paths];
         java.util.Arrays.fill(echoAgeNs, SLOW_RTT.toNanos());
         echoAgeNs[0] = FAST_RTT.toNanos();
-        final int warmUpPackets = WindowRounds.warmUp(testbed, "10.1.2", WARM_UP_WR, echoAgeNs);
+        // A case that grows the window first lets the warm-up leave paths unused: a first connection window of one
+        // packet keeps a DUT to a few paths while ACKs are held (10.2.1 allows it), and the growth rounds sample every
+        // path the DUT goes on to use.
+        final int warmUpPackets = plan.grow()
+                ? WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
+                        .acknowledged()
+                : WindowRounds.warmUp(testbed, "10.1.2", WARM_UP_WR, echoAgeNs);
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and one
         // packet more as ConnectionWindowCase allows. Every later ACK reports CE, which never grows a window (10.1.1),
         // so one decrease leaves at most this times f, and two this times f squared.
-        final double grown = plan.firstWindow() + (double) warmUpPackets / plan.firstWindow() + 1;
+        double grown = ConnectionWindowCase.grownBound(plan.firstWindow(), warmUpPackets) + 1;
+        int leastWindow = plan.firstWindow();
+        if (plan.grow()) {
+            final WindowGrowth.Grown growth = WindowGrowth.grow(
+                    testbed, grown, plan.firstWindow(), echoAgeNs, GROWTH_WR, g -> separable(g, plan.factor()));
+            if (!separable(growth, plan.factor())) {
+                throw Inconclusive.because(String.format(
+                        "in %d rounds of ACKs without CE the connection window grew to at least %d packets and at most"
+                                + " %.1f, too little for one and two decreases by the factor %.2f to differ by more"
+                                + " than the counts' slack; a larger declared first connection window would make it"
+                                + " conclusive",
+                        growth.rounds(), growth.lower(), growth.upper(), plan.factor()));
+            }
+            grown = growth.upper();
+            leastWindow = growth.lower();
+        }
         final int oneDecreaseBound = (int) Math.floor(Math.max(1, grown * plan.factor())) + SLACK;
         final int twoDecreasesBound = (int) Math.floor(Math.max(1, grown * plan.factor() * plan.factor())) + SLACK;
 
@@ -174,7 +198,7 @@ class ConnectionDecreaseSpacingCase {
         final int afterOne = WindowRounds.countInFlight(
                 testbed,
                 before,
-                (int) Math.floor(plan.firstWindow() * plan.factor()) - SLACK,
+                (int) Math.floor(leastWindow * plan.factor()) - SLACK,
                 oneDecreaseBound,
                 ConnectionWindowCase.SILENT);
         assertThat(afterOne)
@@ -227,7 +251,7 @@ class ConnectionDecreaseSpacingCase {
                         "10.1.2: packets in flight after CE reports on the slow paths (their own smoothed RTT %d ms and"
                                 + " more) at least %d ms after the first decrease, longer than the connection's smoothed"
                                 + " RTT (%.1f ms, path 0's) and the timer tolerance: a second decrease leaves at most"
-                                + " the first connection window times %.2f squared (%d, with %d of slack), or what"
+                                + " the connection window before the first decrease (its bound) times %.2f squared (%d, with %d of slack), or what"
                                 + " was in flight before the reports less the %d PSNs they acknowledged (at most %d),"
                                 + " whichever is more",
                         srtts.slowPathsLeast().toMillis(),
@@ -347,6 +371,16 @@ class ConnectionDecreaseSpacingCase {
      * taken them all in (it was made no later).
      */
     private record FirstDecrease(long marksSentNs, long madeByNs) {}
+
+    /**
+     * Whether a window known to lie between {@code grown.lower()} and {@code grown.upper()} can show a second decrease: a
+     * DUT that kept the window of one decrease (at least the lower bound times f) would then have more in flight than
+     * two decreases of the upper bound allow, with the counts' slack on both sides.
+     */
+    private static boolean separable(final WindowGrowth.Grown grown, final double factor) {
+        return Math.floor(grown.lower() * factor) - SLACK
+                > Math.floor(Math.max(1, grown.upper() * factor * factor)) + 2 * SLACK;
+    }
 
     /** How many different PSNs {@code packets} carry, path by path. */
     private static int distinctPsns(final List<ReceivedPacket> packets) {
