@@ -152,15 +152,34 @@ final class CongestionWindowCheck {
             throw new TestAbortedException(at + ": the tester acknowledged packets without a CE count after a"
                     + " decrease, which grows a window by an amount this check does not follow");
         }
+        if (check.pathWindow() && !check.connectionWindow()) {
+            long least = Long.MAX_VALUE;
+            for (int path = 0; path < paths; path++) {
+                least = Math.min(least, pathLeast(congestion, path));
+            }
+            if (Math.floor(connectionMost(congestion)) < least) {
+                // The device's legal configuration (a first connection window below its path windows) keeps every
+                // path short of its window's edge: not applicable, so the clause reads partial, never inconclusive.
+                throw org.mrconf.cases.NotApplicable.because(String.format(
+                        "%s: the device's configuration: its connection window (at most %d packets here) is smaller"
+                                + " than any path's window (at least %d), so no path can reach its window's edge; a"
+                                + " declared initialConnectionWindow at least the path windows would exercise it",
+                        at, (long) Math.floor(connectionMost(congestion)), least));
+            }
+        }
         if (check.connectionWindow()) {
             long room = 0;
             for (int path = 0; path < paths; path++) {
                 room += pathLeast(congestion, path);
             }
             if (room <= Math.floor(connectionMost(congestion)) + SLACK) {
-                throw new TestAbortedException(String.format(
-                        "%s: the %d paths' windows allow at least %d packets in flight, not more than the connection"
-                                + " window's %d (with %d of slack), so the connection window cannot be shown to bind",
+                // The device's legal configuration (small declared path windows), not the tester, leaves the clause
+                // nothing to show here: not applicable, so the clause reads partial, never inconclusive.
+                throw org.mrconf.cases.NotApplicable.because(String.format(
+                        "%s: the device's configuration: the %d paths' declared windows allow at least %d packets in"
+                                + " flight, not more than the connection window's %d (with %d of slack), so the"
+                                + " connection window cannot be shown to bind; larger declared initial path windows"
+                                + " would exercise it",
                         at, paths, room, (long) Math.floor(connectionMost(congestion)), SLACK));
             }
         }
