@@ -633,26 +633,28 @@ public final class PcapReader implements AutoCloseable {
     }
 
     private CaptureFileException unsupportedLinkType(int linkType, long at) {
+        String name = linkTypeName(linkType);
         return new CaptureFileException(
                 file,
-                "link type " + linkType + linkTypeName(linkType) + " at offset " + at
-                        + " is not supported; only Ethernet (LINKTYPE_ETHERNET = 1) captures can be read");
+                "link type " + linkType + " is not supported; only Ethernet (LINKTYPE_ETHERNET = 1) captures can be"
+                        + " read (" + (name.isEmpty() ? "" : linkType + " is LINKTYPE_" + name + ", ")
+                        + "link type field at offset " + at + ")");
     }
 
     private static String linkTypeName(int linkType) {
         switch (linkType) {
             case 0:
-                return " (NULL)";
+                return "NULL";
             case 101:
-                return " (RAW)";
+                return "RAW";
             case 113:
-                return " (LINUX_SLL)";
+                return "LINUX_SLL";
             case 228:
-                return " (IPV4)";
+                return "IPV4";
             case 229:
-                return " (IPV6)";
+                return "IPV6";
             case 276:
-                return " (LINUX_SLL2)";
+                return "LINUX_SLL2";
             default:
                 return "";
         }

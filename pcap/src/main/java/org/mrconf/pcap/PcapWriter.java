@@ -3,11 +3,11 @@ package org.mrconf.pcap;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -38,17 +38,17 @@ public final class PcapWriter implements AutoCloseable {
 
     private final Path file;
     private final CaptureFormat format;
-    private final FileChannel channel;
+    private final OutputStream out;
     private final ByteBuffer buffer;
     private int framesWritten;
     private boolean closed;
     /** The first write that failed; reported by {@link #close()}, as libpcap's flush reported it. */
     private IOException failure;
 
-    private PcapWriter(Path file, CaptureFormat format, FileChannel channel) {
+    private PcapWriter(Path file, CaptureFormat format, OutputStream out) {
         this.file = file;
         this.format = format;
-        this.channel = channel;
+        this.out = out;
         // Host byte order, as libpcap writes: a reader learns it from the magic number.
         this.buffer = ByteBuffer.allocate(BUFFER).order(ByteOrder.nativeOrder());
     }
@@ -79,14 +79,13 @@ public final class PcapWriter implements AutoCloseable {
     public static PcapWriter create(Path file, CaptureFormat format) throws CaptureFileException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(format, "format");
-        FileChannel channel;
+        OutputStream out;
         try {
-            channel = FileChannel.open(
-                    file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            out = Files.newOutputStream(file); // create, truncate, write
         } catch (IOException | UnsupportedOperationException e) {
             throw new CaptureFileException(file, "cannot create pcap file: " + reason(e), e);
         }
-        PcapWriter writer = new PcapWriter(file, format, channel);
+        PcapWriter writer = new PcapWriter(file, format, out);
         writer.header();
         return writer;
     }
@@ -184,7 +183,7 @@ public final class PcapWriter implements AutoCloseable {
         closed = true;
         flush();
         try {
-            channel.close();
+            out.close();
         } catch (IOException e) {
             if (failure == null) {
                 failure = e;
@@ -245,28 +244,23 @@ public final class PcapWriter implements AutoCloseable {
         if (frame.length <= buffer.remaining()) {
             buffer.put(frame);
         } else {
-            writeFully(ByteBuffer.wrap(frame));
+            writeFully(frame, frame.length);
         }
     }
 
     private void flush() {
-        buffer.flip();
-        writeFully(buffer);
+        writeFully(buffer.array(), buffer.position());
         buffer.clear();
     }
 
-    private void writeFully(ByteBuffer bytes) {
-        if (failure != null) {
-            bytes.position(bytes.limit()); // the capture is already lost; close() says so
-            return;
+    private void writeFully(byte[] bytes, int length) {
+        if (failure != null || length == 0) {
+            return; // once a write failed the capture is lost; close() says so
         }
         try {
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
+            out.write(bytes, 0, length);
         } catch (IOException e) {
             failure = e;
-            bytes.position(bytes.limit());
         }
     }
 

@@ -272,8 +272,8 @@ class CaptureFileErrorTest {
 
         assertThatThrownBy(() -> PcapReader.open(file))
                 .isInstanceOf(CaptureFileException.class)
-                .hasMessageContaining("link type 101 (RAW)")
-                .hasMessageContaining("only Ethernet");
+                .hasMessageContaining("link type 101 is not supported; only Ethernet")
+                .hasMessageEndingWith("(101 is LINKTYPE_RAW, link type field at offset 20)");
     }
 
     @Test
