@@ -270,8 +270,18 @@ public final class PcapReader implements AutoCloseable {
                     "unreadable pcap capture: file header version " + major + "." + (h.getShort(2) & 0xFFFF)
                             + " at offset 4 is not 2.x");
         }
-        // The link type's low 16 bits; the upper bits may carry FCS flags.
-        int linkType = h.getInt(16) & 0xFFFF;
+        // The link type's low 16 bits; the top 6 bits may carry the FCS length; the 10 between are reserved, and a
+        // file that sets them is damaged (libpcap refuses it too).
+        int linkField = h.getInt(16);
+        if ((linkField & 0x03FF_0000) != 0) {
+            throw new CaptureFileException(
+                    file,
+                    String.format(
+                            Locale.ROOT,
+                            "unreadable pcap capture: link type field 0x%08x at offset 20 sets reserved bits",
+                            linkField));
+        }
+        int linkType = linkField & 0xFFFF;
         if (linkType != LINKTYPE_ETHERNET) {
             throw unsupportedLinkType(linkType, 20);
         }
@@ -316,7 +326,11 @@ public final class PcapReader implements AutoCloseable {
             ByteBuffer head = read(8, ByteOrder.BIG_ENDIAN);
             if (head == null) {
                 if (offset == at) {
-                    return; // a section with no interface (and so no packets) is an empty capture
+                    // As libpcap: a capture must describe the interface its packets came from.
+                    throw new CaptureFileException(
+                            file,
+                            "unreadable pcapng capture: no Interface Description Block before the end, at offset "
+                                    + at);
                 }
                 throw new CaptureFileException(
                         file, "unreadable pcapng capture: truncated block header at offset " + at);
