@@ -6,7 +6,9 @@ import org.apiguardian.api.API;
 import org.pcap4j.core.Pcaps;
 
 /**
- * Checks that the native libpcap can be loaded, once, before anything else touches it.
+ * Checks that the native libpcap can be loaded, once, before anything else touches it. Only live capture needs it:
+ * the raw-Ethernet link calls this before it opens an interface, and is the one place that reports libpcap's
+ * absence. Capture files ({@link PcapReader}, {@link PcapWriter}) are pure Java and never load libpcap.
  *
  * <p>Why a separate check: when the library is missing, Pcap4J 1.8.2's precision-aware calls
  * ({@code Pcaps.openDead(.., TimestampPrecision)}, {@code Pcaps.openOffline(.., TimestampPrecision)}) catch the

@@ -5,7 +5,8 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import org.apiguardian.api.API;
 
 /**
- * The native libpcap library (or JNA, which binds it) could not be loaded. Unchecked because it is a broken
+ * The native libpcap library (or JNA, which binds it) could not be loaded, so no live raw-Ethernet capture can be
+ * opened (capture files do not need it). Unchecked because it is a broken
  * installation, not something a caller can recover from; the message says how to fix it.
  */
 @API(status = EXPERIMENTAL, since = "0.1")

@@ -162,6 +162,138 @@ class CaptureFileErrorTest {
         assertThatThrownBy(() -> PcapReader.open(file)).hasMessageContaining("bad magic number 0x70636170");
     }
 
+    @Test
+    void shouldRefuseAHugeRecordLengthWithoutAllocatingIt() throws Exception {
+        byte[] whole = validPcap();
+        // The first record's captured length (offset 24 + 8), little-endian as this host wrote it: 0x7FFFFFF0.
+        java.nio.ByteBuffer.wrap(whole).order(java.nio.ByteOrder.nativeOrder()).putInt(32, 0x7FFF_FFF0);
+        Path file = dir.resolve("huge.pcap");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("huge.pcap")
+                .hasMessageContaining("damaged record 0")
+                .hasMessageContaining("at offset 32")
+                .hasMessageContaining("captured length 2147483632 exceeds the maximum record length 262144");
+    }
+
+    @Test
+    void shouldRefuseARecordOverTheDeclaredMaximum() throws Exception {
+        Path file = dir.resolve("max.pcap");
+        Files.write(file, validPcap());
+
+        try (PcapReader r = PcapReader.open(file, 20)) {
+            assertThatThrownBy(r::next)
+                    .isInstanceOf(CaptureFileException.class)
+                    .hasMessageContaining("exceeds the maximum record length 20 bytes");
+            assertThat(r.next()).isNull();
+        }
+    }
+
+    @Test
+    void shouldRefuseAHugePcapngPacketLength() throws Exception {
+        byte[] whole = new PcapngBuilder(1, 9)
+                .packet(FrameCodec.encode(Frames.ipv4(10)), Instant.EPOCH)
+                .build();
+        // SHB 28 + IDB 32 bytes, then the EPB: its captured length is at +20.
+        java.nio.ByteBuffer.wrap(whole).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(28 + 32 + 20, 1 << 30);
+        Path file = dir.resolve("huge.pcapng");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("huge.pcapng")
+                .hasMessageContaining("at offset 80")
+                .hasMessageContaining("captured length 1073741824 exceeds the maximum record length");
+    }
+
+    @Test
+    void shouldRejectABadPcapngByteOrderMagic() throws Exception {
+        byte[] whole = new PcapngBuilder(1, 9).build();
+        whole[8] = 0x11;
+        Path file = dir.resolve("bom.pcapng");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("bom.pcapng")
+                .hasMessageContaining("byte-order magic 0x11")
+                .hasMessageContaining("at offset 8");
+    }
+
+    @Test
+    void shouldRejectAPcapngBlockLengthThatIsNotAMultipleOfFour() throws Exception {
+        byte[] whole = new PcapngBuilder(1, 9)
+                .packet(FrameCodec.encode(Frames.ipv4(10)), Instant.EPOCH)
+                .build();
+        java.nio.ByteBuffer.wrap(whole).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(28 + 32 + 4, 99);
+        Path file = dir.resolve("odd.pcapng");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("at offset 64")
+                .hasMessageContaining("block total length 99 is not a multiple of 4");
+    }
+
+    @Test
+    void shouldRejectAPacketOfAnInterfaceTheSectionDoesNotDescribe() throws Exception {
+        byte[] whole = new PcapngBuilder(1, 9)
+                .packet(FrameCodec.encode(Frames.ipv4(10)), Instant.EPOCH)
+                .build();
+        java.nio.ByteBuffer.wrap(whole).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(28 + 32 + 8, 3);
+        Path file = dir.resolve("itf.pcapng");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("names interface 3, but the section describes 1");
+    }
+
+    @Test
+    void shouldRejectASubSecondFieldOfASecondOrMore() throws Exception {
+        byte[] whole = validPcap();
+        java.nio.ByteBuffer.wrap(whole).order(java.nio.ByteOrder.nativeOrder()).putInt(28, 1_000_000_000);
+        Path file = dir.resolve("ts.pcap");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.readAll(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("at offset 28: sub-second field 1000000000 is not below 1000000000");
+    }
+
+    @Test
+    void shouldRejectAClassicCaptureOfAnotherLinkTypeNamingIt() throws Exception {
+        byte[] whole = validPcap();
+        java.nio.ByteBuffer.wrap(whole).order(java.nio.ByteOrder.nativeOrder()).putInt(20, 101);
+        Path file = dir.resolve("raw-ip.pcap");
+        Files.write(file, whole);
+
+        assertThatThrownBy(() -> PcapReader.open(file))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("link type 101 is not supported; only Ethernet")
+                .hasMessageEndingWith("(101 is LINKTYPE_RAW, link type field at offset 20)");
+    }
+
+    @Test
+    void shouldRejectAPacketBlockBeforeAnyInterface() throws Exception {
+        byte[] shb = new PcapngBuilder(1, 9).build();
+        byte[] withPacket = new PcapngBuilder(1, 9)
+                .packet(FrameCodec.encode(Frames.ipv4(10)), Instant.EPOCH)
+                .build();
+        // The SHB, then the EPB without the IDB between them.
+        byte[] file = new byte[28 + withPacket.length - shb.length];
+        System.arraycopy(shb, 0, file, 0, 28);
+        System.arraycopy(withPacket, shb.length, file, 28, withPacket.length - shb.length);
+        Path path = dir.resolve("no-idb.pcapng");
+        Files.write(path, file);
+
+        assertThatThrownBy(() -> PcapReader.open(path))
+                .isInstanceOf(CaptureFileException.class)
+                .hasMessageContaining("packet block at offset 28 before any Interface Description Block");
+    }
+
     private byte[] validPcap() throws Exception {
         Path file = dir.resolve("valid-" + System.nanoTime() + ".pcap");
         try (PcapWriter w = PcapWriter.create(file)) {

@@ -192,8 +192,66 @@ class PcapRoundTripTest {
     }
 
     @Test
-    void shouldReportTheLoadedLibpcapVersion() {
-        assertThat(Libpcap.version()).containsIgnoringCase("libpcap");
+    void shouldRoundTripPcapngWithNanosecondTimestamps() throws Exception {
+        List<UdpFrame> sent = List.of(
+                Frames.ipv4(0).withTimestamp(Instant.ofEpochSecond(1_700_000_000L, 123_456_789L)),
+                Frames.ipv6(9000).withTimestamp(Instant.ofEpochSecond(0xFFFF_FFFFL, 999_999_999L)),
+                Frames.ipv4(1).withTimestamp(Instant.EPOCH),
+                Frames.ipv6(3).withTimestamp(Instant.ofEpochSecond(5, 1)));
+        Path file = dir.resolve("rt.pcapng");
+        try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAPNG)) {
+            assertThat(w.format()).isEqualTo(CaptureFormat.PCAPNG);
+            assertThat(w.resolution()).isEqualTo(TimestampResolution.NANO);
+            sent.forEach(w::write);
+            w.writeRaw(new byte[] {1, 2, 3}, Instant.ofEpochSecond(7)); // padding to 4 bytes
+        }
+
+        try (PcapReader r = PcapReader.open(file)) {
+            assertThat(r.format()).isEqualTo(CaptureFormat.PCAPNG);
+            List<CapturedFrame> frames = r.readAll();
+            assertThat(frames).hasSize(5);
+            for (int i = 0; i < sent.size(); i++) {
+                assertThat(frames.get(i).decode().frame()).isEqualTo(sent.get(i));
+                assertThat(frames.get(i).bytes()).isEqualTo(FrameCodec.encode(sent.get(i)));
+            }
+            assertThat(frames.get(4).bytes()).containsExactly(1, 2, 3);
+            assertThat(frames.get(4).timestamp()).isEqualTo(Instant.ofEpochSecond(7));
+        }
+    }
+
+    @Test
+    void shouldWriteAnEmptyPcapngThatReadsBackEmpty() throws Exception {
+        Path file = dir.resolve("empty.pcapng");
+        PcapWriter.create(file, CaptureFormat.PCAPNG).close();
+
+        assertThat(Files.size(file)).isEqualTo(28 + 32); // SHB and IDB
+        assertThat(PcapReader.readAll(file)).isEmpty();
+    }
+
+    @Test
+    void shouldRoundTripMicrosecondPcapInEitherResolutionApi() throws Exception {
+        Path file = dir.resolve("us2.pcap");
+        try (PcapWriter w = PcapWriter.create(file, CaptureFormat.PCAP_MICRO)) {
+            assertThat(w.resolution()).isEqualTo(TimestampResolution.MICRO);
+            w.write(Frames.ipv6(8).withTimestamp(Instant.ofEpochSecond(9, 999_999_999L)));
+        }
+
+        assertThat(PcapReader.readAll(file).get(0).timestamp()).isEqualTo(Instant.ofEpochSecond(9, 999_999_000L));
+    }
+
+    @Test
+    void shouldReadLargeCapturesBeyondTheWriteBuffer() throws Exception {
+        Path file = dir.resolve("many.pcap");
+        try (PcapWriter w = PcapWriter.create(file)) {
+            for (int i = 0; i < 200; i++) {
+                w.write(Frames.ipv4(i % 2 == 0 ? 9000 : 10).withTimestamp(Instant.ofEpochSecond(i)));
+            }
+        }
+
+        List<CapturedFrame> frames = PcapReader.readAll(file);
+        assertThat(frames).hasSize(200);
+        assertThat(frames.get(199).timestamp()).isEqualTo(Instant.ofEpochSecond(199));
+        assertThat(frames.get(198).capturedLength()).isEqualTo(14 + 20 + 8 + 9000);
     }
 
     private static int magic(Path file) throws Exception {

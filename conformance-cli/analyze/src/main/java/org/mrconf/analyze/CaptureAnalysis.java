@@ -11,7 +11,6 @@ import org.mrconf.dut.DutProfile;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.pcap.CapturedFrame;
 import org.mrconf.pcap.DecodedFrame;
-import org.mrconf.pcap.FrameCodec;
 import org.mrconf.pcap.FrameDecodeException;
 import org.mrconf.pcap.PcapReader;
 import org.mrconf.verdict.CaseResult;
@@ -41,37 +40,18 @@ public record CaptureAnalysis(
     private static void readFrames(
             final Path capture, final FrameSink sink, final java.util.function.Consumer<String> undecodable)
             throws CaptureFileException {
-        final ClassicPcapStream classic = ClassicPcapStream.open(capture);
-        if (classic != null) {
-            try (classic) {
-                long number = 0;
-                for (ClassicPcapStream.Record record = classic.next(); record != null; record = classic.next()) {
-                    number++;
-                    if (record.truncated()) {
-                        undecodable.accept(TRUNCATED);
-                        continue;
-                    }
-                    try {
-                        sink.onFrame(number, FrameCodec.decode(record.bytes(), record.timestamp()));
-                    } catch (final FrameDecodeException e) {
-                        undecodable.accept(NOT_UDP);
-                    }
+        try (PcapReader reader = PcapReader.open(capture)) {
+            long number = 0;
+            for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
+                number++;
+                if (frame.isTruncated()) {
+                    undecodable.accept(TRUNCATED);
+                    continue;
                 }
-            }
-        } else {
-            try (PcapReader reader = PcapReader.open(capture)) {
-                long number = 0;
-                for (CapturedFrame frame = reader.next(); frame != null; frame = reader.next()) {
-                    number++;
-                    if (frame.isTruncated()) {
-                        undecodable.accept(TRUNCATED);
-                        continue;
-                    }
-                    try {
-                        sink.onFrame(number, frame.decode());
-                    } catch (final FrameDecodeException e) {
-                        undecodable.accept(NOT_UDP);
-                    }
+                try {
+                    sink.onFrame(number, frame.decode());
+                } catch (final FrameDecodeException e) {
+                    undecodable.accept(NOT_UDP);
                 }
             }
         }

@@ -270,6 +270,31 @@ final class ArchitectureRules {
                         + " org.mrconf.files.UserFiles checks each before a byte is read");
     }
 
+    /** The classes that may use Pcap4J: the live raw-Ethernet link and the check it makes for libpcap. */
+    static final List<String> LIVE_CAPTURE = List.of("RawEthernetWireLink", "Libpcap");
+
+    /**
+     * Only live capture uses Pcap4J (and so libpcap): capture files are read and written by the pure-Java
+     * {@code org.mrconf.pcap.PcapReader} and {@code PcapWriter}, so vectors, evidence, bundles and analyze run on a
+     * machine without libpcap (issue 35).
+     */
+    static ArchRule onlyLiveCaptureUsesPcap4j(final String root) {
+        return noClasses()
+                .that()
+                .resideInAPackage(root + "..")
+                .and(not(new DescribedPredicate<JavaClass>("one of " + LIVE_CAPTURE) {
+                    @Override
+                    public boolean test(final JavaClass type) {
+                        final String top = type.getName().replaceAll("\\$.*", "");
+                        return LIVE_CAPTURE.contains(top.substring(top.lastIndexOf('.') + 1));
+                    }
+                }))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.pcap4j..")
+                .because("libpcap is needed only for live raw-Ethernet capture; a capture file never needs it");
+    }
+
     /** No package cycles. */
     static ArchRule noPackageCycles(final String root) {
         return slices().matching(root + ".(*)..")

@@ -73,6 +73,7 @@ class ArchitectureTest {
                 rule(
                         "commands open user files through UserFiles",
                         ArchitectureRules::commandsOpenUserFilesThroughUserFiles),
+                rule("only live capture uses Pcap4J", ArchitectureRules::onlyLiveCaptureUsesPcap4j),
                 rule("no package cycles", ArchitectureRules::noPackageCycles));
     }
 
