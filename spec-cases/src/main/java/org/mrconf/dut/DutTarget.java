@@ -27,7 +27,8 @@ import org.mrconf.wire.WireConstants;
  *   <li>absent or {@code reference}: the {@link Embedded} reference in the suite's own process (blank is an error);
  *       {@code reference?defect=NAME[,NAME]} runs it with deliberate non-conformances from the reference's defect
  *       catalogue (for self-validation; the names are checked where the reference is started), and
- *       {@code reference?config=long-haul}, {@code config=ipv6}, {@code config=frames}, {@code config=core} or {@code config=reorder} runs it in another configuration
+ *       {@code reference?config=long-haul}, {@code config=ipv6}, {@code config=frames}, {@code config=core} or {@code config=reorder} runs it in another configuration;
+ *       {@code reference?variant=NAME} runs it taking a legal variant, a choice the draft leaves open
  *       (its declarations follow);</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
  *       given as {@code udp://host:port?control=P&token=T} (the port defaults to 4796);</li>
@@ -105,8 +106,9 @@ public sealed interface DutTarget {
      * @param defects       the names of the deliberate non-conformances it should commit, as given (none for the
      *     clean reference)
      * @param configuration the name of the configuration it runs in, as given ({@value #STANDARD} unless named)
+     * @param variant       the legal variant it takes (a choice the draft leaves open), as given; empty for none
      */
-    record Embedded(List<String> defects, String configuration) implements DutTarget {
+    record Embedded(List<String> defects, String configuration, Optional<String> variant) implements DutTarget {
         /** How the embedded reference is named on the command line. */
         public static final String NAME = "reference";
         /** The configuration the reference runs in unless {@code config=} names another. */
@@ -115,6 +117,12 @@ public sealed interface DutTarget {
         public Embedded {
             defects = List.copyOf(defects);
             Objects.requireNonNull(configuration, "configuration");
+            Objects.requireNonNull(variant, "variant");
+        }
+
+        /** The reference committing {@code defects}, in the configuration named, taking no variant. */
+        public Embedded(List<String> defects, String configuration) {
+            this(defects, configuration, Optional.empty());
         }
 
         /** The clean reference in its standard configuration. */
@@ -132,9 +140,25 @@ public sealed interface DutTarget {
             Map<String, String> query = Udp.query(question < 0 ? null : text.substring(question + 1));
             String names = query.remove("defect");
             String configuration = query.remove("config");
+            String variant = query.remove("variant");
             if (!query.isEmpty()) {
                 throw new DutProfileException(
-                        SOURCE, query.keySet().iterator().next(), "unknown parameter, expected defect or config");
+                        SOURCE,
+                        query.keySet().iterator().next(),
+                        "unknown parameter, expected defect, config or variant");
+            }
+            if (variant != null) {
+                if (variant.isBlank()) {
+                    throw new DutProfileException(
+                            SOURCE, "variant", "name a legal variant (./metaroce selftest --list shows them)");
+                }
+                if (names != null || configuration != null) {
+                    throw new DutProfileException(
+                            SOURCE,
+                            "variant",
+                            "a variant runs the clean reference in its standard configuration: give it alone");
+                }
+                return new Embedded(List.of(), STANDARD, Optional.of(variant.strip()));
             }
             if (configuration != null && configuration.isBlank()) {
                 throw new DutProfileException(

@@ -1,6 +1,7 @@
 package org.mrconf.dut;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.net.InetAddress;
@@ -41,6 +42,12 @@ class DutTargetTest {
                 .isEqualTo(new DutTarget.Embedded(java.util.List.of(), "long-haul"));
         assertThat(DutTarget.parse("reference?defect=accept-bad-crc&config=long-haul"))
                 .isEqualTo(new DutTarget.Embedded(java.util.List.of("accept-bad-crc"), "long-haul"));
+        assertThat(DutTarget.parse("reference?variant=first-windows-of-one"))
+                .isEqualTo(new DutTarget.Embedded(
+                        java.util.List.of(), "standard", java.util.Optional.of("first-windows-of-one")));
+        assertThatThrownBy(() -> DutTarget.parse("reference?variant=first-windows-of-one&config=core"))
+                .isInstanceOf(DutProfileException.class)
+                .hasMessageContaining("give it alone");
         assertThat(((DutTarget.Embedded) DutTarget.parse("reference")).configuration())
                 .isEqualTo(DutTarget.Embedded.STANDARD);
         assertThat(catchThrowableOfType(() -> DutTarget.parse("reference?config="), DutProfileException.class))

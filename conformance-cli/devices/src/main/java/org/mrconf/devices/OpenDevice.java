@@ -88,6 +88,9 @@ public final class OpenDevice implements AutoCloseable {
     public static OpenDevice open(final String target) throws DutProfileException, DutControlException, IOException {
         final DutTarget parsed = DutTarget.parse(target);
         if (parsed instanceof DutTarget.Embedded reference) {
+            if (reference.variant().isPresent()) {
+                return embeddedVariant(reference.variant().get());
+            }
             return embedded(defects(reference), configuration(reference));
         }
         if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
@@ -104,6 +107,21 @@ public final class OpenDevice implements AutoCloseable {
     private static OpenDevice embedded(final Defects defects, final ReferenceConfiguration configuration) {
         final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start(defects, configuration);
         return new OpenDevice(embedded.device(), List.of(embedded), false, () -> embedded(defects, configuration));
+    }
+
+    /** The embedded reference taking the legal variant the {@code reference?variant=} target names. */
+    private static OpenDevice embeddedVariant(final String name) throws DutProfileException {
+        try {
+            EmbeddedReferenceDut.checkVariant(name);
+        } catch (final IllegalArgumentException e) {
+            throw new DutProfileException(DutTarget.SOURCE, "variant", e.getMessage(), e);
+        }
+        return startVariant(name);
+    }
+
+    private static OpenDevice startVariant(final String name) {
+        final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.startVariant(name);
+        return new OpenDevice(embedded.device(), List.of(embedded), false, () -> startVariant(name));
     }
 
     /** The configuration the {@code reference?config=} target names. */

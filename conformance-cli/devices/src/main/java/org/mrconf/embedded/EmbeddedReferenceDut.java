@@ -110,6 +110,25 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
         return start(Defects.NONE, ReferenceConfiguration.STANDARD, Optional.of(variant));
     }
 
+    /**
+     * The clean reference taking the legal variant named {@code name} ({@code reference?variant=NAME}), judged by what
+     * its {@code hello} declares.
+     *
+     * @throws IllegalArgumentException when no variant of the catalogue has that name (the message lists them)
+     */
+    public static EmbeddedReferenceDut startVariant(final String name) {
+        return start(org.mrconf.variant.Variant.fromName(name));
+    }
+
+    /**
+     * Checks that a legal variant of the catalogue is named {@code name}.
+     *
+     * @throws IllegalArgumentException when none is (the message lists them)
+     */
+    public static void checkVariant(final String name) {
+        org.mrconf.variant.Variant.fromName(name);
+    }
+
     private static EmbeddedReferenceDut start(
             final Defects defects, final ReferenceConfiguration configuration, final Optional<LegalChoice> variant) {
         final SoftDutOptions defaults = SoftDutOptions.builder().build();
