@@ -163,6 +163,61 @@ public final class CaseSteps {
     }
 
     /**
+     * Makes room for a second packet in flight where the device's declared first windows hold one (section 10: a tester
+     * assumes no more than one packet in flight at first). Windows that grow (the congestion profile, 10.1.1 and 10.1.2)
+     * grow from one packet to two when one packet is acknowledged, so the DUT posts a one-byte WRITE {@code wrId} from
+     * the testbed's region at {@code source} to {@code remoteAddress} under {@code remoteKey}, which the tester
+     * acknowledges before this returns. Windows that stay as declared (10.1.6) cannot be grown: nothing is done, and a
+     * case then sees whether the DUT puts a second packet out ({@link #awaitWhileOthersHeld}).
+     *
+     * @return how many messages it posted on stream 0 (0 or 1): the MSNs a case's own messages start at
+     */
+    public static int growPastOnePacket(
+            final Testbed testbed, final long wrId, final long source, final long remoteAddress, final long remoteKey)
+            throws Exception {
+        if (declaredFirstWindow(testbed) >= 2 || !testbed.profile().claims(org.mrconf.catalogue.Profile.CONGESTION)) {
+            return 0;
+        }
+        final int mark = testbed.peer().mark();
+        testbed.control().postWrite(request(testbed, 0, wrId, source, 1), remoteAddress, remoteKey);
+        acknowledge(
+                testbed,
+                testbed.peer()
+                        .await(
+                                mark,
+                                org.mrconf.peer.PacketMatcher.expect()
+                                        .data()
+                                        .connection(Testbed.TESTER_CONNECTION)
+                                        .firstTransmission(),
+                                Testbed.WAIT));
+        new CompletionLog(testbed.control())
+                .awaitWrId(wrId, "set-up: the one-byte WRITE whose ACK grows a first window of one packet to two");
+        return 1;
+    }
+
+    /**
+     * Waits for a packet the DUT may send only with a second packet in flight, while the tester holds an earlier one
+     * unacknowledged: at most a quarter of the DUT's connection timeout (6.7.3), so that the DUT's own timeout cannot
+     * fail the connection while ACKs are held, and no longer than {@link Testbed#WAIT}. Empty when the DUT kept to one
+     * packet in flight, as it may (section 10).
+     */
+    public static java.util.Optional<org.mrconf.peer.ReceivedPacket> awaitWhileOthersHeld(
+            final Testbed testbed, final int mark, final org.mrconf.peer.PacketMatcher matcher) {
+        return awaitWhileOthersHeld(testbed, mark, matcher, Testbed.WAIT);
+    }
+
+    /**
+     * As {@link #awaitWhileOthersHeld(Testbed, int, org.mrconf.peer.PacketMatcher)}, for at most {@code atMost}: a case
+     * whose held packet must not meet its own timer meanwhile waits less.
+     */
+    public static java.util.Optional<org.mrconf.peer.ReceivedPacket> awaitWhileOthersHeld(
+            final Testbed testbed, final int mark, final org.mrconf.peer.PacketMatcher matcher, final Duration atMost) {
+        final Duration quarter =
+                testbed.profile().parameters().timers().connectionTimeout().dividedBy(4);
+        return testbed.peer().recorder().awaitFirst(mark, matcher, quarter.compareTo(atMost) < 0 ? quarter : atMost);
+    }
+
+    /**
      * Makes the DUT post WRITE {@code wrId} of {@code length} bytes from the testbed's region at {@code source} and
      * acknowledges it at once, but echoing a timestamp {@code age} older than its own, so that the DUT's smoothed RTT,
      * and with it the RTO of the path it used, is far longer than the tester takes to answer: a case that must answer

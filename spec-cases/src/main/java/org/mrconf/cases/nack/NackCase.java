@@ -350,17 +350,23 @@ class NackCase {
                         0x2000,
                         0x77,
                         OptionalLong.empty());
-        final ReceivedPacket second = testbed.peer()
-                .await(
-                        0,
-                        PacketMatcher.expect()
-                                .data()
-                                .connection(Testbed.TESTER_CONNECTION)
-                                .msn(packet.data().orElseThrow().messageSequenceNumber() + 1),
-                        Testbed.WAIT);
+        // A DUT with one packet in flight (section 10: a tester assumes no more) sends the second WRITE only once the
+        // first is acknowledged, which the NACK never does: the second is then outstanding but unsent, and the failed
+        // connection must complete it in error all the same. It is awaited for at most a quarter of the connection
+        // timeout, so that the DUT's own timeout (6.7.3) cannot fail the connection first.
+        final java.util.Optional<ReceivedPacket> second = CaseSteps.awaitWhileOthersHeld(
+                testbed,
+                0,
+                PacketMatcher.expect()
+                        .data()
+                        .connection(Testbed.TESTER_CONNECTION)
+                        .msn(packet.data().orElseThrow().messageSequenceNumber() + 1));
         nack(testbed, packet, NackCode.UNKNOWN_CONNECTION, 0);
-        // The ACK of the second WRITE comes after the NACK: a failed connection no longer completes it.
-        CaseSteps.acknowledge(testbed, second);
+        // The ACK of the second WRITE, if it was sent, comes after the NACK: a failed connection no longer completes
+        // it.
+        if (second.isPresent()) {
+            CaseSteps.acknowledge(testbed, second.get());
+        }
         final java.util.Map<Long, DutCompletion> completions = TesterMessages.awaitCompletions(testbed, 230, 231);
         assertThat(completions.get(230L).status())
                 .as("9.1.2: the work request NACKed UNKNOWN_CONNECTION")
