@@ -62,6 +62,11 @@ final class PathHealthCheck {
         return silent.contains(path);
     }
 
+    /** Whether any path is silent now: its packets stay unacknowledged, and may fill the DUT's windows. */
+    boolean silencesAny() {
+        return !silent.isEmpty();
+    }
+
     /**
      * An acks step: the silence before it ends (the step's ACKs acknowledge those paths) and the step's own begins.
      * {@code sent}: the DUT's data packets so far.

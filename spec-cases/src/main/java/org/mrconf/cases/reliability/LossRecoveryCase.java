@@ -131,10 +131,11 @@ class LossRecoveryCase {
                 return;
             }
             if (!testbed.profile().claims(org.mrconf.catalogue.Profile.CONGESTION)) {
-                throw Inconclusive.because("the declared first windows (" + path + " per path, " + connection
+                throw org.mrconf.cases.NotApplicable.because("the device's configuration: the declared first windows ("
+                        + path + " per path, " + connection
                         + " per connection) cannot hold the " + count + " packets of one ACK's holes, and a device"
                         + " without the congestion profile need not grow them; first windows of " + count
-                        + " packets would make it conclusive");
+                        + " packets would exercise it");
             }
             final int wantedPath = count;
             final int wantedConnection = count + 2;
