@@ -12,6 +12,7 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.TimerWatch;
@@ -189,11 +190,11 @@ class WindowWeightedSprayingCase {
         }
         if (declared.initialPathWindow() < SMALLEST_JUDGED_WINDOW
                 || declared.initialConnectionWindow() < declared.initialPathWindow() + 2 * PATHS) {
-            throw Inconclusive.because("the declared initial windows (" + declared.initialPathWindow()
-                    + " per path, " + declared.initialConnectionWindow() + " per connection) leave no room to tell"
-                    + " the most free path from the others; an initialPathWindow of at least " + SMALLEST_JUDGED_WINDOW
-                    + " and an initialConnectionWindow of at least that plus " + 2 * PATHS + " would make it"
-                    + " conclusive");
+            throw NotApplicable.because("the device's configuration: the declared initial windows ("
+                    + declared.initialPathWindow() + " per path, " + declared.initialConnectionWindow() + " per"
+                    + " connection) leave no room to tell the most free path from the others; an initialPathWindow of"
+                    + " at least " + SMALLEST_JUDGED_WINDOW + " and an initialConnectionWindow of at least that plus "
+                    + 2 * PATHS + " would exercise it");
         }
     }
 }

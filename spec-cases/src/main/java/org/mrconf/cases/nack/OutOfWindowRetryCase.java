@@ -14,6 +14,7 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Kind;
+import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
@@ -64,6 +65,44 @@ class OutOfWindowRetryCase {
                             new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, testbed.key(), SOURCE, LENGTH),
                             0x00D0_0000L,
                             0x61);
+        }
+        testbed.peer().await(mark, firstWrites(), Testbed.WAIT);
+        // Both WRITEs in flight at once: a DUT that keeps one packet in flight (section 10 allows it) sends the second
+        // only once the first is acknowledged, and then no ACK is left to move the window the NACK names.
+        if (CaseSteps.awaitWhileOthersHeld(
+                        testbed,
+                        mark,
+                        firstWrites()
+                                .where(
+                                        "a second WRITE",
+                                        DataPacket.class,
+                                        p -> p.messageSequenceNumber() != firstMsn(testbed, mark)),
+                        quarter)
+                .isEmpty()) {
+            testbed.peer()
+                    .send(CaseSteps.ack(
+                            0,
+                            Psn.add(firstPsn(testbed, mark), 1),
+                            testbed.peer()
+                                    .await(mark, firstWrites(), Testbed.WAIT)
+                                    .data()
+                                    .orElseThrow()
+                                    .transmitTimestamp()));
+            final DataPacket only = testbed.peer()
+                    .await(
+                            mark,
+                            firstWrites()
+                                    .where(
+                                            "the second WRITE",
+                                            DataPacket.class,
+                                            p -> p.messageSequenceNumber() != firstMsn(testbed, mark)),
+                            Testbed.WAIT)
+                    .data()
+                    .orElseThrow();
+            testbed.peer().send(CaseSteps.ack(0, Psn.add(only.header().psn(), 1), only.transmitTimestamp()));
+            throw NotApplicable.because("the device's configuration: the DUT kept one packet in flight (section 10), so"
+                    + " the second WRITE went out only once the first was acknowledged, and no later ACK could move the"
+                    + " window a PSN_OUT_OF_WINDOW NACK names; windows of two packets or more would exercise it");
         }
         final List<DataPacket> writes =
                 testbed.peer().recorder().awaitCount(mark, firstWrites(), 2, Testbed.WAIT).stream()
@@ -116,6 +155,29 @@ class OutOfWindowRetryCase {
         assertThat(testbed.awaitCompletion(442).status())
                 .as("9.1.11: the WRITE NACKed PSN_OUT_OF_WINDOW completes once its resend is acknowledged")
                 .isEqualTo(CompletionStatus.SUCCESS);
+    }
+
+    /** The MSN of the first WRITE the DUT sent since {@code mark}. */
+    private static long firstMsn(final Testbed testbed, final int mark) {
+        return testbed.peer()
+                .recorder()
+                .matching(mark, firstWrites())
+                .get(0)
+                .data()
+                .orElseThrow()
+                .messageSequenceNumber();
+    }
+
+    /** The PSN of the first WRITE the DUT sent since {@code mark}. */
+    private static long firstPsn(final Testbed testbed, final int mark) {
+        return testbed.peer()
+                .recorder()
+                .matching(mark, firstWrites())
+                .get(0)
+                .data()
+                .orElseThrow()
+                .header()
+                .psn();
     }
 
     private static PacketMatcher firstWrites() {
