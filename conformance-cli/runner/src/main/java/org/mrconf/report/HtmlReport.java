@@ -613,7 +613,18 @@ public final class HtmlReport {
                         .append("</td><td>")
                         .append(Markup.text(p.direction()))
                         .append("</td><td>");
-                decoded.get(i).ifPresentOrElse(d -> fields(h, d), () -> h.append(Markup.text(undoubled(p.summary()))));
+                decoded.get(i)
+                        .ifPresentOrElse(
+                                d -> {
+                                    fields(h, d);
+                                    if ("malformed".equals(d.kind())
+                                            && !p.summary().isBlank()) {
+                                        h.append(" <span class=\"summary\">(tester: ")
+                                                .append(Markup.text(undoubled(p.summary())))
+                                                .append(")</span>");
+                                    }
+                                },
+                                () -> h.append(Markup.text(undoubled(p.summary()))));
                 h.append("</td><td><code class=\"hex\">")
                         .append(Markup.text(hexPreview(p.hex())))
                         .append("</code></td></tr>\n");

@@ -56,6 +56,20 @@ final class PacketFields {
         }
     }
 
+    /**
+     * An evidence packet on one line: its decoded fields, or (bytes too short for a common header, or none recorded)
+     * the summary the tester wrote when it sent or received it, with no word said twice.
+     */
+    static String oneLine(final org.mrconf.verdict.Evidence.PacketRecord p) {
+        final java.util.Optional<Decoded> d = decodeHex(p.hex());
+        if (d.isEmpty()) {
+            return HtmlReport.undoubled(p.summary());
+        }
+        return "malformed".equals(d.get().kind()) && !p.summary().isBlank()
+                ? d.get().oneLine() + " (tester: " + HtmlReport.undoubled(p.summary()) + ")"
+                : d.get().oneLine();
+    }
+
     /** Decodes the packet's hex; empty when there are no bytes (or they are not hex). */
     static java.util.Optional<Decoded> decodeHex(final String hex) {
         if (hex.isEmpty()) {
