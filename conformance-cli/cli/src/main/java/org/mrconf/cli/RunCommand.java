@@ -267,7 +267,7 @@ final class RunCommand implements Callable<Integer> {
                 countResults(results, Verdict.NOT_APPLICABLE),
                 countResults(results, Verdict.ERROR));
         console.printf(
-                "%d of %d clauses exercised by these %d %s and %d %s%n",
+                "%d of %d clauses exercised by the %d %s and %d %s%n",
                 clauseResults.stream()
                         .filter(c -> c.verdict() != Verdict.NOT_APPLICABLE)
                         .count(),
@@ -334,6 +334,21 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
+     * The first line of a reason that says something: a vector's message opens with its id and clauses
+     * ({@code vector 3.1.2/loss-on-one-path-leaves-the-other (clauses 3.1.2):}), which the line above already names.
+     */
+    static String reasonLine(final String message) {
+        return message.lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !VECTOR_HEADER.matcher(l).matches())
+                .findFirst()
+                .orElse("");
+    }
+
+    private static final java.util.regex.Pattern VECTOR_HEADER =
+            java.util.regex.Pattern.compile("vector \\S+ \\(clauses [^)]*\\):");
+
+    /**
      * The clauses with {@code verdict}, each with the cases and vectors that gave it and the first line of their
      * reason: what a reader of a failing run needs at the end, without scrolling back through the verdicts.
      */
@@ -358,11 +373,7 @@ final class RunCommand implements Callable<Integer> {
             for (final String id : c.caseIds()) {
                 final CaseResult r = byId.get(id);
                 if (r != null && r.verdict() == verdict) {
-                    console.printf(
-                            "    %s: %s%n",
-                            Terminal.safe(id),
-                            Terminal.safe(
-                                    r.message().lines().findFirst().orElse("").strip()));
+                    console.printf("    %s: %s%n", Terminal.safe(id), Terminal.safe(reasonLine(r.message())));
                 }
             }
         }

@@ -168,7 +168,7 @@ class RunCommandTest {
                 .doesNotContain("PASS ")
                 .contains("Results: 2 (2 cases, 0 vectors): 2 passed, 0 failed, 0 warned, 0 inconclusive, 0 not"
                         + " applicable, 0 error")
-                .contains("2 of 129 clauses exercised by these 2 cases and 0 vectors")
+                .contains("2 of 129 clauses exercised by the 2 cases and 0 vectors")
                 .containsPattern("(?m)^2 passed, 0 failed, 0 skipped$");
     }
 
@@ -200,6 +200,11 @@ class RunCommandTest {
                                 + " expected no packet matching .*\n  5\\.6\\.2 \\(MUST, core\\)\n    IntegrityCase\\.badCrc");
         assertThat(stdout.indexOf("Failed clauses")).isGreaterThan(stdout.indexOf("Clauses: "));
         assertThat(stdout).doesNotContain("Inconclusive clauses");
+        assertThat(RunCommand.reasonLine(
+                        "vector 3.1.2/loss-on-one-path-leaves-the-other (clauses 3.1.2):\n  expected at"
+                                + " least 1 ACK\n  more"))
+                .isEqualTo("expected at least 1 ACK");
+        assertThat(RunCommand.reasonLine("[5.6.2: dropped] \nExpecting")).isEqualTo("[5.6.2: dropped]");
     }
 
     @Test
