@@ -29,7 +29,9 @@ final class ConsoleListener implements RunListener {
     @Override
     public void planned(final int cases) {
         if (!quiet) {
-            out.printf("Running %d cases%n", cases);
+            // The test vectors register as they are found, so their number is known only at the end: the summary
+            // counts cases and vectors together under one verdict each.
+            out.printf("Running %d cases and the selected test vectors (the summary counts both)%n", cases);
             out.flush();
         }
     }

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -149,6 +150,9 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** The id prefix of a test vector's result. */
+    private static final String VECTOR_PREFIX = "vector:";
+
     /** The report writers; tests and the stability benchmark replace them. */
     ReportSink reports = ReportWriters::writeAll;
 
@@ -245,13 +249,35 @@ final class RunCommand implements Callable<Integer> {
         // A clause counts as covered only when self-validation proves that its cases can catch a defect that breaks
         // it: a property of this build of the suite, whatever the device.
         final Set<String> proven = ProvenCoverage.clauses();
+        final long vectors = results.stream()
+                .filter(r -> r.caseId().startsWith(VECTOR_PREFIX))
+                .count();
+        final long cases = results.size() - vectors;
+        // One count model: every result (case or vector) counted once, under exactly one verdict.
         console.printf(
-                "%n%d of %d clauses exercised by %d cases%n",
+                "%nResults: %d (%d %s, %d %s): %d passed, %d failed, %d warned, %d inconclusive, %d not applicable,"
+                        + " %d error%n",
+                results.size(),
+                cases,
+                cases == 1 ? "case" : "cases",
+                vectors,
+                vectors == 1 ? "vector" : "vectors",
+                countResults(results, Verdict.PASS),
+                countResults(results, Verdict.FAIL),
+                countResults(results, Verdict.WARN),
+                countResults(results, Verdict.INCONCLUSIVE),
+                countResults(results, Verdict.NOT_APPLICABLE),
+                countResults(results, Verdict.ERROR));
+        console.printf(
+                "%d of %d clauses exercised by the %d %s and %d %s%n",
                 clauseResults.stream()
                         .filter(c -> c.verdict() != Verdict.NOT_APPLICABLE)
                         .count(),
                 catalogue.clauses().size(),
-                results.size());
+                cases,
+                cases == 1 ? "case" : "cases",
+                vectors,
+                vectors == 1 ? "vector" : "vectors");
         console.printf(
                 "Covered: %d clauses (a defect of metaroce selftest proves their cases can catch it)%n",
                 clauseResults.stream()
@@ -286,17 +312,73 @@ final class RunCommand implements Callable<Integer> {
                         Terminal.safe(c.notExercisedSummary()));
             }
         }
+        undecided(console, clauseResults, results, Verdict.FAIL, "Failed clauses");
+        undecided(console, clauseResults, results, Verdict.ERROR, "Clauses in error (the harness, not the device)");
+        undecided(console, clauseResults, results, Verdict.INCONCLUSIVE, "Inconclusive clauses");
         console.printf("Reports written to %s%n", runDir);
+        // The closing line, as JUnit XML counts: WARN passes, FAIL and ERROR fail, INCONCLUSIVE and NOT_APPLICABLE
+        // are skipped; the three add up to the results above.
         console.printf(
-                "%d passed, %d failed%n",
-                results.stream().filter(r -> r.verdict() == Verdict.PASS).count(),
-                results.stream().filter(r -> r.verdict() == Verdict.FAIL).count());
+                "%d passed, %d failed, %d skipped%n",
+                countResults(results, Verdict.PASS) + countResults(results, Verdict.WARN),
+                countResults(results, Verdict.FAIL) + countResults(results, Verdict.ERROR),
+                countResults(results, Verdict.INCONCLUSIVE) + countResults(results, Verdict.NOT_APPLICABLE));
         console.flush();
         return outcome.exitCode();
     }
 
     private static long count(final List<ClauseResult> clauses, final Verdict verdict) {
         return clauses.stream().filter(c -> c.verdict() == verdict).count();
+    }
+
+    private static long countResults(final List<CaseResult> results, final Verdict verdict) {
+        return results.stream().filter(r -> r.verdict() == verdict).count();
+    }
+
+    /**
+     * The first line of a reason that says something: a vector's message opens with its id and clauses
+     * ({@code vector 3.1.2/loss-on-one-path-leaves-the-other (clauses 3.1.2):}), which the line above already names.
+     */
+    static String reasonLine(final String message) {
+        return message.lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !VECTOR_HEADER.matcher(l).matches())
+                .findFirst()
+                .orElse("");
+    }
+
+    private static final java.util.regex.Pattern VECTOR_HEADER =
+            java.util.regex.Pattern.compile("vector \\S+ \\(clauses [^)]*\\):");
+
+    /**
+     * The clauses with {@code verdict}, each with the cases and vectors that gave it and the first line of their
+     * reason: what a reader of a failing run needs at the end, without scrolling back through the verdicts.
+     */
+    private static void undecided(
+            final PrintWriter console,
+            final List<ClauseResult> clauses,
+            final List<CaseResult> results,
+            final Verdict verdict,
+            final String title) {
+        final List<ClauseResult> these =
+                clauses.stream().filter(c -> c.verdict() == verdict).toList();
+        if (these.isEmpty()) {
+            return;
+        }
+        final Map<String, CaseResult> byId = new java.util.HashMap<>();
+        results.forEach(r -> byId.put(r.caseId(), r));
+        console.printf("%s: %d%n", title, these.size());
+        for (final ClauseResult c : these) {
+            console.printf(
+                    "  %s (%s, %s)%n",
+                    Terminal.safe(c.clauseId()), Terminal.safe(c.level()), Terminal.safe(c.profile()));
+            for (final String id : c.caseIds()) {
+                final CaseResult r = byId.get(id);
+                if (r != null && r.verdict() == verdict) {
+                    console.printf("    %s: %s%n", Terminal.safe(id), Terminal.safe(reasonLine(r.message())));
+                }
+            }
+        }
     }
 
     /** The device as the reports name it, saying when the vectors ran on a second instance of it (two lanes). */

@@ -37,7 +37,11 @@ class RunCommandTest {
                 .containsPattern(
                         "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, [0-9]+ inconclusive, [0-9]+ not applicable,"
                                 + " 0 error$")
-                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$")
+                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$")
+                .containsPattern("(?m)^Running [1-9][0-9]* cases and the selected test vectors")
+                .containsPattern("(?m)^Results: [1-9][0-9]* \\([1-9][0-9]* cases, [0-9]+ vectors?\\): [1-9][0-9]*"
+                        + " passed, 0 failed, [0-9]+ warned, [0-9]+ inconclusive, [0-9]+ not applicable, 0 error$")
+                .doesNotContain("Failed clauses")
                 // No clause is a plain PASS that was only partly exercised: the summary names them.
                 .containsPattern("(?m)^Not fully exercised: [1-9][0-9]* clauses .*; not a failure")
                 .containsPattern(
@@ -72,7 +76,7 @@ class RunCommandTest {
                 .containsPattern(
                         "(?m)^Clauses: [1-9][0-9]* passed, 0 failed, 0 warned, [0-9]+ inconclusive, [1-9][0-9]*"
                                 + " not applicable, 0 error$")
-                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed$");
+                .containsPattern("(?m)^[1-9][0-9]* passed, 0 failed, [1-9][0-9]* skipped$");
     }
 
     @Test
@@ -162,8 +166,45 @@ class RunCommandTest {
         assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
                 .doesNotContain("PASS ")
-                .contains("2 of 129 clauses exercised by 2 cases")
-                .containsPattern("(?m)^2 passed, 0 failed$");
+                .contains("Results: 2 (2 cases, 0 vectors): 2 passed, 0 failed, 0 warned, 0 inconclusive, 0 not"
+                        + " applicable, 0 error")
+                .contains("2 of 129 clauses exercised by the 2 cases and 0 vectors")
+                .containsPattern("(?m)^2 passed, 0 failed, 0 skipped$");
+    }
+
+    /**
+     * A failing run counts every result once in one line, and lists its failed clauses at the end, each with the
+     * cases that failed it and the first line of their reason: the closing lines add up to the results line.
+     */
+    @Test
+    void shouldListTheFailedClausesAtTheEndWithTheirCases() {
+        final int exit = run(
+                "run",
+                "--dut",
+                "reference?defect=accept-bad-crc",
+                "--case",
+                "IntegrityCase.badCrc*",
+                "--quiet",
+                "--out",
+                dir.resolve("run").toString());
+
+        assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isEqualTo(1);
+        final String stdout = out.toString();
+        assertThat(stdout)
+                .containsPattern(
+                        "(?m)^Results: ([1-9][0-9]*) \\(\\1 cases?, 0 vectors\\): 0 passed, \\1 failed, 0 warned,"
+                                + " 0 inconclusive, 0 not applicable, 0 error$")
+                .containsPattern("(?m)^0 passed, [1-9][0-9]* failed, 0 skipped$")
+                .containsPattern(
+                        "(?m)^Failed clauses: 2\n  5\\.6\\.1 \\(MUST, core\\)\n    IntegrityCase\\.badCrcIsDroppedSilently:"
+                                + " expected no packet matching .*\n  5\\.6\\.2 \\(MUST, core\\)\n    IntegrityCase\\.badCrc");
+        assertThat(stdout.indexOf("Failed clauses")).isGreaterThan(stdout.indexOf("Clauses: "));
+        assertThat(stdout).doesNotContain("Inconclusive clauses");
+        assertThat(RunCommand.reasonLine(
+                        "vector 3.1.2/loss-on-one-path-leaves-the-other (clauses 3.1.2):\n  expected at"
+                                + " least 1 ACK\n  more"))
+                .isEqualTo("expected at least 1 ACK");
+        assertThat(RunCommand.reasonLine("[5.6.2: dropped] \nExpecting")).isEqualTo("[5.6.2: dropped]");
     }
 
     @Test

@@ -14,10 +14,16 @@ import org.mrconf.verdict.Verdict;
  * {@code surefire-test-report.xsd}: one {@code testsuite}, one {@code testcase} per case. Verdicts map to what JUnit
  * XML can say: FAIL is a {@code failure}, ERROR an {@code error}, NOT_APPLICABLE and INCONCLUSIVE are
  * {@code skipped} with the verdict in the message, PASS and WARN pass (a WARN prints its reason to
- * {@code system-out}). The XSD allows properties only on the suite, so each case's clause ids and verdict are suite
- * properties named {@code metaroce.case.<id>.clauses} and {@code .verdict}; no host system property is written.
+ * {@code system-out}). The XSD allows properties only on the suite, so each testcase carries its clause ids in its
+ * {@code group} attribute and its verdict and clauses (with level, profile and the clause's verdict) as the first
+ * lines of its {@code system-out}, which CI tools show per test; the suite properties
+ * {@code metaroce.case.<id>.clauses} and {@code .verdict} say the same for tools that read those. A test vector is
+ * classname {@code vector} with its whole id as name. No host system property is written.
  */
 public final class JunitXmlReport {
+    /** The id prefix of a test vector's result. */
+    private static final String VECTOR_PREFIX = "vector:";
+
     private JunitXmlReport() {}
 
     /** The XML document, ending in a newline. */
@@ -81,47 +87,78 @@ public final class JunitXmlReport {
             property(x, "metaroce.case." + c.caseId() + ".verdict", c.verdict().name());
         }
         x.append("  </properties>\n");
+        final java.util.Map<String, ClauseResult> clauses = new java.util.LinkedHashMap<>();
+        record.clauses().forEach(c -> clauses.put(c.clauseId(), c));
         for (final CaseResult c : record.cases()) {
-            testcase(x, c);
+            testcase(x, c, clauses);
         }
         x.append("</testsuite>\n");
         return x.toString();
     }
 
-    private static void testcase(final StringBuilder x, final CaseResult c) {
-        final int dot = c.caseId().lastIndexOf('.');
-        final String className = dot < 0 ? "metaroce" : c.caseId().substring(0, dot);
-        final String name = dot < 0 ? c.caseId() : c.caseId().substring(dot + 1);
+    private static void testcase(
+            final StringBuilder x, final CaseResult c, final java.util.Map<String, ClauseResult> clauses) {
+        final String className;
+        final String name;
+        if (c.caseId().startsWith(VECTOR_PREFIX)) {
+            // A vector id holds dots and a slash (10.1.1/dut-path-window-halves-on-ce): never split it.
+            className = "vector";
+            name = c.caseId().substring(VECTOR_PREFIX.length());
+        } else {
+            final int dot = c.caseId().lastIndexOf('.');
+            className = dot < 0 ? "metaroce" : c.caseId().substring(0, dot);
+            name = dot < 0 ? c.caseId() : c.caseId().substring(dot + 1);
+        }
         x.append("  <testcase name=\"")
                 .append(Markup.attr(name))
                 .append("\" classname=\"")
                 .append(Markup.attr(className))
+                .append("\" group=\"")
+                .append(Markup.attr(String.join(",", c.clauses())))
                 .append("\" time=\"")
                 .append(seconds(c.durationNs()))
                 .append("\" timestamp=\"")
                 .append(c.startedAt())
-                .append('"');
+                .append("\">\n");
         final String body = body(c);
         switch (c.verdict()) {
-            case PASS -> x.append("/>\n");
-            case WARN ->
-                x.append(">\n    <system-out>")
-                        .append(Markup.text("WARN (a SHOULD clause not met; not a failure): " + body))
-                        .append("</system-out>\n  </testcase>\n");
+            case PASS, WARN -> {}
             case FAIL -> outcome(x, "failure", c, body);
             case ERROR -> outcome(x, "error", c, body);
-            case INCONCLUSIVE, NOT_APPLICABLE -> {
-                x.append(">\n    <skipped message=\"")
+            case INCONCLUSIVE, NOT_APPLICABLE ->
+                x.append("    <skipped message=\"")
                         .append(Markup.attr(c.verdict().name() + ": " + firstLine(c.message())))
                         .append("\">")
                         .append(Markup.text(body))
-                        .append("</skipped>\n  </testcase>\n");
+                        .append("</skipped>\n");
+        }
+        // The XSD gives a testcase no properties: its verdict and clauses go to system-out, which CI tools show
+        // per test, and the clause ids to its group attribute.
+        final StringBuilder out = new StringBuilder()
+                .append("metaroce.verdict: ")
+                .append(c.verdict().name())
+                .append("\nmetaroce.clauses: ");
+        for (int i = 0; i < c.clauses().size(); i++) {
+            final ClauseResult clause = clauses.get(c.clauses().get(i));
+            out.append(i == 0 ? "" : ", ").append(c.clauses().get(i));
+            if (clause != null) {
+                out.append(" (")
+                        .append(clause.level())
+                        .append(' ')
+                        .append(clause.profile())
+                        .append(", clause ")
+                        .append(clause.label())
+                        .append(')');
             }
         }
+        if (c.verdict() == Verdict.WARN) {
+            out.append("\nWARN (a SHOULD clause not met; not a failure): ").append(body);
+        }
+        x.append("    <system-out>").append(Markup.text(out.toString())).append("</system-out>\n  </testcase>\n");
     }
 
     private static void outcome(final StringBuilder x, final String element, final CaseResult c, final String body) {
-        x.append(">\n    <")
+        x.append("    <")
                 .append(element)
                 .append(" message=\"")
                 .append(Markup.attr(firstLine(c.message())))
@@ -131,19 +168,20 @@ public final class JunitXmlReport {
                 .append(Markup.text(body))
                 .append("</")
                 .append(element)
-                .append(">\n  </testcase>\n");
+                .append(">\n");
     }
 
     /** The whole message, then the clauses, expected and actual values and the decoded packets. */
     private static String body(final CaseResult c) {
-        final StringBuilder b = new StringBuilder(c.message());
+        final StringBuilder b = new StringBuilder(PacketFields.respell(c.message()));
         b.append("\nclauses: ").append(String.join(", ", c.clauses()));
         final Evidence e = c.evidence();
         if (!e.expected().isEmpty() || !e.actual().isEmpty()) {
             b.append("\nexpected: ").append(e.expected()).append("\nactual: ").append(e.actual());
         }
         for (final Evidence.PacketRecord p : e.packets()) {
-            b.append(String.format(Locale.ROOT, "%n%+.6f ms %s %s", p.timeNs() / 1e6, p.direction(), p.summary()));
+            final String decoded = PacketFields.oneLine(p);
+            b.append(String.format(Locale.ROOT, "%n%+.6f ms %s %s", p.timeNs() / 1e6, p.direction(), decoded));
         }
         e.pcapFile().ifPresent(f -> b.append("\npcap: ").append(f));
         return b.toString();

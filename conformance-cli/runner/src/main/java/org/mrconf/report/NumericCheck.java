@@ -1,6 +1,7 @@
 package org.mrconf.report;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -48,6 +49,63 @@ record NumericCheck(BigDecimal value, String unit, String validator, BigDecimal 
         };
         return Optional.of(new NumericCheck(
                 number(a.group(1)), actualUnit.isEmpty() ? expectedUnit : actualUnit, validator, number(e.group(2))));
+    }
+
+    /** A number as AssertJ and JUnit print it: {@code 12146446L}, {@code 2.5}, {@code <7>}. */
+    private static final String PRINTED = "<?([-+]?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)[LlDdFf]?>?";
+
+    private static final Pattern COMPARED = Pattern.compile("Expecting actual:\\s*" + PRINTED
+            + "\\s*to be (greater than or equal to|greater than|less than or equal to|less than):\\s*" + PRINTED);
+    private static final Pattern BETWEEN = Pattern.compile("Expecting actual:\\s*" + PRINTED
+            + "\\s*to be (between|strictly between):\\s*\\[" + PRINTED + ",\\s*" + PRINTED + "\\]");
+    private static final Pattern EQUAL =
+            Pattern.compile("(?:expected|Expected size):\\s*" + PRINTED + "\\s*but was:\\s*" + PRINTED + "(?:\\s|$)");
+    /** The description AssertJ puts first, {@code [6.6.3: interval before resend 3: ...]}. */
+    private static final Pattern DESCRIPTION = Pattern.compile("^\\[([^\\]\\n]*)\\]");
+
+    /**
+     * The numeric checks a case's message states, for a case whose evidence has no expected and actual text: AssertJ's
+     * "Expecting actual: 12146446L to be greater than or equal to: 236000000L" (one check), "... to be between:
+     * [20000000L, 100000000L]" (two: at least the first, at most the second), "expected: 1 but was: 2" and "Expected
+     * size: 4 but was: 1" (EQUAL). The values carry no unit: AssertJ prints bare numbers. Anything else gives none.
+     */
+    static List<NumericCheck> fromMessage(final String message) {
+        final Matcher compared = COMPARED.matcher(message);
+        if (compared.find()) {
+            final String validator = switch (compared.group(2)) {
+                case "greater than or equal to" -> "GREATER_THAN_OR_EQUAL";
+                case "greater than" -> "GREATER_THAN";
+                case "less than or equal to" -> "LESS_THAN_OR_EQUAL";
+                default -> "LESS_THAN";
+            };
+            return List.of(new NumericCheck(
+                    new BigDecimal(compared.group(1)), "", validator, new BigDecimal(compared.group(3))));
+        }
+        final Matcher between = BETWEEN.matcher(message);
+        if (between.find()) {
+            final boolean strict = between.group(2).startsWith("strictly");
+            final BigDecimal value = new BigDecimal(between.group(1));
+            return List.of(
+                    new NumericCheck(
+                            value,
+                            "",
+                            strict ? "GREATER_THAN" : "GREATER_THAN_OR_EQUAL",
+                            new BigDecimal(between.group(3))),
+                    new NumericCheck(
+                            value, "", strict ? "LESS_THAN" : "LESS_THAN_OR_EQUAL", new BigDecimal(between.group(4))));
+        }
+        final Matcher equal = EQUAL.matcher(message);
+        if (equal.find()) {
+            return List.of(
+                    new NumericCheck(new BigDecimal(equal.group(2)), "", "EQUAL", new BigDecimal(equal.group(1))));
+        }
+        return List.of();
+    }
+
+    /** What the check is about, from the description AssertJ puts first; empty when there is none. */
+    static String description(final String message) {
+        final Matcher m = DESCRIPTION.matcher(message);
+        return m.find() ? m.group(1).strip() : "";
     }
 
     private static BigDecimal number(final String text) {

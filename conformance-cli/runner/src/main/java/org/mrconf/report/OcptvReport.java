@@ -21,8 +21,9 @@ import org.mrconf.verdict.Verdict;
 /**
  * Turns a {@link RunRecord} into {@code ocptv.jsonl}, the OCP Test and Validation output format 2.0: the
  * schemaVersion line first, then testRunStart with dutInfo from the device's declarations, one test step per
- * clause (start, an error for a harness ERROR, measurements with validators where a case's evidence is a numeric
- * check, a warning log for WARN, one diagnosis, end) and testRunEnd. Only the status/result pairs the spec allows
+ * clause (start, an error for a harness ERROR, measurements with validators where a case's evidence or message is a
+ * numeric check, a file artifact for each case's evidence pcap, a warning log for WARN, one diagnosis, end) and
+ * testRunEnd. Only the status/result pairs the spec allows
  * are written: COMPLETE with PASS or FAIL, ERROR or SKIP with NOT_APPLICABLE. Timestamps come from the record, so the
  * same record always gives the same lines.
  */
@@ -133,13 +134,12 @@ public final class OcptvReport {
             out.add(stepArtifact(id, "error", error), end);
         }
         for (final CaseResult c : cases) {
-            final Optional<NumericCheck> check =
-                    NumericCheck.of(c.evidence().expected(), c.evidence().actual());
-            if (check.isPresent()) {
-                out.add(
-                        stepArtifact(id, "measurement", measurement(c, check.get())),
-                        c.startedAt().plusNanos(c.durationNs()));
+            final List<NumericCheck> checks = checks(c);
+            final Instant caseEnd = c.startedAt().plusNanos(c.durationNs());
+            if (!checks.isEmpty()) {
+                out.add(stepArtifact(id, "measurement", measurement(c, checks)), caseEnd);
             }
+            c.evidence().pcapFile().ifPresent(f -> out.add(stepArtifact(id, "file", evidenceFile(c, f)), caseEnd));
         }
         if (clause.notFullyExercised()) {
             final ObjectNode log = JsonReport.MAPPER.createObjectNode();
@@ -209,20 +209,54 @@ public final class OcptvReport {
                 : withReason + "; not exercised: " + clause.notExercisedSummary();
     }
 
-    private static ObjectNode measurement(final CaseResult c, final NumericCheck check) {
+    /**
+     * The numeric checks of a case: from its evidence's expected and actual values when they are numbers, else from
+     * what its message states ({@link NumericCheck#fromMessage}); none when neither holds numbers.
+     */
+    static List<NumericCheck> checks(final CaseResult c) {
+        final Optional<NumericCheck> check =
+                NumericCheck.of(c.evidence().expected(), c.evidence().actual());
+        return check.isPresent() ? List.of(check.get()) : NumericCheck.fromMessage(c.message());
+    }
+
+    private static ObjectNode measurement(final CaseResult c, final List<NumericCheck> checks) {
         final ObjectNode m = JsonReport.MAPPER.createObjectNode();
         m.put("name", c.caseId());
-        m.put("value", check.value());
-        if (!check.unit().isEmpty()) {
-            m.put("unit", check.unit());
+        m.put("value", checks.get(0).value());
+        if (!checks.get(0).unit().isEmpty()) {
+            m.put("unit", checks.get(0).unit());
         }
         final ArrayNode validators = m.putArray("validators");
-        final ObjectNode v = validators.addObject();
-        v.put("name", "expected");
-        v.put("type", check.validator());
-        v.put("value", check.limit());
+        for (final NumericCheck check : checks) {
+            final ObjectNode v = validators.addObject();
+            v.put("name", "expected");
+            v.put("type", check.validator());
+            v.put("value", check.limit());
+        }
         m.put("hardwareInfoId", HARDWARE_ID);
+        final ObjectNode metadata = m.putObject("metadata");
+        metadata.put("case", c.caseId());
+        metadata.put("verdict", c.verdict().name());
+        metadata.put("clauses", String.join(",", c.clauses()));
+        final String about = NumericCheck.description(c.message());
+        if (!about.isEmpty()) {
+            metadata.put("check", about);
+        }
         return m;
+    }
+
+    /** A file artifact pointing at a case's evidence capture, relative to the run folder as report.json has it. */
+    private static ObjectNode evidenceFile(final CaseResult c, final String pcap) {
+        final ObjectNode f = JsonReport.MAPPER.createObjectNode();
+        f.put("displayName", c.caseId() + " evidence");
+        f.put("uri", pcap);
+        f.put("isSnapshot", false);
+        f.put(
+                "description",
+                "The packets of " + c.caseId() + " (" + c.verdict().name()
+                        + "), with Ethernet/IPv4/UDP framing added for Wireshark; a path relative to the run folder");
+        f.put("contentType", "application/vnd.tcpdump.pcap");
+        return f;
     }
 
     private static ObjectNode testRunStart(final RunRecord record) {

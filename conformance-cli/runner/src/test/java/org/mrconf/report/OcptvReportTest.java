@@ -126,6 +126,67 @@ class OcptvReportTest {
     }
 
     @Test
+    void shouldMeasureTheNumbersACaseStatesInItsMessage() throws Exception {
+        final List<JsonNode> measurements = lines(SampleRuns.withNumbers()).stream()
+                .map(l -> l.at("/testStepArtifact/measurement"))
+                .filter(JsonNode::isObject)
+                .toList();
+
+        assertThat(measurements).anySatisfy(m -> {
+            assertThat(m.get("name").asText()).isEqualTo("TimerCase.backsOffFromTheInitialRtoToTheMaximum");
+            assertThat(m.get("value").asLong()).isEqualTo(2_080_150L);
+            assertThat(m.at("/validators/0/type").asText()).isEqualTo("GREATER_THAN_OR_EQUAL");
+            assertThat(m.at("/validators/0/value").asLong()).isEqualTo(20_000_000L);
+            assertThat(m.at("/validators/1/type").asText()).isEqualTo("LESS_THAN_OR_EQUAL");
+            assertThat(m.at("/validators/1/value").asLong()).isEqualTo(100_000_000L);
+            assertThat(m.at("/metadata/check").asText())
+                    .isEqualTo("6.6.3: interval before resend 3: between 20000" + " and 100000 us");
+            assertThat(m.at("/metadata/verdict").asText()).isEqualTo("FAIL");
+        });
+        assertThat(measurements).anySatisfy(m -> {
+            assertThat(m.get("name").asText()).isEqualTo("vector:10.1.1/dut-path-window-halves-on-ce");
+            assertThat(m.at("/validators/0/type").asText()).isEqualTo("GREATER_THAN_OR_EQUAL");
+            assertThat(m.at("/validators/0/value").asLong()).isEqualTo(236_000_000L);
+        });
+        assertThat(NumericCheck.fromMessage("Expected size: 4 but was: 1 in:\n[49152]"))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.validator()).isEqualTo("EQUAL");
+                    assertThat(c.value()).isEqualByComparingTo("1");
+                    assertThat(c.limit()).isEqualByComparingTo("4");
+                });
+        assertThat(NumericCheck.fromMessage("expected: <7> but was: <8>"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.value()).isEqualByComparingTo("8"));
+        assertThat(NumericCheck.fromMessage("Expecting actual:\n  5L\nto be strictly between:\n  [1L, 3L]"))
+                .extracting(NumericCheck::validator)
+                .containsExactly("GREATER_THAN", "LESS_THAN");
+        assertThat(NumericCheck.fromMessage("expected a packet matching ACK, got 0 of 1"))
+                .isEmpty();
+        assertThat(NumericCheck.fromMessage("expected: \"a\" but was: \"b\"")).isEmpty();
+    }
+
+    @Test
+    void shouldPointAFileArtifactAtEachEvidencePcap() throws Exception {
+        final List<JsonNode> files = lines(SampleRuns.withNumbers()).stream()
+                .map(l -> l.at("/testStepArtifact/file"))
+                .filter(JsonNode::isObject)
+                .toList();
+
+        assertThat(files)
+                .extracting(f -> f.get("uri").asText())
+                .contains(
+                        "evidence/SelectiveRetransmissionCase.resendsExactlyTheMissingPacket.pcap",
+                        "evidence/TimerCase.backsOffFromTheInitialRtoToTheMaximum.pcap",
+                        "evidence/vector_10.1.1_dut-path-window-halves-on-ce.pcap");
+        assertThat(files).allSatisfy(f -> {
+            assertThat(f.get("isSnapshot").asBoolean()).isFalse();
+            assertThat(f.get("contentType").asText()).isEqualTo("application/vnd.tcpdump.pcap");
+            assertThat(f.get("displayName").asText()).endsWith(" evidence");
+        });
+    }
+
+    @Test
     void shouldReadNumericChecksOnlyFromNumbers() {
         assertThat(NumericCheck.of("1", "2")).hasValueSatisfying(c -> {
             assertThat(c.validator()).isEqualTo("EQUAL");

@@ -31,7 +31,8 @@ class ReportSchemasTest {
                 SampleRuns.interrupted(),
                 allPassed(),
                 empty(),
-                SampleRuns.withVector());
+                SampleRuns.withVector(),
+                SampleRuns.withNumbers());
     }
 
     @ParameterizedTest

@@ -77,6 +77,45 @@ final class SampleRuns {
                         "6.5.1/duplicate-write", org.mrconf.vectors.VectorFiles.digest(files), files)));
     }
 
+    /**
+     * A finished run whose failing cases state their numbers only in AssertJ's words, as the timer cases do, with an
+     * evidence pcap each; and a vector that failed.
+     */
+    static RunRecord withNumbers() {
+        final RunRecord r = finished();
+        final List<CaseResult> cases = new java.util.ArrayList<>(r.cases());
+        cases.add(new CaseResult(
+                "TimerCase.backsOffFromTheInitialRtoToTheMaximum",
+                "The RTO backs off from the initial RTO to the maximum",
+                List.of("6.5.1"),
+                CaseKind.VALID,
+                Verdict.FAIL,
+                "[6.6.3: interval before resend 3: between 20000 and 100000 us] \nExpecting actual:\n  2080150L\n"
+                        + "to be between:\n  [20000000L, 100000000L]",
+                START.plusMillis(6000),
+                900_000_000L,
+                new Evidence(
+                        "",
+                        "",
+                        List.of(SENT, ACK),
+                        Optional.of("evidence/TimerCase.backsOffFromTheInitialRtoToTheMaximum.pcap"))));
+        cases.add(new CaseResult(
+                "vector:10.1.1/dut-path-window-halves-on-ce",
+                "10.1.1/dut-path-window-halves-on-ce",
+                List.of("6.4.2"),
+                CaseKind.VALID,
+                Verdict.FAIL,
+                "[6.6.3: late ACK] \nExpecting actual:\n  12146446L\nto be greater than or equal to:\n  236000000L",
+                START.plusMillis(7000),
+                100_000_000L,
+                new Evidence(
+                        "",
+                        "",
+                        List.of(SENT),
+                        Optional.of("evidence/vector_10.1.1_dut-path-window-halves-on-ce.pcap"))));
+        return withCases(r, cases);
+    }
+
     static RunRecord withCases(final RunRecord r, final List<CaseResult> cases) {
         return new RunRecord(
                 r.suiteVersion(),
