@@ -98,7 +98,7 @@ final class AwaitedMessages {
                     // than one (section 10). The device's windows, not the tester, kept the vector's condition from
                     // arising: not applicable, so the clause reads partial where its cases, which drive the device,
                     // decide it.
-                    throw org.mrconf.cases.NotApplicable.because(String.format(
+                    throw VectorNotApplicable.because(String.format(
                             "%s: the device's configuration: the DUT sent no whole %s message on stream %d within %d s"
                                     + " while the tester left packets unacknowledged, which its windows may explain"
                                     + " (section 10: a tester assumes no more than one packet in flight): nothing is"

@@ -160,7 +160,7 @@ final class CongestionWindowCheck {
             if (Math.floor(connectionMost(congestion)) < least) {
                 // The device's legal configuration (a first connection window below its path windows) keeps every
                 // path short of its window's edge: not applicable, so the clause reads partial, never inconclusive.
-                throw org.mrconf.cases.NotApplicable.because(String.format(
+                throw VectorNotApplicable.because(String.format(
                         "%s: the device's configuration: its connection window (at most %d packets here) is smaller"
                                 + " than any path's window (at least %d), so no path can reach its window's edge; a"
                                 + " declared initialConnectionWindow at least the path windows would exercise it",
@@ -175,7 +175,7 @@ final class CongestionWindowCheck {
             if (room <= Math.floor(connectionMost(congestion)) + SLACK) {
                 // The device's legal configuration (small declared path windows), not the tester, leaves the clause
                 // nothing to show here: not applicable, so the clause reads partial, never inconclusive.
-                throw org.mrconf.cases.NotApplicable.because(String.format(
+                throw VectorNotApplicable.because(String.format(
                         "%s: the device's configuration: the %d paths' declared windows allow at least %d packets in"
                                 + " flight, not more than the connection window's %d (with %d of slack), so the"
                                 + " connection window cannot be shown to bind; larger declared initial path windows"

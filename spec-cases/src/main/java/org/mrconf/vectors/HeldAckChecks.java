@@ -356,7 +356,7 @@ final class HeldAckChecks {
             // The device's legal configuration (a small declared first connection window), not the tester, kept the
             // vector's condition from arising: not applicable, so the clause reads partial (its case drives the
             // device there), never inconclusive.
-            throw org.mrconf.cases.NotApplicable.because(String.format(
+            throw VectorNotApplicable.because(String.format(
                     "%s: the device's configuration: paths %s stayed idle, but the DUT had %d new PSNs in flight, its"
                             + " whole declared first connection window (%d), so no path had an open window (10.2.1"
                             + " allows that); a declared initialConnectionWindow above what the paths' windows hold"

@@ -525,7 +525,7 @@ final class SenderSteps {
         }
         if (!reached && failures.isEmpty()) {
             // A sender may keep fewer packets in flight than its windows allow (section 10): the device's choice.
-            throw org.mrconf.cases.NotApplicable.because("the device's configuration: the DUT did not fill its "
+            throw VectorNotApplicable.because("the device's configuration: the DUT did not fill its "
                     + window + "-PSN window (it"
                     + " had " + counts + " outstanding by path; its congestion window may be smaller), so the"
                     + " window's edge was not reached");

@@ -153,7 +153,7 @@ public final class VectorReplay {
             try {
                 attempt(vector, control, link, declared, stalls);
                 return;
-            } catch (final org.mrconf.cases.NotApplicable e) {
+            } catch (final VectorNotApplicable e) {
                 throw e; // the device's configuration: another attempt meets the same
             } catch (final TestAbortedException e) {
                 reasons.add(e.getMessage());

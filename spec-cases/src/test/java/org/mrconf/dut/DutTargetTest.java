@@ -62,7 +62,7 @@ class DutTargetTest {
                 catchThrowableOfType(() -> DutTarget.parse("reference?bug=x"), DutProfileException.class);
 
         assertThat(empty).hasMessageContaining("defect");
-        assertThat(unknown).hasMessageContaining("bug").hasMessageContaining("expected defect or config");
+        assertThat(unknown).hasMessageContaining("bug").hasMessageContaining("expected defect, config or variant");
     }
 
     @Test

@@ -32,35 +32,7 @@ class VariantSelfValidationTest {
      * Cases still undecided (INCONCLUSIVE on a MUST clause, never FAIL) against a variant, and why: each is a known
      * hole of a case, listed so that a new one fails the build. This list only shrinks (issue 33).
      */
-    static final Map<Variant, Map<String, String>> KNOWN_UNDECIDED = Map.of(
-            Variant.FIRST_WINDOWS_OF_ONE,
-            Map.of(
-                    "ConnectionDecreaseSpacingCase.decreasesAreSpacedByTheConnectionsSmoothedRtt",
-                    "judges only the declared first window, and one and two decreases of a one-packet window do not"
-                            + " differ by more than the counts' slack",
-                    "ConnectionWindowCase.connectionWindowBindsWhateverThePathsAllow",
-                    "its warm-up needs a packet on every path, which a one-packet connection window never lets the"
-                            + " reference send while ACKs are held",
-                    "CongestionCase.spraysOverEveryHealthyPath",
-                    "a one-packet connection window may keep paths idle (10.2.1 forbids idling only for lack of window"
-                            + " on other paths); on a loaded host timers collapse the grown window before every path"
-                            + " carried a packet: the case should grow the connection window first",
-                    "vector:10.2.1/dut-sprays-over-every-path",
-                    "with every ACK held the connection window stays one packet, full, so idle paths are allowed: the"
-                            + " vector would need ACKs that grow the window before it holds them",
-                    "vector:10.1.2/dut-connection-window-binds",
-                    "one-packet path windows over the vector's 64 paths allow fewer packets than the connection window"
-                            + " grows to in its warm-up, so the connection window cannot be shown to bind"),
-            Variant.FIRST_WINDOWS_OF_TWO_AND_THREE,
-            Map.of(
-                    "ConnectionDecreaseSpacingCase.decreasesAreSpacedByTheConnectionsSmoothedRtt",
-                    "judges only the declared first window, and one and two decreases of a three-packet window do not"
-                            + " differ by more than the counts' slack",
-                    "vector:10.2.1/dut-sprays-over-every-path",
-                    "with every ACK held the connection window stays three packets, full, so an idle path is allowed",
-                    "vector:10.1.2/dut-connection-window-binds",
-                    "two-packet path windows over the vector's 64 paths may allow no more than the connection window"
-                            + " grows to in its warm-up"));
+    static final Map<Variant, Map<String, String>> KNOWN_UNDECIDED = Map.of();
 
     @Test
     @Timeout(900)
