@@ -124,8 +124,11 @@ public final class DutSession {
         return Optional.ofNullable(CURRENT.get()).map(s -> s.lostReason);
     }
 
-    /** Called by {@link Testbed#open}: the peer whose recording is the evidence of the case now running. */
-    static void peerOpened(final TesterPeer peer) {
+    /**
+     * Called by {@link Testbed#open}, and by the vector case for each replay attempt: the peer whose recording is the
+     * evidence of the case now running.
+     */
+    public static void peerOpened(final TesterPeer peer) {
         final State state = CURRENT.get();
         if (state != null) {
             state.currentPeer = peer;

@@ -147,11 +147,27 @@ public final class VectorReplay {
             final Declared declared,
             final StallMonitor stalls)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
+        run(vector, control, link, declared, stalls, peer -> {});
+    }
+
+    /**
+     * As {@link #run(TestVector, DutControl, WireLink, Declared, StallMonitor)}, telling {@code peerOpened} of each
+     * attempt's tester peer as it starts, so that the runner keeps what it sent and received as the vector's evidence
+     * (its packets and pcap), as it does for a case.
+     */
+    public static void run(
+            final TestVector vector,
+            final DutControl control,
+            final WireLink link,
+            final Declared declared,
+            final StallMonitor stalls,
+            final java.util.function.Consumer<TesterPeer> peerOpened)
+            throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final int attempts = vector.sidecar().steps().isEmpty() ? 1 : ATTEMPTS;
         final List<String> reasons = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
             try {
-                attempt(vector, control, link, declared, stalls);
+                attempt(vector, control, link, declared, stalls, peerOpened);
                 return;
             } catch (final VectorNotApplicable e) {
                 throw e; // the device's configuration: another attempt meets the same
@@ -172,7 +188,8 @@ public final class VectorReplay {
             final DutControl control,
             final WireLink link,
             final Declared declared,
-            final StallMonitor stalls)
+            final StallMonitor stalls,
+            final java.util.function.Consumer<TesterPeer> peerOpened)
             throws DutControlException, CaptureFileException, java.io.IOException, InterruptedException {
         final OptionalInt mtu = declared.mtu();
         final Sidecar sidecar = vector.sidecar();
@@ -224,6 +241,7 @@ public final class VectorReplay {
         final Map<String, Long> before = control.readCounters();
         final List<StimulusSender.Frame> frames = StimulusSender.read(vector.stimulus());
         try (TesterPeer peer = TesterPeer.start(link)) {
+            peerOpened.accept(peer);
             final StimulusSender stimulus =
                     new StimulusSender(frames, sidecar.asCaptured(), sidecar.udpChecksums(), peer, rewriter);
             final int mark = peer.mark();

@@ -68,7 +68,8 @@ class VectorCase {
                                     dut.control(),
                                     dut.link(),
                                     VectorReplay.Declared.of(dut.profile().parameters()),
-                                    org.mrconf.cases.DutSession.stalls());
+                                    org.mrconf.cases.DutSession.stalls(),
+                                    org.mrconf.cases.DutSession::peerOpened);
                         } catch (final org.mrconf.vectors.VectorNotApplicable e) {
                             // The device's configuration kept the vector's condition from arising.
                             throw NotApplicable.because(e.getMessage());
