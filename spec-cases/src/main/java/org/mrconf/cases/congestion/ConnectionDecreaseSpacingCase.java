@@ -140,7 +140,16 @@ class ConnectionDecreaseSpacingCase {
             if (separable && (long) paths * halvedPathWindow >= needed) {
                 return new Plan(paths, connectionWindow, factor, false);
             }
-            return new Plan((int) Math.min(maxPaths, Math.max(paths, GROWN_PATHS)), connectionWindow, factor, true);
+            // The window the growth will likely stop at (its bound about ten packets above what it counts), and
+            // paths enough that their halved first windows leave room over two decreases of it, so that a DUT that
+            // missed the second decrease is not held back by its path windows instead.
+            final double target = (3.0 * SLACK + 10 * factor * factor) / (factor - factor * factor) + 10;
+            final long room = (long) Math.ceil((target * factor * factor + 3 * SLACK) / halvedPathWindow) + 1;
+            return new Plan(
+                    (int) Math.min(maxPaths, Math.max(Math.max(paths, GROWN_PATHS), room)),
+                    connectionWindow,
+                    factor,
+                    true);
         }
     }
 
@@ -149,13 +158,12 @@ class ConnectionDecreaseSpacingCase {
         final long[] echoAgeNs = new long[paths];
         java.util.Arrays.fill(echoAgeNs, SLOW_RTT.toNanos());
         echoAgeNs[0] = FAST_RTT.toNanos();
-        // A case that grows the window first lets the warm-up leave paths unused: a first connection window of one
-        // packet keeps a DUT to a few paths while ACKs are held (10.2.1 allows it), and the growth rounds sample every
-        // path the DUT goes on to use.
-        final int warmUpPackets = plan.grow()
-                ? WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
-                        .acknowledged()
-                : WindowRounds.warmUp(testbed, "10.1.2", WARM_UP_WR, echoAgeNs);
+        // The warm-up may leave paths unused: a small connection or path window keeps a DUT to a few paths while ACKs
+        // are held (10.2.1 allows it), and the growth rounds sample the paths the DUT goes on to use. A timer that
+        // fires on an unsampled path only collapses that path's window (10.1.3), which the bounds below weigh
+        // (roomAfterTimers): never a failure.
+        final int warmUpPackets = WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
+                .acknowledged();
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and one
         // packet more as ConnectionWindowCase allows. Every later ACK reports CE, which never grows a window (10.1.1),
         // so one decrease leaves at most this times f, and two this times f squared.
