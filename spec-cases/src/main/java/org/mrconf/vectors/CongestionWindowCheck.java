@@ -248,7 +248,7 @@ final class CongestionWindowCheck {
     /** The most the path's window can be, as the tester knows it. */
     private double pathMost(final DutProfile.Congestion congestion, final int path) {
         final double initial = congestion.initialPathWindow();
-        final double grown = initial + grownBy[path] / initial;
+        final double grown = grown(initial, grownBy[path]);
         return Math.min(SEND_WINDOW, decreased[path] ? Math.max(1, grown * congestion.decreaseFactor()) : grown);
     }
 
@@ -262,13 +262,22 @@ final class CongestionWindowCheck {
 
     private double connectionMost(final DutProfile.Congestion congestion) {
         final double initial = congestion.initialConnectionWindow();
-        final double grown = initial + sum(grownBy) / initial;
+        final double grown = grown(initial, sum(grownBy));
         return connectionDecreased ? Math.max(1, grown * congestion.decreaseFactor()) : grown;
     }
 
     private long connectionLeast(final DutProfile.Congestion congestion) {
         final double initial = congestion.initialConnectionWindow();
         return (long) Math.floor(connectionDecreased ? Math.max(1, initial * congestion.decreaseFactor()) : initial);
+    }
+
+    /**
+     * The largest a window of {@code initial} packets can be after {@code acknowledged} packets each added about 1/W
+     * without CE (10.1.1, 10.1.2): at most 1/initial each, and, allowing up to 1/floor(W) (at most 2/W), at most
+     * sqrt(initial^2 + 5 n), whichever is less (as ConnectionWindowCase bounds it).
+     */
+    private static double grown(final double initial, final double acknowledged) {
+        return Math.min(initial + acknowledged / initial, Math.sqrt(initial * initial + 5.0 * acknowledged));
     }
 
     private static long sum(final Map<Integer, Long> counts) {

@@ -13,6 +13,7 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Kind;
+import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
@@ -214,11 +215,13 @@ class CongestionCase {
         }
         final int total = java.util.Arrays.stream(counts).sum();
         if (total >= connectionFloor(testbed, decreases)) {
-            throw Inconclusive.because(String.format(
-                    "a round put %d packets in flight (per path: %s), as many as the connection window may have been"
-                            + " (declared first window %d, %d decrease(s)): the connection window, not the paths', may"
-                            + " have held them (10.1.2); a larger declared initialConnectionWindow would make it"
-                            + " conclusive",
+            // The declared windows (a connection window that decreases with the paths' and can bind first), not the
+            // tester, left the path windows unshown.
+            throw NotApplicable.because(String.format(
+                    "the device's configuration: a round put %d packets in flight (per path: %s), as many as the"
+                            + " connection window may have been (declared first window %d, %d decrease(s)): the"
+                            + " connection window, not the paths', may have held them (10.1.2); a larger declared"
+                            + " initialConnectionWindow would exercise it",
                     total,
                     java.util.Arrays.toString(counts),
                     testbed.profile().parameters().congestion().initialConnectionWindow(),

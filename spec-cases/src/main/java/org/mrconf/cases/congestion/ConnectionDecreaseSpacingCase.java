@@ -144,7 +144,8 @@ class ConnectionDecreaseSpacingCase {
             // paths enough that their halved first windows leave room over two decreases of it, so that a DUT that
             // missed the second decrease is not held back by its path windows instead.
             final double target = (3.0 * SLACK + 10 * factor * factor) / (factor - factor * factor) + 10;
-            final long room = (long) Math.ceil((target * factor * factor + 3 * SLACK) / halvedPathWindow) + 1;
+            // With room for a few paths whose timers fire (10.1.3 collapses their windows to one packet).
+            final long room = (long) Math.ceil((target * factor * factor + 3 * SLACK) / halvedPathWindow) + 8;
             return new Plan(
                     (int) Math.min(maxPaths, Math.max(Math.max(paths, GROWN_PATHS), room)),
                     connectionWindow,
