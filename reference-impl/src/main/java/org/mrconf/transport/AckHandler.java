@@ -22,6 +22,9 @@ final class AckHandler {
     private final boolean waitingPsnLostOnGap;
     private final boolean finalNackRetransmitted;
     private final boolean boundsErrorMisreported;
+    /** {@link org.mrconf.defect.Defect#PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0}. */
+    private final boolean pathTimerNotRestartedBeyondPath0;
+
     private final boolean unknownConnectionFailsOnlyMessage;
     private final boolean invalidatedSourceCompletesSuccess;
     private final boolean rateHintIgnored;
@@ -77,6 +80,8 @@ final class AckHandler {
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
         this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
+        this.pathTimerNotRestartedBeyondPath0 =
+                defects.has(org.mrconf.defect.Defect.PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0);
         this.unknownConnectionFailsOnlyMessage =
                 defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
         this.invalidatedSourceCompletesSuccess =
@@ -190,7 +195,7 @@ final class AckHandler {
         } else {
             onLateAckDefects(path);
         }
-        if (newlyAcked > 0 && path.unacknowledged > 0) {
+        if (newlyAcked > 0 && path.unacknowledged > 0 && !(pathTimerNotRestartedBeyondPath0 && path.pathId != 0)) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
         }
         if ((newlyAcked > 0 || answeredProbe) && path.unacknowledged > 0) {
