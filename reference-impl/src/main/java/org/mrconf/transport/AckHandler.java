@@ -34,6 +34,9 @@ final class AckHandler {
     private final boolean connectionDecreaseSpacedByMarkedPath;
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
+    /** {@link org.mrconf.defect.Defect#FIRST_HOLE_LEFT_TO_THE_TIMER}. */
+    private final boolean firstHoleLeftToTheTimer;
+
     private final boolean gapResendsOnEveryAck;
     private final boolean rateHintFloorIgnored;
     private final ReorderTolerance reorderTolerance;
@@ -93,6 +96,8 @@ final class AckHandler {
         this.connectionDecreaseSpacedByMarkedPath =
                 defects.has(org.mrconf.defect.Defect.CONNECTION_DECREASE_SPACED_BY_MARKED_PATH);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
+        this.firstHoleLeftToTheTimer =
+                state.config.defects().has(org.mrconf.defect.Defect.FIRST_HOLE_LEFT_TO_THE_TIMER);
         this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
         this.rateHintFloorIgnored = state.config.defects().has(org.mrconf.defect.Defect.RATE_HINT_FLOOR_IGNORED);
         this.reorderTolerance = new ReorderTolerance(state.config);
@@ -427,6 +432,7 @@ final class AckHandler {
     private void detectLoss(final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
         // PSNs after the one at hand that the receiver has reported received: counted once, then passed one by one.
         int reportedAfter = reorderTolerance.active() ? reportedReceived(path, cumulative, highestSacked) : 0;
+        boolean firstHoleSeen = false;
         for (int bit = 0; bit < highestSacked; bit++) {
             final long psn = Serial.add(cumulative, bit);
             if (!path.isOutstanding(psn)) {
@@ -447,6 +453,10 @@ final class AckHandler {
                             || gapResendsOnEveryAck
                             || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())
                     && reorderTolerance.lostNow(path, slot, reportedAfter, nowNs)) {
+                if (firstHoleLeftToTheTimer && !firstHoleSeen) {
+                    firstHoleSeen = true; // the defect: the first hole is skipped, as by a loop starting one too far
+                    continue;
+                }
                 path.markLost(psn);
                 if (onlyFirstHoleLost) {
                     return;
