@@ -242,7 +242,7 @@ public enum Defect {
      * Never deems the first hole of an ACK lost, only the holes after it, so a single lost PSN is resent only when the
      * path's timer expires (caught by {@code GapResendCase.theHoleIsResentBeforeAnyTimeoutCould}).
      */
-    FIRST_HOLE_LEFT_TO_THE_TIMER(breaks("6.3.1", "6.4.1")),
+    FIRST_HOLE_LEFT_TO_THE_TIMER(breaks("6.3.1")),
     /** Resends a PSN on every ACK that shows it missing, however soon after its last retransmission (caught by FastRetransmitPaceCase). */
     GAP_RESENDS_ON_EVERY_ACK(breaks("6.4.3")),
     /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase and the vector 6.3.1/dut-resends-every-hole-of-one-ack). */
