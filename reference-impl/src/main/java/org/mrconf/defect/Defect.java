@@ -324,6 +324,13 @@ public enum Defect {
      * receive's buffer (caught by {@code ReceiveMatchingCase.receivesPostedAfterWrapAroundStillMatch}).
      */
     RECEIVE_RING_GROWN_WITH_STALE_INDEX(breaks("7.3.1")),
+    /**
+     * Grows a stream's ring of messages in progress by copying each message to the slot it held in the old ring, not
+     * to the one its MSN names under the new mask: once MSNs have wrapped the old ring, a message's packets find
+     * another message's state, and its completion never comes (caught by
+     * {@code ReceiveMatchingCase.receivesPostedAfterWrapAroundStillMatch}).
+     */
+    MESSAGE_RING_GROWN_WITH_STALE_INDEX(breaks("7.5.1")),
     /** Records the PSN of a SEND it refused with RECEIVER_NOT_READY as received, so the retry is a duplicate (caught by ReceiveMatchingCase). */
     RNR_RECORDS_PSN(breaks("7.3.2")),
     /** Checks a SEND's packet, not its message length, against the receive buffer (caught by ReceiveMatchingCase). */

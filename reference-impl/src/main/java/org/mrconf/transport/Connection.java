@@ -141,7 +141,8 @@ final class Connection {
                 endpointConfig.maxPostedReceives(),
                 endpointConfig.maxOutstandingMessages(),
                 budget,
-                endpointConfig.defects().has(Defect.RECEIVE_RING_GROWN_WITH_STALE_INDEX));
+                endpointConfig.defects().has(Defect.RECEIVE_RING_GROWN_WITH_STALE_INDEX),
+                endpointConfig.defects().has(Defect.MESSAGE_RING_GROWN_WITH_STALE_INDEX));
         stream.charged(charge);
         receiveStreams.put(streamId, stream);
         return stream;

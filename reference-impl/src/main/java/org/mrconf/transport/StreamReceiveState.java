@@ -35,6 +35,8 @@ final class StreamReceiveState {
     private final StateBudget.Share budget;
     /** {@link org.mrconf.defect.Defect#RECEIVE_RING_GROWN_WITH_STALE_INDEX}. */
     private final boolean ringGrownWithStaleIndex;
+    /** {@link org.mrconf.defect.Defect#MESSAGE_RING_GROWN_WITH_STALE_INDEX}. */
+    private final boolean messageRingGrownWithStaleIndex;
 
     // Posted receives, by RSN. Empty until the first post.
     private int receiveMask = -1;
@@ -73,8 +75,10 @@ final class StreamReceiveState {
             final int maxPostedReceives,
             final int maxOutstandingMessages,
             final StateBudget.Share budget,
-            final boolean ringGrownWithStaleIndex) {
+            final boolean ringGrownWithStaleIndex,
+            final boolean messageRingGrownWithStaleIndex) {
         this.ringGrownWithStaleIndex = ringGrownWithStaleIndex;
+        this.messageRingGrownWithStaleIndex = messageRingGrownWithStaleIndex;
         this.maxPostedReceives = maxPostedReceives;
         this.maxOutstandingMessages = maxOutstandingMessages;
         this.budget = budget;
@@ -322,7 +326,8 @@ final class StreamReceiveState {
             }
             // The one MSN in [nextMsnToDeliver, nextMsnToDeliver + old capacity) that maps to this slot.
             final long msn = Serial.add(nextMsnToDeliver, (from - nextMsnToDeliver) & oldMask);
-            final int to = messageIndex(msn);
+            // The defect keeps the old ring's slot, right only while no live MSN has wrapped the old ring.
+            final int to = messageRingGrownWithStaleIndex ? from : messageIndex(msn);
             messageState[to] = state[from];
             messageOpcode[to] = opcode[from];
             messageLength[to] = length[from];

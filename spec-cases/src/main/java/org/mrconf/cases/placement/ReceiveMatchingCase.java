@@ -109,8 +109,9 @@ class ReceiveMatchingCase {
     @Verifies("7.5.1")
     void receivesPostedAfterWrapAroundStillMatch(final Testbed testbed) throws Exception {
         // Rounds of 3, 5, 9 and 17 receives, each consumed before the next is posted: a ring of receives that starts
-        // small has wrapped by the second round and must grow while it is wrapped. Each round's SENDs arrive in
-        // reverse RSN order, so only the RSN can tell them apart. Bounded by the declared outstanding messages.
+        // small has wrapped by the second round and must grow while it is wrapped. Each round's first SEND arrives
+        // last, so only the RSN tells the receives apart, and the messages after it are held in progress while MSNs
+        // that wrapped a small ring of messages make it grow. Bounded by the declared outstanding messages.
         final PeerConnection connection = testbed.connection();
         final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
         final int most = testbed.profile().conformance().limits().maxOutstandingMessages();
@@ -125,9 +126,11 @@ class ReceiveMatchingCase {
                 testbed.control().postReceive(CaseSteps.request(testbed, 0, wrId++, ring(r), 0x1000));
                 sends.add(Message.send(connection, 0, Testbed.randomBytes(Math.min(segment, 200 + 7 * r), seed++)));
             }
-            for (int r = count - 1; r >= 0; r--) {
+            // The first SEND last: the others wait for it, so a ring of messages grows while it holds them.
+            for (int r = 1; r < count; r++) {
                 sends.get(r).send(testbed, 0, 0);
             }
+            sends.get(0).send(testbed, 0, 0);
             for (int r = 0; r < count; r++) {
                 CaseSteps.awaitBytes(
                         testbed,
