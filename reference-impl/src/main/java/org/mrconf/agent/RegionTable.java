@@ -33,7 +33,8 @@ final class RegionTable {
         final long address = args.u64("address");
         final int length = (int) args.integer("length", 1, ControlAgent.MAX_MESSAGE_LENGTH);
         // A check of two arguments is made at the later one (control document, section 2, step 6): the extent.
-        if (Long.compareUnsigned(address + length, address) < 0) {
+        // A region may end exactly at 2^64 (its end wraps to 0, its last byte does not).
+        if (address + length != 0 && Long.compareUnsigned(address + length, address) < 0) {
             throw RequestError.invalidArgument("args.length", "the region must not wrap the 64-bit address space");
         }
         int access = 0;

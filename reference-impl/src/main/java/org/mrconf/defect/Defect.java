@@ -238,6 +238,11 @@ public enum Defect {
     OUT_OF_ORDER_DROPPED_WITH_ACK(breaks("6.3.2")),
     /** Deems only the first hole of an ACK lost, leaving later holes to the timer (caught by LossRecoveryCase and the vector 6.3.1/dut-resends-every-hole-of-one-ack). */
     ONLY_FIRST_HOLE_LOST(breaks("6.3.1")),
+    /**
+     * Never deems the first hole of an ACK lost, only the holes after it, so a single lost PSN is resent only when the
+     * path's timer expires (caught by {@code GapResendCase.theHoleIsResentBeforeAnyTimeoutCould}).
+     */
+    FIRST_HOLE_LEFT_TO_THE_TIMER(breaks("6.3.1")),
     /** Resends a PSN on every ACK that shows it missing, however soon after its last retransmission (caught by FastRetransmitPaceCase). */
     GAP_RESENDS_ON_EVERY_ACK(breaks("6.4.3")),
     /** Resends every PSN from a lost one on, including PSNs the ACK reported received (caught by LossRecoveryCase and the vector 6.3.1/dut-resends-every-hole-of-one-ack). */
@@ -254,6 +259,18 @@ public enum Defect {
     ECHO_IGNORED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
+    /**
+     * Arms a path's retransmission timer when the connection, not the path, goes from nothing outstanding to one PSN:
+     * a path that starts sending while another already waits keeps the deadline of its previous run, long past, and
+     * resends at once (caught by {@code PathTimerCase.eachPathTimesItsOwnPsns}).
+     */
+    PATH_TIMER_ARMED_BY_CONNECTION_COUNT(breaks("6.6.2")),
+    /**
+     * Restarts the retransmission timer on an ACK that acknowledges a PSN for the first time only on path 0: on every
+     * other path the timer keeps running from its first PSN, and expires early after a partial ACK (caught by
+     * {@code PathTimerCase.eachPathTimesItsOwnPsns}).
+     */
+    PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0(breaks("6.6.2")),
     /** Does not double the RTO on an expiry without an ACK (caught by TimerCase). */
     NO_RTO_BACKOFF(breaks("6.6.3")),
     /** Keeps the backed-off RTO after an ACK that advances the cumulative PSN (caught by TimerCase.ackRestoresTheComputedRto). */
@@ -270,6 +287,12 @@ public enum Defect {
     UNHEALTHY_PATH_NOT_RECOVERED(breaks("6.7.2")),
     /** Never fails a connection whose peer has gone silent (caught by PathHealthCase.silentPeerFailsTheConnection). */
     NO_CONNECTION_TIMEOUT(breaks("6.7.3")),
+    /**
+     * Takes a packet for a known connection from a foreign source address as a sign of life before it drops it, so a
+     * peer that has gone silent never fails the connection while anyone else sends to it (caught by
+     * {@code ForeignLivenessCase.foreignPacketsDoNotKeepASilentConnectionAlive}).
+     */
+    FOREIGN_SOURCE_KEEPS_ALIVE(breaks("6.7.3", "11.2.2")),
     /** Fails a connection's work requests but leaves its posted receives pending: they never complete until the connection is destroyed (caught by FailedConnectionCase). */
     RECEIVES_KEPT_AFTER_FAILURE(breaks("6.7.4")),
     /** Goes on placing and acknowledging packets for a connection that has failed, as if the failure were only the sender's (caught by FailedConnectionCase). */
@@ -295,6 +318,19 @@ public enum Defect {
     IMMEDIATE_TRUNCATED(breaks("7.2.2")),
     /** Matches a SEND to the receive indexed by its MSN instead of its RSN (caught by ReceiveMatchingCase). */
     SEND_MATCHED_BY_MSN(breaks("7.3.1")),
+    /**
+     * Grows a stream's ring of posted receives by copying each live receive to the slot it held in the old ring, not
+     * to the one its RSN names under the new mask: once the ring has wrapped, a SEND finds an empty slot or another
+     * receive's buffer (caught by {@code ReceiveMatchingCase.receivesPostedAfterWrapAroundStillMatch}).
+     */
+    RECEIVE_RING_GROWN_WITH_STALE_INDEX(breaks("7.3.1")),
+    /**
+     * Grows a stream's ring of messages in progress by copying each message to the slot it held in the old ring, not
+     * to the one its MSN names under the new mask: once MSNs have wrapped the old ring, a message's packets find
+     * another message's state, and its completion never comes (caught by
+     * {@code ReceiveMatchingCase.receivesPostedAfterWrapAroundStillMatch}).
+     */
+    MESSAGE_RING_GROWN_WITH_STALE_INDEX(breaks("7.5.1")),
     /** Records the PSN of a SEND it refused with RECEIVER_NOT_READY as received, so the retry is a duplicate (caught by ReceiveMatchingCase). */
     RNR_RECORDS_PSN(breaks("7.3.2")),
     /** Checks a SEND's packet, not its message length, against the receive buffer (caught by ReceiveMatchingCase). */
@@ -661,6 +697,12 @@ public enum Defect {
     BOUNDS_CHECKED_PER_PACKET(breaks("11.1.3")),
     /** Skips the bounds check of a zero-length message, as a check that only looks at the bytes it places would: a zero-length WRITE or READ anywhere, even outside its region, is accepted (caught by EmptyRangeCase). */
     EMPTY_RANGE_UNCHECKED(breaks("11.1.3")),
+    /**
+     * Computes a WRITE's offset from its region's base in 32 bits, so a message 4 GiB (or any multiple of it) above
+     * the region wraps back inside it and is placed there (caught by
+     * {@code HighAddressBoundsCase.writeFarAboveTheBaseIsRefused}).
+     */
+    BOUNDS_OFFSET_IN_32_BITS(breaks("11.1.3")),
 
     /**
      * Keeps an invalidated region's key in the key table, so remote WRITEs and READs still reach the old memory.

@@ -22,6 +22,9 @@ final class AckHandler {
     private final boolean waitingPsnLostOnGap;
     private final boolean finalNackRetransmitted;
     private final boolean boundsErrorMisreported;
+    /** {@link org.mrconf.defect.Defect#PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0}. */
+    private final boolean pathTimerNotRestartedBeyondPath0;
+
     private final boolean unknownConnectionFailsOnlyMessage;
     private final boolean invalidatedSourceCompletesSuccess;
     private final boolean rateHintIgnored;
@@ -31,6 +34,9 @@ final class AckHandler {
     private final boolean connectionDecreaseSpacedByMarkedPath;
     // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
     private final boolean onlyFirstHoleLost;
+    /** {@link org.mrconf.defect.Defect#FIRST_HOLE_LEFT_TO_THE_TIMER}. */
+    private final boolean firstHoleLeftToTheTimer;
+
     private final boolean gapResendsOnEveryAck;
     private final boolean rateHintFloorIgnored;
     private final ReorderTolerance reorderTolerance;
@@ -77,6 +83,8 @@ final class AckHandler {
         this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
         this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
         this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
+        this.pathTimerNotRestartedBeyondPath0 =
+                defects.has(org.mrconf.defect.Defect.PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0);
         this.unknownConnectionFailsOnlyMessage =
                 defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
         this.invalidatedSourceCompletesSuccess =
@@ -88,6 +96,8 @@ final class AckHandler {
         this.connectionDecreaseSpacedByMarkedPath =
                 defects.has(org.mrconf.defect.Defect.CONNECTION_DECREASE_SPACED_BY_MARKED_PATH);
         this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
+        this.firstHoleLeftToTheTimer =
+                state.config.defects().has(org.mrconf.defect.Defect.FIRST_HOLE_LEFT_TO_THE_TIMER);
         this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
         this.rateHintFloorIgnored = state.config.defects().has(org.mrconf.defect.Defect.RATE_HINT_FLOOR_IGNORED);
         this.reorderTolerance = new ReorderTolerance(state.config);
@@ -190,7 +200,7 @@ final class AckHandler {
         } else {
             onLateAckDefects(path);
         }
-        if (newlyAcked > 0 && path.unacknowledged > 0) {
+        if (newlyAcked > 0 && path.unacknowledged > 0 && !(pathTimerNotRestartedBeyondPath0 && path.pathId != 0)) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
         }
         if ((newlyAcked > 0 || answeredProbe) && path.unacknowledged > 0) {
@@ -422,6 +432,7 @@ final class AckHandler {
     private void detectLoss(final PathSender path, final long cumulative, final int highestSacked, final long nowNs) {
         // PSNs after the one at hand that the receiver has reported received: counted once, then passed one by one.
         int reportedAfter = reorderTolerance.active() ? reportedReceived(path, cumulative, highestSacked) : 0;
+        boolean firstHoleSeen = false;
         for (int bit = 0; bit < highestSacked; bit++) {
             final long psn = Serial.add(cumulative, bit);
             if (!path.isOutstanding(psn)) {
@@ -442,6 +453,10 @@ final class AckHandler {
                             || gapResendsOnEveryAck
                             || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())
                     && reorderTolerance.lostNow(path, slot, reportedAfter, nowNs)) {
+                if (firstHoleLeftToTheTimer && !firstHoleSeen) {
+                    firstHoleSeen = true; // the defect: the first hole is skipped, as by a loop starting one too far
+                    continue;
+                }
                 path.markLost(psn);
                 if (onlyFirstHoleLost) {
                     return;

@@ -138,7 +138,11 @@ final class Connection {
 
     private StreamReceiveState newReceiveStream(final int streamId, final long charge) {
         final StreamReceiveState stream = new StreamReceiveState(
-                endpointConfig.maxPostedReceives(), endpointConfig.maxOutstandingMessages(), budget);
+                endpointConfig.maxPostedReceives(),
+                endpointConfig.maxOutstandingMessages(),
+                budget,
+                endpointConfig.defects().has(Defect.RECEIVE_RING_GROWN_WITH_STALE_INDEX),
+                endpointConfig.defects().has(Defect.MESSAGE_RING_GROWN_WITH_STALE_INDEX));
         stream.charged(charge);
         receiveStreams.put(streamId, stream);
         return stream;

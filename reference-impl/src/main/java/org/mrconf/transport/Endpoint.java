@@ -34,6 +34,8 @@ public final class Endpoint implements PacketReceiver {
     private final UnknownConnections unknownConnections;
     private final boolean foreignSourceAccepted;
     private final boolean foreignSourceNacked;
+    /** {@link org.mrconf.defect.Defect#FOREIGN_SOURCE_KEEPS_ALIVE}. */
+    private final boolean foreignSourceKeepsAlive;
     /** {@link org.mrconf.defect.Defect#IPV6_RECEIVE_DROPPED}, on an endpoint configured for IPv6. */
     private final boolean ipv6ReceiveDropped;
 
@@ -76,6 +78,7 @@ public final class Endpoint implements PacketReceiver {
         this.receiveWithoutLocalWrite = config.defects().has(org.mrconf.defect.Defect.RECEIVE_WITHOUT_LOCAL_WRITE);
         this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
+        this.foreignSourceKeepsAlive = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_KEEPS_ALIVE);
         this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED) && config.ipv6();
         this.completions = new CompletionDispatcher(state.counters, config.defects());
         this.out = new OutboundPackets(
@@ -129,7 +132,8 @@ public final class Endpoint implements PacketReceiver {
 
     /** Registers {@code memory} (its whole capacity) at virtual address {@code address}. */
     public MemoryRegion registerRegion(final long address, final ByteBuffer memory, final int access) {
-        if (memory.capacity() == 0 || Long.compareUnsigned(address + memory.capacity(), address) < 0) {
+        final long end = address + memory.capacity(); // 0 for a region that ends exactly at 2^64
+        if (memory.capacity() == 0 || (end != 0 && Long.compareUnsigned(end, address) < 0)) {
             throw new IllegalArgumentException("region must be non-empty and must not wrap the address space");
         }
         if (memory.isReadOnly()) {
@@ -440,6 +444,9 @@ public final class Endpoint implements PacketReceiver {
         if (connection == null || connection.failed && !failedConnectionStillReceives) {
             unknownConnections.onPacket(srcNode, srcPort, decoded, nowNs);
             return;
+        }
+        if (foreignSourceKeepsAlive) {
+            connection.lastHeardNs = nowNs; // the defect: a sign of life taken before the source is checked
         }
         if (srcNode != connection.config.peerNode() && !foreignSourceAccepted) {
             state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);

@@ -28,6 +28,9 @@ final class InboundData {
     private final boolean ignoreRemoteWriteFlag;
     private final boolean ignoreRemoteWriteFlagForImmediate;
     private final boolean boundsCheckedPerPacket;
+    /** {@link Defect#BOUNDS_OFFSET_IN_32_BITS}. */
+    private final boolean boundsOffsetIn32Bits;
+
     private final boolean invalidationMissesPostedReceives;
     private final boolean sendOverrunsReceiveBuffer;
     private final boolean outOfWindowNotNacked;
@@ -136,6 +139,7 @@ final class InboundData {
         this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
         this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
         this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
+        this.boundsOffsetIn32Bits = defects.has(Defect.BOUNDS_OFFSET_IN_32_BITS);
         this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
         this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
         this.outOfWindowNotNacked = defects.has(Defect.OUT_OF_WINDOW_NOT_NACKED);
@@ -467,7 +471,9 @@ final class InboundData {
         final long start = address + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
         final boolean inBounds = boundsCheckedPerPacket
                 ? region.contains(start, packet.payloadLength())
-                : region.contains(header.remoteAddress(), header.messageLength());
+                : boundsOffsetIn32Bits
+                        ? containsIn32Bits(region, header.remoteAddress(), header.messageLength())
+                        : region.contains(header.remoteAddress(), header.messageLength());
         if (!inBounds && !(emptyRangeUnchecked && header.messageLength() == 0)) {
             return refusals.reject(
                     connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
@@ -565,6 +571,15 @@ final class InboundData {
             stream.messageRsn[index] = rsn;
             stream.holdReceive(rsn);
         }
+    }
+
+    /**
+     * Defect BOUNDS_OFFSET_IN_32_BITS: the message's offset from the region's base kept in an int, so an address 4 GiB
+     * above the base wraps back to a small offset.
+     */
+    private static boolean containsIn32Bits(final MemoryRegion region, final long start, final long byteCount) {
+        final int offset = (int) (start - region.address());
+        return offset >= 0 && byteCount >= 0 && offset + byteCount <= region.length();
     }
 
     /** Defect OUT_OF_WINDOW_PLACED: a WRITE's bytes go to memory before the window check refuses it. */

@@ -54,6 +54,8 @@ final class SendScheduler {
         this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
         this.waitingPsnResentOnTimeout = defects.has(org.mrconf.defect.Defect.WAITING_PSN_RESENT_ON_TIMEOUT);
         this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
+        this.pathTimerArmedByConnectionCount =
+                defects.has(org.mrconf.defect.Defect.PATH_TIMER_ARMED_BY_CONNECTION_COUNT);
         this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
         this.invalidatedUnsentSkipped = defects.has(org.mrconf.defect.Defect.INVALIDATED_UNSENT_SKIPPED);
         this.connectionWindowIgnored = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_IGNORED);
@@ -71,6 +73,9 @@ final class SendScheduler {
     private final TailLossProbe tailLossProbe;
     private final PeerMessageLimit peerMessageLimit;
     private final boolean noConnectionTimeout;
+    /** {@link org.mrconf.defect.Defect#PATH_TIMER_ARMED_BY_CONNECTION_COUNT}. */
+    private final boolean pathTimerArmedByConnectionCount;
+
     private final boolean completesBeforeAck;
     private final boolean invalidatedUnsentSkipped;
 
@@ -134,7 +139,9 @@ final class SendScheduler {
             final long psn = path.assign(message, message.nextOffset, length, nowNs);
             connection.unacknowledged++;
             if (path.unacknowledged == 1) {
-                path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+                if (!pathTimerArmedByConnectionCount || connection.unacknowledged == 1) {
+                    path.rtoDeadlineNs = nowNs + path.rtt.rtoNs(); // the defect: armed by the connection's count
+                }
                 tailLossProbe.arm(path, nowNs);
             }
             if (connection.unacknowledged == 1) {

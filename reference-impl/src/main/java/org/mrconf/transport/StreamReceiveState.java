@@ -33,6 +33,10 @@ final class StreamReceiveState {
     private final int maxPostedReceives;
     private final int maxOutstandingMessages;
     private final StateBudget.Share budget;
+    /** {@link org.mrconf.defect.Defect#RECEIVE_RING_GROWN_WITH_STALE_INDEX}. */
+    private final boolean ringGrownWithStaleIndex;
+    /** {@link org.mrconf.defect.Defect#MESSAGE_RING_GROWN_WITH_STALE_INDEX}. */
+    private final boolean messageRingGrownWithStaleIndex;
 
     // Posted receives, by RSN. Empty until the first post.
     private int receiveMask = -1;
@@ -67,7 +71,14 @@ final class StreamReceiveState {
     /** Bytes of this stream's live segment trackers charged to the budget. */
     private long trackerBytes;
 
-    StreamReceiveState(final int maxPostedReceives, final int maxOutstandingMessages, final StateBudget.Share budget) {
+    StreamReceiveState(
+            final int maxPostedReceives,
+            final int maxOutstandingMessages,
+            final StateBudget.Share budget,
+            final boolean ringGrownWithStaleIndex,
+            final boolean messageRingGrownWithStaleIndex) {
+        this.ringGrownWithStaleIndex = ringGrownWithStaleIndex;
+        this.messageRingGrownWithStaleIndex = messageRingGrownWithStaleIndex;
         this.maxPostedReceives = maxPostedReceives;
         this.maxOutstandingMessages = maxOutstandingMessages;
         this.budget = budget;
@@ -178,7 +189,8 @@ final class StreamReceiveState {
         final byte[] state = new byte[capacity];
         for (long rsn = oldestLiveRsn; rsn != nextRsnToPost; rsn = Serial.add(rsn, 1)) {
             final int from = (int) (rsn & receiveMask);
-            final int to = (int) (rsn & mask);
+            // The defect keeps the old ring's slot, right only while no live RSN has wrapped the old ring.
+            final int to = ringGrownWithStaleIndex ? from : (int) (rsn & mask);
             workRequestId[to] = receiveWorkRequestId[from];
             region[to] = receiveRegion[from];
             address[to] = receiveAddress[from];
@@ -314,7 +326,8 @@ final class StreamReceiveState {
             }
             // The one MSN in [nextMsnToDeliver, nextMsnToDeliver + old capacity) that maps to this slot.
             final long msn = Serial.add(nextMsnToDeliver, (from - nextMsnToDeliver) & oldMask);
-            final int to = messageIndex(msn);
+            // The defect keeps the old ring's slot, right only while no live MSN has wrapped the old ring.
+            final int to = messageRingGrownWithStaleIndex ? from : messageIndex(msn);
             messageState[to] = state[from];
             messageOpcode[to] = opcode[from];
             messageLength[to] = length[from];

@@ -104,6 +104,66 @@ class ReceiveMatchingCase {
 
     @Test
     @DisplayName(
+            "receives posted after earlier ones were filled and drained, more at once each time, still match by RSN")
+    @Verifies("7.3.1")
+    @Verifies("7.5.1")
+    void receivesPostedAfterWrapAroundStillMatch(final Testbed testbed) throws Exception {
+        // Rounds of 3, 5, 9 and 17 receives, each consumed before the next is posted: a ring of receives that starts
+        // small has wrapped by the second round and must grow while it is wrapped. Each round's first SEND arrives
+        // last, so only the RSN tells the receives apart, and the messages after it are held in progress while MSNs
+        // that wrapped a small ring of messages make it grow. Bounded by the declared outstanding messages.
+        final PeerConnection connection = testbed.connection();
+        final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+        final int most = testbed.profile().conformance().limits().maxOutstandingMessages();
+        final int segment = connection.maxPayload(Opcode.SEND);
+        long wrId = 700;
+        int seed = 300;
+        for (final int wanted : new int[] {3, 5, 9, 17}) {
+            final int count = Math.min(wanted, most);
+            final long first = wrId;
+            final List<Message> sends = new java.util.ArrayList<>();
+            for (int r = 0; r < count; r++) {
+                testbed.control().postReceive(CaseSteps.request(testbed, 0, wrId++, ring(r), 0x1000));
+                sends.add(Message.send(connection, 0, Testbed.randomBytes(Math.min(segment, 200 + 7 * r), seed++)));
+            }
+            // The first SEND last: the others wait for it, so a ring of messages grows while it holds them.
+            for (int r = 1; r < count; r++) {
+                sends.get(r).send(testbed, 0, 0);
+            }
+            sends.get(0).send(testbed, 0, 0);
+            for (int r = 0; r < count; r++) {
+                CaseSteps.awaitBytes(
+                        testbed,
+                        testbed.key(),
+                        ring(r),
+                        sends.get(r).data,
+                        "7.3.1: in a round of " + count + " receives, RSN " + sends.get(r).rsn + " in receive " + r
+                                + " of the round");
+            }
+            final List<DutCompletion> done =
+                    completions.await(c -> c.wrId() >= first && c.wrId() < first + count, count, "7.5.1");
+            assertThat(done)
+                    .extracting(DutCompletion::wrId)
+                    .as("7.5.1: each receive of the round of %d completes, in RSN order", count)
+                    .containsExactlyElementsOf(java.util.stream.LongStream.range(first, first + count)
+                            .boxed()
+                            .toList());
+            assertThat(done)
+                    .extracting(DutCompletion::status)
+                    .as("7.5.1: successfully")
+                    .containsOnly(CompletionStatus.SUCCESS);
+            if (count < wanted) {
+                break;
+            }
+        }
+    }
+
+    private static long ring(final int index) {
+        return RECEIVES + index * 0x1000L;
+    }
+
+    @Test
+    @DisplayName(
             "a SEND for a receive not yet posted is NACKed RECEIVER_NOT_READY, not recorded, and lands once posted")
     @Verifies("7.3.2")
     @Kind(Kind.Purpose.INOPPORTUNE)
