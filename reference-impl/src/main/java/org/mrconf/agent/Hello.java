@@ -85,10 +85,10 @@ final class Hello {
                 ec.lineRateBitsPerSecond() / (ec.defects().has(Defect.HELLO_LINK_RATE_IN_KBPS) ? 1000 : 1));
         parameters.put("targetUtilization", ec.rateHintUtilization());
         parameters.put("rateHintIntervalNs", ec.rateHintIntervalNs());
-        // Spec clause 8.2.4 and Table 12-2 (Open Draft 0.13): the window RateHint counts senders over.
+        // Spec clause 8.2.4 and Table 12-2: the window RateHint counts senders over.
         parameters.put("rateHintActiveWindowNs", Math.max(ec.rateHintIntervalNs(), ec.rateHintActiveWindowNs()));
         parameters.put("decreaseFactor", ec.decreaseFactor());
-        // Open Draft 0.3 clause 12.1.6: the first windows, which a window case needs to know.
+        // Clause 12.1.6: the first windows, which a window case needs to know.
         parameters.put("initialPathWindowPackets", ec.initialPathWindow());
         parameters.put("initialConnectionWindowPackets", ec.initialConnectionWindow());
         // Defect HELLO_RNR_RETRY_IN_NANOSECONDS: the value in the wrong unit under the microsecond name (9.1.9).

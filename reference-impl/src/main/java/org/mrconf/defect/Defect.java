@@ -303,7 +303,7 @@ public enum Defect {
     WRITE_IGNORES_MESSAGE_OFFSET(breaks("7.2.1")),
     /**
      * Places the later packets of a WRITE at the remote address of the message's first packet to arrive plus their
-     * offset, as a receiver that keeps RoCEv2's "address in the first packet only" model would, where Open Draft 0.11
+     * offset, as a receiver that keeps RoCEv2's "address in the first packet only" model would, where the draft
      * places each packet by its own address (clause 7.1.1). Caught by {@code
      * MessageFieldsCase.eachPacketPlacedAtItsOwnAddress}.
      */
@@ -497,7 +497,7 @@ public enum Defect {
 
     /**
      * Moves the round-robin pointer only after a tie, so that after a path won on free window the next tie goes to
-     * the path after the previous tie's, not after the path just chosen (Open Draft 0.14). Caught by {@code
+     * the path after the previous tie's, not after the path just chosen. Caught by {@code
      * WindowWeightedSprayingCase}.
      */
     SPRAY_POINTER_MOVES_ON_TIES_ONLY(breaks("10.2.2")),
@@ -532,7 +532,7 @@ public enum Defect {
 
     /**
      * Reads ACK_REQUEST on an ACK too and answers such an ACK with an ACK of its path, which clause 8.1.3 forbids
-     * since Open Draft 0.10. Caught by {@code AcknowledgementCase.ackRequestOnAckOrNackIsNotAnswered}.
+     * since clause 5.5.1 says so. Caught by {@code AcknowledgementCase.ackRequestOnAckOrNackIsNotAnswered}.
      */
     ACK_REQUEST_ON_ACK_ANSWERED(breaks("8.1.3")),
 
@@ -829,7 +829,7 @@ public enum Defect {
     /**
      * Compares PSNs as signed 32-bit differences, so an ACK cumulative PSN or a NACK psn exactly 2^31 from the path's
      * next PSN counts as one in the past: the ACK as a late one (no error, not counted) when PSNs are outstanding,
-     * the NACK as a stale one ({@code rx_stale}), where Table 5-13 (Open Draft 0.10) makes both PSNs never sent
+     * the NACK as a stale one ({@code rx_stale}), where Table 5-13 makes both PSNs never sent
      * ({@code rx_invalid_field}). Caught by {@code InvalidFieldsCase.halfWayPsnsWereNeverSent}.
      */
     HALF_WAY_PSN_TAKEN_AS_OLD(breaks("5.6.5")),
@@ -858,7 +858,7 @@ public enum Defect {
     /**
      * Reads a NACK code as valid only for the opcodes that can earn it: a RECEIVER_NOT_READY naming a PSN that does
      * not carry a SEND, or a BOUNDS naming one that carries a SEND, is dropped and counted under
-     * {@code rx_invalid_field}, where clause 9.1.2 (Open Draft 0.12) says the sender takes the code's action whatever
+     * {@code rx_invalid_field}, where clause 9.1.2 says the sender takes the code's action whatever
      * the opcode. Caught by {@code NackedWorkRequestCase.boundsFailsASend} and
      * {@code RetryWaitCase.aWriteWaitsLikeASend}.
      */
@@ -866,22 +866,22 @@ public enum Defect {
 
     /**
      * Drops a NACK RECEIVER_NOT_READY whose retry-after is 0 as malformed ({@code rx_invalid_field}), where clause
-     * 9.1.9 (Open Draft 0.12) makes it valid: the sender may resend at once. The PSN comes again only on the path's
+     * 9.1.9 makes it valid: the sender may resend at once. The PSN comes again only on the path's
      * timer. Caught by {@code RetryWaitCase.aRetryAfterOfZeroIsActedOn}.
      */
     ZERO_RETRY_AFTER_DROPPED(breaks("9.1.9")),
 
     /**
      * Rejects a later packet of a message it rejected (the last one per connection) again with the same code, as the
-     * other reading of open point 21 would, where clause 7.5.6 (Open Draft 0.12) makes a message rejected at step 7
+     * other reading of open point 21 would, where clause 7.5.6 makes a message rejected at step 7
      * or 8 of clause 5.6.6 finished, so that a later packet of it is stale: acknowledged and counted under
      * {@code rx_stale}. Caught by {@code FinishedMessageCase}.
      */
     REJECTED_MESSAGE_REJECTED_AGAIN(breaks("7.5.6")),
 
     /**
-     * Completes every unfinished work request of a failed connection with the failure's status, ignoring Table 6-1
-     * (Open Draft 0.12): a WRITE whose source was invalidated gets REMOTE_UNKNOWN_CONNECTION or TRANSPORT_TIMEOUT
+     * Completes every unfinished work request of a failed connection with the failure's status, ignoring Table 6-1:
+     * a WRITE whose source was invalidated gets REMOTE_UNKNOWN_CONNECTION or TRANSPORT_TIMEOUT
      * instead of LOCAL_PROTECTION_ERROR, and when the device fails the connection for one invalidated source, every
      * other work request gets LOCAL_PROTECTION_ERROR instead of FLUSHED. Caught by {@code FailureStatusCase}.
      */
@@ -889,15 +889,15 @@ public enum Defect {
 
     /**
      * Drops a WRITE or SEND whose source was invalidated with packets still unsent, completes it
-     * LOCAL_PROTECTION_ERROR and carries on with the next message of its stream, where clause 11.1.7 (Open Draft 0.12)
+     * LOCAL_PROTECTION_ERROR and carries on with the next message of its stream, where clause 11.1.7
      * fails the connection: the peer never sees the dropped MSN finished and holds back the stream for ever. Caught by
      * {@code FailureStatusCase.unsentSourceFailsTheConnection}.
      */
     INVALIDATED_UNSENT_SKIPPED(breaks("11.1.7")),
 
     /**
-     * Matches a NACK whose PSN is no longer outstanding by its stream id and MSN alone (Open Draft 0.11's reading),
-     * where clause 9.1.7 (Open Draft 0.12) matches it to the message that PSN carried: a late NACK of a READ_RESPONSE,
+     * Matches a NACK whose PSN is no longer outstanding by its stream id and MSN alone (an earlier reading of the draft),
+     * where clause 9.1.7 matches it to the message that PSN carried: a late NACK of a READ_RESPONSE,
      * whose MSN is in the requester's space, fails this device's own WRITE with the same stream and MSN. Caught by
      * {@code NackedWorkRequestCase.aLateNackOfAReadResponseFailsNoWorkRequest}.
      */
@@ -906,68 +906,68 @@ public enum Defect {
     /**
      * Takes a late ACK (Table 5-13: its cumulative PSN before the path's oldest unacknowledged PSN, acknowledging
      * nothing new) as a new one: its rate hint replaces the newer ACK's, it marks the path healthy and ends the
-     * backoff, where Open Draft 0.12 uses only its echo and CE count. Caught by
+     * backoff, where the draft uses only its echo and CE count. Caught by
      * {@code CongestionCase.aLateAckDoesNotReplaceTheHint}.
      */
     LATE_ACK_TAKEN_AS_NEW(breaks("10.1.4")),
 
     /**
-     * Sends its PROBEs not ECN-capable, where clause 4.1.7 (Open Draft 0.12) marks them as data: a congested queue then
+     * Sends its PROBEs not ECN-capable, where clause 4.1.7 marks them as data: a congested queue then
      * drops a probe it would have marked. Caught by {@code PathHealthCase.unhealthyPathIsAvoidedProbedAndRecovered}.
      */
     PROBE_NOT_ECT(breaks("4.1.7")),
 
     /**
      * Runs the connection timeout only while PSNs are outstanding, so a READ whose request was acknowledged but whose
-     * data never comes waits for ever, where clause 6.7.3 (Open Draft 0.12) fails the connection. Caught by
+     * data never comes waits for ever, where clause 6.7.3 fails the connection. Caught by
      * {@code PathHealthCase.aReadWaitingForItsDataTimesOut}.
      */
     READ_WAIT_NEVER_TIMES_OUT(breaks("6.7.3")),
 
     /**
      * Re-arms its tail-loss probe each time it sends one, so a silent path draws a PROBE every half smoothed RTT until
-     * its timer expires, where clause 6.3.4 (Open Draft 0.13) allows one until the path answers or the timer expires.
+     * its timer expires, where clause 6.3.4 allows one until the path answers or the timer expires.
      * Caught by {@code TailLossProbeCase.aSilentTailDrawsOneProbePerTimerRun}.
      */
     TAIL_PROBE_REPEATED(breaks("6.3.4")),
 
     /**
      * Resends what its tail-loss probe's ACK shows missing from the source port it was lost on, where clause 6.3.4
-     * (Open Draft 0.13) re-paths first, as after a timeout. Caught by
+     * re-paths first, as after a timeout. Caught by
      * {@code TailLossProbeCase.whatTheProbeShowsMissingIsResentFromANewPort}.
      */
     TAIL_PROBE_RESENT_ON_OLD_ENTROPY(breaks("6.3.4")),
 
     /**
      * Lets the RTT sample of a late ACK (Table 5-13) restore the computed RTO, so one ACK the network held back ends a
-     * path's backoff, where clause 6.6.3 (Open Draft 0.12) lets only an ACK that acknowledges something new do so.
+     * path's backoff, where clause 6.6.3 lets only an ACK that acknowledges something new do so.
      * Caught by {@code LateAckCase.aLateAckDoesNotEndTheBackoff}.
      */
     LATE_ACK_ENDS_BACKOFF(breaks("6.6.3")),
 
     /**
      * Resets a path's count of consecutive expiries on a late ACK, so an ACK the network held back postpones the
-     * path's failover by a whole threshold of expiries, where clause 6.6.3 (Open Draft 0.12) resets it only on an ACK
+     * path's failover by a whole threshold of expiries, where clause 6.6.3 resets it only on an ACK
      * that is not late or a NACK. Caught by {@code LateAckCase.aLateAckDoesNotResetTheExpiryCount}.
      */
     LATE_ACK_RESETS_EXPIRY_COUNT(breaks("6.6.3")),
 
     /**
      * Marks an unhealthy path healthy on a late ACK, which the network may have held back from before the path failed,
-     * where clause 6.7.2 (Open Draft 0.12) needs an ACK that is not late or a NACK. Caught by
+     * where clause 6.7.2 needs an ACK that is not late or a NACK. Caught by
      * {@code LateAckCase.aLateAckDoesNotHealAPath}.
      */
     LATE_ACK_HEALS_PATH(breaks("6.7.2")),
 
     /**
      * Ignores the peer's maximum outstanding messages given at setup and starts every message its windows allow, so
-     * a peer with a small limit NACKs INVALID_REQUEST what lies beyond it, where clause 7.5.10 (Open Draft 0.13) makes
+     * a peer with a small limit NACKs INVALID_REQUEST what lies beyond it, where clause 7.5.10 makes
      * the message wait. Caught by {@code PeerMessageLimitCase.theDutKeepsBelowThePeersLimit}.
      */
     PEER_MESSAGE_LIMIT_IGNORED(breaks("7.5.10")),
 
     /**
-     * Accepts any local address at setup and still sends from its own, where clause 4.2.3 (Open Draft 0.13) makes a
+     * Accepts any local address at setup and still sends from its own, where clause 4.2.3 makes a
      * device refuse an address it cannot send from. Caught by {@code ConnectionsCase.everyPacketLeavesFromTheLocalAddress}.
      */
     LOCAL_ADDRESS_UNCHECKED(breaks("4.2.3")),

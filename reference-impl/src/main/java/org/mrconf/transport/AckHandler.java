@@ -148,7 +148,7 @@ final class AckHandler {
         final long cumulative = ack.cumulativePsn();
         // A reordered ACK (its cumulative PSN before the path's) is no error (Table 5-13); the defect measures the
         // distance without asking which way it goes, so an old ACK looks like one for PSNs never sent. A cumulative
-        // PSN exactly 2^31 from the next PSN is neither before nor after it: never sent either (Open Draft 0.10).
+        // PSN exactly 2^31 from the next PSN is neither before nor after it: never sent either.
         if ((isHalfWay(path.nextPsn, cumulative) && !halfWayTakenAsOld)
                 || (reorderedAckCountedInvalid || !Serial.before(cumulative, path.oldestUnackedPsn))
                         && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
@@ -159,7 +159,7 @@ final class AckHandler {
             return;
         }
         connection.lastHeardNs = nowNs;
-        // A late ACK (Table 5-13, Open Draft 0.12): its cumulative PSN is before the path's oldest unacknowledged PSN.
+        // A late ACK (Table 5-13): its cumulative PSN is before the path's oldest unacknowledged PSN.
         // Unless it acknowledges some PSN for the first time, it gives an RTT sample and its CE count, but its rate
         // hint is not the most recent one (10.1.4) and it shows no progress: no health (6.7.2), no end of backoff.
         final boolean behind = Serial.before(cumulative, path.oldestUnackedPsn) && !lateAckTakenAsNew;
@@ -239,12 +239,12 @@ final class AckHandler {
         if (rate >= state.config.lineRateBitsPerSecond()) {
             return 0;
         }
-        // In packets of the connection's MTU (Open Draft 0.14); every connection of this device has its one MTU.
+        // In packets of the connection's MTU; every connection of this device has its one MTU.
         return rate / 8.0 * srttNs / 1e9 / state.config.mtuBytes();
     }
 
     /**
-     * The smoothed RTT of the connection (section 10, Open Draft 0.12): the smallest SRTT among its healthy paths with
+     * The smoothed RTT of the connection (section 10): the smallest SRTT among its healthy paths with
      * an RTT sample; {@code fallbackNs} (the acknowledging path's, the initial RTO before any sample) while none has.
      */
     private static long connectionSrttNs(final Connection connection, final long fallbackNs) {
@@ -505,7 +505,7 @@ final class AckHandler {
      * (an ACK that overtook it acknowledged the PSN, clause 9.1.7); false when there is none.
      */
     /**
-     * Clause 9.1.7 (Open Draft 0.12): a NACK whose PSN is no longer outstanding is matched to the message that PSN
+     * Clause 9.1.7: a NACK whose PSN is no longer outstanding is matched to the message that PSN
      * carried, if that message is unfinished and the NACK's stream id and MSN are its own. A READ_RESPONSE carries its
      * READ's MSN in the requester's space, so a stream and MSN lookup alone could fail this device's own message.
      */

@@ -46,7 +46,7 @@ public record ConnectionConfig(
         }
     }
 
-    /** A connection whose peer sets no limit on outstanding messages but the MSN window (as before Open Draft 0.13). */
+    /** A connection whose peer sets no limit on outstanding messages but the MSN window (clause 7.5.10 leaves the limit to the peer). */
     public ConnectionConfig(
             final int localId,
             final int peerId,

@@ -331,7 +331,7 @@ final class OutboundPackets {
                 .psn(path.nextPsn)
                 .transmitTimestamp(nowNs & Serial.MASK);
         final int packetLength = encoder.finish(buffer, 0, Opcode.PROBE.packetLength(0));
-        // ECN-capable like data (clause 4.1.7, Open Draft 0.12): a congested queue marks the probe instead of dropping
+        // ECN-capable like data (clause 4.1.7): a congested queue marks the probe instead of dropping
         // it, and the receiver's CE count of the path covers it (clause 8.2.2).
         transmitter.transmit(
                 connection.config.peerNode(),

@@ -28,7 +28,7 @@ import org.mrconf.defect.Defect;
  *
  * <p>One probe per quiet period: a probe is re-armed only by an ACK that acknowledges something new or answers the
  * probe, a first packet on an idle path, or a timeout, so a silent peer sees one PROBE per path and then the timer's
- * own behaviour. This is clause 6.3.4 (Open Draft 0.13, SHOULD), which the reference lists among its optional
+ * own behaviour. This is clause 6.3.4 (SHOULD), which the reference lists among its optional
  * clauses; {@link EndpointConfig#tailLossProbe()} turns it off, and the soft DUT then no longer lists it.
  */
 final class TailLossProbe {

@@ -20,9 +20,9 @@ import org.apiguardian.api.API;
  * @param initialSendPsn    first PSN of each path the DUT sends on
  * @param initialReceivePsn first PSN of each path the tester sends on
  * @param peerMaxOutstandingMessages the tester's maximum outstanding messages per stream, 1 to 2^31 ({@link
- *     #NO_MESSAGE_LIMIT}, the default, is no limit but the MSN window; spec clause 7.5.10, Open Draft 0.13)
+ *     #NO_MESSAGE_LIMIT}, the default, is no limit but the MSN window; spec clause 7.5.10)
  * @param localAddress      the DUT's own address every packet of the connection leaves from, or empty for the DUT's
- *     choice (spec clause 4.2.3, Open Draft 0.13)
+ *     choice (spec clause 4.2.3)
  */
 @API(status = MAINTAINED, since = "0.1")
 public record ConnectionSpec(
@@ -62,7 +62,7 @@ public record ConnectionSpec(
     }
 
     /**
-     * The arguments before Open Draft 0.13: no limit on outstanding messages, no local address.
+     * The arguments without the optional ones: no limit on outstanding messages (clause 7.5.10), no local address.
      *
      * @deprecated use the canonical constructor or {@link #withPeerMaxOutstandingMessages}; kept so that code written
      *     against 0.12 still compiles

@@ -204,7 +204,7 @@ public record DutProfile(
      * @param undeclared              the fields the declaration left out, for which the defaults stand (clause 12.1.6
      *                                requires all of them of a device claiming congestion; the case reports them)
      * @param activeWindow            the window over which the receiver counts senders for the fair share, at least
-     *                                the hint interval (clause 8.2.4, Open Draft 0.13; optional, default the interval)
+     *                                the hint interval (clause 8.2.4; optional, default the interval)
      */
     public record Congestion(
             double decreaseFactor,
@@ -244,7 +244,7 @@ public record DutProfile(
         }
 
         /**
-         * The parameters before Open Draft 0.13: the active window is the hint interval.
+         * The parameters without an active window: it is then the hint interval (clause 8.2.4, Table 12-2).
          *
          * @deprecated use the canonical constructor; kept so that code written against 0.12 still compiles
          */

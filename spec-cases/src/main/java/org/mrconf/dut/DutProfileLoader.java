@@ -285,7 +285,7 @@ public final class DutProfileLoader {
         int connectionWindow = JsonFields.has(node, "initialConnectionWindow")
                 ? (int) JsonFields.integer(node, at, "initialConnectionWindow", 1, Integer.MAX_VALUE)
                 : 0;
-        // Optional (Table 12-2): absent, the hint interval, the rule before Open Draft 0.13.
+        // Optional (Table 12-2): absent, the hint interval (clause 8.2.4).
         Duration activeWindow = JsonFields.has(node, "activeWindowUs")
                 ? Duration.ofNanos(1000 * JsonFields.integer(node, at, "activeWindowUs", 1, 10_000_000))
                 : hintInterval;

@@ -65,7 +65,7 @@ public record HelloDeclarations(
                 || JsonFields.has(p, "targetUtilization")
                 || JsonFields.has(p, "rateHintIntervalNs")) {
             // Clause 12.1.6: the four come together. The profile file counts Mbit/s; hello bit/s. The first windows
-            // are new in Open Draft 0.3: a hello without them leaves them undeclared (0), for the case to report.
+            // are optional here: a hello without them leaves them undeclared (0), for the case to report.
             final java.util.Set<String> undeclared = new java.util.TreeSet<>();
             final int pathWindow = JsonFields.has(p, "initialPathWindowPackets")
                     ? (int) JsonFields.integer(p, at, "initialPathWindowPackets", 1, 256)

@@ -633,7 +633,7 @@ final class CaptureAnalyzer {
         }
         final PathTrack path = path(source, destination, probe.destinationConnectionId(), probe.pathId());
         if (path != null) {
-            judgeEcn(source, udp.ecn(), frameNumber); // PROBEs are ECN-capable as data (4.1.7, Open Draft 0.12)
+            judgeEcn(source, udp.ecn(), frameNumber); // PROBEs are ECN-capable as data (4.1.7)
             path.onProbe(probe.transmitTimestamp());
             path.onPacketPort(sourcePort);
         }

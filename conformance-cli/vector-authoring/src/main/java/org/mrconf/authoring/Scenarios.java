@@ -1016,7 +1016,7 @@ public final class Scenarios {
                         write(1, 1, 0, 64, second)
                                 .remoteAddress(TARGET_ADDRESS + 64)
                                 .build());
-        // Clause 5.5.1 binds every receiver (Open Draft 0.12): no multipath needed to answer a PROBE.
+        // Clause 5.5.1 binds every receiver: no multipath needed to answer a PROBE.
         return scenario.expectAck(0, 2, 1).neverAck(0, 3).expectRegion("target", 0, hex(first) + hex(second));
     }
 

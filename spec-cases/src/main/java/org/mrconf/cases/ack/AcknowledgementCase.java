@@ -171,7 +171,7 @@ class AcknowledgementCase {
         final long initial = testbed.profile().parameters().initialSendPsn();
         final int mark = testbed.peer().mark();
         // An ACK that acknowledges nothing new (the DUT has sent nothing) and a NACK of a PSN never sent, both asking
-        // for an ACK: the flag means something only on data, READ_REQUEST and PROBE (Open Draft 0.10).
+        // for an ACK: the flag means something only on data, READ_REQUEST and PROBE.
         testbed.peer()
                 .send(PacketBuilder.ack()
                         .connection(Testbed.DUT_CONNECTION)

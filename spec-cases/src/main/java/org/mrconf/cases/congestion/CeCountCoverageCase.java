@@ -21,7 +21,7 @@ import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 
 /**
- * Which packets an ACK's CE count covers (clause 8.2.2 as Open Draft 0.5 states it): every data packet, READ_REQUEST
+ * Which packets an ACK's CE count covers (clause 8.2.2): every data packet, READ_REQUEST
  * and PROBE of the path that passed the checks of clause 5.6.4, whatever the connection-state checks then make of
  * it, and a NACK does not start a new count. The tester sends one CE-marked packet of each kind (a placed WRITE, its
  * duplicate, a stale copy of its message under a new PSN, a WRITE NACKed REMOTE_ACCESS, one beyond the receive window,

@@ -327,7 +327,7 @@ class CongestionCase {
     /**
      * Paces the DUT with a 10 Mbit/s hint in every ACK and judges the bytes it sends in {@link #RATE_WINDOW} of its own
      * clock; with {@code lateAcks}, each ACK is followed by a late one (Table 5-13: its cumulative PSN behind the
-     * newest) with no limit, which clause 10.1.4 (Open Draft 0.12) says is not the most recent hint. The link keeps the
+     * newest) with no limit, which clause 10.1.4 says is not the most recent hint. The link keeps the
      * order of the tester's ACKs (loopback, the in-memory link, a namespace pair); should it lose some, the late ACK
      * lags enough to stay late ({@link org.mrconf.peer.PeerConnection#lateAckAfterEach}), and a rate above the hint
      * is inconclusive when the DUT counted fewer packets than the tester sent.
@@ -385,7 +385,7 @@ class CongestionCase {
         final double seconds = windowNs / 1e9;
         final long tolerance =
                 testbed.profile().parameters().timers().tolerance().toNanos();
-        // Allowed, as clause 10.1.4 (Open Draft 0.3) says: the hint over the interval and the device's declared timer
+        // Allowed, as clause 10.1.4 says: the hint over the interval and the device's declared timer
         // tolerance, plus four full packets of burst at the interval's edges (at 10 Mbit/s four packets are 13 ms of
         // sending). The clause holds for every interval of at least one SRTT; this is one of them.
         final double allowedBytes = hintMbps * 1e6 / 8 * (seconds + tolerance / 1e9)

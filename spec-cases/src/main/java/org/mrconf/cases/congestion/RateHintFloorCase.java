@@ -38,7 +38,7 @@ import org.mrconf.wire.Opcode;
  * <p>The silence counts net of the tester host's longest stall in it ({@link StallAllowance#quietFor}): a DUT the host
  * held back was not stopped by its window, so the case waits on instead of counting a window cut short.
  *
- * <p>F is counted in packets of the connection's MTU (Open Draft 0.14), which the tester sets to the declared MTU. A DUT still sending when a timer of its expires (a pace slower than the hint, a loaded host) leaves
+ * <p>F is counted in packets of the connection's MTU, which the tester sets to the declared MTU. A DUT still sending when a timer of its expires (a pace slower than the hint, a loaded host) leaves
  * the window undecided (INCONCLUSIVE).
  */
 @ExtendWith(DutExtension.class)

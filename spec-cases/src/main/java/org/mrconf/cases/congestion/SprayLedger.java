@@ -153,7 +153,7 @@ final class SprayLedger {
     /**
      * Posts a one-packet WRITE on {@code stream} when the paths with the most free window are tied, and judges its
      * pick among them after {@code previous}, the path the previous new packet took on free window alone: the tie goes
-     * to the first tied path after it (clause 10.2.2, Open Draft 0.14). A device that moves its pointer on ties only
+     * to the first tied path after it (clause 10.2.2). A device that moves its pointer on ties only
      * sends it after the previous tie's path instead. Under the fractional reading the tie is among the most
      * acknowledged of the tied paths. A device keeps to one reading, so each tie must agree with a reading that every
      * earlier tie agreed with too.
@@ -178,7 +178,7 @@ final class SprayLedger {
         }
         requireAckShown(chosen);
         throw new AssertionError("10.2.2: each tie goes to the first tied path after the path the previous new packet"
-                + " took (Open Draft 0.14), reading free window either as floor(W) less the packets in flight or as"
+                + " took, reading free window either as floor(W) less the packets in flight or as"
                 + " W less them, the same reading every time; no reading explains these picks: "
                 + String.join("; ", ties));
     }

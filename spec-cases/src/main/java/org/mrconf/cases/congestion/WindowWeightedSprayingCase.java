@@ -28,7 +28,7 @@ import org.mrconf.wire.Opcode;
  * window). The tester then acknowledges path 1's packet only: path 1 has the most free window, so the next new packet
  * must go there; acknowledged again, the one after that too. A plain round robin cannot put both on path 1. With one
  * packet in flight on every path again, the next new packet breaks the tie: the round-robin order continues after the
- * path the previous new packet took, tie or not (Open Draft 0.14), so it goes to path 2. Path 0's packet acknowledged,
+ * path the previous new packet took, tie or not, so it goes to path 2. Path 0's packet acknowledged,
  * path 0 wins outright, and the tie after it, among paths 0, 1 and 3, goes to path 1.
  *
  * <p>"Free window" is read two ways, and a device may take either as long as it keeps to it at every tie: floor(W)

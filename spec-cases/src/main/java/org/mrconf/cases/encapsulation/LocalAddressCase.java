@@ -21,7 +21,7 @@ import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
 
 /**
- * The local address given at setup (clauses 4.2.1 and 4.2.3, Open Draft 0.13): the DUT accepts the address the tester
+ * The local address given at setup (clauses 4.2.1 and 4.2.3): the DUT accepts the address the tester
  * sends to, sends every packet of the connection from it (data as sender, ACKs as receiver), and refuses an address
  * that is not its own. The foreign address is one of the documentation ranges (RFC 5737, RFC 3849), which no device
  * under test owns.

@@ -155,7 +155,7 @@ class InvalidFieldsCase {
     @Verifies("5.6.5")
     void halfWayPsnsWereNeverSent(final Testbed testbed) throws Exception {
         // One PSN outstanding, so that the half-way value also lies "before" the oldest one in serial arithmetic:
-        // only the rule for a PSN neither before nor after the next PSN (Open Draft 0.10) tells it from a late ACK.
+        // only the rule for a PSN neither before nor after the next PSN tells it from a late ACK.
         final ReceivedPacket sent = postWriteAndAwait(testbed, 52);
         final DataPacket data = sent.data().orElseThrow();
         final int path = data.header().pathId();

@@ -28,7 +28,7 @@ import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
 
 /**
- * Clause 9.1.9 as Open Draft 0.5 states it: a PSN NACKed RECEIVER_NOT_READY waits for its retry-after whatever
+ * Clause 9.1.9: a PSN NACKed RECEIVER_NOT_READY waits for its retry-after whatever
  * happens meanwhile. On a one-path connection the DUT sends a SEND and then a WRITE; the tester NACKs the SEND
  * RECEIVER_NOT_READY with a retry-after longer than the DUT's declared maximum RTO, and at once acknowledges the WRITE
  * alone, so its ACK shows the SEND's PSN missing with a later PSN received (what clause 6.3.1 calls a gap) and leaves

@@ -150,7 +150,7 @@ class AckNackProbeCase {
             + " PROBE used no PSN")
     @Verifies("5.5.1")
     void probeIsAnsweredWithoutUsingAPsn(final Testbed testbed) throws Exception {
-        // Clause 5.5.1 (Open Draft 0.12) binds every receiver, whatever it claims.
+        // Clause 5.5.1 binds every receiver, whatever it claims.
         final PeerConnection connection = testbed.connection();
         final int mark = testbed.peer().mark();
         connection.sendNew(testbed.write(1, Testbed.BASE, testbed.key(), new byte[64]), 1);

@@ -70,7 +70,7 @@ class ReceiveChecksCase {
                                 DutCounters.RX_TRUNCATED),
                         inconsistentLength(readRequest(testbed, 64).padding(4)),
                         // Consistent with its own payload length field, but a READ_REQUEST's payload length counts as
-                        // 0 (clause 5.1.3, Open Draft 0.12): a length error, not the field's invalid value.
+                        // 0 (clause 5.1.3): a length error, not the field's invalid value.
                         inconsistentLength(
                                 readRequest(testbed, 64).payloadLengthField(4).padding(4)),
                         inconsistentLength(ack(0).padding(4)),

@@ -92,7 +92,7 @@ class FailedConnectionCase {
                     .as("6.7.4: a WRITE for the failed connection counts as one for an unknown connection")
                     .isEqualTo(1);
             if (testbed.profile().implementsOptional("11.2.3")) {
-                // 6.7.4 (Open Draft 0.12): as for an unknown connection, so a device implementing 11.2.3 answers it.
+                // 6.7.4: as for an unknown connection, so a device implementing 11.2.3 answers it.
                 testbed.peer()
                         .await(
                                 late,

@@ -30,7 +30,7 @@ import org.mrconf.wire.NackCode;
 import org.mrconf.wire.Opcode;
 
 /**
- * The status of every work request and receive when a connection fails (clause 6.7.4, Table 6-1, Open Draft 0.12):
+ * The status of every work request and receive when a connection fails (clause 6.7.4, Table 6-1):
  * each names why it did not finish. A work request whose own buffer was invalidated while in use completes
  * LOCAL_PROTECTION_ERROR whatever ended the connection (clause 11.1.7); the others complete with the cause's status,
  * REMOTE_UNKNOWN_CONNECTION for a NACK UNKNOWN_CONNECTION (clause 9.1.10), FLUSHED when the device failed the

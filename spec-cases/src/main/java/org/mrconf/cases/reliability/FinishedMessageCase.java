@@ -23,8 +23,8 @@ import org.mrconf.wire.NackPacket;
 import org.mrconf.wire.Opcode;
 
 /**
- * A message the receiver rejected at step 7 or 8 of clause 5.6.6 is finished, as a complete one is (clause 7.5.6,
- * Open Draft 0.12): a later packet of it is stale, so it is acknowledged, counted under {@code rx_stale}, neither
+ * A message the receiver rejected at step 7 or 8 of clause 5.6.6 is finished, as a complete one is (clause
+ * 7.5.6): a later packet of it is stale, so it is acknowledged, counted under {@code rx_stale}, neither
  * placed nor NACKed again, and matched to nothing else; the stream's lowest unfinished MSN moves past the message
  * (clause 7.5.9). Two forms, one per way the receiver keeps a finished message: the lowest MSN of its stream (finished
  * and delivered at once), and a message behind an earlier incomplete one (finished, waiting for its turn). The later

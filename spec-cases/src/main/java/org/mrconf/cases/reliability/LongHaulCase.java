@@ -22,7 +22,7 @@ import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.Opcode;
 
 /**
- * Long-haul timers (clause 6.6.5, Open Draft 0.12), for a device that claims the long-haul profile: its declared
+ * Long-haul timers (clause 6.6.5), for a device that claims the long-haul profile: its declared
  * timers reach a maximum RTO of at least 1 s with a minimum RTO of at most 20 ms and an initial RTO above 10 ms plus
  * the tolerance, its timer really backs off up to that maximum (a timer that cannot hold it, e.g. a field too narrow,
  * shows as resends that come early), and a path whose ACKs come back 10 ms late carries as many packets as the

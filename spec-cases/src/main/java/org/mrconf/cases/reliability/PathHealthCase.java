@@ -193,7 +193,7 @@ class PathHealthCase {
     }
 
     /**
-     * Clause 4.1.7 (Open Draft 0.12): the PROBEs a device claiming congestion sent are ECN-capable, as data is. Judged
+     * Clause 4.1.7: the PROBEs a device claiming congestion sent are ECN-capable, as data is. Judged
      * only where the link shows the ECN field of what the tester receives; a device that tests its paths by
      * retransmission alone sends none, and nothing is judged.
      */
@@ -261,7 +261,7 @@ class PathHealthCase {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.READ);
             final DutProfile.Timers timers = testbed.profile().parameters().timers();
-            // The READ_REQUEST is acknowledged, so no PSN is outstanding; only the READ waits (Open Draft 0.12).
+            // The READ_REQUEST is acknowledged, so no PSN is outstanding; only the READ waits.
             org.mrconf.cases.DutTraffic.postReadAndAcknowledgeItsRequest(
                     testbed,
                     new org.mrconf.dut.WorkRequest(Testbed.DUT_CONNECTION, 0, 1210, testbed.key(), Testbed.BASE, 64),
