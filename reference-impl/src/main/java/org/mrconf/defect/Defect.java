@@ -385,13 +385,13 @@ public enum Defect {
     /**
      * Reports {@code hello}'s ACK delay in microseconds under the name {@code ackDelayNs} (a unit slip), so
      * {@code hello} and the profile file declare different timers. Caught by
-     * {@code DeclarationsCase.helloAndProfileDeclareTheSame}.
+     * {@code DeclarationAgreementCase.helloAndProfileDeclareTheSame}.
      */
     HELLO_ACK_DELAY_IN_MICROSECONDS(breaks("12.1.5")),
 
     /**
      * Reports {@code hello}'s link rate in kbit/s under the name {@code linkRateBitsPerSecond} (a unit slip). Caught
-     * by {@code DeclarationsCase.congestionParametersAreDeclared}.
+     * by {@code DeclarationAgreementCase.congestionParametersAreDeclared}.
      */
     HELLO_LINK_RATE_IN_KBPS(breaks("12.1.6")),
 
@@ -968,7 +968,7 @@ public enum Defect {
 
     /**
      * Accepts any local address at setup and still sends from its own, where clause 4.2.3 makes a
-     * device refuse an address it cannot send from. Caught by {@code ConnectionsCase.everyPacketLeavesFromTheLocalAddress}.
+     * device refuse an address it cannot send from. Caught by {@code LocalAddressCase.everyPacketLeavesFromTheLocalAddress}.
      */
     LOCAL_ADDRESS_UNCHECKED(breaks("4.2.3")),
     ;
