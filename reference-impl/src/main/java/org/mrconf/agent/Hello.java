@@ -91,6 +91,11 @@ final class Hello {
         // Clause 12.1.6: the first windows, which a window case needs to know.
         parameters.put("initialPathWindowPackets", ec.initialPathWindow());
         parameters.put("initialConnectionWindowPackets", ec.initialConnectionWindow());
+        // Clause 10.1.2, Table 12-2: a maximum is declared only where the reference stops the increase below what
+        // 256 paths of 256 packets could carry; without one the increase has none that a peer could meet.
+        if (ec.maxConnectionWindow() < org.mrconf.transport.EndpointConfig.UNBOUNDED_CONNECTION_WINDOW) {
+            parameters.put("maxConnectionWindowPackets", ec.maxConnectionWindow());
+        }
         // Defect HELLO_RNR_RETRY_IN_NANOSECONDS: the value in the wrong unit under the microsecond name (9.1.9).
         parameters.put(
                 "receiverNotReadyRetryUs",

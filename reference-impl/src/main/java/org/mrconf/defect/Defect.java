@@ -456,6 +456,13 @@ public enum Defect {
      */
     WINDOWS_GROW_WITHOUT_CONGESTION(breaks("10.1.6")),
 
+    /**
+     * Declares a maximum connection window in hello but lets the additive increase carry the window past it. Caught by
+     * {@code MaximumConnectionWindowCase.connectionWindowStaysAtOrBelowItsDeclaredMaximum} against the reference with a
+     * declared maximum.
+     */
+    MAXIMUM_CONNECTION_WINDOW_EXCEEDED(breaks("10.1.2")),
+
     /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
     WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1")),
 

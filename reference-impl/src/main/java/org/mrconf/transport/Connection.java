@@ -70,7 +70,11 @@ final class Connection {
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
                 AimdWindow.largest(
-                        endpointConfig, endpointConfig.initialConnectionWindow(), endpointConfig.maxConnectionWindow()),
+                        endpointConfig,
+                        endpointConfig.initialConnectionWindow(),
+                        endpointConfig.defects().has(org.mrconf.defect.Defect.MAXIMUM_CONNECTION_WINDOW_EXCEEDED)
+                                ? EndpointConfig.UNBOUNDED_CONNECTION_WINDOW // the defect: declared, not kept
+                                : endpointConfig.maxConnectionWindow()),
                 endpointConfig.decreaseFactor(),
                 endpointConfig.defects());
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.

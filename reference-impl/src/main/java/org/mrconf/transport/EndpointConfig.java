@@ -104,6 +104,12 @@ public record EndpointConfig(
     }
 
     /** Defaults for a 100 Gbit/s data-centre NIC with 4 KiB WRITE payloads over IPv4. */
+    /**
+     * The largest connection window the reference keeps when none is configured: what 256 paths of 256 packets can carry,
+     * so no peer can meet it and the reference declares no maximum (clause 10.1.2).
+     */
+    public static final int UNBOUNDED_CONNECTION_WINDOW = 65536;
+
     /** The IP header length of an IPv4 endpoint (no options). */
     public static final int IPV4_HEADER_BYTES = 20;
     /** The IP header length of an IPv6 endpoint (no extension headers, clause 4.1.2). */
@@ -172,7 +178,7 @@ public record EndpointConfig(
         private long connectionTimeoutNs = 1_000_000_000L;
         private int initialPathWindow = 32;
         private int initialConnectionWindow = 1024;
-        private int maxConnectionWindow = 65536;
+        private int maxConnectionWindow = UNBOUNDED_CONNECTION_WINDOW;
         private double decreaseFactor = 0.5;
         private long rateHintIntervalNs = 10_000;
         private long rateHintActiveWindowNs;

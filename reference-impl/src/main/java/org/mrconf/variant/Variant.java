@@ -50,6 +50,16 @@ public enum Variant implements LegalChoice {
                     .windows(c.initialPathWindow(), c.initialPathWindow(), c.maxConnectionWindow())
                     .build()),
 
+    /**
+     * A declared maximum connection window (clause 10.1.2, freedom F-24): first windows of 4 packets per path and 8 per
+     * connection, the connection window's additive increase stopping at 40, which hello declares.
+     */
+    DECLARED_MAXIMUM_CONNECTION_WINDOW(
+            "F-24",
+            "10.1.2",
+            on("10", "8.2"),
+            c -> c.toBuilder().windows(4, 8, 40).build()),
+
     /** An ACK for every packet: no coalescing at all (clause 8.1.4, freedom F-17). */
     ACK_EVERY_PACKET(
             "F-17",

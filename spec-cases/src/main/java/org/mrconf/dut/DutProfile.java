@@ -214,7 +214,8 @@ public record DutProfile(
             int initialPathWindow,
             int initialConnectionWindow,
             Set<String> undeclared,
-            Duration activeWindow) {
+            Duration activeWindow,
+            int maxConnectionWindow) {
         /** The fields of the profile file's {@code parameters.congestion}, every one required by clause 12.1.6. */
         public static final Set<String> FIELDS = Set.of(
                 "decreaseFactor",
@@ -224,14 +225,17 @@ public record DutProfile(
                 "initialPathWindow",
                 "initialConnectionWindow");
 
-        /** The fields the profile file may give: {@link #FIELDS} and the optional active window (Table 12-2). */
+        /**
+         * The fields the profile file may give: {@link #FIELDS}, the optional active window and the optional maximum
+         * connection window (Table 12-2).
+         */
         public static final Set<String> ALLOWED_FIELDS = java.util.stream.Stream.concat(
-                        FIELDS.stream(), java.util.stream.Stream.of("activeWindowUs"))
+                        FIELDS.stream(), java.util.stream.Stream.of("activeWindowUs", "maxConnectionWindow"))
                 .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
         /** The spec's defaults (clauses 8.2.4, 10.1.1) for a 100 Gbit/s link; nothing fixes the first windows. */
         public static final Congestion DEFAULTS =
-                new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000), 0, 0, FIELDS, Duration.ofNanos(10_000));
+                new Congestion(0.5, 100_000, 0.95, Duration.ofNanos(10_000), 0, 0, FIELDS, Duration.ofNanos(10_000), 0);
 
         public Congestion {
             Objects.requireNonNull(hintInterval, "hintInterval");
@@ -241,6 +245,42 @@ public record DutProfile(
                         "the active window " + activeWindow + " is shorter than the hint interval " + hintInterval);
             }
             undeclared = Set.copyOf(undeclared);
+            if (maxConnectionWindow < 0) {
+                throw new IllegalArgumentException("a maximum connection window is at least 1 (0: none declared)");
+            }
+        }
+
+        /**
+         * The parameters without a declared maximum connection window: its additive increase then has none (clause
+         * 10.1.2).
+         */
+        public Congestion(
+                final double decreaseFactor,
+                final long linkRateMbps,
+                final double targetUtilization,
+                final Duration hintInterval,
+                final int initialPathWindow,
+                final int initialConnectionWindow,
+                final Set<String> undeclared,
+                final Duration activeWindow) {
+            this(
+                    decreaseFactor,
+                    linkRateMbps,
+                    targetUtilization,
+                    hintInterval,
+                    initialPathWindow,
+                    initialConnectionWindow,
+                    undeclared,
+                    activeWindow,
+                    0);
+        }
+
+        /**
+         * The most a connection window of this device can be after growing from {@code grown}: the declared maximum
+         * where there is one (clause 10.1.2: the window never exceeds it), else {@code grown} itself.
+         */
+        public double capped(final double grown) {
+            return maxConnectionWindow > 0 ? Math.min(grown, maxConnectionWindow) : grown;
         }
 
         /**

@@ -293,6 +293,16 @@ public final class DutProfileLoader {
             throw new FieldException(
                     at + ".activeWindowUs", "must be at least the hint interval (clause 8.2.4): " + activeWindow);
         }
+        // Optional (clause 10.1.2, Table 12-2): absent, no maximum; present, at least the first connection window.
+        int maxConnectionWindow = JsonFields.has(node, "maxConnectionWindow")
+                ? (int) JsonFields.integer(node, at, "maxConnectionWindow", 1, Integer.MAX_VALUE)
+                : 0;
+        if (maxConnectionWindow > 0 && maxConnectionWindow < connectionWindow) {
+            throw new FieldException(
+                    at + ".maxConnectionWindow",
+                    "must be at least initialConnectionWindow (" + connectionWindow + ", clause 10.1.2): "
+                            + maxConnectionWindow);
+        }
         Set<String> undeclared = new java.util.TreeSet<>(DutProfile.Congestion.FIELDS);
         node.fieldNames().forEachRemaining(undeclared::remove);
         return new DutProfile.Congestion(
@@ -303,7 +313,8 @@ public final class DutProfileLoader {
                 pathWindow,
                 connectionWindow,
                 undeclared,
-                activeWindow);
+                activeWindow,
+                maxConnectionWindow);
     }
 
     private static InetSocketAddress endpoint(ObjectNode node, String at, int minPort) throws FieldException {

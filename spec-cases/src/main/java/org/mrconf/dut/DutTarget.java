@@ -27,7 +27,7 @@ import org.mrconf.wire.WireConstants;
  *   <li>absent or {@code reference}: the {@link Embedded} reference in the suite's own process (blank is an error);
  *       {@code reference?defect=NAME[,NAME]} runs it with deliberate non-conformances from the reference's defect
  *       catalogue (for self-validation; the names are checked where the reference is started), and
- *       {@code reference?config=long-haul}, {@code config=ipv6}, {@code config=frames}, {@code config=core} or {@code config=reorder} runs it in another configuration;
+ *       {@code reference?config=long-haul}, {@code config=ipv6}, {@code config=frames}, {@code config=core}, {@code config=reorder} or {@code config=capped-window} runs it in another configuration;
  *       {@code reference?variant=NAME} runs it taking a legal variant, a choice the draft leaves open
  *       (its declarations follow);</li>
  *   <li>{@code udp://host:port}: a DUT reached over {@link Udp}, its control agent on {@code port + 1} unless
@@ -162,7 +162,9 @@ public sealed interface DutTarget {
             }
             if (configuration != null && configuration.isBlank()) {
                 throw new DutProfileException(
-                        SOURCE, "config", "name a configuration: standard, long-haul, ipv6, frames, core or reorder");
+                        SOURCE,
+                        "config",
+                        "name a configuration: standard, long-haul, ipv6, frames, core, reorder or capped-window");
             }
             configuration = configuration == null ? STANDARD : configuration.strip();
             if (names == null) {

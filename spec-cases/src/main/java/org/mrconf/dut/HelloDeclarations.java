@@ -88,6 +88,15 @@ public record HelloDeclarations(
                         at + ".rateHintActiveWindowNs",
                         "must be at least rateHintIntervalNs (spec clause 8.2.4): " + activeWindow.toNanos());
             }
+            // Optional (spec clause 10.1.2, Table 12-2): absent, no maximum.
+            final int maxConnectionWindow = JsonFields.has(p, "maxConnectionWindowPackets")
+                    ? (int) JsonFields.integer(p, at, "maxConnectionWindowPackets", 1, Integer.MAX_VALUE)
+                    : 0;
+            if (maxConnectionWindow > 0 && maxConnectionWindow < connectionWindow) {
+                throw new JsonFields.FieldException(
+                        at + ".maxConnectionWindowPackets",
+                        "must be at least initialConnectionWindowPackets (spec clause 10.1.2): " + maxConnectionWindow);
+            }
             congestion = Optional.of(new DutProfile.Congestion(
                     exclusive(p, at, "decreaseFactor"),
                     JsonFields.integer(p, at, "linkRateBitsPerSecond", 1_000_000, Long.MAX_VALUE) / 1_000_000,
@@ -96,7 +105,8 @@ public record HelloDeclarations(
                     pathWindow,
                     connectionWindow,
                     undeclared,
-                    activeWindow));
+                    activeWindow,
+                    maxConnectionWindow));
         }
         return new HelloDeclarations(tolerance, Optional.of(timers), congestion);
     }

@@ -262,7 +262,7 @@ final class CongestionWindowCheck {
 
     private double connectionMost(final DutProfile.Congestion congestion) {
         final double initial = congestion.initialConnectionWindow();
-        final double grown = grown(initial, sum(grownBy));
+        final double grown = congestion.capped(grown(initial, sum(grownBy)));
         return connectionDecreased ? Math.max(1, grown * congestion.decreaseFactor()) : grown;
     }
 

@@ -13,7 +13,7 @@ final class DutForms {
             "\n",
             "  reference                                          the embedded reference, in this process",
             "  reference?defect=NAME[,NAME]                       the embedded reference committing deliberate defects",
-            "  reference?config=NAME                              long-haul, ipv6, frames, core or reorder",
+            "  reference?config=NAME                              long-haul, ipv6, frames, core, reorder, capped-window",
             "  udp://HOST:PORT[?control=P&token=T]                a soft DUT or NIC agent over UDP",
             "  iface:NAME[?dut=IP&tester=IP&control=P&token=T]    a device on an Ethernet interface, raw frames",
             "  FILE                                               a DUT profile (./metaroce profile new writes one)");

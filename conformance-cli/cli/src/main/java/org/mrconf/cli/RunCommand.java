@@ -75,7 +75,7 @@ final class RunCommand implements Callable<Integer> {
                 "reference: the embedded reference, in memory in this process.",
                 "reference?defect=NAME[,NAME]: the embedded reference committing deliberate defects.",
                 "reference?config=NAME: the embedded reference in another configuration (long-haul, ipv6, frames,"
-                        + " core or reorder).",
+                        + " core, reorder or capped-window).",
                 "reference?variant=NAME: the embedded reference taking a legal variant, a choice the draft leaves open"
                         + " (selftest --list names them).",
                 "udp://HOST:PORT[?control=P&token=T]: a soft DUT or NIC agent over UDP, its control agent on PORT + 1"

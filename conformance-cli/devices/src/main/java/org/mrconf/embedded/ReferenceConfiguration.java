@@ -56,7 +56,14 @@ public enum ReferenceConfiguration {
      * PSN is deemed lost once {@value #REORDER_PACKETS} PSNs after it are reported received or 80 ms after the first
      * ACK that shows it, whichever comes first (and never later than a quarter of the path's smoothed RTT).
      */
-    REORDER;
+    REORDER,
+    /**
+     * A sender that declares a maximum connection window (clause 10.1.2, freedom F-24, a choice the standard
+     * configuration does not take): first windows of {@value #CAPPED_PATH_WINDOW} packets per path and
+     * {@value #CAPPED_CONNECTION_WINDOW} per connection, the connection window's additive increase stopping at
+     * {@value #CAPPED_MAXIMUM}.
+     */
+    CAPPED_WINDOW;
 
     /** The clauses only a device that claims fewer profiles than the standard configuration can be judged on. */
     private static final List<String> UNCLAIMED_PROFILE_CLAUSES = List.of("5.6.7", "8.2.6", "10.1.6");
@@ -79,6 +86,13 @@ public enum ReferenceConfiguration {
 
     private static final int CORE_CONNECTION_WINDOW = 24;
 
+    /** The clause only a sender with a declared maximum connection window can be judged on in full. */
+    private static final String MAXIMUM_WINDOW_CLAUSE = "10.1.2";
+
+    private static final int CAPPED_PATH_WINDOW = 4;
+    private static final int CAPPED_CONNECTION_WINDOW = 8;
+    private static final int CAPPED_MAXIMUM = 40;
+
     private static final int REORDER_PACKETS = 3;
     private static final long REORDER_TIME_NS = 80_000_000L;
 
@@ -97,7 +111,7 @@ public enum ReferenceConfiguration {
             case STANDARD -> Optional.empty();
             case LONG_HAUL -> Optional.of(Profile.LONG_HAUL);
             case IPV6 -> Optional.of(Profile.IPV6);
-            case FRAMES, CORE, REORDER -> Optional.empty();
+            case FRAMES, CORE, REORDER, CAPPED_WINDOW -> Optional.empty();
         };
     }
 
@@ -110,6 +124,9 @@ public enum ReferenceConfiguration {
         }
         if (this == REORDER) {
             return List.of(REORDER_CLAUSE);
+        }
+        if (this == CAPPED_WINDOW) {
+            return List.of(MAXIMUM_WINDOW_CLAUSE);
         }
         return carriesFrames() ? List.of(CHECKSUM_CLAUSE) : List.of();
     }
@@ -131,7 +148,7 @@ public enum ReferenceConfiguration {
 
     /**
      * Its name in a {@code --dut reference?config=NAME} target: {@code standard}, {@code long-haul}, {@code ipv6},
-     * {@code frames}, {@code core}, {@code reorder}.
+     * {@code frames}, {@code core}, {@code reorder}, {@code capped-window}.
      */
     public String targetName() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -144,8 +161,8 @@ public enum ReferenceConfiguration {
                 return configuration;
             }
         }
-        throw new IllegalArgumentException(
-                "unknown configuration '" + name + "', expected standard, long-haul, ipv6, frames, core or reorder");
+        throw new IllegalArgumentException("unknown configuration '" + name
+                + "', expected standard, long-haul, ipv6, frames, core, reorder or capped-window");
     }
 
     /** The soft DUT's endpoint parameters in this configuration. */
@@ -160,6 +177,10 @@ public enum ReferenceConfiguration {
             case REORDER ->
                 standard.toBuilder()
                         .reorderTolerance(REORDER_PACKETS, REORDER_TIME_NS)
+                        .build();
+            case CAPPED_WINDOW ->
+                standard.toBuilder()
+                        .windows(CAPPED_PATH_WINDOW, CAPPED_CONNECTION_WINDOW, CAPPED_MAXIMUM)
                         .build();
             case LONG_HAUL ->
                 standard.toBuilder()
@@ -206,6 +227,20 @@ public enum ReferenceConfiguration {
                     optional,
                     conformance.limits(),
                     new DutProfile.ReorderTolerance(REORDER_PACKETS, Duration.ofNanos(REORDER_TIME_NS))));
+        }
+        if (this == CAPPED_WINDOW) {
+            final DutProfile.Congestion congestion = standard.parameters().congestion();
+            return standard.withParameters(standard.parameters()
+                    .withCongestion(new DutProfile.Congestion(
+                            congestion.decreaseFactor(),
+                            congestion.linkRateMbps(),
+                            congestion.targetUtilization(),
+                            congestion.hintInterval(),
+                            CAPPED_PATH_WINDOW,
+                            CAPPED_CONNECTION_WINDOW,
+                            congestion.undeclared(),
+                            congestion.activeWindow(),
+                            CAPPED_MAXIMUM)));
         }
         if (profile().isEmpty()) {
             return standard; // frames change the carriage, not what the device claims

@@ -168,11 +168,23 @@ class ConnectionDecreaseSpacingCase {
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and one
         // packet more as ConnectionWindowCase allows. Every later ACK reports CE, which never grows a window (10.1.1),
         // so one decrease leaves at most this times f, and two this times f squared.
-        double grown = ConnectionWindowCase.grownBound(plan.firstWindow(), warmUpPackets) + 1;
+        final DutProfile.Congestion declaredWindows =
+                testbed.profile().parameters().congestion();
+        double grown = declaredWindows.capped(ConnectionWindowCase.grownBound(plan.firstWindow(), warmUpPackets) + 1);
         int leastWindow = plan.firstWindow();
         if (plan.grow()) {
             final WindowGrowth.Grown growth = WindowGrowth.grow(
                     testbed, grown, plan.firstWindow(), echoAgeNs, GROWTH_WR, g -> separable(g, plan.factor()));
+            if (!separable(growth, plan.factor())
+                    && declaredWindows.maxConnectionWindow() > 0
+                    && growth.upper() >= declaredWindows.maxConnectionWindow()) {
+                // Clause 10.1.2: a test that needs more in flight than a declared maximum allows is not applicable.
+                throw NotApplicable.because(String.format(
+                        "the device's configuration: its declared maximum connection window of %d packets (10.1.2)"
+                                + " is too small for one and two decreases by the factor %.2f to differ by more than"
+                                + " the counts' slack",
+                        declaredWindows.maxConnectionWindow(), plan.factor()));
+            }
             if (!separable(growth, plan.factor())) {
                 throw Inconclusive.because(String.format(
                         "in %d rounds of ACKs without CE the connection window grew to at least %d packets and at most"

@@ -144,8 +144,9 @@ class ConnectionWindowCase {
         java.util.Arrays.fill(echoAgeNs, WARM_UP_RTT.toNanos());
         final int warmUpPackets = WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
                 .acknowledged();
-        // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet.
-        final double grown = grownBound(firstWindow, warmUpPackets);
+        // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and never
+        // past a declared maximum (10.1.2).
+        final double grown = testbed.profile().parameters().congestion().capped(grownBound(firstWindow, warmUpPackets));
         final int firstBound = (int) Math.floor(grown) + SLACK;
         final int halvedBound = (int) Math.floor(Math.max(1, (grown + 1) * factor)) + SLACK;
         if ((long) paths * pathWindow(testbed) <= firstBound) {

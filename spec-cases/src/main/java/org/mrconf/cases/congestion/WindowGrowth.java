@@ -128,7 +128,7 @@ final class WindowGrowth {
                 .as(
                         "10.1.2: new PSNs in flight while the tester withheld ACKs, in round %d of growing the"
                                 + " connection window without CE: at most the window's bound %.1f (the declared"
-                                + " first window, grown by at most 1/W for each packet acknowledged, and %d of slack)",
+                                + " first window, grown by at most 1/W for each packet acknowledged and never past a declared maximum, and %d of slack)",
                         rounds + 1, upper, SLACK)
                 .isLessThanOrEqualTo(bound);
         cut = testbed.peer().mark();
@@ -144,8 +144,9 @@ final class WindowGrowth {
             lower = Math.max(lower, fresh);
         }
         trusted = fresh == distinctPsns(freshPackets);
-        // Each of the fresh packets grows the window by at most 1/L (L a lower bound of W at its ACK).
-        upper += (double) fresh / Math.max(1, lower);
+        // Each of the fresh packets grows the window by at most 1/L (L a lower bound of W at its ACK), and never past
+        // a declared maximum (10.1.2).
+        upper = testbed.profile().parameters().congestion().capped(upper + (double) fresh / Math.max(1, lower));
         sentPackets += fresh;
         rounds++;
         WindowRounds.acknowledge(

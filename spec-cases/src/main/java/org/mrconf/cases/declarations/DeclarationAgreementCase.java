@@ -106,6 +106,10 @@ class DeclarationAgreementCase {
                 "12.1.6: initial connection window at least 1 packet",
                 said.initialConnectionWindow() >= 1,
                 said.initialConnectionWindow());
+        found.same(
+                "10.1.2: maximum connection window, packets (optional in both; 0: none declared)",
+                said.maxConnectionWindow(),
+                file.maxConnectionWindow());
         found.require(
                 "12.1.6: target utilisation above 0 and at most 1",
                 said.targetUtilization() > 0 && said.targetUtilization() <= 1,
