@@ -121,6 +121,20 @@ final class CongestionWindowCheck {
             exceeded.forEach(e -> failures.add(at + ": " + e));
             return;
         }
+        if (!reached(check, congestion, counts)
+                && check.pathWindow()
+                && !check.connectionWindow()
+                && congestion.initialConnectionWindow() < pathLeast(congestion, 0)) {
+            // The device's legal configuration: a first connection window below the path window, which may still be
+            // what binds after it grew (its real growth is not known from below), not the tester, kept the path's edge
+            // out of reach.
+            throw VectorNotApplicable.because(String.format(
+                    "%s: the device's configuration: the DUT had %s in flight by path, short of its path window (at"
+                            + " least %d), and its first connection window (%d) is below the path window, so the"
+                            + " connection window may be what bound; a declared initialConnectionWindow at least the"
+                            + " path windows would exercise it",
+                    at, counts, pathLeast(congestion, 0), congestion.initialConnectionWindow()));
+        }
         if (!reached(check, congestion, counts)) {
             throw new TestAbortedException(String.format(
                     "%s: the DUT had %s in flight by path, short of its %s (at least %s): a timer may have collapsed"
