@@ -97,9 +97,10 @@ class SiblingReportsCheckTest {
             // A careful forger: the testcase, the suite's failure count and the verdict property all say pass.
             final String passed = replaceOnce(
                     xml,
+                    // The testcase keeps its system-out (verdict and clauses, issue 35); only the failure goes.
                     "(<testcase name=\"" + Pattern.quote(name) + "\" classname=\"" + Pattern.quote(className)
-                            + "\"[^>]*?)>\\s*<failure.*?</failure>\\s*</testcase>",
-                    "$1/>");
+                            + "\"[^>]*>)\\s*<failure.*?</failure>",
+                    "$1");
             return passed.replace("failures=\"1\"", "failures=\"0\"")
                     .replace(
                             "name=\"metaroce.case." + FIRST.caseId() + ".verdict\" value=\"FAIL\"",
@@ -126,7 +127,7 @@ class SiblingReportsCheckTest {
                 xml -> replaceOnce(
                                 xml,
                                 "  <testcase name=\"" + Pattern.quote(name) + "\" classname=\""
-                                        + Pattern.quote(className) + "\"[^>]*/>\n",
+                                        + Pattern.quote(className) + "\"[^>]*>.*?</testcase>\n",
                                 "")
                         .replace("tests=\"" + tests + "\"", "tests=\"" + (tests - 1) + "\""));
 
@@ -156,7 +157,8 @@ class SiblingReportsCheckTest {
     @Test
     void shouldNameACaseListedTwiceInJunit() throws IOException {
         final List<String> problems = edited(BundleLayout.JUNIT_XML, xml -> {
-            final Matcher m = Pattern.compile("  <testcase [^>]*/>\n").matcher(xml);
+            final Matcher m = Pattern.compile("  <testcase [^>]*>.*?</testcase>\n", Pattern.DOTALL)
+                    .matcher(xml);
             assertThat(m.find()).isTrue();
             return xml.substring(0, m.end()) + m.group() + xml.substring(m.end());
         });
