@@ -116,7 +116,16 @@ class FairShareCase {
                             + " ms is longer than the case waits for it to pass, so whether the DUT forgets a"
                             + " silent sender cannot be judged");
                 }
+                // The silence counts only net of the host's longest stall in it (StallAllowance.quietFor): a DUT the
+                // host held back may not have recomputed its hint, and that is the host's lateness, not the DUT's.
+                final long silentFromNs = testbed.stalls().nowNs();
                 Thread.sleep(silence.toMillis() + 1);
+                final long latestNs = silentFromNs + 10 * silence.toNanos();
+                while (!org.mrconf.peer.StallAllowance.quietFor(
+                                testbed.stalls(), silentFromNs, testbed.stalls().nowNs(), silence.toNanos())
+                        && testbed.stalls().nowNs() - latestNs < 0) {
+                    Thread.sleep(5);
+                }
                 final List<Long> phase3 = new ArrayList<>();
                 for (int i = 0; i < WRITES; i++) {
                     phase3.add(hintFor(testbed, a, 2 * WRITES + i));
