@@ -254,7 +254,7 @@ class ConnectionDecreaseSpacingCase {
         // A decrease binds the packets sent after it: what the DUT still had in flight once the reports were taken in
         // (at most the window of one decrease less the PSNs they acknowledged) may stay in flight.
         final int acknowledgedPsns =
-                distinctPsns(covered.stream().filter(otherPaths).toList());
+                WindowRounds.distinctPsns(covered.stream().filter(otherPaths).toList());
         final int bound = Math.max(twoDecreasesBound, oneDecreaseBound - acknowledgedPsns);
         // The whole quiet time unless the bound is passed: a DUT that refills in bursts shows all of them.
         final int afterTwo = WindowRounds.countInFlight(inFlight, Integer.MAX_VALUE, bound, Testbed.QUIET);
@@ -401,15 +401,5 @@ class ConnectionDecreaseSpacingCase {
     private static boolean separable(final WindowGrowth.Grown grown, final double factor) {
         return Math.floor(grown.lower() * factor) - SLACK
                 > Math.floor(Math.max(1, grown.upper() * factor * factor)) + 2 * SLACK;
-    }
-
-    /** How many different PSNs {@code packets} carry, path by path. */
-    private static int distinctPsns(final List<ReceivedPacket> packets) {
-        final java.util.Set<Long> seen = new java.util.HashSet<>();
-        for (final ReceivedPacket packet : packets) {
-            final var header = packet.data().orElseThrow().header();
-            seen.add(((long) header.pathId() << 32) | header.psn());
-        }
-        return seen.size();
     }
 }

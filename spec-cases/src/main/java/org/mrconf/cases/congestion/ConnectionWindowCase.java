@@ -143,9 +143,8 @@ class ConnectionWindowCase {
         // this case measures, may be what keeps the DUT to a few paths (a first window of one packet does). Their
         // timers keep the initial RTO; one that fires during a count only collapses its path's window (10.1.3), which
         // the counts below weigh (roomAfterTimers), and never makes a conforming DUT exceed the bound.
-        final long[] echoAgeNs = new long[paths];
-        java.util.Arrays.fill(echoAgeNs, WARM_UP_RTT.toNanos());
-        final int warmUpPackets = WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
+        final int warmUpPackets = WindowRounds.warmUpSampling(
+                        testbed, "10.1.2", WARM_UP_WR, WindowRounds.warmUpAges(paths))
                 .acknowledged();
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and never
         // past a declared maximum (10.1.2).

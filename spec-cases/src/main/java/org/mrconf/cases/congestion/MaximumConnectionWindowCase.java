@@ -70,8 +70,7 @@ class MaximumConnectionWindowCase {
                 profile.conformance().limits().maxPaths(),
                 Math.max(2, (2L * maximum + declared.initialPathWindow() - 1) / declared.initialPathWindow()));
         try (Testbed testbed = Testbed.open(dut, paths, 1)) {
-            final long[] echoAgeNs = new long[paths];
-            java.util.Arrays.fill(echoAgeNs, WindowRounds.WARM_UP_RTT.toNanos());
+            final long[] echoAgeNs = WindowRounds.warmUpAges(paths);
             final int warmUp = WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
                     .acknowledged();
             final double upper =

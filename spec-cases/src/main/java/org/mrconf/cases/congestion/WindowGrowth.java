@@ -143,7 +143,7 @@ final class WindowGrowth {
         if (trusted) {
             lower = Math.max(lower, fresh);
         }
-        trusted = fresh == distinctPsns(freshPackets);
+        trusted = fresh == WindowRounds.distinctPsns(freshPackets);
         // Each of the fresh packets grows the window by at most 1/L (L a lower bound of W at its ACK), and never past
         // a declared maximum (10.1.2).
         upper = testbed.profile().parameters().congestion().capped(upper + (double) fresh / Math.max(1, lower));
@@ -157,16 +157,6 @@ final class WindowGrowth {
                 echoAgeNs,
                 WindowRounds.everyPath(echoAgeNs.length));
         pollCompletions();
-    }
-
-    /** How many different PSNs {@code packets} carry, path by path (fewer than their span where one is missing). */
-    private static int distinctPsns(final List<ReceivedPacket> packets) {
-        final java.util.Set<Long> seen = new java.util.HashSet<>();
-        for (final ReceivedPacket packet : packets) {
-            final var header = packet.data().orElseThrow().header();
-            seen.add(((long) header.pathId() << 32) | header.psn());
-        }
-        return seen.size();
     }
 
     private void postWrite(final long packets) throws Exception {

@@ -40,18 +40,11 @@ final class WindowRounds {
      *     initial RTO (spraying itself is judged by clause 10.2.1, not here)
      */
     static int warmUp(final Testbed testbed, final String clause, final long firstWrId) throws Exception {
-        final long[] echoAgeNs = new long[testbed.connection().spec().paths()];
-        java.util.Arrays.fill(echoAgeNs, WARM_UP_RTT.toNanos());
-        return warmUp(testbed, clause, firstWrId, echoAgeNs);
-    }
-
-    /**
-     * As {@link #warmUp(Testbed, String, long)}, each path's ACKs echoing a timestamp as much older than their own as
-     * {@code echoAgeNs} gives for the path, so that paths get smoothed RTTs of their own.
-     */
-    static int warmUp(final Testbed testbed, final String clause, final long firstWrId, final long[] echoAgeNs)
-            throws Exception {
-        final WarmUp warmUp = warmUpSampling(testbed, clause, firstWrId, echoAgeNs);
+        final WarmUp warmUp = warmUpSampling(
+                testbed,
+                clause,
+                firstWrId,
+                warmUpAges(testbed.connection().spec().paths()));
         if (!warmUp.unsampled().isEmpty()) {
             throw Inconclusive.because(String.format(
                     "set-up of %s: the DUT sent %d warm-up WRITEs without using paths %s, so those paths keep"
@@ -61,6 +54,13 @@ final class WindowRounds {
         return warmUp.acknowledged();
     }
 
+    /** {@link #WARM_UP_RTT} for each of {@code paths} paths: the echo ages of a warm-up that treats them alike. */
+    static long[] warmUpAges(final int paths) {
+        final long[] echoAgeNs = new long[paths];
+        java.util.Arrays.fill(echoAgeNs, WARM_UP_RTT.toNanos());
+        return echoAgeNs;
+    }
+
     /**
      * What a warm-up did: how many packets the tester acknowledged for the first time (each of which may have grown a
      * window), and the paths that carried none of them, whose timers keep the initial RTO.
@@ -68,8 +68,9 @@ final class WindowRounds {
     record WarmUp(int acknowledged, List<Integer> unsampled) {}
 
     /**
-     * As {@link #warmUp(Testbed, String, long, long[])}, but leaves it to the caller to judge paths that carried no
-     * warm-up packet. A DUT may legally keep to a few paths while its connection window (10.1.2) is what holds it back
+     * As {@link #warmUp(Testbed, String, long)}, each path's ACKs echoing a timestamp as much older than their own as
+     * {@code echoAgeNs} gives for the path (so that paths get smoothed RTTs of their own), and leaving it to the caller
+     * to judge paths that carried no warm-up packet. A DUT may legally keep to a few paths while its connection window (10.1.2) is what holds it back
      * (10.2.1 asks for spraying only once data is held back for lack of path window): a case that measures the
      * connection window itself then learns which paths its timers may fire on early, instead of giving up.
      */
@@ -360,6 +361,19 @@ final class WindowRounds {
             total += range[2] - range[1] + 1;
         }
         return (int) Math.min(Integer.MAX_VALUE, total);
+    }
+
+    /**
+     * How many different PSNs {@code packets} carry, path by path: fewer than {@link #newPsnsAtLeast} counts where one
+     * inside their span is missing.
+     */
+    static int distinctPsns(final List<ReceivedPacket> packets) {
+        final java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (final ReceivedPacket packet : packets) {
+            final var header = packet.data().orElseThrow().header();
+            seen.add(((long) header.pathId() << 32) | header.psn());
+        }
+        return seen.size();
     }
 
     /** The paths the DUT retransmitted on since {@code mark}: their timers fired (no ACK came to show a gap). */

@@ -66,39 +66,19 @@ class OutOfWindowRetryCase {
                             0x00D0_0000L,
                             0x61);
         }
-        testbed.peer().await(mark, firstWrites(), Testbed.WAIT);
+        final DataPacket firstOut =
+                testbed.peer().await(mark, firstWrites(), Testbed.WAIT).data().orElseThrow();
+        final PacketMatcher secondWrite = firstWrites()
+                .where(
+                        "the other WRITE",
+                        DataPacket.class,
+                        p -> p.messageSequenceNumber() != firstOut.messageSequenceNumber());
         // Both WRITEs in flight at once: a DUT that keeps one packet in flight (section 10 allows it) sends the second
         // only once the first is acknowledged, and then no ACK is left to move the window the NACK names.
-        if (CaseSteps.awaitWhileOthersHeld(
-                        testbed,
-                        mark,
-                        firstWrites()
-                                .where(
-                                        "a second WRITE",
-                                        DataPacket.class,
-                                        p -> p.messageSequenceNumber() != firstMsn(testbed, mark)),
-                        quarter)
-                .isEmpty()) {
-            testbed.peer()
-                    .send(CaseSteps.ack(
-                            0,
-                            Psn.add(firstPsn(testbed, mark), 1),
-                            testbed.peer()
-                                    .await(mark, firstWrites(), Testbed.WAIT)
-                                    .data()
-                                    .orElseThrow()
-                                    .transmitTimestamp()));
-            final DataPacket only = testbed.peer()
-                    .await(
-                            mark,
-                            firstWrites()
-                                    .where(
-                                            "the second WRITE",
-                                            DataPacket.class,
-                                            p -> p.messageSequenceNumber() != firstMsn(testbed, mark)),
-                            Testbed.WAIT)
-                    .data()
-                    .orElseThrow();
+        if (CaseSteps.awaitWhileOthersHeld(testbed, mark, secondWrite, quarter).isEmpty()) {
+            testbed.peer().send(CaseSteps.ack(0, Psn.add(firstOut.header().psn(), 1), firstOut.transmitTimestamp()));
+            final DataPacket only =
+                    testbed.peer().await(mark, secondWrite, Testbed.WAIT).data().orElseThrow();
             testbed.peer().send(CaseSteps.ack(0, Psn.add(only.header().psn(), 1), only.transmitTimestamp()));
             throw NotApplicable.because("the device's configuration: the DUT kept one packet in flight (section 10), so"
                     + " the second WRITE went out only once the first was acknowledged, and no later ACK could move the"
@@ -155,29 +135,6 @@ class OutOfWindowRetryCase {
         assertThat(testbed.awaitCompletion(442).status())
                 .as("9.1.11: the WRITE NACKed PSN_OUT_OF_WINDOW completes once its resend is acknowledged")
                 .isEqualTo(CompletionStatus.SUCCESS);
-    }
-
-    /** The MSN of the first WRITE the DUT sent since {@code mark}. */
-    private static long firstMsn(final Testbed testbed, final int mark) {
-        return testbed.peer()
-                .recorder()
-                .matching(mark, firstWrites())
-                .get(0)
-                .data()
-                .orElseThrow()
-                .messageSequenceNumber();
-    }
-
-    /** The PSN of the first WRITE the DUT sent since {@code mark}. */
-    private static long firstPsn(final Testbed testbed, final int mark) {
-        return testbed.peer()
-                .recorder()
-                .matching(mark, firstWrites())
-                .get(0)
-                .data()
-                .orElseThrow()
-                .header()
-                .psn();
     }
 
     private static PacketMatcher firstWrites() {

@@ -263,18 +263,9 @@ class TimerCase {
             throw Inconclusive.because(String.format(
                     "path 1's RTT sample may have been up to %d us long, too close to path 0's %d ms to tell"
                             + " their RTOs apart",
-                    fastSampleNs / 1000, inflatedNs / 1_000_000));
+                    fastSampleBoundNs / 1000, inflatedNs / 1_000_000));
         }
-        final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
-        StallAllowance.excuse(
-                testbed.stalls(),
-                "6.6.1: path 1's resend",
-                StallAllowance.overNs(Math.min(fastByTester, interval(originals[1], resends[1])), fastHighest),
-                originals[1].receivedNs(),
-                resends[1].receivedNs());
-        assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
-                .as("6.6.1: path 1's RTO follows its own short RTT, not path 0's: at most %d us", fastHighest / 1000)
-                .isLessThanOrEqualTo(fastHighest);
+        assertFastPathResend(testbed, originals[1], resends[1], fastHighest);
         assertThat(second).hasSize(2);
     }
 
@@ -362,14 +353,23 @@ class TimerCase {
                             + " RTOs apart",
                     longestFastSampleNs / 1000, inflatedNs / 1_000_000));
         }
-        final long fastByTester = resends[1].receivedNs() - originals[1].receivedNs();
+        assertFastPathResend(testbed, originals[1], resends[1], fastHighest);
+    }
+
+    /**
+     * Path 1's resend came no later than {@code fastHighest} after its original, by the tester's clock or the DUT's own
+     * timestamps, whichever is shorter; a miss within a host stall is inconclusive.
+     */
+    private static void assertFastPathResend(
+            final Testbed testbed, final ReceivedPacket original, final ReceivedPacket resend, final long fastHighest) {
+        final long waitedNs = Math.min(resend.receivedNs() - original.receivedNs(), interval(original, resend));
         StallAllowance.excuse(
                 testbed.stalls(),
                 "6.6.1: path 1's resend",
-                StallAllowance.overNs(Math.min(fastByTester, interval(originals[1], resends[1])), fastHighest),
-                originals[1].receivedNs(),
-                resends[1].receivedNs());
-        assertThat(Math.min(fastByTester, interval(originals[1], resends[1])))
+                StallAllowance.overNs(waitedNs, fastHighest),
+                original.receivedNs(),
+                resend.receivedNs());
+        assertThat(waitedNs)
                 .as("6.6.1: path 1's RTO follows its own short RTT, not path 0's: at most %d us", fastHighest / 1000)
                 .isLessThanOrEqualTo(fastHighest);
     }
