@@ -28,7 +28,6 @@ import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.mrconf.cases.Applicability;
-import org.mrconf.catalogue.Clause;
 import org.mrconf.defect.Defects;
 import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.embedded.ReferenceConfiguration;
@@ -131,14 +130,7 @@ class ConformanceCasesAsTests {
 
     /** The clauses a configuration other than the standard one exists for (as {@code SelfTest} picks them). */
     static Set<String> clausesOf(final ReferenceConfiguration configuration) {
-        final Set<String> clauses = new HashSet<>(configuration.clauses());
-        configuration
-                .profile()
-                .ifPresent(profile -> Applicability.catalogue().clauses().stream()
-                        .filter(c -> c.profile() == profile)
-                        .map(Clause::id)
-                        .forEach(clauses::add));
-        return clauses;
+        return new HashSet<>(configuration.judgedClauses());
     }
 
     /** Every case id (class simple name and method, as the runner names them) and every vector, sorted. */

@@ -131,6 +131,21 @@ public enum ReferenceConfiguration {
         return carriesFrames() ? List.of(CHECKSUM_CLAUSE) : List.of();
     }
 
+    /**
+     * Every clause this configuration exists to judge: those of the profile it claims and the standard one does not
+     * ({@link #profile()}), and those only it can judge ({@link #clauses()}). Empty for the standard configuration.
+     */
+    public List<String> judgedClauses() {
+        final List<String> judged = new java.util.ArrayList<>();
+        profile()
+                .ifPresent(p -> org.mrconf.cases.Applicability.catalogue().clauses().stream()
+                        .filter(c -> c.profile() == p)
+                        .map(org.mrconf.catalogue.Clause::id)
+                        .forEach(judged::add));
+        judged.addAll(clauses());
+        return List.copyOf(judged);
+    }
+
     /** Whether the in-memory link carries whole Ethernet frames rather than datagrams. */
     boolean carriesFrames() {
         return this == IPV6 || this == FRAMES;

@@ -10,8 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.mrconf.cases.Applicability;
-import org.mrconf.catalogue.Clause;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
 import org.mrconf.embedded.EmbeddedReferenceDut;
@@ -172,16 +170,9 @@ public final class SelfTest {
     static Map<ReferenceConfiguration, List<String>> otherConfigurations() {
         final Map<ReferenceConfiguration, List<String>> others = new EnumMap<>(ReferenceConfiguration.class);
         for (final ReferenceConfiguration configuration : ReferenceConfiguration.values()) {
-            final List<String> clauses = new ArrayList<>();
-            configuration
-                    .profile()
-                    .ifPresent(profile -> Applicability.catalogue().clauses().stream()
-                            .filter(c -> c.profile() == profile)
-                            .map(Clause::id)
-                            .forEach(clauses::add));
-            clauses.addAll(configuration.clauses());
+            final List<String> clauses = configuration.judgedClauses();
             if (!clauses.isEmpty()) {
-                others.put(configuration, List.copyOf(clauses));
+                others.put(configuration, clauses);
             }
         }
         return others;
