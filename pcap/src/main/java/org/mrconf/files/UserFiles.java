@@ -53,7 +53,7 @@ public final class UserFiles {
     public record Kind(String what, long maxBytes) {
         /** An Ed25519 PEM key or a raw signature: a few hundred bytes. */
         public static final Kind KEY = new Kind("a key", 64L << 10);
-        /** A DUT profile (JSON). */
+        /** A device declaration (JSON). */
         public static final Kind PROFILE = new Kind("a profile", 1L << 20);
         /** A test vector's {@code vector.json}. */
         public static final Kind SIDECAR = new Kind("a vector sidecar", 1L << 20);

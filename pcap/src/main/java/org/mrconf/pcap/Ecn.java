@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 /**
  * The two-bit ECN field of the IPv4 TOS byte or IPv6 traffic class (RFC 3168).
  *
- * <p>The reference transport has its own {@code org.mrconf.net.Ecn} of int constants for its hot path; this enum is
+ * <p>The reference transport has its own {@code org.mrconf.net.EcnCodepoint} of int constants for its hot path; this enum is
  * for captures and the suite's wire links, which the reference does not depend on.
  */
 @API(status = MAINTAINED, since = "0.1")

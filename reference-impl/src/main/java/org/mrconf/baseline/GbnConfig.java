@@ -1,6 +1,6 @@
 package org.mrconf.baseline;
 
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 /**
  * Settings shared by {@link GbnRequester} and {@link GbnResponder}; build with {@link #builder()}.
@@ -75,7 +75,7 @@ public record GbnConfig(
         if (initialPsn < 0 || initialPsn > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("initialPsn=" + initialPsn + " must fit in 32 bits");
         }
-        if (ecn < 0 || ecn > Ecn.CE) {
+        if (ecn < 0 || ecn > EcnCodepoint.CE) {
             throw new IllegalArgumentException("ecn=" + ecn + " must be 0..3");
         }
     }
@@ -115,7 +115,7 @@ public record GbnConfig(
         private long sendRateBps = DEFAULT_SEND_RATE_BPS;
         private int wireOverheadBytes = DEFAULT_WIRE_OVERHEAD_BYTES;
         private long initialPsn;
-        private int ecn = Ecn.ECT_0;
+        private int ecn = EcnCodepoint.ECT_0;
         private boolean patternPayload = true;
 
         private Builder() {}

@@ -1,7 +1,7 @@
 package org.mrconf.baseline;
 
 import java.nio.ByteBuffer;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
 
@@ -128,7 +128,7 @@ public final class GbnRequester implements PacketReceiver {
             malformedPackets++;
             return;
         }
-        if (ecn == Ecn.CE) {
+        if (ecn == EcnCodepoint.CE) {
             ceReceived++;
         }
         inbound.wrap(buffer, offset);

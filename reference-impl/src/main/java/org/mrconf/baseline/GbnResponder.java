@@ -2,7 +2,7 @@ package org.mrconf.baseline;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
 
@@ -90,7 +90,7 @@ public final class GbnResponder implements PacketReceiver {
             malformedPackets++;
             return;
         }
-        if (ecn == Ecn.CE) {
+        if (ecn == EcnCodepoint.CE) {
             ceReceived++;
         }
 

@@ -384,7 +384,7 @@ public enum Defect {
 
     /**
      * Reports {@code hello}'s ACK delay in microseconds under the name {@code ackDelayNs} (a unit slip), so
-     * {@code hello} and the profile file declare different timers. Caught by
+     * {@code hello} and the declaration file declare different timers. Caught by
      * {@code DeclarationAgreementCase.helloAndProfileDeclareTheSame}.
      */
     HELLO_ACK_DELAY_IN_MICROSECONDS(breaks("12.1.5")),
@@ -636,7 +636,7 @@ public enum Defect {
 
     /**
      * Reports its receiver-not-ready retry interval in nanoseconds under {@code hello}'s microsecond name, so hello
-     * and the profile file disagree. Caught by {@code DeclarationAgreementCase.helloAndProfileDeclareTheSame}.
+     * and the declaration file disagree. Caught by {@code DeclarationAgreementCase.helloAndProfileDeclareTheSame}.
      */
     HELLO_RNR_RETRY_IN_NANOSECONDS(breaks("12.1.5")),
 

@@ -4,7 +4,7 @@ package org.mrconf.fabric;
  * With a fixed probability, flips one uniformly chosen bit of a packet's UDP payload, as a bad link
  * whose error escaped the Ethernet FCS would. Empty packets are left alone.
  */
-public final class BitCorruption implements Impairment {
+public final class BitCorruption implements LinkImpairment {
     private final double probability;
     private final SeededRandom random;
 

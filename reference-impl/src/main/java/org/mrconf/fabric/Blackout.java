@@ -4,7 +4,7 @@ package org.mrconf.fabric;
  * Drops every packet entering the link from {@code fromNs} (inclusive) until {@code untilNs}
  * (exclusive): a failed switch or cut fibre. Packets already queued or on the wire still arrive.
  */
-public final class Blackout implements Impairment {
+public final class Blackout implements LinkImpairment {
     /** An end time meaning the blackout never ends. */
     public static final long FOREVER = Long.MAX_VALUE;
 

@@ -136,7 +136,7 @@ public final class Fabric {
     }
 
     /** Sets {@code link}'s impairment at virtual time {@code atNs}: a route failing, then healing. */
-    public void scheduleImpairment(final long atNs, final Link link, final Impairment impairment) {
+    public void scheduleImpairment(final long atNs, final Link link, final LinkImpairment impairment) {
         if (link == null || impairment == null) {
             throw new NullPointerException("link and impairment are required");
         }

@@ -7,7 +7,7 @@ package org.mrconf.fabric;
  * is {@code 1 / badToGood} packets and the long-run fraction of time in BAD is
  * {@code goodToBad / (goodToBad + badToGood)}. Starts in GOOD.
  */
-public final class GilbertElliottLoss implements Impairment {
+public final class GilbertElliottLoss implements LinkImpairment {
     private final double goodToBad;
     private final double badToGood;
     private final double lossInGood;

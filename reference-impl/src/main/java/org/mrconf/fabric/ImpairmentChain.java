@@ -3,12 +3,12 @@ package org.mrconf.fabric;
 import java.util.Arrays;
 
 /** Several impairments applied in order; a drop ends the chain, so later parts draw no randomness. */
-public final class ImpairmentChain implements Impairment {
-    private final Impairment[] parts;
+public final class ImpairmentChain implements LinkImpairment {
+    private final LinkImpairment[] parts;
 
-    public ImpairmentChain(final Impairment... parts) {
+    public ImpairmentChain(final LinkImpairment... parts) {
         this.parts = parts.clone();
-        for (final Impairment part : this.parts) {
+        for (final LinkImpairment part : this.parts) {
             if (part == null) {
                 throw new NullPointerException("impairment chain part");
             }
@@ -17,7 +17,7 @@ public final class ImpairmentChain implements Impairment {
 
     @Override
     public void impair(final long nowNs, final PacketFate fate) {
-        for (final Impairment part : parts) {
+        for (final LinkImpairment part : parts) {
             if (fate.isDropped()) {
                 return;
             }

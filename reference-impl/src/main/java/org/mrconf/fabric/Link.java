@@ -1,6 +1,6 @@
 package org.mrconf.fabric;
 
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 /**
  * One direction of one simulated cable with the switch queue in front of it: an impairment, a FIFO
@@ -38,7 +38,7 @@ public final class Link {
     private final EventHandler serializationDone = (nowNs, arg) -> onSerializationDone();
 
     private LinkConfig config;
-    private Impairment impairment = Impairment.NONE;
+    private LinkImpairment impairment = LinkImpairment.NONE;
 
     private FabricPacket head;
     private FabricPacket tail;
@@ -117,12 +117,12 @@ public final class Link {
         return this;
     }
 
-    public Impairment impairment() {
+    public LinkImpairment impairment() {
         return impairment;
     }
 
-    /** Sets what happens to packets entering the link from now on ({@link Impairment#NONE} to heal it). */
-    public Link impairment(final Impairment impairment) {
+    /** Sets what happens to packets entering the link from now on ({@link LinkImpairment#NONE} to heal it). */
+    public Link impairment(final LinkImpairment impairment) {
         if (impairment == null) {
             throw new NullPointerException("impairment");
         }
@@ -209,7 +209,7 @@ public final class Link {
 
     /** A packet enters the link: called by {@link Fabric} at each hop. */
     void offer(final FabricPacket packet, final long nowNs) {
-        if (impairment == Impairment.NONE) {
+        if (impairment == LinkImpairment.NONE) {
             if (!enqueue(packet, nowNs)) {
                 fabric.release(packet);
             }
@@ -253,8 +253,8 @@ public final class Link {
             fabric.tap(nowNs, TapEvent.QUEUE_DROPPED, this, packet);
             return false;
         }
-        if (queueBytes > config.ecnThresholdBytes() && Ecn.isCapable(packet.ecn)) {
-            packet.ecn = Ecn.CE;
+        if (queueBytes > config.ecnThresholdBytes() && EcnCodepoint.isCapable(packet.ecn)) {
+            packet.ecn = EcnCodepoint.CE;
             ecnMarks++;
             fabric.tap(nowNs, TapEvent.ECN_MARKED, this, packet);
         }

@@ -1,7 +1,7 @@
 package org.mrconf.fabric;
 
 /**
- * What an {@link Impairment} decides for one packet entering a link: drop it, send extra copies, delay
+ * What an {@link LinkImpairment} decides for one packet entering a link: drop it, send extra copies, delay
  * it, or flip bits of its payload. The link resets one reused instance per packet, runs the
  * impairment, then acts on the outcome, so deciding allocates nothing.
  */

@@ -3,7 +3,7 @@ package org.mrconf.fabric;
 import java.nio.ByteBuffer;
 
 /**
- * A read-only look at a packet inside the fabric, handed to {@link Impairment}s and {@link PacketTap}s.
+ * A read-only look at a packet inside the fabric, handed to {@link LinkImpairment}s and {@link PacketTap}s.
  * Valid only during the call that receives it: the fabric recycles the packet afterwards.
  */
 public interface PacketView {
@@ -16,7 +16,7 @@ public interface PacketView {
     /** The UDP source port the sender chose. */
     int srcPort();
 
-    /** The IP ECN field as it is now ({@link org.mrconf.net.Ecn}). */
+    /** The IP ECN field as it is now ({@link org.mrconf.net.EcnCodepoint}). */
     int ecn();
 
     /** The parallel route the packet takes between its two nodes. */

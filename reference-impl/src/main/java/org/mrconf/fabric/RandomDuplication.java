@@ -1,7 +1,7 @@
 package org.mrconf.fabric;
 
 /** Sends an extra copy of each packet with a fixed probability, right behind the original. */
-public final class RandomDuplication implements Impairment {
+public final class RandomDuplication implements LinkImpairment {
     private final double probability;
     private final SeededRandom random;
 

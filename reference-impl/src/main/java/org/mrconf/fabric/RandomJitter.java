@@ -5,7 +5,7 @@ package org.mrconf.fabric;
  * link's propagation delay. Packets still leave the queue in order, but uneven delays let a later packet
  * overtake an earlier one: this is how the fabric reorders.
  */
-public final class RandomJitter implements Impairment {
+public final class RandomJitter implements LinkImpairment {
     private final long maxExtraDelayNs;
     private final SeededRandom random;
 

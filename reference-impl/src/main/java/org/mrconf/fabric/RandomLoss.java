@@ -1,7 +1,7 @@
 package org.mrconf.fabric;
 
 /** Drops each packet independently with a fixed probability (Bernoulli loss). */
-public final class RandomLoss implements Impairment {
+public final class RandomLoss implements LinkImpairment {
     private final double probability;
     private final SeededRandom random;
 

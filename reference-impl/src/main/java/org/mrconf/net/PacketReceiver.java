@@ -12,7 +12,7 @@ public interface PacketReceiver {
      *
      * @param srcNode the sending node
      * @param srcPort the UDP source port it was sent from
-     * @param ecn     the IP ECN field on arrival ({@link Ecn#CE} if a queue marked it)
+     * @param ecn     the IP ECN field on arrival ({@link EcnCodepoint#CE} if a queue marked it)
      */
     void onPacket(int srcNode, int srcPort, int ecn, ByteBuffer buffer, int offset, int length, long nowNs);
 

@@ -14,7 +14,7 @@ public interface PacketTransmitter {
      *
      * @param dstNode the destination node (the fabric's node id, or a socket driver's peer index)
      * @param srcPort the UDP source port: the path's entropy
-     * @param ecn     the IP ECN field, one of the {@link Ecn} constants
+     * @param ecn     the IP ECN field, one of the {@link EcnCodepoint} constants
      */
     void transmit(int dstNode, int srcPort, int ecn, ByteBuffer buffer, int offset, int length);
 

@@ -15,7 +15,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.pcap.net.EcnDatagramSocket;
 import org.slf4j.Logger;
@@ -168,7 +168,12 @@ final class UdpNetwork implements Network {
             }
             received++;
             inbound.onPacket(
-                    source.getAddress(), source.getPort(), Ecn.NOT_ECT, receiveBuffer, 0, receiveBuffer.position());
+                    source.getAddress(),
+                    source.getPort(),
+                    EcnCodepoint.NOT_ECT,
+                    receiveBuffer,
+                    0,
+                    receiveBuffer.position());
         }
         return received;
     }

@@ -131,10 +131,10 @@ final class AckHandler {
     }
 
     /** The error status a failed work request carries for a code (clause 7.5.8). */
-    private CompletionStatus statusFor(final NackCode code) {
+    private WorkCompletionStatus statusFor(final NackCode code) {
         return code == NackCode.BOUNDS && boundsErrorMisreported
-                ? CompletionStatus.REMOTE_ACCESS_ERROR
-                : CompletionStatus.fromNack(code);
+                ? WorkCompletionStatus.REMOTE_ACCESS_ERROR
+                : WorkCompletionStatus.fromNack(code);
     }
 
     void onAck(final Connection connection, final AckFlyweight ack, final long nowNs) {
@@ -345,7 +345,7 @@ final class AckHandler {
                     state.counters.increment(Counter.RX_STALE);
                 }
             }
-            case FAIL_CONNECTION -> failConnection(connection, CompletionStatus.REMOTE_UNKNOWN_CONNECTION);
+            case FAIL_CONNECTION -> failConnection(connection, WorkCompletionStatus.REMOTE_UNKNOWN_CONNECTION);
         }
     }
 
@@ -354,11 +354,11 @@ final class AckHandler {
      * application may have reused the buffer while its bytes were still being read. A READ_RESPONSE reads the region
      * for the peer, not for a work request of this endpoint, so it has nothing to fail.
      */
-    private CompletionStatus statusOnLastAck(final SendMessage message) {
+    private WorkCompletionStatus statusOnLastAck(final SendMessage message) {
         final boolean ownWork = message.opcode != org.mrconf.wire.Opcode.READ_RESPONSE;
         return ownWork && !message.localRegion.isValid() && !invalidatedSourceCompletesSuccess
-                ? CompletionStatus.LOCAL_PROTECTION_ERROR
-                : CompletionStatus.SUCCESS;
+                ? WorkCompletionStatus.LOCAL_PROTECTION_ERROR
+                : WorkCompletionStatus.SUCCESS;
     }
 
     /** NACK_CODE_CHECKED_AGAINST_OPCODE: a RECEIVER_NOT_READY for no SEND, or a BOUNDS for a SEND. */
@@ -513,7 +513,7 @@ final class AckHandler {
             final Connection connection,
             final SendMessage carried,
             final NackFlyweight nack,
-            final CompletionStatus status) {
+            final WorkCompletionStatus status) {
         if (carried == null
                 || carried.isDone()
                 || carried.streamId != nack.streamId()
@@ -534,7 +534,7 @@ final class AckHandler {
      * STALE_NACK_FAILS_STREAM_HEAD (the stream's oldest unfinished message, whatever its MSN).
      */
     private boolean failMessage(
-            final Connection connection, final int streamId, final long msn, final CompletionStatus status) {
+            final Connection connection, final int streamId, final long msn, final WorkCompletionStatus status) {
         final StreamSendState stream = connection.existingSendStream(streamId);
         if (stream == null) {
             return false; // nothing was ever sent on it; a NACK naming it must not create state
@@ -555,7 +555,7 @@ final class AckHandler {
      * Fails every outstanding work request of the connection (clauses 6.7.3 and 9.1.2) and flushes its posted receives
      * (clause 6.7.4).
      */
-    void failConnection(final Connection connection, final CompletionStatus status) {
+    void failConnection(final Connection connection, final WorkCompletionStatus status) {
         if (connection.failed) {
             return;
         }

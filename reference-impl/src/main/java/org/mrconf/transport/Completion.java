@@ -10,19 +10,19 @@ package org.mrconf.transport;
  * @param type          what completed
  * @param status        success or the reason of failure
  * @param byteLength    bytes transferred (receive side: the message length)
- * @param immediate     the immediate data, for {@link CompletionType#RECEIVE_IMMEDIATE}
+ * @param immediate     the immediate data, for {@link WorkCompletionType#RECEIVE_IMMEDIATE}
  */
 public record Completion(
         long workRequestId,
         int connectionId,
         int streamId,
         long msn,
-        CompletionType type,
-        CompletionStatus status,
+        WorkCompletionType type,
+        WorkCompletionStatus status,
         long byteLength,
         long immediate) {
 
     public boolean isSuccess() {
-        return status == CompletionStatus.SUCCESS;
+        return status == WorkCompletionStatus.SUCCESS;
     }
 }

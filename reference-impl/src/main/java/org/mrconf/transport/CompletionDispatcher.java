@@ -36,7 +36,7 @@ final class CompletionDispatcher {
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
-    void finishSend(final Connection connection, final SendMessage message, final CompletionStatus status) {
+    void finishSend(final Connection connection, final SendMessage message, final WorkCompletionStatus status) {
         if (message.isDone()) {
             return;
         }
@@ -50,7 +50,7 @@ final class CompletionDispatcher {
         if (!message.completesToApplication()) {
             return;
         }
-        if (errorFirst && status != CompletionStatus.SUCCESS) {
+        if (errorFirst && status != WorkCompletionStatus.SUCCESS) {
             connection.sendStream(message.streamId).awaitingCompletion.remove(message);
             emit(completionOf(connection, message));
             return;
@@ -119,7 +119,7 @@ final class CompletionDispatcher {
             final int streamId,
             final StreamReceiveState stream,
             final int index,
-            final CompletionStatus status) {
+            final WorkCompletionStatus status) {
         stream.messageState[index] = StreamReceiveState.COMPLETE;
         stream.messageStatus[index] = status;
         stream.finishSegments(index);
@@ -136,7 +136,7 @@ final class CompletionDispatcher {
                 return;
             }
             final Opcode opcode = stream.messageOpcode[index];
-            final CompletionStatus status = stream.messageStatus[index];
+            final WorkCompletionStatus status = stream.messageStatus[index];
             if (opcode == Opcode.SEND && stream.messageRsn[index] != StreamReceiveState.NO_RSN) {
                 final long rsn = stream.messageRsn[index];
                 final int receive = stream.receiveIndex(rsn);
@@ -145,18 +145,18 @@ final class CompletionDispatcher {
                         connection.localId(),
                         streamId,
                         stream.nextMsnToDeliver,
-                        CompletionType.RECEIVE,
+                        WorkCompletionType.RECEIVE,
                         status,
                         stream.messageLength[index],
                         0));
                 stream.retireReceive(rsn);
-            } else if (opcode == Opcode.WRITE_WITH_IMMEDIATE && status == CompletionStatus.SUCCESS) {
+            } else if (opcode == Opcode.WRITE_WITH_IMMEDIATE && status == WorkCompletionStatus.SUCCESS) {
                 emit(new Completion(
                         0,
                         connection.localId(),
                         streamId,
                         stream.nextMsnToDeliver,
-                        CompletionType.RECEIVE_IMMEDIATE,
+                        WorkCompletionType.RECEIVE_IMMEDIATE,
                         status,
                         stream.messageLength[index],
                         stream.messageImmediate[index]));
@@ -193,7 +193,7 @@ final class CompletionDispatcher {
                         connection.localId(),
                         streamId,
                         msn,
-                        CompletionType.RECEIVE,
+                        WorkCompletionType.RECEIVE,
                         stream.messageStatus[index],
                         stream.messageLength[index],
                         0));
@@ -204,7 +204,7 @@ final class CompletionDispatcher {
     }
 
     /** Fails every message and posted receive of a connection, in MSN and RSN order. */
-    void flush(final Connection connection, final CompletionStatus status) {
+    void flush(final Connection connection, final WorkCompletionStatus status) {
         connection.sendQueue.clear();
         connection.forEachSendStream(stream -> {
             for (final SendMessage message : stream.awaitingCompletion) {
@@ -212,7 +212,7 @@ final class CompletionDispatcher {
                     // Table 6-1 (clause 6.7.4): a work request whose own buffer was invalidated while in use completes
                     // LOCAL_PROTECTION_ERROR whatever ended the connection (clause 11.1.7).
                     message.status = ownBufferInvalidated(message) && !failureStatusUniform
-                            ? CompletionStatus.LOCAL_PROTECTION_ERROR
+                            ? WorkCompletionStatus.LOCAL_PROTECTION_ERROR
                             : status;
                 }
             }
@@ -247,8 +247,8 @@ final class CompletionDispatcher {
                     connection.localId(),
                     streamId,
                     -1,
-                    CompletionType.RECEIVE,
-                    CompletionStatus.FLUSHED,
+                    WorkCompletionType.RECEIVE,
+                    WorkCompletionStatus.FLUSHED,
                     0,
                     0));
         }

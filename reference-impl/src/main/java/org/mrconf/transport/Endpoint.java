@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.mrconf.defect.Defect;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.NanoClock;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
@@ -184,7 +184,7 @@ public final class Endpoint implements PacketReceiver {
         final Connection connection = connection(localId);
         if (!connection.failed && !noFlushOnDestroy) {
             connection.failed = true;
-            completions.flush(connection, CompletionStatus.FLUSHED);
+            completions.flush(connection, WorkCompletionStatus.FLUSHED);
         }
         if (!connection.receivesFlushed && !noFlushOnDestroy) {
             completions.flushAllReceives(connection);
@@ -472,7 +472,8 @@ public final class Endpoint implements PacketReceiver {
             case PROBE -> onProbe(connection, srcPort, ecn, nowNs);
             default -> {
                 // Defect RECEIVED_ECN_IGNORED: a socket that never asked for the TOS byte reads every packet Not-ECT.
-                inboundData.onData(connection, srcPort, receivedEcnIgnored ? Ecn.NOT_ECT : ecn, decoded, nowNs);
+                inboundData.onData(
+                        connection, srcPort, receivedEcnIgnored ? EcnCodepoint.NOT_ECT : ecn, decoded, nowNs);
                 if (connection.sendQueue.isEmpty()) {
                     return; // data opens no window; only a READ request queues something to send
                 }
@@ -498,7 +499,7 @@ public final class Endpoint implements PacketReceiver {
             return;
         }
         final PathReceiver path = connection.receivePaths[pathId];
-        if (ecn == Ecn.CE && !receivedEcnIgnored && !probeCeNotCounted) {
+        if (ecn == EcnCodepoint.CE && !receivedEcnIgnored && !probeCeNotCounted) {
             path.ceSinceAck++; // a PROBE's mark counts like a data packet's (clause 8.2.2)
             state.counters.increment(Counter.RX_CE_MARKED);
         }

@@ -2,7 +2,7 @@ package org.mrconf.transport;
 
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
 import org.mrconf.wire.NackCode;
@@ -192,7 +192,7 @@ final class InboundData {
         }
         connection.lastDataReceivedNs = nowNs;
         rateHint.onData(ecn);
-        if (ecn == Ecn.CE && !ceCountedOnlyWhenPlaced) {
+        if (ecn == EcnCodepoint.CE && !ceCountedOnlyWhenPlaced) {
             // Counted before any connection-state check: the mark describes the path, not the packet's fate (8.2.2).
             if (ceCountedPerConnection) {
                 for (final PathReceiver any : connection.receivePaths) {
@@ -271,7 +271,7 @@ final class InboundData {
                 && path.lastFinalNackStream == header.streamId()
                 && path.lastFinalNackMsn == header.messageSequenceNumber();
         final ReceiveOutcome outcome = deliver(connection, pathId, packet, header);
-        if (ceCountedOnlyWhenPlaced && ecn == Ecn.CE && outcome == ReceiveOutcome.PLACED) {
+        if (ceCountedOnlyWhenPlaced && ecn == EcnCodepoint.CE && outcome == ReceiveOutcome.PLACED) {
             path.ceSinceAck++; // the defect: only a placed packet's mark is counted
         }
         if (refusedBefore && outcome == ReceiveOutcome.STALE) {
@@ -545,7 +545,8 @@ final class InboundData {
                     NackCode.REMOTE_ACCESS,
                     stream,
                     index,
-                    CompletionStatus.LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
+                    WorkCompletionStatus
+                            .LOCAL_PROTECTION_ERROR); // the receive's buffer was invalidated (clause 11.1.4)
         }
         final long target = stream.receiveAddress[receive] + header.messageOffset();
         if (!region.contains(target, packet.payloadLength())) {
@@ -656,7 +657,7 @@ final class InboundData {
         if (segments == null) {
             // A message carried whole by one packet needs no tracker: it is complete.
             if (!(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
-                completions.finishReceived(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+                completions.finishReceived(connection, streamId, stream, index, WorkCompletionStatus.SUCCESS);
             }
             return ReceiveOutcome.PLACED;
         }
@@ -664,7 +665,7 @@ final class InboundData {
             return refusals.dropped(); // more disjoint pieces than one message may hold; the sender retries
         }
         if (segments.isComplete() && !(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
-            completions.finishReceived(connection, streamId, stream, index, CompletionStatus.SUCCESS);
+            completions.finishReceived(connection, streamId, stream, index, WorkCompletionStatus.SUCCESS);
         }
         return ReceiveOutcome.PLACED;
     }

@@ -76,7 +76,7 @@ final class InboundReads {
         }
         queueResponse(connection, pathId, header, region);
         InboundData.begin(stream, index, Opcode.READ_REQUEST, header, 0, false);
-        completions.finishReceived(connection, header.streamId(), stream, index, CompletionStatus.SUCCESS);
+        completions.finishReceived(connection, header.streamId(), stream, index, WorkCompletionStatus.SUCCESS);
         return ReceiveOutcome.PLACED;
     }
 
@@ -135,8 +135,8 @@ final class InboundReads {
                     connection,
                     read,
                     invalidatedSinkCompletesSuccess
-                            ? CompletionStatus.SUCCESS
-                            : CompletionStatus.LOCAL_PROTECTION_ERROR);
+                            ? WorkCompletionStatus.SUCCESS
+                            : WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
             return refusals.stale();
         }
         if (read.streamId != header.streamId()
@@ -154,7 +154,7 @@ final class InboundReads {
         }
         if (read.placed.isComplete()
                 || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
-            completions.finishSend(connection, read, CompletionStatus.SUCCESS);
+            completions.finishSend(connection, read, WorkCompletionStatus.SUCCESS);
         }
         return ReceiveOutcome.PLACED;
     }

@@ -3,7 +3,7 @@ package org.mrconf.transport;
 import java.nio.ByteBuffer;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.AckFlyweight;
 import org.mrconf.wire.DataHeaderFlyweight;
@@ -186,7 +186,7 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(),
                 path.entropy,
-                notEctOnData ? Ecn.NOT_ECT : Ecn.ECT_0,
+                notEctOnData ? EcnCodepoint.NOT_ECT : EcnCodepoint.ECT_0,
                 buffer,
                 0,
                 packetLength);
@@ -225,7 +225,7 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(),
                 replyEntropy(connection, path.pathId),
-                Ecn.NOT_ECT,
+                EcnCodepoint.NOT_ECT,
                 buffer,
                 0,
                 packetLength);
@@ -298,7 +298,7 @@ final class OutboundPackets {
                 .cumulativePsn(cumulativePsn)
                 .retryAfter(retryAfterMicros);
         final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
-        transmitter.transmit(node, entropy, Ecn.NOT_ECT, buffer, 0, packetLength);
+        transmitter.transmit(node, entropy, EcnCodepoint.NOT_ECT, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
     }
 
@@ -336,7 +336,7 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(),
                 path.entropy,
-                notEctOnData || probeNotEct ? Ecn.NOT_ECT : Ecn.ECT_0,
+                notEctOnData || probeNotEct ? EcnCodepoint.NOT_ECT : EcnCodepoint.ECT_0,
                 buffer,
                 0,
                 packetLength);

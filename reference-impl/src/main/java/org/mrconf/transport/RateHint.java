@@ -1,7 +1,7 @@
 package org.mrconf.transport;
 
 import java.util.List;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 /**
  * The receiver's fair-share rate hint (spec clauses 8.2.3, 8.2.4). Once per interval it counts the
@@ -47,7 +47,7 @@ final class RateHint {
     /** Counts one arriving data packet and whether a queue on its way marked it. */
     void onData(final int ecn) {
         packets++;
-        if (ecn == Ecn.CE) {
+        if (ecn == EcnCodepoint.CE) {
             marked++;
         }
     }

@@ -66,8 +66,8 @@ final class Refusals {
                 stream,
                 index,
                 code == NackCode.MESSAGE_TOO_LONG
-                        ? CompletionStatus.LOCAL_LENGTH_ERROR
-                        : CompletionStatus.fromNack(code));
+                        ? WorkCompletionStatus.LOCAL_LENGTH_ERROR
+                        : WorkCompletionStatus.fromNack(code));
     }
 
     ReceiveOutcome reject(
@@ -77,7 +77,7 @@ final class Refusals {
             final NackCode code,
             final StreamReceiveState stream,
             final int index,
-            final CompletionStatus status) {
+            final WorkCompletionStatus status) {
         state.counters.increment(
                 switch (code) {
                     case REMOTE_ACCESS -> Counter.REJECT_REMOTE_ACCESS;

@@ -31,7 +31,7 @@ final class SendMessage {
     /** READ requester: which response bytes have been placed (created with the READ). */
     final SegmentTracker placed;
 
-    CompletionStatus status;
+    WorkCompletionStatus status;
     /** READ_RESPONSE: where its READ_REQUEST came from, to NACK it if the region goes away (clause 11.1.4). */
     int requestPathId;
 
@@ -91,12 +91,12 @@ final class SendMessage {
         return opcode != Opcode.READ_RESPONSE;
     }
 
-    CompletionType completionType() {
+    WorkCompletionType completionType() {
         return switch (opcode) {
-            case WRITE -> CompletionType.WRITE;
-            case WRITE_WITH_IMMEDIATE -> CompletionType.WRITE_WITH_IMMEDIATE;
-            case SEND -> CompletionType.SEND;
-            case READ_REQUEST -> CompletionType.READ;
+            case WRITE -> WorkCompletionType.WRITE;
+            case WRITE_WITH_IMMEDIATE -> WorkCompletionType.WRITE_WITH_IMMEDIATE;
+            case SEND -> WorkCompletionType.SEND;
+            case READ_REQUEST -> WorkCompletionType.READ;
             default -> throw new IllegalStateException("no completion for " + opcode);
         };
     }

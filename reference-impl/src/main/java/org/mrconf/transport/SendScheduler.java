@@ -112,15 +112,15 @@ final class SendScheduler {
                     // The defect: the message is dropped and the stream goes on, leaving its MSN for ever unfinished
                     // at the peer.
                     connection.sendQueue.remove(message);
-                    completions.finishSend(connection, message, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                    completions.finishSend(connection, message, WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
                 } else {
                     // Clause 11.1.7: a packet of it will never be sent, so the peer would never see its message
                     // finished; the connection fails (Table 6-1: this one LOCAL_PROTECTION_ERROR, the others FLUSHED).
                     ackHandler.failConnection(
                             connection,
                             completions.failureStatusUniform()
-                                    ? CompletionStatus.LOCAL_PROTECTION_ERROR
-                                    : CompletionStatus.FLUSHED);
+                                    ? WorkCompletionStatus.LOCAL_PROTECTION_ERROR
+                                    : WorkCompletionStatus.FLUSHED);
                     return;
                 }
                 continue;
@@ -158,7 +158,7 @@ final class SendScheduler {
                 if (completesBeforeAck
                         && message.opcode != Opcode.READ_REQUEST
                         && message.opcode != Opcode.READ_RESPONSE) {
-                    completions.finishSend(connection, message, CompletionStatus.SUCCESS);
+                    completions.finishSend(connection, message, WorkCompletionStatus.SUCCESS);
                 }
             }
             out.sendData(connection, path, psn, false, nowNs);
@@ -197,8 +197,8 @@ final class SendScheduler {
                     ackHandler.failConnection(
                             connection,
                             completions.failureStatusUniform()
-                                    ? CompletionStatus.LOCAL_PROTECTION_ERROR // the defect: the culprit's for all
-                                    : CompletionStatus.FLUSHED);
+                                    ? WorkCompletionStatus.LOCAL_PROTECTION_ERROR // the defect: the culprit's for all
+                                    : WorkCompletionStatus.FLUSHED);
                     return false;
                 }
                 final int wireBytes = state.config.wireBytes(message.opcode.packetLength(path.slotLength[slot]));
@@ -259,7 +259,7 @@ final class SendScheduler {
     /** The region of a READ went away before its data left: tell the requester (clause 11.1.4). */
     private void abandonReadResponse(final Connection connection, final SendMessage response) {
         connection.sendQueue.remove(response);
-        response.status = CompletionStatus.REMOTE_ACCESS_ERROR;
+        response.status = WorkCompletionStatus.REMOTE_ACCESS_ERROR;
         out.sendNack(
                 connection,
                 response.requestPathId,
@@ -279,7 +279,7 @@ final class SendScheduler {
         if (!noConnectionTimeout
                 && connection.hasOutstanding()
                 && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
-            ackHandler.failConnection(connection, CompletionStatus.TRANSPORT_TIMEOUT);
+            ackHandler.failConnection(connection, WorkCompletionStatus.TRANSPORT_TIMEOUT);
             return;
         }
         for (final PathSender path : connection.sendPaths) {

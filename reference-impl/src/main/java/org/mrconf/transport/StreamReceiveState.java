@@ -61,7 +61,7 @@ final class StreamReceiveState {
     long[] messageAddress;
 
     long[] messageRsn;
-    CompletionStatus[] messageStatus;
+    WorkCompletionStatus[] messageStatus;
     /** The MSN whose completion leaves next. */
     long nextMsnToDeliver;
     /** Messages in the ring that are not EMPTY. */
@@ -306,7 +306,7 @@ final class StreamReceiveState {
         messageImmediate = new long[capacity];
         messageAddress = new long[capacity];
         messageRsn = new long[capacity];
-        messageStatus = new CompletionStatus[capacity];
+        messageStatus = new WorkCompletionStatus[capacity];
     }
 
     private void resizeMessages(final int capacity) {
@@ -318,7 +318,7 @@ final class StreamReceiveState {
         final long[] immediate = messageImmediate;
         final long[] address = messageAddress;
         final long[] rsn = messageRsn;
-        final CompletionStatus[] status = messageStatus;
+        final WorkCompletionStatus[] status = messageStatus;
         allocateMessages(capacity);
         for (int from = 0; from <= oldMask; from++) {
             if (state[from] == EMPTY) {

@@ -18,7 +18,7 @@ import org.mrconf.transport.Feature;
  *
  * <p>A variant only configures the reference, as a vendor configures a NIC: it changes the endpoint's parameters or
  * picks one of the behaviours the reference offers, and the device declares what it then is in {@code hello}, so a
- * variant is judged by what it declares, as a device without a profile file is (clause 12.1.5).
+ * variant is judged by what it declares, as a device without a declaration file is (clause 12.1.5).
  *
  * <p>Every constant is off unless selected with {@code --dut 'reference?variant=NAME'} or by the self-test. Each names
  * the freedom of Table 12-3 that allows it and the clauses whose cases it bears on (the cases the self-test runs).

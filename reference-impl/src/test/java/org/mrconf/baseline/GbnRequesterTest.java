@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 class GbnRequesterTest {
     private static final int RESPONDER_NODE = 1;
@@ -25,7 +25,7 @@ class GbnRequesterTest {
         assertThat(wire.sent)
                 .allMatch(s -> s.dstNode() == RESPONDER_NODE
                         && s.srcPort() == DATA_PORT
-                        && s.ecn() == Ecn.ECT_0
+                        && s.ecn() == EcnCodepoint.ECT_0
                         && s.type() == GbnHeader.TYPE_DATA);
         // The packet that fills the window asks for an ACK, so coalescing cannot stall the sender.
         assertThat(wire.sent.get(3).header().hasFlags(GbnHeader.FLAG_ACK_REQUEST))
@@ -213,6 +213,6 @@ class GbnRequesterTest {
     private void ack(final int type, final long psn, final long nowNs) {
         final ByteBuffer packet = ByteBuffer.allocate(GbnHeader.HEADER_LENGTH);
         new GbnHeader().wrap(packet, 0).type(type).psn(psn);
-        requester.onPacket(RESPONDER_NODE, 5000, Ecn.ECT_0, packet, 0, packet.limit(), nowNs);
+        requester.onPacket(RESPONDER_NODE, 5000, EcnCodepoint.ECT_0, packet, 0, packet.limit(), nowNs);
     }
 }

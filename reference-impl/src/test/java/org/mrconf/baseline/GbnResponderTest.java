@@ -6,7 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 class GbnResponderTest {
     private static final int REQUESTER_NODE = 3;
@@ -116,7 +116,7 @@ class GbnResponderTest {
         final ByteBuffer packet = data(0, 0, 0, 0);
         packet.put(GbnHeader.HEADER_LENGTH + 10, (byte) (packet.get(GbnHeader.HEADER_LENGTH + 10) ^ 0x40));
 
-        responder.onPacket(REQUESTER_NODE, 1, Ecn.ECT_0, packet, 0, packet.limit(), nowNs);
+        responder.onPacket(REQUESTER_NODE, 1, EcnCodepoint.ECT_0, packet, 0, packet.limit(), nowNs);
 
         assertThat(responder.payloadMismatches()).isEqualTo(1);
         assertThat(responder.packetsAccepted()).isEqualTo(1);
@@ -144,7 +144,7 @@ class GbnResponderTest {
     void shouldCountCeMarksWithoutReacting() {
         final ByteBuffer packet = data(0, 0, 0, GbnHeader.FLAG_ACK_REQUEST);
 
-        responder.onPacket(REQUESTER_NODE, 1, Ecn.CE, packet, 0, packet.limit(), nowNs);
+        responder.onPacket(REQUESTER_NODE, 1, EcnCodepoint.CE, packet, 0, packet.limit(), nowNs);
 
         assertThat(responder.ceReceived()).isEqualTo(1);
         assertThat(replies.sent).hasSize(1);
@@ -152,10 +152,10 @@ class GbnResponderTest {
 
     @Test
     void shouldIgnoreShortAndNonDataPackets() {
-        responder.onPacket(REQUESTER_NODE, 1, Ecn.ECT_0, ByteBuffer.allocate(4), 0, 4, nowNs);
+        responder.onPacket(REQUESTER_NODE, 1, EcnCodepoint.ECT_0, ByteBuffer.allocate(4), 0, 4, nowNs);
         final ByteBuffer ack = ByteBuffer.allocate(GbnHeader.HEADER_LENGTH);
         new GbnHeader().wrap(ack, 0).type(GbnHeader.TYPE_ACK);
-        responder.onPacket(REQUESTER_NODE, 1, Ecn.ECT_0, ack, 0, ack.limit(), nowNs);
+        responder.onPacket(REQUESTER_NODE, 1, EcnCodepoint.ECT_0, ack, 0, ack.limit(), nowNs);
 
         assertThat(responder.malformedPackets()).isEqualTo(2);
         assertThat(replies.sent).isEmpty();
@@ -165,7 +165,7 @@ class GbnResponderTest {
     private void receive(final long psn, final long messageId, final int messageOffset, final int flags) {
         nowNs += 100;
         final ByteBuffer packet = data(psn, messageId, messageOffset, flags);
-        responder.onPacket(REQUESTER_NODE, 1, Ecn.ECT_0, packet, 0, packet.limit(), nowNs);
+        responder.onPacket(REQUESTER_NODE, 1, EcnCodepoint.ECT_0, packet, 0, packet.limit(), nowNs);
     }
 
     private static ByteBuffer data(final long psn, final long messageId, final int messageOffset, final int flags) {

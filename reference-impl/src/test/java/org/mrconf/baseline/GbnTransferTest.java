@@ -11,8 +11,8 @@ import org.mrconf.fabric.Blackout;
 import org.mrconf.fabric.Fabric;
 import org.mrconf.fabric.FabricConfig;
 import org.mrconf.fabric.FabricNode;
-import org.mrconf.fabric.Impairment;
 import org.mrconf.fabric.Link;
+import org.mrconf.fabric.LinkImpairment;
 import org.mrconf.fabric.PacketFate;
 import org.mrconf.fabric.RandomLoss;
 import org.mrconf.fabric.Simulator;
@@ -188,7 +188,7 @@ class GbnTransferTest {
     }
 
     /** Drops the first DATA packet carrying one PSN: a lost tail that no later packet reveals. */
-    private static final class DropFirstCopyOf implements Impairment {
+    private static final class DropFirstCopyOf implements LinkImpairment {
         private final long psn;
         private final GbnHeader header = new GbnHeader();
         private boolean dropped;

@@ -7,7 +7,7 @@ import static org.mrconf.fabric.RecordingEndpoint.send;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketReceiver;
 
 class FabricNodeTest {
@@ -56,7 +56,7 @@ class FabricNodeTest {
         b.wakeupChanged();
         receiver.deadlineAfterPacketNs = 30_000;
 
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 100, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 100, 0);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         assertThat(receiver.arrivals.get(0).timeNs()).isLessThan(DELIVERY_NS);
@@ -69,7 +69,7 @@ class FabricNodeTest {
         b.wakeupChanged();
         receiver.deadlineAfterPacketNs = 70_000;
 
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 100, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 100, 0);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         assertThat(receiver.wakeups).containsExactly(70_000L);
@@ -128,7 +128,7 @@ class FabricNodeTest {
     void shouldNoticeANewDeadlineAfterATransmitFromOutsideACallback() {
         simulator.runUntil(5_000);
 
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 100, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 100, 0);
         // Set after the transmit, as an endpoint arming its retransmission timer would.
         sender.deadlineNs = 8_000;
         simulator.runUntilIdle(Long.MAX_VALUE);
@@ -166,8 +166,8 @@ class FabricNodeTest {
 
     @Test
     void shouldCountPacketsSentAndDelivered() {
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 100, 0);
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 300, 1);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 100, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 300, 1);
 
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -182,7 +182,7 @@ class FabricNodeTest {
     void shouldCopyPayloadSoTheSenderMayReuseItsBuffer() {
         final ByteBuffer buffer = ByteBuffer.wrap(RecordingEndpoint.payload(64, 5));
 
-        a.transmit(b.id(), PORT, Ecn.NOT_ECT, buffer, 0, 64);
+        a.transmit(b.id(), PORT, EcnCodepoint.NOT_ECT, buffer, 0, 64);
         buffer.put(0, new byte[64]);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -195,7 +195,7 @@ class FabricNodeTest {
         buffer.put(10, RecordingEndpoint.payload(20, 9));
         buffer.position(3);
 
-        a.transmit(b.id(), PORT, Ecn.NOT_ECT, buffer, 10, 20);
+        a.transmit(b.id(), PORT, EcnCodepoint.NOT_ECT, buffer, 10, 20);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         assertThat(buffer.position()).isEqualTo(3);
@@ -206,13 +206,13 @@ class FabricNodeTest {
     void shouldRejectBadDestinationsLengthsAndEcn() {
         final ByteBuffer buffer = ByteBuffer.allocate(20_000);
 
-        assertThatThrownBy(() -> a.transmit(a.id(), PORT, Ecn.NOT_ECT, buffer, 0, 10))
+        assertThatThrownBy(() -> a.transmit(a.id(), PORT, EcnCodepoint.NOT_ECT, buffer, 0, 10))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("itself");
-        assertThatThrownBy(() -> a.transmit(7, PORT, Ecn.NOT_ECT, buffer, 0, 10))
+        assertThatThrownBy(() -> a.transmit(7, PORT, EcnCodepoint.NOT_ECT, buffer, 0, 10))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("dstNode=7");
-        assertThatThrownBy(() -> a.transmit(b.id(), PORT, Ecn.NOT_ECT, buffer, 0, 9217))
+        assertThatThrownBy(() -> a.transmit(b.id(), PORT, EcnCodepoint.NOT_ECT, buffer, 0, 9217))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxPacketBytes=9216");
         assertThatThrownBy(() -> a.transmit(b.id(), PORT, 4, buffer, 0, 10))

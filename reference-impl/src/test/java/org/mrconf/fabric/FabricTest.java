@@ -6,7 +6,7 @@ import static org.mrconf.fabric.RecordingEndpoint.send;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 class FabricTest {
     private static final int ROUTES = 4;
@@ -50,7 +50,7 @@ class FabricTest {
         });
 
         for (int port = BASE_PORT; port < BASE_PORT + 3 * ROUTES; port++) {
-            send(a, b.id(), port, Ecn.NOT_ECT, 100, port);
+            send(a, b.id(), port, EcnCodepoint.NOT_ECT, 100, port);
         }
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -70,7 +70,7 @@ class FabricTest {
         final FabricNode b = fabric.attach(new RecordingEndpoint());
 
         for (int port = 0; port < 4_000; port++) {
-            send(a, b.id(), port, Ecn.NOT_ECT, 16, port);
+            send(a, b.id(), port, EcnCodepoint.NOT_ECT, 16, port);
         }
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -91,7 +91,7 @@ class FabricTest {
         final FabricNode b = fabric.attach(new RecordingEndpoint());
         for (int i = 0; i < 10_000; i++) {
             final int sequence = i;
-            simulator.schedule(i * 1_000L, () -> send(a, b.id(), BASE_PORT, Ecn.NOT_ECT, 1_000, sequence));
+            simulator.schedule(i * 1_000L, () -> send(a, b.id(), BASE_PORT, EcnCodepoint.NOT_ECT, 1_000, sequence));
         }
 
         simulator.runUntilIdle(Long.MAX_VALUE);
@@ -116,8 +116,8 @@ class FabricTest {
 
         // Incast: both senders' packets meet at c's downlink, which holds two.
         for (int i = 0; i < 3; i++) {
-            send(a, c.id(), BASE_PORT, Ecn.NOT_ECT, 100, i);
-            send(b, c.id(), BASE_PORT, Ecn.NOT_ECT, 100, i);
+            send(a, c.id(), BASE_PORT, EcnCodepoint.NOT_ECT, 100, i);
+            send(b, c.id(), BASE_PORT, EcnCodepoint.NOT_ECT, 100, i);
         }
         simulator.runUntilIdle(Long.MAX_VALUE);
 

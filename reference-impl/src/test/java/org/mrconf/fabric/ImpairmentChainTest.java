@@ -11,7 +11,8 @@ class ImpairmentChainTest {
 
     @Test
     void shouldApplyPartsInOrder() {
-        final Impairment chain = recording("first").then(recording("second")).then(recording("third"));
+        final LinkImpairment chain =
+                recording("first").then(recording("second")).then(recording("third"));
         final PacketFate fate = PacketFate.standalone(new byte[10]);
 
         chain.impair(0, fate);
@@ -21,7 +22,7 @@ class ImpairmentChainTest {
 
     @Test
     void shouldStopAfterADrop() {
-        final Impairment chain = Impairment.chain(recording("before"), Blackout.from(0), recording("after"));
+        final LinkImpairment chain = LinkImpairment.chain(recording("before"), Blackout.from(0), recording("after"));
         final PacketFate fate = PacketFate.standalone(new byte[10]);
 
         chain.impair(0, fate);
@@ -32,7 +33,7 @@ class ImpairmentChainTest {
 
     @Test
     void shouldAccumulateEffects() {
-        final Impairment chain = Impairment.chain(
+        final LinkImpairment chain = LinkImpairment.chain(
                 new RandomDuplication(1.0, 1), new RandomDuplication(1.0, 2), (nowNs, fate) -> fate.delay(7));
         final PacketFate fate = PacketFate.standalone(new byte[10]);
 
@@ -42,7 +43,7 @@ class ImpairmentChainTest {
         assertThat(fate.extraDelayNs()).isEqualTo(7);
     }
 
-    private Impairment recording(final String name) {
+    private LinkImpairment recording(final String name) {
         return (nowNs, fate) -> calls.add(name);
     }
 }

@@ -5,7 +5,7 @@ final class Impairments {
     private Impairments() {}
 
     /** Whether each of {@code packets} 100-byte packets was dropped. */
-    static boolean[] decisions(final Impairment impairment, final int packets) {
+    static boolean[] decisions(final LinkImpairment impairment, final int packets) {
         final boolean[] dropped = new boolean[packets];
         final PacketFate fate = PacketFate.standalone(new byte[100]);
         for (int i = 0; i < packets; i++) {

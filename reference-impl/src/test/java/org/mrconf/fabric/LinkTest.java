@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 class LinkTest {
     /** 10 Gbit/s: a byte takes 0.8 ns. */
@@ -38,7 +38,7 @@ class LinkTest {
 
     @Test
     void shouldTakeExactSerializationAndPropagationTime() {
-        send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 0);
 
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -49,9 +49,9 @@ class LinkTest {
 
     @Test
     void shouldQueueBackToBackPacketsOneSerializationApart() {
-        send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 0);
-        send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 1);
-        simulator.schedule(10_000, () -> send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 2));
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 1);
+        simulator.schedule(10_000, () -> send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 2));
 
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -66,7 +66,7 @@ class LinkTest {
         build(FabricConfig.builder().allLinks(fast).build());
         final int packets = 1_000;
         for (int i = 0; i < packets; i++) {
-            send(a, b.id(), PORT, Ecn.NOT_ECT, 4096, i);
+            send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 4096, i);
         }
 
         simulator.runUntilIdle(Long.MAX_VALUE);
@@ -81,7 +81,7 @@ class LinkTest {
         final Link route = fabric.route(a.id(), b.id(), fabric.routeIndexFor(a.id(), b.id(), PORT));
         route.configure(route.config().withPropagationNs(1_000_000));
 
-        send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 0);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         assertThat(receiver.arrivalTimes()).containsExactly(3 * 1_000 + 500 + 1_000_000 + 300L);
@@ -90,7 +90,7 @@ class LinkTest {
     @Test
     void shouldKeepFifoOrderOnOneRoute() {
         for (int i = 0; i < 100; i++) {
-            send(a, b.id(), PORT, Ecn.NOT_ECT, 64 + (i * 37) % 1400, i);
+            send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 64 + (i * 37) % 1400, i);
         }
 
         simulator.runUntilIdle(Long.MAX_VALUE);
@@ -103,7 +103,7 @@ class LinkTest {
         build(baseConfig().uplink(link(0).withQueueCapacityBytes(3 * WIRE)).build());
 
         for (int i = 0; i < 10; i++) {
-            send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, i);
+            send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, i);
         }
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -118,9 +118,9 @@ class LinkTest {
     @Test
     void shouldAcceptAgainOnceTheQueueDrains() {
         build(baseConfig().uplink(link(0).withQueueCapacityBytes(WIRE)).build());
-        send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 0);
-        send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 1);
-        simulator.schedule(1_000, () -> send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, 2));
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 1);
+        simulator.schedule(1_000, () -> send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, 2));
 
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -133,12 +133,13 @@ class LinkTest {
         build(baseConfig().uplink(link(0).withEcnThresholdBytes(WIRE)).build());
 
         for (int i = 0; i < 4; i++) {
-            send(a, b.id(), PORT, Ecn.ECT_0, PAYLOAD, i);
+            send(a, b.id(), PORT, EcnCodepoint.ECT_0, PAYLOAD, i);
         }
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         // Occupancy at enqueue is 0, 1, 2, 3 packets; only more than one packet's worth marks.
-        assertThat(ecnOnArrival()).containsExactly(Ecn.ECT_0, Ecn.ECT_0, Ecn.CE, Ecn.CE);
+        assertThat(ecnOnArrival())
+                .containsExactly(EcnCodepoint.ECT_0, EcnCodepoint.ECT_0, EcnCodepoint.CE, EcnCodepoint.CE);
         assertThat(a.uplink().ecnMarks()).isEqualTo(2);
     }
 
@@ -146,12 +147,12 @@ class LinkTest {
     void shouldMarkEct1AndLeaveCeAsItIs() {
         build(baseConfig().uplink(link(0).withEcnThresholdBytes(0)).build());
 
-        send(a, b.id(), PORT, Ecn.ECT_1, PAYLOAD, 0);
-        send(a, b.id(), PORT, Ecn.ECT_1, PAYLOAD, 1);
-        send(a, b.id(), PORT, Ecn.CE, PAYLOAD, 2);
+        send(a, b.id(), PORT, EcnCodepoint.ECT_1, PAYLOAD, 0);
+        send(a, b.id(), PORT, EcnCodepoint.ECT_1, PAYLOAD, 1);
+        send(a, b.id(), PORT, EcnCodepoint.CE, PAYLOAD, 2);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
-        assertThat(ecnOnArrival()).containsExactly(Ecn.ECT_1, Ecn.CE, Ecn.CE);
+        assertThat(ecnOnArrival()).containsExactly(EcnCodepoint.ECT_1, EcnCodepoint.CE, EcnCodepoint.CE);
         assertThat(a.uplink().ecnMarks()).isEqualTo(1);
     }
 
@@ -160,11 +161,11 @@ class LinkTest {
         build(baseConfig().uplink(link(0).withEcnThresholdBytes(0)).build());
 
         for (int i = 0; i < 4; i++) {
-            send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, i);
+            send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, i);
         }
         simulator.runUntilIdle(Long.MAX_VALUE);
 
-        assertThat(ecnOnArrival()).containsOnly(Ecn.NOT_ECT);
+        assertThat(ecnOnArrival()).containsOnly(EcnCodepoint.NOT_ECT);
         assertThat(a.uplink().ecnMarks()).isZero();
     }
 
@@ -242,14 +243,14 @@ class LinkTest {
     void shouldApplyScheduledImpairmentChanges() {
         final Link route = dataRoute();
         fabric.scheduleImpairment(2_000_000, route, Blackout.from(0));
-        fabric.scheduleImpairment(5_000_000, route, Impairment.NONE);
+        fabric.scheduleImpairment(5_000_000, route, LinkImpairment.NONE);
 
         sendSpaced(80, 100_000);
         simulator.runUntilIdle(Long.MAX_VALUE);
 
         assertThat(route.impairmentDrops()).isEqualTo(30);
         assertThat(receiver.arrivals).hasSize(50);
-        assertThat(route.impairment()).isSameAs(Impairment.NONE);
+        assertThat(route.impairment()).isSameAs(LinkImpairment.NONE);
     }
 
     @Test
@@ -267,8 +268,8 @@ class LinkTest {
 
     @Test
     void shouldCountPacketsAndBytesSent() {
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 100, 0);
-        send(a, b.id(), PORT, Ecn.NOT_ECT, 200, 1);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 100, 0);
+        send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, 200, 1);
 
         simulator.runUntilIdle(Long.MAX_VALUE);
 
@@ -308,7 +309,7 @@ class LinkTest {
     private void sendSpaced(final int count, final long spacingNs) {
         for (int i = 0; i < count; i++) {
             final int sequence = i;
-            simulator.schedule(i * spacingNs, () -> send(a, b.id(), PORT, Ecn.NOT_ECT, PAYLOAD, sequence));
+            simulator.schedule(i * spacingNs, () -> send(a, b.id(), PORT, EcnCodepoint.NOT_ECT, PAYLOAD, sequence));
         }
     }
 

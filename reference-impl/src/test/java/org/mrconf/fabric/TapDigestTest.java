@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketReceiver;
 import org.mrconf.net.PacketTransmitter;
 
@@ -81,7 +81,7 @@ class TapDigestTest {
         for (final Link link : fabric.links()) {
             if (link.kind() == Link.Kind.ROUTE) {
                 final long linkSeed = config.seedFor(link.id());
-                link.impairment(Impairment.chain(
+                link.impairment(LinkImpairment.chain(
                         new RandomLoss(0.01, linkSeed),
                         new GilbertElliottLoss(0.01, 0.3, 0.0, 1.0, linkSeed + 1),
                         new RandomJitter(3_000, linkSeed + 2),
@@ -128,7 +128,7 @@ class TapDigestTest {
             for (int i = 0; i < length; i++) {
                 buffer.put(i, (byte) random.nextLong());
             }
-            transmitter.transmit(dst, 49_152 + random.nextInt(64), Ecn.ECT_0, buffer, 0, length);
+            transmitter.transmit(dst, 49_152 + random.nextInt(64), EcnCodepoint.ECT_0, buffer, 0, length);
             nextSendNs = simulator.nowNs() + 100 + random.nextLong(600);
         }
 

@@ -12,19 +12,19 @@ import org.junit.jupiter.api.Test;
 import org.mrconf.fabric.BitCorruption;
 import org.mrconf.fabric.Blackout;
 import org.mrconf.fabric.FabricConfig;
-import org.mrconf.fabric.Impairment;
 import org.mrconf.fabric.LinkConfig;
+import org.mrconf.fabric.LinkImpairment;
 import org.mrconf.fabric.RandomDuplication;
 import org.mrconf.fabric.RandomJitter;
 import org.mrconf.fabric.RandomLoss;
 import org.mrconf.transport.AccessFlags;
 import org.mrconf.transport.Completion;
-import org.mrconf.transport.CompletionStatus;
-import org.mrconf.transport.CompletionType;
 import org.mrconf.transport.Counter;
 import org.mrconf.transport.Endpoint;
 import org.mrconf.transport.EndpointConfig;
 import org.mrconf.transport.MemoryRegion;
+import org.mrconf.transport.WorkCompletionStatus;
+import org.mrconf.transport.WorkCompletionType;
 
 /**
  * The reference end to end on a hostile fabric (issue 3's acceptance test): a thousand random WRITEs,
@@ -102,7 +102,7 @@ class RandomOperationsSimulationTest {
             final int r = route;
             cluster.fabric()
                     .routeLinks(route)
-                    .forEach(link -> link.impairment(Impairment.chain(
+                    .forEach(link -> link.impairment(LinkImpairment.chain(
                             new RandomLoss(0.05, seed * 31 + r),
                             new RandomJitter(3_000, seed * 37 + r),
                             new RandomDuplication(0.01, seed * 41 + r),
@@ -231,7 +231,7 @@ class RandomOperationsSimulationTest {
             final List<Operation> batch, final List<Completion> completions, final long[] nextMsn) {
         assertThat(completions).hasSize(batch.size());
         assertThat(completions)
-                .allSatisfy(c -> assertThat(c.status()).as("%s", c).isEqualTo(CompletionStatus.SUCCESS));
+                .allSatisfy(c -> assertThat(c.status()).as("%s", c).isEqualTo(WorkCompletionStatus.SUCCESS));
         assertThat(completions)
                 .extracting(Completion::workRequestId)
                 .doesNotHaveDuplicates()
@@ -252,12 +252,12 @@ class RandomOperationsSimulationTest {
         final long[] lastReceiveId = new long[STREAMS];
         Arrays.fill(lastReceiveId, -1);
         for (final Completion completion : completions) {
-            assertThat(completion.status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(completion.status()).isEqualTo(WorkCompletionStatus.SUCCESS);
             assertThat(completion.msn())
                     .as("receive-side MSNs only grow")
                     .isGreaterThanOrEqualTo(nextMsn[completion.streamId()]);
             nextMsn[completion.streamId()] = completion.msn() + 1;
-            if (completion.type() == CompletionType.RECEIVE) {
+            if (completion.type() == WorkCompletionType.RECEIVE) {
                 final Operation send = byReceiveId.get(completion.workRequestId());
                 assertThat(send).as("a posted receive").isNotNull();
                 assertThat(completion.byteLength()).isEqualTo(send.length());
@@ -266,7 +266,7 @@ class RandomOperationsSimulationTest {
                         .isGreaterThan(lastReceiveId[completion.streamId()]);
                 lastReceiveId[completion.streamId()] = completion.workRequestId();
             } else {
-                assertThat(completion.type()).isEqualTo(CompletionType.RECEIVE_IMMEDIATE);
+                assertThat(completion.type()).isEqualTo(WorkCompletionType.RECEIVE_IMMEDIATE);
                 final Operation write = batch.stream()
                         .filter(op -> op.id() == completion.immediate())
                         .findFirst()

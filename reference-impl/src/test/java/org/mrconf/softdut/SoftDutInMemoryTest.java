@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mrconf.agent.Requests;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 /** Two in-memory soft DUTs wired through their sinks, as the CLI's embedded mode wires a tester. */
 class SoftDutInMemoryTest {
@@ -46,7 +46,11 @@ class SoftDutInMemoryTest {
                     assertThat(destination).isEqualTo(ADDRESS_B);
                     sourcePortsFromA.add(sourcePort);
                     firstPacketFromA.compareAndSet(null, packet);
-                    peer[0].deliver(packet, ADDRESS_A, sourcePort, markCe && Ecn.isCapable(ecn) ? Ecn.CE : ecn);
+                    peer[0].deliver(
+                            packet,
+                            ADDRESS_A,
+                            sourcePort,
+                            markCe && EcnCodepoint.isCapable(ecn) ? EcnCodepoint.CE : ecn);
                 });
         b = SoftDut.inMemory(
                 SoftDutOptions.builder().bindAddress(ADDRESS_B).build(),
@@ -214,11 +218,11 @@ class SoftDutInMemoryTest {
         awaitCompletion(a);
         final long unexpectedBefore = counters(b).get("rx_unexpected_source").asLong();
 
-        b.deliver(firstPacketFromA.get(), STRANGER, 50000, Ecn.NOT_ECT);
+        b.deliver(firstPacketFromA.get(), STRANGER, 50000, EcnCodepoint.NOT_ECT);
         awaitCounter(b, "rx_unexpected_source", unexpectedBefore + 1);
 
         ok(b, "destroy_connection", args("localId", 2));
-        b.deliver(firstPacketFromA.get(), ADDRESS_A, 50000, Ecn.NOT_ECT);
+        b.deliver(firstPacketFromA.get(), ADDRESS_A, 50000, EcnCodepoint.NOT_ECT);
         awaitCounter(b, "rx_unknown_connection", 1);
     }
 

@@ -60,7 +60,7 @@ class AdversarialPeerTest {
         assertThat(region.memory().get(0)).isZero();
         assertThat(endpoint.pollCompletion())
                 .extracting(Completion::workRequestId, Completion::status)
-                .containsExactly(11L, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                .containsExactly(11L, WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
         assertThat(nacks()).extracting(NackPacket::code).containsExactly(NackCode.REMOTE_ACCESS);
     }
 
@@ -76,7 +76,7 @@ class AdversarialPeerTest {
         assertThat(region.memory().get(0)).isZero();
         assertThat(endpoint.pollCompletion())
                 .extracting(Completion::workRequestId, Completion::status)
-                .containsExactly(22L, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                .containsExactly(22L, WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
     }
 
     @Test
@@ -94,7 +94,7 @@ class AdversarialPeerTest {
         deliver(data(Opcode.WRITE_WITH_IMMEDIATE, 2, 0, 128, 64, fill(64, 0x44), 0x3000, key, 77));
         assertThat(endpoint.pollCompletion())
                 .extracting(Completion::type, Completion::byteLength)
-                .containsExactly(CompletionType.RECEIVE_IMMEDIATE, 128L);
+                .containsExactly(WorkCompletionType.RECEIVE_IMMEDIATE, 128L);
     }
 
     @Test
@@ -172,7 +172,7 @@ class AdversarialPeerTest {
         assertThat(endpoint.pollCompletion())
                 .as("7.5.8: the NACK's reason, although the NACK also settles the message's last PSN")
                 .extracting(Completion::workRequestId, Completion::status)
-                .containsExactly(44L, CompletionStatus.REMOTE_ACCESS_ERROR);
+                .containsExactly(44L, WorkCompletionStatus.REMOTE_ACCESS_ERROR);
     }
 
     @Test
@@ -193,8 +193,8 @@ class AdversarialPeerTest {
         assertThat(endpoint.pollCompletions(4))
                 .extracting(Completion::workRequestId, Completion::status)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.SUCCESS),
-                        org.assertj.core.groups.Tuple.tuple(101L, CompletionStatus.SUCCESS));
+                        org.assertj.core.groups.Tuple.tuple(100L, WorkCompletionStatus.SUCCESS),
+                        org.assertj.core.groups.Tuple.tuple(101L, WorkCompletionStatus.SUCCESS));
         final byte[] first = new byte[32];
         region.memory().get(0, first);
         assertThat(first)
@@ -222,8 +222,8 @@ class AdversarialPeerTest {
         assertThat(endpoint.pollCompletions(8))
                 .extracting(Completion::workRequestId, Completion::status)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(101L, CompletionStatus.SUCCESS),
-                        org.assertj.core.groups.Tuple.tuple(100L, CompletionStatus.SUCCESS));
+                        org.assertj.core.groups.Tuple.tuple(101L, WorkCompletionStatus.SUCCESS),
+                        org.assertj.core.groups.Tuple.tuple(100L, WorkCompletionStatus.SUCCESS));
         final byte[] second = new byte[32];
         region.memory().get(0x40, second);
         assertThat(second).as("MSN 0's bytes stay in RSN 1's buffer").containsOnly(0x42);

@@ -10,7 +10,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.CommonHeader;
 import org.mrconf.wire.DataPacket;
@@ -68,7 +68,8 @@ class EndpointTest {
         final Completion completion = runUntilCompletion(a);
 
         assertThat(completion)
-                .isEqualTo(new Completion(7, A_ID, 0, 0, CompletionType.WRITE, CompletionStatus.SUCCESS, 200_000, 0));
+                .isEqualTo(new Completion(
+                        7, A_ID, 0, 0, WorkCompletionType.WRITE, WorkCompletionStatus.SUCCESS, 200_000, 0));
         assertSameBytes(bMemory, 64, aMemory, 0, 200_000);
         final Set<Integer> pathsUsed = new HashSet<>();
         final Set<Integer> portsUsed = new HashSet<>();
@@ -76,7 +77,7 @@ class EndpointTest {
             if (sent.from() == 0 && sent.packet() instanceof DataPacket data) {
                 pathsUsed.add(data.header().pathId());
                 portsUsed.add(sent.srcPort());
-                assertThat(sent.ecn()).as("data is ECN-capable (4.1.7)").isEqualTo(Ecn.ECT_0);
+                assertThat(sent.ecn()).as("data is ECN-capable (4.1.7)").isEqualTo(EcnCodepoint.ECT_0);
             }
         }
         assertThat(pathsUsed).containsExactlyInAnyOrder(0, 1, 2, 3);
@@ -116,7 +117,7 @@ class EndpointTest {
         });
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 100_000, BASE, bMemory.key(), 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
 
         final List<DataPacket> retransmissions = network.sentBy(0, DataPacket.class).stream()
                 .filter(p -> (p.header().flags() & PacketFlags.RETRANSMISSION) != 0)
@@ -204,10 +205,10 @@ class EndpointTest {
 
         b.postReceive(B_ID, 0, bMemory.key(), BASE, 1000, 55);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         assertThat(runUntilCompletion(b))
                 .extracting(Completion::workRequestId, Completion::status)
-                .containsExactly(55L, CompletionStatus.SUCCESS);
+                .containsExactly(55L, WorkCompletionStatus.SUCCESS);
         assertSameBytes(bMemory, 0, aMemory, 0, 500);
     }
 
@@ -216,8 +217,8 @@ class EndpointTest {
         b.postReceive(B_ID, 0, bMemory.key(), BASE, 100, 55);
         a.postSend(A_ID, 0, aMemory.key(), BASE, 5000, 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_MESSAGE_TOO_LONG);
-        assertThat(runUntilCompletion(b).status()).isEqualTo(CompletionStatus.LOCAL_LENGTH_ERROR);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.REMOTE_MESSAGE_TOO_LONG);
+        assertThat(runUntilCompletion(b).status()).isEqualTo(WorkCompletionStatus.LOCAL_LENGTH_ERROR);
         assertThat(bytes(bMemory, 0, 5000)).containsOnly(0);
     }
 
@@ -228,7 +229,7 @@ class EndpointTest {
 
         assertThat(runUntilCompletion(a))
                 .extracting(Completion::type, Completion::status, Completion::byteLength)
-                .containsExactly(CompletionType.READ, CompletionStatus.SUCCESS, 50_000L);
+                .containsExactly(WorkCompletionType.READ, WorkCompletionStatus.SUCCESS, 50_000L);
         assertSameBytes(aMemory, 500_000, bMemory, 1000, 50_000);
     }
 
@@ -238,14 +239,14 @@ class EndpointTest {
 
         assertThat(runUntilCompletion(b))
                 .extracting(Completion::type, Completion::immediate, Completion::byteLength)
-                .containsExactly(CompletionType.RECEIVE_IMMEDIATE, 0xCAFEBABEL, 3000L);
+                .containsExactly(WorkCompletionType.RECEIVE_IMMEDIATE, 0xCAFEBABEL, 3000L);
     }
 
     @Test
     void shouldRejectABadKeyWithoutTouchingMemory() {
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 5000, BASE, bMemory.key() ^ 0x55, 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.REMOTE_ACCESS_ERROR);
         assertThat(bytes(bMemory, 0, 5000)).containsOnly(0);
         assertThat(b.counters().get(Counter.REJECT_REMOTE_ACCESS)).isPositive();
     }
@@ -254,7 +255,7 @@ class EndpointTest {
     void shouldNackARejectedMessageOnceAndAcknowledgeItsOtherPackets() {
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 30_000, BASE, bMemory.key() ^ 0x55, 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.REMOTE_ACCESS_ERROR);
         network.runIdle(network.nowNs() + 1_000_000);
         assertThat(b.counters().get(Counter.TX_NACKS))
                 .as("9.1.5: the first NACK already fails the message")
@@ -278,7 +279,7 @@ class EndpointTest {
                             bMemory.key() & 0xFFFFFFFFL,
                             new byte[1000])
                     .toBytes();
-            network.inject(0, 1, 50000, Ecn.ECT_0, badStream);
+            network.inject(0, 1, 50000, EcnCodepoint.ECT_0, badStream);
         }
         network.runIdle(network.nowNs() + 100_000);
 
@@ -294,7 +295,7 @@ class EndpointTest {
     void shouldRejectAnOutOfBoundsWriteWithoutTouchingMemory() {
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 5000, BASE + (1 << 20) - 4000, bMemory.key(), 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_BOUNDS_ERROR);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.REMOTE_BOUNDS_ERROR);
         assertThat(b.counters().get(Counter.REJECT_BOUNDS)).isPositive();
         // Every packet checks the whole message, so not even the in-bounds segments land (11.1.3).
         assertThat(bytes(bMemory, (1 << 20) - 4000, 4000)).containsOnly(0);
@@ -306,7 +307,7 @@ class EndpointTest {
         b.invalidateRegion(bMemory.key());
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 5000, BASE, bMemory.key(), 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.REMOTE_ACCESS_ERROR);
         assertThat(bytes(bMemory, 0, 5000)).containsOnly(0);
     }
 
@@ -319,7 +320,7 @@ class EndpointTest {
                         })
                 .toBytes();
 
-        network.inject(2, 1, 50000, Ecn.ECT_0, write);
+        network.inject(2, 1, 50000, EcnCodepoint.ECT_0, write);
         network.runIdle(1_000_000);
 
         assertThat(b.counters().get(Counter.RX_UNEXPECTED_SOURCE)).isEqualTo(1);
@@ -339,7 +340,7 @@ class EndpointTest {
                         CommonHeader.of(B_ID, 0, 1), 0, 0, 100, 0, 0, BASE, bMemory.key() & 0xFFFFFFFFL, new byte[100])
                 .toBytes();
 
-        network.inject(0, 1, 50000, Ecn.ECT_0, stale);
+        network.inject(0, 1, 50000, EcnCodepoint.ECT_0, stale);
         network.runIdle(network.nowNs() + 1_000_000);
 
         assertThat(b.counters().get(Counter.RX_STALE)).isEqualTo(1);
@@ -358,7 +359,7 @@ class EndpointTest {
                 .toBytes();
         write[write.length - 1] ^= 1;
 
-        network.inject(0, 1, 50000, Ecn.ECT_0, write);
+        network.inject(0, 1, 50000, EcnCodepoint.ECT_0, write);
         network.runIdle(1_000_000);
 
         assertThat(b.counters().get(Counter.RX_BAD_CRC)).isEqualTo(1);
@@ -381,7 +382,7 @@ class EndpointTest {
         final int pathBefore = -1;
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 2000, BASE, bMemory.key(), 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).isEqualTo(1);
         assertThat(a.counters().get(Counter.REPATHS)).isEqualTo(1);
         final List<TestNetwork.Sent> tail = network.log.stream()
@@ -402,7 +403,7 @@ class EndpointTest {
     void shouldRecoverALostTailWithAProbeInsteadOfATimeoutOnceTheRttIsKnown() {
         // First every path gets an RTT sample: a probe waits for a multiple of its path's smoothed RTT.
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 20_000, BASE, bMemory.key(), 1);
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         final int sentBefore = network.log.size();
         final boolean[] dropped = {false};
         network.filter((sent, fate) -> {
@@ -416,7 +417,7 @@ class EndpointTest {
         });
         a.postWrite(A_ID, 0, aMemory.key(), BASE + 20_000, 2000, BASE + 20_000, bMemory.key(), 2);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         assertThat(dropped[0]).isTrue();
         assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).as("no timeout").isZero();
         final List<TestNetwork.Sent> after = network.log.subList(sentBefore, network.log.size());
@@ -453,7 +454,7 @@ class EndpointTest {
                         .build());
         // First every path gets an RTT sample: a probe waits for a multiple of its path's smoothed RTT.
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 20_000, BASE, bMemory.key(), 1);
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         final boolean[] dropped = {false};
         network.filter((sent, fate) -> {
             if (!dropped[0]
@@ -466,7 +467,7 @@ class EndpointTest {
         });
         a.postWrite(A_ID, 0, aMemory.key(), BASE + 20_000, 2000, BASE + 20_000, bMemory.key(), 2);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).isEqualTo(1);
         assertThat(network.log.stream().filter(s -> s.packet() instanceof ProbePacket))
                 .isEmpty();
@@ -509,7 +510,7 @@ class EndpointTest {
                 ConnectionConfig.of(B_ID, A_ID, 0, 1, 1).withInitialPsns(0x7777_0000L, 0xFFFF_FFF0L));
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 40_000, BASE, bMemory.key(), 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         assertSameBytes(bMemory, 0, aMemory, 0, 40_000);
         assertThat(network.sentBy(0, DataPacket.class))
                 .extracting(p -> p.header().psn())
@@ -538,7 +539,7 @@ class EndpointTest {
         network.filter((sent, fate) -> false);
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 100, BASE, bMemory.key(), 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.TRANSPORT_TIMEOUT);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.TRANSPORT_TIMEOUT);
         assertThat(a.isConnectionUp(A_ID)).isFalse();
         assertThat(a.counters().get(Counter.RTO_EXPIRATIONS)).isGreaterThan(3);
     }
@@ -553,7 +554,7 @@ class EndpointTest {
         });
         a.postWriteWithImmediate(A_ID, 0, aMemory.key(), BASE, 10_000, BASE, bMemory.key(), 5, 1);
 
-        assertThat(runUntilCompletion(a).status()).isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
         network.runIdle(network.nowNs() + 1_000_000);
         assertThat(b.pollCompletions(10)).hasSize(1);
         assertThat(b.counters().get(Counter.RX_DUPLICATE)).isPositive();

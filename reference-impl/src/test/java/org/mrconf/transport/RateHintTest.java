@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 
 /** The receiver's fair-share hint (clause 8.2.4). */
 class RateHintTest {
@@ -36,7 +36,7 @@ class RateHintTest {
         active(4, 0);
         final long fair = hint.currentMbps(0);
         for (int i = 0; i < 10; i++) {
-            hint.onData(Ecn.CE);
+            hint.onData(EcnCodepoint.CE);
         }
         active(4, INTERVAL);
         final long marked = hint.currentMbps(INTERVAL);
@@ -44,7 +44,7 @@ class RateHintTest {
         long later = marked;
         for (int interval = 2; interval < 40; interval++) {
             active(4, interval * INTERVAL);
-            hint.onData(Ecn.ECT_0);
+            hint.onData(EcnCodepoint.ECT_0);
             later = hint.currentMbps(interval * INTERVAL);
         }
         assertThat(later).isEqualTo(fair);
@@ -56,7 +56,7 @@ class RateHintTest {
         final long fair = hint.currentMbps(0);
         long last = fair;
         for (int interval = 1; interval < 20; interval++) {
-            hint.onData(Ecn.CE);
+            hint.onData(EcnCodepoint.CE);
             active(2, interval * INTERVAL);
             last = hint.currentMbps(interval * INTERVAL);
         }

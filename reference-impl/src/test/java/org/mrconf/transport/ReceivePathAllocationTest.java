@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.PacketEncoder;
 
@@ -35,12 +35,13 @@ class ReceivePathAllocationTest {
             deliver(endpoint, warmUp, packetLength, now); // duplicates after the first round: the same code path, warm
         }
         // Allocate the stream state of connection 2 before measuring, as the first packet of a stream does.
-        endpoint.onPacket(1, 49152, Ecn.ECT_0, measured, 0, packetLength, ++now[0]);
+        endpoint.onPacket(1, 49152, EcnCodepoint.ECT_0, measured, 0, packetLength, ++now[0]);
 
         final long before =
                 threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         for (int i = 1; i < PACKETS; i++) {
-            endpoint.onPacket(1, 49152 + i % 8, Ecn.ECT_0, measured, i * packetLength, packetLength, now[0] += 100);
+            endpoint.onPacket(
+                    1, 49152 + i % 8, EcnCodepoint.ECT_0, measured, i * packetLength, packetLength, now[0] += 100);
         }
         final long allocated =
                 threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
@@ -55,7 +56,8 @@ class ReceivePathAllocationTest {
     private static void deliver(
             final Endpoint endpoint, final ByteBuffer packets, final int packetLength, final long[] now) {
         for (int i = 0; i < PACKETS; i++) {
-            endpoint.onPacket(1, 49152 + i % 8, Ecn.ECT_0, packets, i * packetLength, packetLength, now[0] += 100);
+            endpoint.onPacket(
+                    1, 49152 + i % 8, EcnCodepoint.ECT_0, packets, i * packetLength, packetLength, now[0] += 100);
         }
     }
 

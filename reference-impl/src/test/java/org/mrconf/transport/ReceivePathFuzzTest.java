@@ -66,7 +66,7 @@ class ReceivePathFuzzTest {
             }
             Completion completion;
             while ((completion = endpoint.pollCompletion()) != null) {
-                if (completion.type() == CompletionType.RECEIVE) {
+                if (completion.type() == WorkCompletionType.RECEIVE) {
                     final int times = completed.merge(completion.workRequestId(), 1, Integer::sum);
                     assertThat(times)
                             .as("receive %d completed", completion.workRequestId())

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.PacketTransmitter;
 import org.mrconf.wire.Packet;
 
@@ -138,6 +138,6 @@ final class TestNetwork {
     }
 
     static boolean isCe(final int ecn) {
-        return ecn == Ecn.CE;
+        return ecn == EcnCodepoint.CE;
     }
 }

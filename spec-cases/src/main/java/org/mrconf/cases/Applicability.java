@@ -18,7 +18,7 @@ import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 
 /**
  * Decides, from the device's declarations alone, whether a case applies to it (the NOT_APPLICABLE verdict of
@@ -72,7 +72,7 @@ public final class Applicability implements ExecutionCondition {
      * Why a case verifying {@code clauseIds} does not apply to a device with {@code profile}, or empty when it
      * applies. Unknown clause ids are left to the catalogue test; they never make a case not applicable.
      */
-    public static Optional<String> notApplicableReason(final List<String> clauseIds, final DutProfile profile) {
+    public static Optional<String> notApplicableReason(final List<String> clauseIds, final DeviceDeclaration profile) {
         final List<String> reasons = new ArrayList<>();
         for (final String id : clauseIds) {
             final Optional<Clause> clause = CATALOGUE.find(id);

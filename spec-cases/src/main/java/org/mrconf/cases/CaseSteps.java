@@ -8,10 +8,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import org.apiguardian.api.API;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PeerConnection;
@@ -63,8 +63,8 @@ public final class CaseSteps {
     }
 
     /** As {@link #declaredFirstWindow(Testbed)}, from the device's profile. */
-    public static int declaredFirstWindow(final DutProfile profile) {
-        final DutProfile.Congestion congestion = profile.parameters().congestion();
+    public static int declaredFirstWindow(final DeviceDeclaration profile) {
+        final DeviceDeclaration.Congestion congestion = profile.parameters().congestion();
         final int path = congestion.initialPathWindow();
         final int connection = congestion.initialConnectionWindow();
         final int declared = path > 0 && connection > 0 ? Math.min(path, connection) : Math.max(path, connection);

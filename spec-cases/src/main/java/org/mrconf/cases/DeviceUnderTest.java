@@ -4,8 +4,8 @@ import static org.apiguardian.api.API.Status.MAINTAINED;
 
 import java.util.Objects;
 import org.apiguardian.api.API;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControl;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WireLink;
 
 /**
@@ -19,7 +19,7 @@ import org.mrconf.dut.WireLink;
  *     tolerance (spec clauses 12.1.2 and 12.1.3). Cases judge against these values, never against guesses.
  */
 @API(status = MAINTAINED, since = "0.1")
-public record DeviceUnderTest(String name, DutControl control, WireLink link, DutProfile profile) {
+public record DeviceUnderTest(String name, DutControl control, WireLink link, DeviceDeclaration profile) {
     public DeviceUnderTest {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(control, "control");

@@ -9,11 +9,11 @@ import java.util.Random;
 import java.util.function.UnaryOperator;
 import org.apiguardian.api.API;
 import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PeerConnection;
@@ -42,7 +42,7 @@ public final class Testbed implements AutoCloseable {
      */
     public static final Duration QUIET = Duration.ofMillis(300);
 
-    private final DutProfile profile;
+    private final DeviceDeclaration profile;
     private final DutControl control;
     private final TesterPeer peer;
     private final PeerConnection connection;
@@ -55,7 +55,7 @@ public final class Testbed implements AutoCloseable {
             final TesterPeer peer,
             final PeerConnection connection,
             final long key,
-            final DutProfile profile) {
+            final DeviceDeclaration profile) {
         this.profile = profile;
         this.control = control;
         this.peer = peer;
@@ -121,7 +121,7 @@ public final class Testbed implements AutoCloseable {
     }
 
     /** What the device declared: claims, limits, timers and their tolerance. */
-    public DutProfile profile() {
+    public DeviceDeclaration profile() {
         return profile;
     }
 

@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 /**
  * How a work request or receive ended ({@code poll_completions}' {@code status}; spec clause 7.5.8).
  *
- * <p>Deliberately not the reference's {@code org.mrconf.transport.CompletionStatus}: the suite reaches every device, the reference included,
+ * <p>Deliberately not the reference's {@code org.mrconf.transport.WorkCompletionStatus}: the suite reaches every device, the reference included,
  * only through the control protocol, and shares no code with any of them. A test keeps the vocabularies in step.
  */
 @API(status = MAINTAINED, since = "0.1")

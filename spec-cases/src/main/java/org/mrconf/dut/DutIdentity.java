@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 
 /**
  * Who made the device under test and which software drives it (spec clause 12.1.2): from the agent's
- * {@code hello} and from the {@link DutProfile}; reports print it.
+ * {@code hello} and from the {@link DeviceDeclaration}; reports print it.
  */
 @API(status = MAINTAINED, since = "0.1")
 public record DutIdentity(String vendor, String model, String firmware, String driver) {

@@ -11,7 +11,7 @@ import org.mrconf.catalogue.Profile;
 
 /**
  * What the agent's {@code hello} says about the device: its identity, the profiles it claims, where it speaks
- * MetaRoCE and its limits. The runner compares it with the {@link DutProfile}.
+ * MetaRoCE and its limits. The runner compares it with the {@link DeviceDeclaration}.
  *
  * @param protocol       the control protocol version the agent answered with (1)
  * @param implementation vendor, model, firmware, driver
@@ -26,7 +26,7 @@ import org.mrconf.catalogue.Profile;
  *                       {@code defects}; empty for a clean device): a report names them, so that a defect DUT
  *                       never passes as clean
  * @param declarations   the reorder tolerance and the test parameters {@code hello} gives (clause 12.1.5), which the
- *                       tester judges by when no DUT profile file is given
+ *                       tester judges by when no declaration file is given
  */
 @API(status = MAINTAINED, since = "0.1")
 public record DutInfo(

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
-import org.mrconf.dut.DutProfile.Link;
+import org.mrconf.dut.DeviceDeclaration.Link;
 import org.mrconf.wire.WireConstants;
 
 /**
@@ -39,8 +39,8 @@ import org.mrconf.wire.WireConstants;
  *   <li>anything else: the path of a {@link ProfileFile}.</li>
  * </ul>
  *
- * The shortcuts carry no declarations: {@link #applyTo(DutProfile)} puts their addresses into a base profile,
- * e.g. the bundled {@value DutProfileLoader#REFERENCE_UDP}.
+ * The shortcuts carry no declarations: {@link #applyTo(DeviceDeclaration)} puts their addresses into a base profile,
+ * e.g. the bundled {@value DeclarationLoader#REFERENCE_UDP}.
  */
 @API(status = MAINTAINED, since = "0.1")
 public sealed interface DutTarget {
@@ -54,19 +54,19 @@ public sealed interface DutTarget {
      * Parses a {@code --dut} value.
      *
      * @param text the argument, or {@code null} when it was not given
-     * @throws DutProfileException naming the part of a shortcut that is wrong
+     * @throws DeclarationException naming the part of a shortcut that is wrong
      */
-    static DutTarget parse(String text) throws DutProfileException {
+    static DutTarget parse(String text) throws DeclarationException {
         if (text == null) {
             return new Embedded();
         }
         if (text.isBlank()) {
             // Given but empty is a mistake (an unset shell variable), not a request for the embedded reference.
-            throw new DutProfileException(
+            throw new DeclarationException(
                     SOURCE,
                     "(target)",
                     "is blank; leave --dut out to test the embedded reference, or give udp://HOST:PORT, iface:NAME"
-                            + " or a profile file");
+                            + " or a declaration file");
         }
         String trimmed = text.strip();
         if (trimmed.equals(Embedded.NAME) || trimmed.startsWith(Embedded.NAME + "?")) {
@@ -80,16 +80,16 @@ public sealed interface DutTarget {
         }
         java.util.regex.Matcher scheme = URL_SCHEME.matcher(trimmed);
         if (scheme.lookingAt()) {
-            throw new DutProfileException(
+            throw new DeclarationException(
                     SOURCE,
                     "(target)",
                     "unknown scheme '" + scheme.group(1) + "' in \"" + trimmed
-                            + "\": expected udp://HOST:PORT, iface:NAME or a profile file");
+                            + "\": expected udp://HOST:PORT, iface:NAME or a declaration file");
         }
         try {
             return new ProfileFile(Path.of(trimmed));
         } catch (InvalidPathException e) {
-            throw new DutProfileException(
+            throw new DeclarationException(
                     SOURCE, "(file)", "not a profile path, udp://host:port or iface:NAME: \"" + trimmed + "\"", e);
         }
     }
@@ -98,7 +98,7 @@ public sealed interface DutTarget {
      * The profile to test with: the shortcut's addresses and link put into {@code base}; a {@link ProfileFile} is
      * not applied (load it instead) and returns {@code base} unchanged.
      */
-    DutProfile applyTo(DutProfile base);
+    DeviceDeclaration applyTo(DeviceDeclaration base);
 
     /**
      * The reference DUT in the suite's own process.
@@ -135,25 +135,25 @@ public sealed interface DutTarget {
             this(defects, STANDARD);
         }
 
-        static Embedded parse(String text) throws DutProfileException {
+        static Embedded parse(String text) throws DeclarationException {
             int question = text.indexOf('?');
             Map<String, String> query = Udp.query(question < 0 ? null : text.substring(question + 1));
             String names = query.remove("defect");
             String configuration = query.remove("config");
             String variant = query.remove("variant");
             if (!query.isEmpty()) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE,
                         query.keySet().iterator().next(),
                         "unknown parameter, expected defect, config or variant");
             }
             if (variant != null) {
                 if (variant.isBlank()) {
-                    throw new DutProfileException(
+                    throw new DeclarationException(
                             SOURCE, "variant", "name a legal variant (./metaroce selftest --list shows them)");
                 }
                 if (names != null || configuration != null) {
-                    throw new DutProfileException(
+                    throw new DeclarationException(
                             SOURCE,
                             "variant",
                             "a variant runs the clean reference in its standard configuration: give it alone");
@@ -161,7 +161,7 @@ public sealed interface DutTarget {
                 return new Embedded(List.of(), STANDARD, Optional.of(variant.strip()));
             }
             if (configuration != null && configuration.isBlank()) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE,
                         "config",
                         "name a configuration: standard, long-haul, ipv6, frames, core, reorder or capped-window");
@@ -175,13 +175,13 @@ public sealed interface DutTarget {
                     .filter(name -> !name.isEmpty())
                     .toList();
             if (defects.isEmpty()) {
-                throw new DutProfileException(SOURCE, "defect", "give one or more defect names, comma separated");
+                throw new DeclarationException(SOURCE, "defect", "give one or more defect names, comma separated");
             }
             return new Embedded(defects, configuration);
         }
 
         @Override
-        public DutProfile applyTo(DutProfile base) {
+        public DeviceDeclaration applyTo(DeviceDeclaration base) {
             return base.withControl(Optional.empty()).withLink(Link.embedded());
         }
     }
@@ -201,19 +201,19 @@ public sealed interface DutTarget {
             Objects.requireNonNull(token, "token");
         }
 
-        static Udp parse(String text) throws DutProfileException {
+        static Udp parse(String text) throws DeclarationException {
             URI uri;
             try {
                 uri = new URI(text);
             } catch (URISyntaxException e) {
-                throw new DutProfileException(SOURCE, "udp", "not udp://host:port: " + e.getMessage(), e);
+                throw new DeclarationException(SOURCE, "udp", "not udp://host:port: " + e.getMessage(), e);
             }
             if (!"udp".equals(uri.getScheme())
                     || uri.getHost() == null
                     || uri.getRawPath() != null && !uri.getRawPath().isEmpty()
                     || uri.getRawUserInfo() != null
                     || uri.getRawFragment() != null) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE, "udp", "expected udp://host:port[?control=P&token=T], found \"" + text + "\"");
             }
             String host = uri.getHost();
@@ -223,36 +223,36 @@ public sealed interface DutTarget {
             InetAddress address =
                     "localhost".equals(host) ? InetAddress.getLoopbackAddress() : JsonFields.parseLiteral(host);
             if (address == null) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE, "host", "must be an IP address literal or localhost, found \"" + host + "\"");
             }
             int port = uri.getPort() < 0 ? WireConstants.DEFAULT_UDP_PORT : uri.getPort();
             if (port < 1 || port > 0xFFFF) {
-                throw new DutProfileException(SOURCE, "port", "must be 1 to 65535, found " + port);
+                throw new DeclarationException(SOURCE, "port", "must be 1 to 65535, found " + port);
             }
             Map<String, String> query = query(uri.getRawQuery());
             int controlPort = port + 1;
             if (query.containsKey("control")) {
                 controlPort = portValue(query.remove("control"), "control");
             } else if (controlPort > 0xFFFF) {
-                throw new DutProfileException(SOURCE, "control", "port + 1 is not a port; give ?control=P");
+                throw new DeclarationException(SOURCE, "control", "port + 1 is not a port; give ?control=P");
             }
             Optional<String> token = Optional.ofNullable(query.remove("token"));
             if (token.isPresent() && token.get().length() < ControlEndpoint.MIN_TOKEN_LENGTH) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE,
                         "token",
                         "must be at least " + ControlEndpoint.MIN_TOKEN_LENGTH + " characters, found "
                                 + token.get().length());
             }
             if (!query.isEmpty()) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE, query.keySet().iterator().next(), "unknown parameter, expected control or token");
             }
             return new Udp(address, port, controlPort, token);
         }
 
-        static Map<String, String> query(String raw) throws DutProfileException {
+        static Map<String, String> query(String raw) throws DeclarationException {
             Map<String, String> values = new LinkedHashMap<>();
             if (raw == null || raw.isEmpty()) {
                 return values;
@@ -260,18 +260,18 @@ public sealed interface DutTarget {
             for (String pair : raw.split("&")) {
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
-                    throw new DutProfileException(SOURCE, pair.isEmpty() ? "(query)" : pair, "expected name=value");
+                    throw new DeclarationException(SOURCE, pair.isEmpty() ? "(query)" : pair, "expected name=value");
                 }
                 String name = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
                 String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 if (values.put(name, value) != null) {
-                    throw new DutProfileException(SOURCE, name, "given twice");
+                    throw new DeclarationException(SOURCE, name, "given twice");
                 }
             }
             return values;
         }
 
-        static int portValue(String text, String field) throws DutProfileException {
+        static int portValue(String text, String field) throws DeclarationException {
             try {
                 int port = Integer.parseInt(text);
                 if (port >= 1 && port <= 0xFFFF) {
@@ -280,7 +280,7 @@ public sealed interface DutTarget {
             } catch (NumberFormatException e) {
                 // Reported below with the same words as an out-of-range number.
             }
-            throw new DutProfileException(SOURCE, field, "must be a port 1 to 65535, found \"" + text + "\"");
+            throw new DeclarationException(SOURCE, field, "must be a port 1 to 65535, found \"" + text + "\"");
         }
 
         /** The agent's endpoint. */
@@ -290,7 +290,7 @@ public sealed interface DutTarget {
 
         /** Sets the DUT's address and port, the control endpoint and a UDP link. */
         @Override
-        public DutProfile applyTo(DutProfile base) {
+        public DeviceDeclaration applyTo(DeviceDeclaration base) {
             return base.withParameters(base.parameters().withDut(new InetSocketAddress(address, port)))
                     .withControl(Optional.of(control()))
                     .withLink(Link.udp());
@@ -325,14 +325,14 @@ public sealed interface DutTarget {
             this(name, Optional.empty(), Optional.empty(), WireConstants.DEFAULT_UDP_PORT + 1, Optional.empty());
         }
 
-        static RawInterface parse(String text) throws DutProfileException {
+        static RawInterface parse(String text) throws DeclarationException {
             int question = text.indexOf('?');
             String name = question < 0 ? text : text.substring(0, question);
             if (name.isEmpty()
                     || name.length() > 15
                     || name.contains("/")
                     || name.chars().anyMatch(Character::isWhitespace)) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE,
                         "iface",
                         "not a Linux interface name (1 to 15 characters, no " + "'/' or spaces): \"" + name + "\"");
@@ -345,13 +345,13 @@ public sealed interface DutTarget {
                     : WireConstants.DEFAULT_UDP_PORT + 1;
             Optional<String> token = Optional.ofNullable(query.remove("token"));
             if (!query.isEmpty()) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE,
                         query.keySet().iterator().next(),
                         "unknown parameter, expected dut, tester, control or token");
             }
             if (dut.isPresent() != tester.isPresent()) {
-                throw new DutProfileException(
+                throw new DeclarationException(
                         SOURCE,
                         dut.isPresent() ? "tester" : "dut",
                         "give both dut and tester addresses, or neither and a profile");
@@ -359,13 +359,13 @@ public sealed interface DutTarget {
             return new RawInterface(name, dut, tester, controlPort, token);
         }
 
-        private static Optional<InetAddress> address(String text, String field) throws DutProfileException {
+        private static Optional<InetAddress> address(String text, String field) throws DeclarationException {
             if (text == null) {
                 return Optional.empty();
             }
             InetAddress address = JsonFields.parseLiteral(text);
             if (address == null) {
-                throw new DutProfileException(SOURCE, field, "must be an IP address literal, found \"" + text + "\"");
+                throw new DeclarationException(SOURCE, field, "must be an IP address literal, found \"" + text + "\"");
             }
             return Optional.of(address);
         }
@@ -376,8 +376,8 @@ public sealed interface DutTarget {
         }
 
         @Override
-        public DutProfile applyTo(DutProfile base) {
-            DutProfile profile = base.withLink(Link.raw(name));
+        public DeviceDeclaration applyTo(DeviceDeclaration base) {
+            DeviceDeclaration profile = base.withLink(Link.raw(name));
             if (dut.isPresent()) {
                 int port = WireConstants.DEFAULT_UDP_PORT;
                 profile = profile.withParameters(profile.parameters()
@@ -389,14 +389,14 @@ public sealed interface DutTarget {
         }
     }
 
-    /** A profile file to load with {@link DutProfileLoader#load}. */
+    /** A declaration file to load with {@link DeclarationLoader#load}. */
     record ProfileFile(Path path) implements DutTarget {
         public ProfileFile {
             Objects.requireNonNull(path, "path");
         }
 
         @Override
-        public DutProfile applyTo(DutProfile base) {
+        public DeviceDeclaration applyTo(DeviceDeclaration base) {
             return base;
         }
     }

@@ -10,20 +10,20 @@ import org.apiguardian.api.API;
 
 /**
  * The declarations {@code hello} carries besides the claims (spec clause 12.1.5): the loss-detection tolerance and
- * the test parameters, which the tester judges by when no DUT profile file is given.
+ * the test parameters, which the tester judges by when no declaration file is given.
  *
- * @param reorderTolerance clause 6.3.3; {@link DutProfile.ReorderTolerance#NONE} when {@code hello} gives none
+ * @param reorderTolerance clause 6.3.3; {@link DeviceDeclaration.ReorderTolerance#NONE} when {@code hello} gives none
  * @param timers           the declared timers and their tolerance, when {@code hello} gives {@code parameters}
  * @param congestion       clause 12.1.6, when {@code hello} gives its four congestion fields
  */
 @API(status = MAINTAINED, since = "0.1")
 public record HelloDeclarations(
-        DutProfile.ReorderTolerance reorderTolerance,
-        Optional<DutProfile.Timers> timers,
-        Optional<DutProfile.Congestion> congestion) {
+        DeviceDeclaration.ReorderTolerance reorderTolerance,
+        Optional<DeviceDeclaration.Timers> timers,
+        Optional<DeviceDeclaration.Congestion> congestion) {
     /** What a {@code hello} that gives no declarations beyond the claims stands for. */
     public static final HelloDeclarations NONE =
-            new HelloDeclarations(DutProfile.ReorderTolerance.NONE, Optional.empty(), Optional.empty());
+            new HelloDeclarations(DeviceDeclaration.ReorderTolerance.NONE, Optional.empty(), Optional.empty());
 
     public HelloDeclarations {
         Objects.requireNonNull(reorderTolerance, "reorderTolerance");
@@ -33,11 +33,11 @@ public record HelloDeclarations(
 
     /** Reads {@code result.reorderTolerance} and {@code result.parameters} of a {@code hello} answer. */
     static HelloDeclarations read(final ObjectNode result) throws JsonFields.FieldException {
-        DutProfile.ReorderTolerance tolerance = DutProfile.ReorderTolerance.NONE;
+        DeviceDeclaration.ReorderTolerance tolerance = DeviceDeclaration.ReorderTolerance.NONE;
         if (JsonFields.has(result, "reorderTolerance")) {
             final ObjectNode node = JsonFields.object(result, "result", "reorderTolerance");
             final String at = "result.reorderTolerance";
-            tolerance = new DutProfile.ReorderTolerance(
+            tolerance = new DeviceDeclaration.ReorderTolerance(
                     (int) JsonFields.integer(node, at, "packets", 0, 3),
                     Duration.ofNanos(JsonFields.integer(node, at, "timeNs", 0, Long.MAX_VALUE)));
         }
@@ -46,7 +46,7 @@ public record HelloDeclarations(
         }
         final ObjectNode p = JsonFields.object(result, "result", "parameters");
         final String at = "result.parameters";
-        final DutProfile.Timers timers = new DutProfile.Timers(
+        final DeviceDeclaration.Timers timers = new DeviceDeclaration.Timers(
                 nanos(p, at, "minRtoNs"),
                 nanos(p, at, "initialRtoNs"),
                 nanos(p, at, "maxRtoNs"),
@@ -59,12 +59,12 @@ public record HelloDeclarations(
                         ? Optional.of(Duration.ofNanos(
                                 JsonFields.integer(p, at, "receiverNotReadyRetryUs", 1, Long.MAX_VALUE / 1000) * 1000))
                         : Optional.empty());
-        Optional<DutProfile.Congestion> congestion = Optional.empty();
+        Optional<DeviceDeclaration.Congestion> congestion = Optional.empty();
         if (JsonFields.has(p, "decreaseFactor")
                 || JsonFields.has(p, "linkRateBitsPerSecond")
                 || JsonFields.has(p, "targetUtilization")
                 || JsonFields.has(p, "rateHintIntervalNs")) {
-            // Clause 12.1.6: the four come together. The profile file counts Mbit/s; hello bit/s. The first windows
+            // Clause 12.1.6: the four come together. The declaration file counts Mbit/s; hello bit/s. The first windows
             // are optional here: a hello without them leaves them undeclared (0), for the case to report.
             final java.util.Set<String> undeclared = new java.util.TreeSet<>();
             final int pathWindow = JsonFields.has(p, "initialPathWindowPackets")
@@ -97,7 +97,7 @@ public record HelloDeclarations(
                         at + ".maxConnectionWindowPackets",
                         "must be at least initialConnectionWindowPackets (spec clause 10.1.2): " + maxConnectionWindow);
             }
-            congestion = Optional.of(new DutProfile.Congestion(
+            congestion = Optional.of(new DeviceDeclaration.Congestion(
                     exclusive(p, at, "decreaseFactor"),
                     JsonFields.integer(p, at, "linkRateBitsPerSecond", 1_000_000, Long.MAX_VALUE) / 1_000_000,
                     JsonFields.number(p, at, "targetUtilization", Double.MIN_VALUE, 1),

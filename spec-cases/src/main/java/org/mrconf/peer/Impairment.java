@@ -9,7 +9,7 @@ import org.apiguardian.api.API;
  * test puts on the peer's side of the wire. Implementations are deterministic: the same index always gets the same
  * fate ({@link ScriptedImpairment} by index, {@link RandomImpairment} by a seed), so a failing run can be replayed.
  *
- * <p>Kept apart from the simulated fabric's {@code org.mrconf.fabric.Impairment} on purpose: the suite shares no
+ * <p>Kept apart from the simulated fabric's {@code org.mrconf.fabric.LinkImpairment} on purpose: the suite shares no
  * code with the reference it tests, and this one acts only on what the tester sends.
  */
 @API(status = EXPERIMENTAL, since = "0.1")

@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apiguardian.api.API;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.wire.AckPacket;
 import org.mrconf.wire.DataPacket;
@@ -417,7 +417,7 @@ public final class PacketMatcher implements Predicate<ReceivedPacket> {
      * Received within the declared ACK delay plus the declared timer tolerance after {@code sentNs}: the most
      * clause 8.1.4 allows (the tolerance absorbs the link's own latency, which the profile must cover).
      */
-    public PacketMatcher receivedWithinAckDeadline(long sentNs, DutProfile.Timers timers) {
+    public PacketMatcher receivedWithinAckDeadline(long sentNs, DeviceDeclaration.Timers timers) {
         return receivedWithin(sentNs, timers.ackDeadline());
     }
 

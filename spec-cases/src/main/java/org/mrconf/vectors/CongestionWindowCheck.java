@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -44,7 +44,7 @@ final class CongestionWindowCheck {
 
     private static final long POLL_MS = 2;
 
-    private final Optional<DutProfile.Congestion> declared;
+    private final Optional<DeviceDeclaration.Congestion> declared;
     private final int paths;
     /** Per path, how many packets the tester acknowledged without a CE count while the path had not decreased. */
     private final long[] grownBy;
@@ -54,7 +54,7 @@ final class CongestionWindowCheck {
     private boolean connectionDecreased;
     private boolean connectionRegrown;
 
-    CongestionWindowCheck(final Optional<DutProfile.Congestion> declared, final int paths) {
+    CongestionWindowCheck(final Optional<DeviceDeclaration.Congestion> declared, final int paths) {
         this.declared = declared;
         this.paths = paths;
         this.grownBy = new long[paths];
@@ -96,7 +96,7 @@ final class CongestionWindowCheck {
             final String at,
             final List<String> failures)
             throws InterruptedException {
-        final DutProfile.Congestion congestion = knownWindows(check, rateHintMbps, at);
+        final DeviceDeclaration.Congestion congestion = knownWindows(check, rateHintMbps, at);
         final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
         Map<Integer, Long> counts = outstanding.get();
         long stableSinceNs = System.nanoTime();
@@ -148,8 +148,9 @@ final class CongestionWindowCheck {
     }
 
     /** The declarations the bounds need; INCONCLUSIVE when a window here is not known. */
-    private DutProfile.Congestion knownWindows(final Sidecar.Check check, final long rateHintMbps, final String at) {
-        final DutProfile.Congestion congestion = declared.orElse(null);
+    private DeviceDeclaration.Congestion knownWindows(
+            final Sidecar.Check check, final long rateHintMbps, final String at) {
+        final DeviceDeclaration.Congestion congestion = declared.orElse(null);
         if (congestion == null || congestion.initialPathWindow() < 1 || congestion.initialConnectionWindow() < 1) {
             throw new TestAbortedException(at + ": the device declares no initial path or connection window (clause"
                     + " 12.1.6), so no count of packets in flight can be judged against its windows");
@@ -201,7 +202,7 @@ final class CongestionWindowCheck {
     }
 
     private List<String> exceeded(
-            final Sidecar.Check check, final DutProfile.Congestion congestion, final Map<Integer, Long> counts) {
+            final Sidecar.Check check, final DeviceDeclaration.Congestion congestion, final Map<Integer, Long> counts) {
         final List<String> wrong = new ArrayList<>();
         if (check.pathWindow()) {
             for (final Map.Entry<Integer, Long> path : counts.entrySet()) {
@@ -250,7 +251,7 @@ final class CongestionWindowCheck {
     }
 
     private boolean reached(
-            final Sidecar.Check check, final DutProfile.Congestion congestion, final Map<Integer, Long> counts) {
+            final Sidecar.Check check, final DeviceDeclaration.Congestion congestion, final Map<Integer, Long> counts) {
         boolean path = !check.pathWindow();
         for (final Map.Entry<Integer, Long> count : counts.entrySet()) {
             path |= count.getKey() < paths && count.getValue() >= pathLeast(congestion, count.getKey());
@@ -260,27 +261,27 @@ final class CongestionWindowCheck {
     }
 
     /** The most the path's window can be, as the tester knows it. */
-    private double pathMost(final DutProfile.Congestion congestion, final int path) {
+    private double pathMost(final DeviceDeclaration.Congestion congestion, final int path) {
         final double initial = congestion.initialPathWindow();
         final double grown = grown(initial, grownBy[path]);
         return Math.min(SEND_WINDOW, decreased[path] ? Math.max(1, grown * congestion.decreaseFactor()) : grown);
     }
 
     /** The least a path's window is when no timer expired: what a count must reach to show it binds. */
-    private long pathLeast(final DutProfile.Congestion congestion, final int path) {
+    private long pathLeast(final DeviceDeclaration.Congestion congestion, final int path) {
         final double initial = congestion.initialPathWindow();
         return (long) Math.min(
                 SEND_WINDOW,
                 Math.floor(decreased[path] ? Math.max(1, initial * congestion.decreaseFactor()) : initial));
     }
 
-    private double connectionMost(final DutProfile.Congestion congestion) {
+    private double connectionMost(final DeviceDeclaration.Congestion congestion) {
         final double initial = congestion.initialConnectionWindow();
         final double grown = congestion.capped(grown(initial, sum(grownBy)));
         return connectionDecreased ? Math.max(1, grown * congestion.decreaseFactor()) : grown;
     }
 
-    private long connectionLeast(final DutProfile.Congestion congestion) {
+    private long connectionLeast(final DeviceDeclaration.Congestion congestion) {
         final double initial = congestion.initialConnectionWindow();
         return (long) Math.floor(connectionDecreased ? Math.max(1, initial * congestion.decreaseFactor()) : initial);
     }

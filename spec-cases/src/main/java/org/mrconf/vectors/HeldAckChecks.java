@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.StallAllowance;
@@ -36,7 +36,7 @@ final class HeldAckChecks {
     private static final long POLL_MS = 10;
 
     private final Sidecar sidecar;
-    private final Optional<DutProfile.Timers> timers;
+    private final Optional<DeviceDeclaration.Timers> timers;
     private final Duration quiet;
     private final TesterPeer peer;
     private final DutControl control;
@@ -56,7 +56,7 @@ final class HeldAckChecks {
 
     HeldAckChecks(
             final Sidecar sidecar,
-            final Optional<DutProfile.Timers> timers,
+            final Optional<DeviceDeclaration.Timers> timers,
             final Duration quiet,
             final TesterPeer peer,
             final DutControl control,
@@ -84,7 +84,7 @@ final class HeldAckChecks {
         if (!check.needsNothingAcknowledged()) {
             return;
         }
-        final DutProfile.Timers declared = timers.orElseThrow(() -> new TestAbortedException(
+        final DeviceDeclaration.Timers declared = timers.orElseThrow(() -> new TestAbortedException(
                 "the vector judges the DUT's timers against its declared ones, and the device declares none"));
         final ReceivedPacket first = awaitFirstPacket(at);
         if (check.resentOldest()) {
@@ -116,7 +116,7 @@ final class HeldAckChecks {
      * the tolerance, and never more than three quarters of the connection timeout, after which the DUT may rightly
      * give up (clause 6.7.3).
      */
-    static Duration watchTime(final DutProfile.Timers timers) {
+    static Duration watchTime(final DeviceDeclaration.Timers timers) {
         final long max = timers.maxRto().toNanos();
         final long tolerance = timers.tolerance().toNanos();
         long total = 0;
@@ -139,7 +139,7 @@ final class HeldAckChecks {
      * transmission of any PSN leaves from another UDP source port than the one before it.
      */
     private void resentOldest(
-            final DutProfile.Timers declared,
+            final DeviceDeclaration.Timers declared,
             final ReceivedPacket first,
             final boolean newSourcePort,
             final boolean backoff,
@@ -201,7 +201,7 @@ final class HeldAckChecks {
      * failure, unless it misses by no more than the host's longest stall in it (INCONCLUSIVE).
      */
     static void clamped(
-            final DutProfile.Timers declared,
+            final DeviceDeclaration.Timers declared,
             final List<Interval> intervals,
             final String what,
             final StallMonitor stalls,
@@ -258,7 +258,7 @@ final class HeldAckChecks {
      * clocks say it does not, and the vector is INCONCLUSIVE when they disagree.
      */
     static void doubles(
-            final DutProfile.Timers declared,
+            final DeviceDeclaration.Timers declared,
             final List<Interval> intervals,
             final String what,
             final StallMonitor stalls,
@@ -376,7 +376,10 @@ final class HeldAckChecks {
      * less the tolerance.
      */
     private void failed(
-            final DutProfile.Timers declared, final ReceivedPacket first, final List<Long> wrIds, final String at)
+            final DeviceDeclaration.Timers declared,
+            final ReceivedPacket first,
+            final List<Long> wrIds,
+            final String at)
             throws DutControlException {
         final long timeoutNs = declared.connectionTimeout().toNanos();
         final long deadlineNs = System.nanoTime()

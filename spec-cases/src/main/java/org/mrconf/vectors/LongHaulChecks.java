@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.StallAllowance;
 import org.mrconf.peer.StallMonitor;
@@ -29,8 +29,8 @@ final class LongHaulChecks {
 
     /** The declared timers allow a 10 ms path and back off far enough (without declared timers: INCONCLUSIVE). */
     static void declaredTimers(
-            final Optional<DutProfile.Timers> declared, final String at, final List<String> failures) {
-        final DutProfile.Timers timers = declared.orElseThrow(() ->
+            final Optional<DeviceDeclaration.Timers> declared, final String at, final List<String> failures) {
+        final DeviceDeclaration.Timers timers = declared.orElseThrow(() ->
                 new TestAbortedException(at + ": the device declares no timers, so clause 6.6.5's cannot be judged"));
         if (timers.maxRto().compareTo(MIN_OF_MAX_RTO) < 0) {
             failures.add(String.format(
@@ -63,7 +63,7 @@ final class LongHaulChecks {
             final List<ReceivedPacket> sent,
             final int heldFrom,
             final long answeredAfterNs,
-            final Optional<DutProfile.Timers> declared,
+            final Optional<DeviceDeclaration.Timers> declared,
             final String at,
             final List<String> failures,
             final StallMonitor stalls) {
@@ -75,7 +75,7 @@ final class LongHaulChecks {
             if (original == null) {
                 continue;
             }
-            final DutProfile.Timers timers = declared.orElseThrow(() -> new TestAbortedException(at + ": the DUT"
+            final DeviceDeclaration.Timers timers = declared.orElseThrow(() -> new TestAbortedException(at + ": the DUT"
                     + " resent a packet, and without declared timers it cannot be told whether its timer was due"));
             final long dueNs = timers.initialRto().minus(timers.tolerance()).toNanos();
             final long byTester = packet.receivedNs() - original.receivedNs();

@@ -11,10 +11,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutCounters;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.DataPacket;
 import org.opentest4j.TestAbortedException;
@@ -41,7 +41,7 @@ final class PathHealthCheck {
     /** The declared unhealthy threshold when the device declares no timers (clause 6.7.1's default). */
     private static final int DEFAULT_THRESHOLD = 3;
 
-    private final Optional<DutProfile.Timers> timers;
+    private final Optional<DeviceDeclaration.Timers> timers;
     private final Sidecar sidecar;
     private volatile Set<Integer> silent = Set.of();
     private OptionalLong expirationsAtSilence = OptionalLong.empty();
@@ -52,7 +52,7 @@ final class PathHealthCheck {
     private int healingFrom = -1;
     private Map<Integer, Set<Long>> psnsBeforeHealing = Map.of();
 
-    PathHealthCheck(final Sidecar sidecar, final Optional<DutProfile.Timers> timers) {
+    PathHealthCheck(final Sidecar sidecar, final Optional<DeviceDeclaration.Timers> timers) {
         this.sidecar = sidecar;
         this.timers = timers;
     }
@@ -93,7 +93,8 @@ final class PathHealthCheck {
             throw new TestAbortedException(at + ": the DUT reports no " + DutCounters.RTO_EXPIRATIONS
                     + " counter, so its silent paths' timer expiries cannot be told from other resends");
         }
-        final int threshold = timers.map(DutProfile.Timers::unhealthyThreshold).orElse(DEFAULT_THRESHOLD);
+        final int threshold =
+                timers.map(DeviceDeclaration.Timers::unhealthyThreshold).orElse(DEFAULT_THRESHOLD);
         final long needed = (long) threshold * silent.size();
         final long deadlineNs = System.nanoTime() + VectorReplay.LIMIT.toNanos();
         while (true) {
@@ -150,7 +151,7 @@ final class PathHealthCheck {
                         data.opcode(),
                         data.messageSequenceNumber(),
                         path,
-                        timers.map(DutProfile.Timers::unhealthyThreshold).orElse(DEFAULT_THRESHOLD)));
+                        timers.map(DeviceDeclaration.Timers::unhealthyThreshold).orElse(DEFAULT_THRESHOLD)));
             }
         }
         wrong.stream().limit(4).forEach(failures::add);

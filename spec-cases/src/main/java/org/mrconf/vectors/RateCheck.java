@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.StallAllowance;
@@ -34,7 +34,7 @@ final class RateCheck {
             final int from,
             final long hintMbps,
             final Duration interval,
-            final Optional<DutProfile.Timers> timers,
+            final Optional<DeviceDeclaration.Timers> timers,
             final int mtu,
             final String at,
             final List<String> failures,

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.StallAllowance;
@@ -40,12 +40,12 @@ final class RttEstimateCheck {
             final Supplier<List<ReceivedPacket>> sent,
             final int heldFrom,
             final long echoAgeNs,
-            final Optional<DutProfile.Timers> declared,
+            final Optional<DeviceDeclaration.Timers> declared,
             final String at,
             final List<String> failures,
             final StallMonitor stalls)
             throws InterruptedException {
-        final DutProfile.Timers timers = declared.orElseThrow(() -> new TestAbortedException(
+        final DeviceDeclaration.Timers timers = declared.orElseThrow(() -> new TestAbortedException(
                 at + ": the device declares no timers, so its RTO cannot be judged against its RTT estimate"));
         final List<ReceivedPacket> before = sent.get().subList(0, heldFrom);
         if (before.size() != 1 || echoAgeNs <= 0) {
@@ -125,7 +125,7 @@ final class RttEstimateCheck {
         return null;
     }
 
-    private static long clamp(final DutProfile.Timers timers, final long rtoNs) {
+    private static long clamp(final DeviceDeclaration.Timers timers, final long rtoNs) {
         return Math.max(timers.minRto().toNanos(), Math.min(timers.maxRto().toNanos(), rtoNs));
     }
 }

@@ -66,7 +66,7 @@ final class SenderSteps {
     /** The rate hint the tester's ACKs carry since the latest acks step that gave one, in Mbit/s. */
     private long rateHintMbps;
 
-    private final Optional<org.mrconf.dut.DutProfile.Timers> timers;
+    private final Optional<org.mrconf.dut.DeviceDeclaration.Timers> timers;
     private volatile boolean loseFirst;
     /** What the tester received but treats as lost while {@link #loseFirst}. */
     private final List<ReceivedPacket> lost = new ArrayList<>();
@@ -107,8 +107,8 @@ final class SenderSteps {
             final int mtu,
             final Duration holdLimit,
             final Duration quiet,
-            final Optional<org.mrconf.dut.DutProfile.Timers> timers,
-            final Optional<org.mrconf.dut.DutProfile.Congestion> congestion,
+            final Optional<org.mrconf.dut.DeviceDeclaration.Timers> timers,
+            final Optional<org.mrconf.dut.DeviceDeclaration.Congestion> congestion,
             final int ipHeaderLength,
             final DutControl control,
             final TesterPeer peer,
@@ -147,7 +147,7 @@ final class SenderSteps {
                 this::sentPackets,
                 this::outstanding,
                 congestion
-                        .map(org.mrconf.dut.DutProfile.Congestion::initialConnectionWindow)
+                        .map(org.mrconf.dut.DeviceDeclaration.Congestion::initialConnectionWindow)
                         .orElse(0),
                 stalls);
         this.stalls = stalls;

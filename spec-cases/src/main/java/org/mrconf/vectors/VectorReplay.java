@@ -15,10 +15,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import org.mrconf.dut.ConnectionSpec;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCompletion;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WireLink;
 import org.mrconf.dut.WorkRequest;
@@ -82,15 +82,15 @@ public final class VectorReplay {
     public record Declared(
             OptionalInt mtu,
             Duration quiet,
-            Optional<DutProfile.Timers> timers,
-            Optional<DutProfile.Congestion> congestion) {
+            Optional<DeviceDeclaration.Timers> timers,
+            Optional<DeviceDeclaration.Congestion> congestion) {
         /** Nothing declared. */
         public static final Declared NONE =
                 new Declared(OptionalInt.empty(), DEFAULT_QUIET, Optional.empty(), Optional.empty());
 
         /** The declared connection timeout (clause 6.7.3), if the device declares its timers. */
         public Optional<Duration> connectionTimeout() {
-            return timers.map(DutProfile.Timers::connectionTimeout);
+            return timers.map(DeviceDeclaration.Timers::connectionTimeout);
         }
 
         /**
@@ -99,8 +99,8 @@ public final class VectorReplay {
          * and is never under {@link #MIN_QUIET}. A DUT that is merely slow cannot fail by it: what a vector expects
          * to see is waited for ({@link Arrivals}); only what must not happen is watched for this long.
          */
-        public static Declared of(final DutProfile.Parameters parameters) {
-            final DutProfile.Timers timers = parameters.timers();
+        public static Declared of(final DeviceDeclaration.Parameters parameters) {
+            final DeviceDeclaration.Timers timers = parameters.timers();
             final Duration quiet = longest(
                     MIN_QUIET,
                     timers.ackDeadline().multipliedBy(2),
@@ -312,8 +312,9 @@ public final class VectorReplay {
                 sentChecks.add(() -> SentChecks.noCongestionSignals(answers, failures));
             }
             if (sidecar.expect().ackCoalescing()) {
-                final int coalescing =
-                        declared.timers().map(DutProfile.Timers::ackCoalescing).orElse(DEFAULT_ACK_COALESCING);
+                final int coalescing = declared.timers()
+                        .map(DeviceDeclaration.Timers::ackCoalescing)
+                        .orElse(DEFAULT_ACK_COALESCING);
                 sentChecks.add(
                         () -> SentChecks.ackCoalescing(answers, sidecar.setup().initialPsn(), coalescing, failures));
             }

@@ -11,7 +11,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.mrconf.dut.DutProfile.LinkKind;
+import org.mrconf.dut.DeviceDeclaration.LinkKind;
 
 class DutTargetTest {
     private static final String TOKEN = "0123456789abcdef";
@@ -23,9 +23,9 @@ class DutTargetTest {
 
     @Test
     void shouldRefuseABlankTargetAndAnUnknownScheme() {
-        assertThat(catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse("  ")))
+        assertThat(catchThrowableOfType(DeclarationException.class, () -> DutTarget.parse("  ")))
                 .hasMessageStartingWith("--dut: (target): is blank");
-        assertThat(catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse("garbage://x")))
+        assertThat(catchThrowableOfType(DeclarationException.class, () -> DutTarget.parse("garbage://x")))
                 .hasMessageStartingWith("--dut: (target): unknown scheme 'garbage'");
     }
 
@@ -46,20 +46,20 @@ class DutTargetTest {
                 .isEqualTo(new DutTarget.Embedded(
                         java.util.List.of(), "standard", java.util.Optional.of("first-windows-of-one")));
         assertThatThrownBy(() -> DutTarget.parse("reference?variant=first-windows-of-one&config=core"))
-                .isInstanceOf(DutProfileException.class)
+                .isInstanceOf(DeclarationException.class)
                 .hasMessageContaining("give it alone");
         assertThat(((DutTarget.Embedded) DutTarget.parse("reference")).configuration())
                 .isEqualTo(DutTarget.Embedded.STANDARD);
-        assertThat(catchThrowableOfType(() -> DutTarget.parse("reference?config="), DutProfileException.class))
+        assertThat(catchThrowableOfType(() -> DutTarget.parse("reference?config="), DeclarationException.class))
                 .hasMessageContaining("config");
     }
 
     @Test
     void shouldRejectAReferenceQueryWithoutDefects() {
-        DutProfileException empty =
-                catchThrowableOfType(() -> DutTarget.parse("reference?defect="), DutProfileException.class);
-        DutProfileException unknown =
-                catchThrowableOfType(() -> DutTarget.parse("reference?bug=x"), DutProfileException.class);
+        DeclarationException empty =
+                catchThrowableOfType(() -> DutTarget.parse("reference?defect="), DeclarationException.class);
+        DeclarationException unknown =
+                catchThrowableOfType(() -> DutTarget.parse("reference?bug=x"), DeclarationException.class);
 
         assertThat(empty).hasMessageContaining("defect");
         assertThat(unknown).hasMessageContaining("bug").hasMessageContaining("expected defect, config or variant");
@@ -106,14 +106,15 @@ class DutTargetTest {
 
         assertThat(target.name()).isEqualTo("veth1");
         assertThat(target.hasAddresses()).isTrue();
-        DutProfile profile = target.applyTo(new DutProfileLoader().loadBundled(DutProfileLoader.REFERENCE_UDP));
+        DeviceDeclaration profile =
+                target.applyTo(new DeclarationLoader().loadBundled(DeclarationLoader.REFERENCE_UDP));
         assertThat(profile.parameters().dut()).isEqualTo(new java.net.InetSocketAddress("198.18.0.2", 4796));
         assertThat(profile.parameters().tester().getAddress().getHostAddress()).isEqualTo("198.18.0.3");
         assertThat(profile.control())
                 .get()
                 .extracting(ControlEndpoint::host, ControlEndpoint::port)
                 .containsExactly("198.18.0.2", 5000);
-        assertThat(profile.link().kind()).isEqualTo(DutProfile.LinkKind.RAW);
+        assertThat(profile.link().kind()).isEqualTo(DeviceDeclaration.LinkKind.RAW);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -133,7 +134,7 @@ class DutTargetTest {
         iface:eth1?speed=fast              | speed   | unknown parameter
         """)
     void shouldRejectBadShortcutsNamingThePart(String text, String field, String problem) {
-        DutProfileException e = catchThrowableOfType(DutProfileException.class, () -> DutTarget.parse(text));
+        DeclarationException e = catchThrowableOfType(DeclarationException.class, () -> DutTarget.parse(text));
 
         assertThat(e).as(text).isNotNull();
         assertThat(e.source()).isEqualTo("--dut");
@@ -143,11 +144,12 @@ class DutTargetTest {
 
     @Test
     void shouldApplyAShortcutToABaseProfile() throws Exception {
-        DutProfile base = new DutProfileLoader().loadBundled(DutProfileLoader.REFERENCE_UDP);
+        DeviceDeclaration base = new DeclarationLoader().loadBundled(DeclarationLoader.REFERENCE_UDP);
 
-        DutProfile udp = DutTarget.parse("udp://192.0.2.9:6000?token=" + TOKEN).applyTo(base);
-        DutProfile raw = DutTarget.parse("iface:eth2").applyTo(base);
-        DutProfile embedded = DutTarget.parse(null).applyTo(base);
+        DeviceDeclaration udp =
+                DutTarget.parse("udp://192.0.2.9:6000?token=" + TOKEN).applyTo(base);
+        DeviceDeclaration raw = DutTarget.parse("iface:eth2").applyTo(base);
+        DeviceDeclaration embedded = DutTarget.parse(null).applyTo(base);
 
         assertThat(udp.parameters().dut()).isEqualTo(new InetSocketAddress(InetAddress.getByName("192.0.2.9"), 6000));
         assertThat(udp.control()).contains(new ControlEndpoint("192.0.2.9", 6001, Optional.of(TOKEN)));

@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.mrconf.dut.CapturedPacket;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.wire.DecodeStatus;
 import org.mrconf.wire.NackCode;
 
 class PacketMatcherTest {
     private static final long SENT_NS = 1_000_000;
-    private static final DutProfile.Timers TIMERS = new DutProfile.Timers(
+    private static final DeviceDeclaration.Timers TIMERS = new DeviceDeclaration.Timers(
             Duration.ofMillis(1),
             Duration.ofMillis(1),
             Duration.ofMillis(100),

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.StallMonitor;
 import org.opentest4j.TestAbortedException;
 
@@ -23,7 +23,7 @@ class HeldAckTimingOnAStalledHostTest {
     private static final long START = 50_000 * MS;
 
     /** Long-haul timers: initial 20 ms, maximum 1 s, tolerance 5 ms. */
-    private static final DutProfile.Timers LONG_HAUL = new DutProfile.Timers(
+    private static final DeviceDeclaration.Timers LONG_HAUL = new DeviceDeclaration.Timers(
             Duration.ofMillis(10),
             Duration.ofMillis(20),
             Duration.ofSeconds(1),

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.mrconf.dut.CapturedPacket;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.ReceivedPacket;
@@ -27,7 +27,7 @@ class VectorTimingOnAStalledHostTest {
     private static final long MS = 1_000_000L;
     private static final long START = 70_000 * MS;
 
-    private static final DutProfile.Timers TIMERS = new DutProfile.Timers(
+    private static final DeviceDeclaration.Timers TIMERS = new DeviceDeclaration.Timers(
             Duration.ofMillis(10),
             Duration.ofMillis(50),
             Duration.ofSeconds(1),

@@ -2,7 +2,7 @@ package org.mrconf.microbench;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
-import org.mrconf.net.Ecn;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.transport.AccessFlags;
 import org.mrconf.transport.ConnectionConfig;
 import org.mrconf.transport.Endpoint;
@@ -102,7 +102,8 @@ public class ReceivePathBenchmark {
     @OperationsPerInvocation(BATCH)
     public void receiveAndPlace() {
         for (int i = 0; i < BATCH; i++) {
-            endpoint.onPacket(1, 49152 + (i % PATHS), Ecn.ECT_0, packets, i * packetLength, packetLength, nowNs += 100);
+            endpoint.onPacket(
+                    1, 49152 + (i % PATHS), EcnCodepoint.ECT_0, packets, i * packetLength, packetLength, nowNs += 100);
         }
     }
 

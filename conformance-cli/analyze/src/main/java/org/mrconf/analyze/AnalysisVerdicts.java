@@ -11,7 +11,7 @@ import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Evidence;
@@ -26,8 +26,8 @@ import org.mrconf.verdict.Verdict;
  */
 final class AnalysisVerdicts {
     private final ClauseCatalogue catalogue;
-    private final Map<String, DutProfile> declarations;
-    private final Optional<DutProfile> everyEnd;
+    private final Map<String, DeviceDeclaration> declarations;
+    private final Optional<DeviceDeclaration> everyEnd;
 
     /**
      * @param declarations what an end declares, by end ({@code address:port}) or by address for every end at it
@@ -35,8 +35,8 @@ final class AnalysisVerdicts {
      */
     AnalysisVerdicts(
             final ClauseCatalogue catalogue,
-            final Map<String, DutProfile> declarations,
-            final Optional<DutProfile> everyEnd) {
+            final Map<String, DeviceDeclaration> declarations,
+            final Optional<DeviceDeclaration> everyEnd) {
         this.catalogue = catalogue;
         this.declarations = Map.copyOf(declarations);
         this.everyEnd = everyEnd;
@@ -59,7 +59,7 @@ final class AnalysisVerdicts {
                 .find(check.clause())
                 .orElseThrow(() -> new IllegalStateException(
                         "the analyser checks clause " + check.clause() + ", which the catalogue does not hold"));
-        final Optional<DutProfile> declared = Optional.ofNullable(declarations.get(end))
+        final Optional<DeviceDeclaration> declared = Optional.ofNullable(declarations.get(end))
                 .or(() -> Optional.ofNullable(declarations.get(CaptureAnalyzer.address(end))))
                 .or(() -> everyEnd);
         Verdict verdict;
@@ -104,7 +104,7 @@ final class AnalysisVerdicts {
         return "analyze[" + end + "].";
     }
 
-    private static boolean applies(final DutProfile declared, final Clause clause) {
+    private static boolean applies(final DeviceDeclaration declared, final Clause clause) {
         if (!declared.claims(clause.profile())) {
             return false;
         }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.mrconf.catalogue.ClauseCatalogue;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.pcap.CaptureFileException;
 import org.mrconf.pcap.CapturedFrame;
 import org.mrconf.pcap.DecodedFrame;
@@ -106,8 +106,8 @@ public record CaptureAnalysis(
             final int port,
             final Duration resendMargin,
             final ClauseCatalogue catalogue,
-            final Map<String, DutProfile> declarations,
-            final Optional<DutProfile> everyEnd)
+            final Map<String, DeviceDeclaration> declarations,
+            final Optional<DeviceDeclaration> everyEnd)
             throws CaptureFileException {
         final Instant startedAt = Instant.now();
         final CaptureAnalyzer analyzer = new CaptureAnalyzer(port, resendMargin);

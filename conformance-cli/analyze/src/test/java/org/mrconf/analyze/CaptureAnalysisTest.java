@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.PcapWriter;
 import org.mrconf.pcap.UdpFrame;
@@ -39,13 +39,13 @@ class CaptureAnalysisTest {
     static Path dir;
 
     private static ClauseCatalogue catalogue;
-    private static DutProfile reference;
+    private static DeviceDeclaration reference;
     private static CaptureAnalysis clean;
 
     @BeforeAll
     static void analyseTheCleanCapture() throws Exception {
         catalogue = new CatalogueLoader().loadBundled();
-        reference = new DutProfileLoader(catalogue).loadBundled("reference-udp");
+        reference = new DeclarationLoader(catalogue).loadBundled("reference-udp");
         clean = analyse("clean", ReferenceCapture.Mutation.NONE);
     }
 

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.mrconf.fabric.Blackout;
 import org.mrconf.fabric.FabricConfig;
-import org.mrconf.fabric.Impairment;
 import org.mrconf.fabric.LinkConfig;
+import org.mrconf.fabric.LinkImpairment;
 import org.mrconf.fabric.RandomJitter;
 import org.mrconf.fabric.RandomLoss;
 import org.mrconf.fabric.TapEvent;
@@ -81,7 +81,7 @@ final class ReferenceCapture {
             final int r = route;
             cluster.fabric()
                     .routeLinks(route)
-                    .forEach(l -> l.impairment(Impairment.chain(
+                    .forEach(l -> l.impairment(LinkImpairment.chain(
                             new RandomLoss(0.02, seed * 31 + r), new RandomJitter(2_000, seed * 37 + r))));
         }
         cluster.fabric()

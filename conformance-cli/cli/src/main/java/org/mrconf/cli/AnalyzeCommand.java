@@ -15,9 +15,9 @@ import java.util.concurrent.Callable;
 import org.mrconf.analyze.CaptureAnalysis;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileException;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationException;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.files.UserFiles;
 import org.mrconf.report.ReportWriters;
 import org.mrconf.verdict.CaseResult;
@@ -49,14 +49,23 @@ final class AnalyzeCommand implements Callable<Integer> {
     Path capture;
 
     @Option(
-            names = "--profile",
+            names = "--declaration",
             paramLabel = "[IP[:PORT]=]FILE",
             description = {
-                "What an end declares (a DUT profile): IP:PORT=FILE for the end at that address and UDP port, IP=FILE"
-                        + " for every end at IP ([IPv6]:PORT for IPv6), FILE for every end not named.",
+                "What an end declares (its device declaration): IP:PORT=FILE for the end at that address and UDP"
+                        + " port, IP=FILE for every end at IP ([IPv6]:PORT for IPv6), FILE for every end not named.",
                 "Without one, violations of clauses outside the core profile are INCONCLUSIVE."
             })
-    List<String> profiles = new ArrayList<>();
+    List<String> declarations = new ArrayList<>();
+
+    /** The option's name before "profile" came to mean only the spec's feature sets; kept working, deprecated. */
+    @Option(names = "--profile", hidden = true, paramLabel = "[IP[:PORT]=]FILE")
+    void deprecatedProfile(final String declaration) {
+        deprecatedProfileUsed = true;
+        declarations.add(declaration);
+    }
+
+    private boolean deprecatedProfileUsed;
 
     @Option(
             names = "--port",
@@ -89,34 +98,40 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         final PrintWriter console = spec.commandLine().getOut();
         if (port < 1 || port > 65_535) {
-            throw new DutProfileException("--port", String.valueOf(port), "must be a UDP port, 1 to 65535");
+            throw new DeclarationException("--port", String.valueOf(port), "must be a UDP port, 1 to 65535");
         }
         if (out != null) {
             UserFiles.makeFolder(out, "the reports"); // before the capture is read: bad input is exit 2
         }
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
-        final Map<String, DutProfile> declarations = new HashMap<>();
-        Optional<DutProfile> everyEnd = Optional.empty();
-        final DutProfileLoader loader = new DutProfileLoader(catalogue);
-        for (final String profile : profiles) {
-            final int equals = profile.indexOf('=');
+        final Map<String, DeviceDeclaration> byEnd = new HashMap<>();
+        Optional<DeviceDeclaration> everyEnd = Optional.empty();
+        final DeclarationLoader loader = new DeclarationLoader(catalogue);
+        if (deprecatedProfileUsed) {
+            spec.commandLine()
+                    .getErr()
+                    .println("note: --profile is deprecated here; it is now --declaration (a profile is one of the"
+                            + " spec's feature sets)");
+        }
+        for (final String declaration : declarations) {
+            final int equals = declaration.indexOf('=');
             if (equals > 0) {
-                declarations.put(profile.substring(0, equals), loader.load(Path.of(profile.substring(equals + 1))));
+                byEnd.put(declaration.substring(0, equals), loader.load(Path.of(declaration.substring(equals + 1))));
             } else if (everyEnd.isPresent()) {
-                throw new DutProfileException(
-                        "--profile",
-                        profile,
-                        "only one profile may apply to every end; " + "name the end of the others with IP=FILE");
+                throw new DeclarationException(
+                        "--declaration",
+                        declaration,
+                        "only one declaration may apply to every end; name the end of the others with IP=FILE");
             } else {
-                everyEnd = Optional.of(loader.load(Path.of(profile)));
+                everyEnd = Optional.of(loader.load(Path.of(declaration)));
             }
         }
         if (!(resendMarginMs >= 0 && resendMarginMs < 60_000)) {
-            throw new DutProfileException("--resend-margin-ms", String.valueOf(resendMarginMs), "must be 0 to 60000");
+            throw new DeclarationException("--resend-margin-ms", String.valueOf(resendMarginMs), "must be 0 to 60000");
         }
         final Instant startedAt = Instant.now();
         final CaptureAnalysis analysis = CaptureAnalysis.of(
-                capture, port, Duration.ofNanos((long) (resendMarginMs * 1e6)), catalogue, declarations, everyEnd);
+                capture, port, Duration.ofNanos((long) (resendMarginMs * 1e6)), catalogue, byEnd, everyEnd);
         console.printf(
                 "Capture: %s: %d frames, %d to port %d, %d paths%n",
                 capture, analysis.frames(), analysis.metaroceFrames(), port, analysis.paths());

@@ -195,7 +195,7 @@ final class BundleCommand implements Runnable {
                 "Check a bundle fully offline.",
                 "It checks the signature and every hash, the reports against their schemas, the summary against the"
                         + " clause and case verdicts, that every MUST clause of every claimed profile was run, that no"
-                        + " defect profile was active, the suite and spec versions, that the run was not interrupted,"
+                        + " planted defect was active, the suite and spec versions, that the run was not interrupted,"
                         + " and that every applicable MUST clause passed.",
                 "Exit 0 means acceptable; otherwise exit 1 and one line per problem. An acceptable bundle whose MUST"
                         + " clauses were not all fully exercised (PASS (partial): a case the link or configuration"

@@ -56,7 +56,7 @@ public final class DutCommand implements Runnable {
                 required = true,
                 paramLabel = "TARGET",
                 description = "The device: udp://HOST:PORT[?control=P&token=T], iface:NAME?dut=IP&tester=IP, or a"
-                        + " profile file.")
+                        + " declaration file.")
         String target;
 
         @Spec
@@ -67,7 +67,7 @@ public final class DutCommand implements Runnable {
             final PrintWriter out = spec.commandLine().getOut();
             DutForms.requireFileOrShortcut(target);
             final org.mrconf.dut.DutTarget parsed = org.mrconf.dut.DutTarget.parse(target);
-            final org.mrconf.dut.DutProfile profile = org.mrconf.devices.OpenDevice.profileOf(parsed);
+            final org.mrconf.dut.DeviceDeclaration profile = org.mrconf.devices.OpenDevice.profileOf(parsed);
             out.println("Checking " + target + " ...");
             final DeviceCheck check = new DeviceCheck(out, new org.mrconf.catalogue.CatalogueLoader().loadBundled());
             check.check(profile, target);

@@ -3,7 +3,7 @@ package org.mrconf.cli;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import org.mrconf.dut.DutProfileException;
+import org.mrconf.dut.DeclarationException;
 import org.mrconf.dut.DutTarget;
 
 /** The forms {@code --dut} takes, and the one-line error for a target that is none of them. */
@@ -16,15 +16,15 @@ final class DutForms {
             "  reference?config=NAME                              long-haul, ipv6, frames, core, reorder, capped-window",
             "  udp://HOST:PORT[?control=P&token=T]                a soft DUT or NIC agent over UDP",
             "  iface:NAME[?dut=IP&tester=IP&control=P&token=T]    a device on an Ethernet interface, raw frames",
-            "  FILE                                               a DUT profile (./metaroce profile new writes one)");
+            "  FILE                                               a device declaration (./metaroce declaration new writes one)");
 
     private DutForms() {}
 
     /**
-     * Refuses, with the forms listed, a {@code --dut} that would be read as a profile file but names no file: a
+     * Refuses, with the forms listed, a {@code --dut} that would be read as a declaration file but names no file: a
      * misspelt path or shortcut is then not reported as a missing file alone.
      */
-    static void requireFileOrShortcut(final String target) throws DutProfileException {
+    static void requireFileOrShortcut(final String target) throws DeclarationException {
         if (target == null || !(DutTarget.parse(target) instanceof DutTarget.ProfileFile)) {
             return;
         }
@@ -39,8 +39,8 @@ final class DutForms {
         }
     }
 
-    private static DutProfileException notAForm(final String target) {
-        return new DutProfileException(
+    private static DeclarationException notAForm(final String target) {
+        return new DeclarationException(
                 "--dut", target, "no such file, and not one of the forms --dut takes:\n" + FORMS);
     }
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
             ClausesCommand.class,
             ReportCommand.class,
             DutCommand.class,
-            ProfileCommand.class,
+            DeclarationCommand.class,
             BenchCommand.class,
             SelftestCommand.class,
             BundleCommand.class,

@@ -82,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
                         + " unless control= says otherwise.",
                 "iface:NAME[?dut=IP&tester=IP&control=P&token=T]: a device on the Ethernet interface NAME, over raw"
                         + " frames.",
-                "FILE: a DUT profile JSON file (./metaroce profile new writes a template)."
+                "FILE: a device declaration JSON file (./metaroce declaration new writes a template)."
             })
     String target;
 
@@ -201,7 +201,8 @@ final class RunCommand implements Callable<Integer> {
                             .sorted()
                             .toList());
             if (opened.declaredByHello()) {
-                console.println("Declarations: from the device's hello (no profile file given, spec clause 12.1.5)");
+                console.println(
+                        "Declarations: from the device's hello (no declaration file given, spec clause 12.1.5)");
             }
             disagreement.ifPresent(d -> console.println("Warning: " + d));
             if (info.hasDefects()) {

@@ -13,7 +13,7 @@ import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
-import org.mrconf.dut.DutProfileException;
+import org.mrconf.dut.DeclarationException;
 import org.mrconf.selftest.DeclarationSampler;
 import org.mrconf.selftest.DefectOutcome;
 import org.mrconf.selftest.SelfTest;
@@ -142,7 +142,7 @@ final class SelftestCommand implements Callable<Integer> {
             return 0;
         }
         if (jobs < 1 || jobs > 64) {
-            throw new DutProfileException("--jobs", "jobs", "must be 1 to 64, found " + jobs);
+            throw new DeclarationException("--jobs", "jobs", "must be 1 to 64, found " + jobs);
         }
         if (variants) {
             return runVariants(console);
@@ -154,7 +154,7 @@ final class SelftestCommand implements Callable<Integer> {
         console.flush();
         final Optional<Path> vectorRoot = vectors == null ? SelfTestVectors.locate() : Optional.of(vectors);
         if (vectors != null && !Files.isDirectory(vectors)) {
-            throw new DutProfileException("--vectors", "vectors", "is not a folder: " + vectors);
+            throw new DeclarationException("--vectors", "vectors", "is not a folder: " + vectors);
         }
         console.printf("Test vectors: %s%n", vectorRoot.map(Path::toString).orElse("none found (the cases only)"));
         final SelfTestReport report = new SelfTest(scope, jobs, vectorRoot).run(selected, outcome -> {
@@ -211,13 +211,13 @@ final class SelftestCommand implements Callable<Integer> {
                 selected.add(Variant.fromName(name));
             }
         } catch (final IllegalArgumentException e) {
-            throw new DutProfileException("--variant", "variant", e.getMessage(), e);
+            throw new DeclarationException("--variant", "variant", e.getMessage(), e);
         }
         if (variantNames.isEmpty()) {
             selected.addAll(Arrays.asList(Variant.values()));
         }
         if (declarations < 0 || declarations > 10_000) {
-            throw new DutProfileException(
+            throw new DeclarationException(
                     "--declarations", "declarations", "must be 0 to 10000, found " + declarations);
         }
         final List<LegalChoice> choices = new ArrayList<>(selected);
@@ -284,14 +284,14 @@ final class SelftestCommand implements Callable<Integer> {
         return spec.commandLine().getParseResult().hasMatchedOption("--out");
     }
 
-    private List<Defect> selected() throws DutProfileException {
+    private List<Defect> selected() throws DeclarationException {
         if (defects.isEmpty()) {
             return Arrays.asList(Defect.values());
         }
         try {
             return new ArrayList<>(Defects.parse(String.join(",", defects)).active());
         } catch (final IllegalArgumentException e) {
-            throw new DutProfileException("--defect", "defect", e.getMessage(), e);
+            throw new DeclarationException("--defect", "defect", e.getMessage(), e);
         }
     }
 

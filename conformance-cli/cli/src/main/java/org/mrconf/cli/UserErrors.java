@@ -2,8 +2,8 @@ package org.mrconf.cli;
 
 import org.mrconf.bundle.BundleInputException;
 import org.mrconf.catalogue.CatalogueException;
+import org.mrconf.dut.DeclarationException;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfileException;
 import org.mrconf.files.UserFileException;
 import org.mrconf.pcap.CaptureFileException;
 
@@ -14,7 +14,7 @@ final class UserErrors {
     /** One line naming what went wrong; for input errors, the file and field. */
     static String describe(final Exception exception) {
         if (exception instanceof CatalogueException
-                || exception instanceof DutProfileException
+                || exception instanceof DeclarationException
                 || exception instanceof CaptureFileException
                 || exception instanceof UserFileException
                 || exception instanceof BundleInputException) {
@@ -30,7 +30,7 @@ final class UserErrors {
     /** 2 for input or a device the user must fix, 1 otherwise (an internal failure). */
     static int exitCode(final Exception exception) {
         return exception instanceof CatalogueException
-                        || exception instanceof DutProfileException
+                        || exception instanceof DeclarationException
                         || exception instanceof DutControlException
                         || exception instanceof CaptureFileException
                         || exception instanceof UserFileException

@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
-import org.mrconf.authoring.Manifest;
 import org.mrconf.authoring.ReferenceReplay;
 import org.mrconf.authoring.Scenario;
 import org.mrconf.authoring.Scenarios;
 import org.mrconf.authoring.SidecarSchema;
+import org.mrconf.authoring.VectorManifest;
 import org.mrconf.authoring.VectorWriter;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
@@ -195,8 +195,8 @@ public final class VectorsCommand implements Runnable {
                 }
                 out.flush();
             }
-            Manifest.write(root);
-            out.println("wrote " + root.resolve(Manifest.FILE));
+            VectorManifest.write(root);
+            out.println("wrote " + root.resolve(VectorManifest.FILE));
             out.flush();
             return failures == 0 ? 0 : 1;
         }
@@ -246,9 +246,9 @@ public final class VectorsCommand implements Runnable {
                 checkSteps(vector, frames, problems);
             }
             if (updateManifest) {
-                Manifest.write(root);
+                VectorManifest.write(root);
             }
-            problems.addAll(Manifest.verify(root));
+            problems.addAll(VectorManifest.verify(root));
             problems.forEach(p -> spec.commandLine().getErr().println("metaroce: vectors verify: " + p));
             out.printf("%d vectors, %d problems%n", corpus.vectors().size(), problems.size());
             out.flush();

@@ -24,13 +24,7 @@ class AnalyzeCommandTest {
 
         final Path reports = dir.resolve("reports");
         final int exit = execute(
-                "analyze",
-                capture.toString(),
-                "--out",
-                reports.toString(),
-                "--profile",
-                System.getProperty("mrconf.root", "../..")
-                        + "/spec-cases/src/main/resources/profiles/reference-udp.json");
+                "analyze", capture.toString(), "--out", reports.toString(), "--declaration", REFERENCE_DECLARATION);
 
         assertThat(exit).as("stdout: %s stderr: %s", out, err).isZero();
         assertThat(out.toString())
@@ -48,6 +42,23 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void shouldStillTakeTheDeprecatedProfileOptionAndSaySo() throws Exception {
+        final Path capture = dir.resolve("clean.pcap");
+        SyntheticCapture.write(capture, 200, 2, 1);
+
+        final int exit = execute(
+                "analyze",
+                capture.toString(),
+                "--out",
+                dir.resolve("r").toString(),
+                "--profile",
+                REFERENCE_DECLARATION);
+
+        assertThat(exit).as("stdout: %s stderr: %s", out, err).isZero();
+        assertThat(err.toString()).contains("--profile is deprecated").contains("--declaration");
+    }
+
+    @Test
     void shouldNameTheFileAndExitTwoWhenItIsNotACapture() throws Exception {
         final Path notACapture = Files.writeString(dir.resolve("notes.txt"), "not a capture");
 
@@ -62,6 +73,9 @@ class AnalyzeCommandTest {
         assertThat(execute("analyze", dir.resolve("absent.pcap").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("absent.pcap");
     }
+
+    private static final String REFERENCE_DECLARATION =
+            System.getProperty("mrconf.root", "../..") + "/spec-cases/src/main/resources/profiles/reference-udp.json";
 
     private int execute(final String... args) {
         return MetaroceCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))

@@ -278,7 +278,7 @@ class DutCheckTest {
     }
 
     private Path profile(final int udpPort, final int controlPort, final String token, final int mtu) throws Exception {
-        final String template = ProfileCommand.template();
+        final String template = DeclarationCommand.template();
         final String control = "\"host\": \"127.0.0.1\",\n    \"port\": " + controlPort
                 + (token == null ? "" : ",\n    \"token\": \"" + token + "\"");
         final String json = template.replace("\"udpPort\": 4796", "\"udpPort\": " + udpPort)

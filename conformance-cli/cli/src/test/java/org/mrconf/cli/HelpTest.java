@@ -95,7 +95,7 @@ class HelpTest {
                 .contains("reference?config=NAME:")
                 .contains("udp://HOST:PORT[?control=P&token=T]:")
                 .contains("iface:NAME[?dut=IP&tester=IP&control=P&token=T]:")
-                .contains("FILE: a DUT profile JSON file");
+                .contains("FILE: a device declaration JSON file");
     }
 
     private static boolean endsASentence(final String line) {

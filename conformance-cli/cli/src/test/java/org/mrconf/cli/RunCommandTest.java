@@ -105,7 +105,7 @@ class RunCommandTest {
         final Path profile = dir.resolve("core-only.json");
         Files.writeString(
                 profile,
-                ProfileCommand.template()
+                DeclarationCommand.template()
                         .replace("\"profiles\": [\"core\", \"multipath\"]", "\"profiles\": [\"core\"]")
                         .replace("\"kind\": \"udp\"", "\"kind\": \"embedded\""));
 
@@ -290,7 +290,7 @@ class RunCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertOneLine("--dut: (target): is blank; leave --dut out to test the embedded"
-                + " reference, or give udp://HOST:PORT, iface:NAME or a profile file");
+                + " reference, or give udp://HOST:PORT, iface:NAME or a declaration file");
     }
 
     @Test
@@ -342,7 +342,7 @@ class RunCommandTest {
     @Test
     void shouldRefuseAProfileOverTheSizeLimit() throws Exception {
         final Path huge = dir.resolve("huge.json");
-        Files.write(huge, new byte[(int) org.mrconf.dut.DutProfileLoader.MAX_FILE_BYTES + 1]);
+        Files.write(huge, new byte[(int) org.mrconf.dut.DeclarationLoader.MAX_FILE_BYTES + 1]);
 
         assertThat(run("run", "--dut", huge.toString())).isEqualTo(2);
         assertOneLine(huge + ": (file): is larger than the 1048576 bytes a profile may have");

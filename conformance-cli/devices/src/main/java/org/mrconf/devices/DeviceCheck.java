@@ -15,11 +15,11 @@ import org.mrconf.cases.Testbed;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.ControlEndpoint;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutErrorCode;
 import org.mrconf.dut.DutInfo;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.LineTransport;
 import org.mrconf.dut.RawEthernetOptions;
@@ -57,8 +57,8 @@ public final class DeviceCheck {
         return List.copyOf(problems);
     }
 
-    public void check(final DutProfile profile, final String name) {
-        if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
+    public void check(final DeviceDeclaration profile, final String name) {
+        if (profile.link().kind() == DeviceDeclaration.LinkKind.EMBEDDED) {
             try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
                 ok("control channel: the embedded reference, in this process");
                 final DeviceUnderTest device = embedded.device(profile);
@@ -121,7 +121,7 @@ public final class DeviceCheck {
         }
     }
 
-    private Optional<DutInfo> checkHello(final DutProfile profile, final DutControl control) {
+    private Optional<DutInfo> checkHello(final DeviceDeclaration profile, final DutControl control) {
         final DutInfo info;
         try {
             info = control.hello();
@@ -180,7 +180,7 @@ public final class DeviceCheck {
     }
 
     /** The agent's error answers over a TCP connection of their own, against the control document's table. */
-    private void checkAgent(final ControlEndpoint endpoint, final DutProfile profile, final DutInfo info) {
+    private void checkAgent(final ControlEndpoint endpoint, final DeviceDeclaration profile, final DutInfo info) {
         InetSocketAddress tester;
         try {
             tester = OpenDevice.testerAddress(profile);
@@ -227,11 +227,11 @@ public final class DeviceCheck {
         }
     }
 
-    private Optional<WireLink> openLink(final DutProfile profile) {
+    private Optional<WireLink> openLink(final DeviceDeclaration profile) {
         final InetSocketAddress dut = profile.parameters().dut();
         try {
             final InetSocketAddress tester = OpenDevice.testerAddress(profile);
-            final WireLink link = profile.link().kind() == DutProfile.LinkKind.RAW
+            final WireLink link = profile.link().kind() == DeviceDeclaration.LinkKind.RAW
                     ? RawEthernetWireLink.open(
                             RawEthernetOptions.of(profile.link().interfaceName().orElseThrow(), tester, dut))
                     : UdpWireLink.open(dut, tester, System::nanoTime);

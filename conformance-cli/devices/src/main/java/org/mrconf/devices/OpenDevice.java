@@ -10,11 +10,11 @@ import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.defect.Defects;
 import org.mrconf.dut.ControlEndpoint;
+import org.mrconf.dut.DeclarationException;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControl;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileException;
-import org.mrconf.dut.DutProfileLoader;
 import org.mrconf.dut.DutTarget;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
@@ -26,7 +26,7 @@ import org.mrconf.embedded.ReferenceConfiguration;
 
 /**
  * A device opened for a run from a {@code --dut} target: the embedded reference (the default), a
- * {@code udp://host:port} shortcut, or a profile file. Closing it releases the link, the control channel
+ * {@code udp://host:port} shortcut, or a declaration file. Closing it releases the link, the control channel
  * and, for the embedded reference, the device itself.
  */
 public final class OpenDevice implements AutoCloseable {
@@ -62,7 +62,7 @@ public final class OpenDevice implements AutoCloseable {
         return twin == null ? Optional.empty() : Optional.of(twin.start());
     }
 
-    /** Whether the device is judged by what its {@code hello} declares, no profile file having been given. */
+    /** Whether the device is judged by what its {@code hello} declares, no declaration file having been given. */
     public boolean declaredByHello() {
         return declaredByHello;
     }
@@ -74,7 +74,7 @@ public final class OpenDevice implements AutoCloseable {
 
     /** Where its control agent listens; empty for the embedded reference. */
     public Optional<ControlEndpoint> controlEndpoint() {
-        return device.profile().link().kind() == DutProfile.LinkKind.EMBEDDED
+        return device.profile().link().kind() == DeviceDeclaration.LinkKind.EMBEDDED
                 ? Optional.empty()
                 : device.profile().control();
     }
@@ -82,10 +82,10 @@ public final class OpenDevice implements AutoCloseable {
     /**
      * Opens the target.
      *
-     * @throws DutProfileException  when the target or its profile is unusable (exit code 2)
+     * @throws DeclarationException  when the target or its profile is unusable (exit code 2)
      * @throws DutControlException  when the device's control agent cannot be reached
      */
-    public static OpenDevice open(final String target) throws DutProfileException, DutControlException, IOException {
+    public static OpenDevice open(final String target) throws DeclarationException, DutControlException, IOException {
         final DutTarget parsed = DutTarget.parse(target);
         if (parsed instanceof DutTarget.Embedded reference) {
             if (reference.variant().isPresent()) {
@@ -94,13 +94,14 @@ public final class OpenDevice implements AutoCloseable {
             return embedded(defects(reference), configuration(reference));
         }
         if (parsed instanceof DutTarget.RawInterface raw && !raw.hasAddresses()) {
-            throw new DutProfileException(
+            throw new DeclarationException(
                     "--dut",
                     "iface:" + raw.name(),
                     "a raw Ethernet run needs the DUT's and the "
-                            + "tester's addresses: add ?dut=IP&tester=IP, or give a profile file whose link.kind is raw");
+                            + "tester's addresses: add ?dut=IP&tester=IP, or give a declaration file whose link.kind is raw");
         }
-        // Clause 12.1.5: without a profile file, what applies is decided from hello, not from the reference's claims.
+        // Clause 12.1.5: without a declaration file, what applies is decided from hello, not from the reference's
+        // claims.
         return openProfile(profileOf(parsed), target, !(parsed instanceof DutTarget.ProfileFile));
     }
 
@@ -110,11 +111,11 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The embedded reference taking the legal variant the {@code reference?variant=} target names. */
-    private static OpenDevice embeddedVariant(final String name) throws DutProfileException {
+    private static OpenDevice embeddedVariant(final String name) throws DeclarationException {
         try {
             EmbeddedReferenceDut.checkVariant(name);
         } catch (final IllegalArgumentException e) {
-            throw new DutProfileException(DutTarget.SOURCE, "variant", e.getMessage(), e);
+            throw new DeclarationException(DutTarget.SOURCE, "variant", e.getMessage(), e);
         }
         return startVariant(name);
     }
@@ -125,46 +126,47 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The configuration the {@code reference?config=} target names. */
-    static ReferenceConfiguration configuration(final DutTarget.Embedded reference) throws DutProfileException {
+    static ReferenceConfiguration configuration(final DutTarget.Embedded reference) throws DeclarationException {
         try {
             return ReferenceConfiguration.fromTargetName(reference.configuration());
         } catch (final IllegalArgumentException e) {
-            throw new DutProfileException(DutTarget.SOURCE, "config", e.getMessage(), e);
+            throw new DeclarationException(DutTarget.SOURCE, "config", e.getMessage(), e);
         }
     }
 
-    /** The embedded reference judged by a profile file's declarations (e.g. a core-only profile). */
-    private static OpenDevice embedded(final DutProfile declared) {
+    /** The embedded reference judged by a declaration file's declarations (e.g. a core-only profile). */
+    private static OpenDevice embedded(final DeviceDeclaration declared) {
         final EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start();
         return new OpenDevice(embedded.device(declared), List.of(embedded), false, () -> embedded(declared));
     }
 
     /** The defects the {@code reference?defect=} target names, checked against the reference's catalogue. */
-    static Defects defects(final DutTarget.Embedded reference) throws DutProfileException {
+    static Defects defects(final DutTarget.Embedded reference) throws DeclarationException {
         try {
             return Defects.parse(String.join(",", reference.defects()));
         } catch (final IllegalArgumentException e) {
-            throw new DutProfileException(DutTarget.SOURCE, "defect", e.getMessage(), e);
+            throw new DeclarationException(DutTarget.SOURCE, "defect", e.getMessage(), e);
         }
     }
 
-    /** The declarations a parsed target stands for: its profile file, or the reference's with the shortcut applied. */
-    public static DutProfile profileOf(final DutTarget parsed) throws DutProfileException {
+    /** The declarations a parsed target stands for: its declaration file, or the reference's with the shortcut applied. */
+    public static DeviceDeclaration profileOf(final DutTarget parsed) throws DeclarationException {
         return parsed instanceof DutTarget.ProfileFile file
-                ? new DutProfileLoader().load(file.path())
-                : parsed.applyTo(new DutProfileLoader().loadBundled("reference-udp"));
+                ? new DeclarationLoader().load(file.path())
+                : parsed.applyTo(new DeclarationLoader().loadBundled("reference-udp"));
     }
 
-    /** Opens the device a profile describes (a profile file's or a shortcut's); {@code name} names it in errors. */
-    public static OpenDevice open(final DutProfile profile, final String name)
-            throws DutProfileException, DutControlException, IOException {
+    /** Opens the device a profile describes (a declaration file's or a shortcut's); {@code name} names it in errors. */
+    public static OpenDevice open(final DeviceDeclaration profile, final String name)
+            throws DeclarationException, DutControlException, IOException {
         return openProfile(profile, name, false);
     }
 
-    private static OpenDevice openProfile(final DutProfile given, final String name, final boolean declaredByHello)
-            throws DutProfileException, DutControlException, IOException {
-        DutProfile profile = given;
-        if (profile.link().kind() == DutProfile.LinkKind.EMBEDDED) {
+    private static OpenDevice openProfile(
+            final DeviceDeclaration given, final String name, final boolean declaredByHello)
+            throws DeclarationException, DutControlException, IOException {
+        DeviceDeclaration profile = given;
+        if (profile.link().kind() == DeviceDeclaration.LinkKind.EMBEDDED) {
             // The embedded reference judged by the file's declarations (e.g. a core-only profile).
             return embedded(profile);
         }
@@ -172,13 +174,13 @@ public final class OpenDevice implements AutoCloseable {
         final InetSocketAddress tester = testerAddress(profile);
         final List<AutoCloseable> resources = new ArrayList<>();
         try {
-            final WireLink link = profile.link().kind() == DutProfile.LinkKind.RAW
+            final WireLink link = profile.link().kind() == DeviceDeclaration.LinkKind.RAW
                     ? RawEthernetWireLink.open(
                             RawEthernetOptions.of(profile.link().interfaceName().orElseThrow(), tester, dut))
                     : UdpWireLink.open(dut, tester, System::nanoTime);
             resources.add(link);
             final DutControl control = JsonLineControlClient.connect(profile.control()
-                    .orElseThrow(() -> new DutProfileException(
+                    .orElseThrow(() -> new DeclarationException(
                             name, "control", "a device other than the embedded reference needs a control endpoint")));
             resources.add(0, control);
             if (declaredByHello) {
@@ -189,14 +191,14 @@ public final class OpenDevice implements AutoCloseable {
                     resources,
                     declaredByHello,
                     null); // one device, one state: no twin
-        } catch (final DutProfileException | DutControlException | IOException | RuntimeException e) {
+        } catch (final DeclarationException | DutControlException | IOException | RuntimeException e) {
             closeAll(resources);
             throw e;
         }
     }
 
     /** The profile's tester address, or, when it leaves the address open, the local one that routes to the DUT. */
-    public static InetSocketAddress testerAddress(final DutProfile profile) throws IOException {
+    public static InetSocketAddress testerAddress(final DeviceDeclaration profile) throws IOException {
         final InetSocketAddress declared = profile.parameters().tester();
         if (!declared.getAddress().isAnyLocalAddress()) {
             return declared;

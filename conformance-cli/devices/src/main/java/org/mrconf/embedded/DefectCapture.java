@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.SplittableRandom;
 import org.mrconf.defect.Defects;
 import org.mrconf.fabric.FabricConfig;
-import org.mrconf.fabric.Impairment;
 import org.mrconf.fabric.LinkConfig;
+import org.mrconf.fabric.LinkImpairment;
 import org.mrconf.fabric.PacketFate;
 import org.mrconf.fabric.RandomJitter;
 import org.mrconf.fabric.TapEvent;
@@ -185,7 +185,7 @@ public final class DefectCapture {
     }
 
     /** Loses data packets only (never an ACK, NACK or PROBE): a share at random, and all of them in a time window. */
-    private static final class DataLoss implements Impairment {
+    private static final class DataLoss implements LinkImpairment {
         private final double probability;
         private final long blackoutFromNs;
         private final long blackoutUntilNs;

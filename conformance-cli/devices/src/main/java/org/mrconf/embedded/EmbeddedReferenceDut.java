@@ -6,10 +6,10 @@ import java.util.Optional;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.defect.Defects;
 import org.mrconf.dut.Datagram;
+import org.mrconf.dut.DeclarationException;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileException;
-import org.mrconf.dut.DutProfileLoader;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.LineTransport;
 import org.mrconf.dut.QueueWireLink;
@@ -175,13 +175,13 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
      * The device judged by {@code declared} instead (claims, optional clauses, timers), with the in-memory link and
      * its addresses: e.g. a profile that claims only core makes the READ cases not applicable.
      */
-    public DeviceUnderTest device(final DutProfile declared) {
-        final DutProfile embedded = profile();
+    public DeviceUnderTest device(final DeviceDeclaration declared) {
+        final DeviceDeclaration embedded = profile();
         return new DeviceUnderTest(
                 "embedded reference",
                 control,
                 link,
-                declared.withLink(DutProfile.Link.embedded())
+                declared.withLink(DeviceDeclaration.Link.embedded())
                         .withControl(Optional.empty())
                         .withParameters(declared.parameters()
                                 .withDut(embedded.parameters().dut())
@@ -200,22 +200,22 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
      * The reference's declarations (the bundled {@code reference-udp} profile: the embedded reference runs the same
      * soft DUT with the same timers) with the in-memory link and its addresses.
      */
-    private DutProfile profile() {
+    private DeviceDeclaration profile() {
         try {
-            final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
+            final DeviceDeclaration bundled = new DeclarationLoader().loadBundled("reference-udp");
             // The in-memory link keeps each packet's own source port, so the embedded reference implements 8.1.6
             // (its hello says so), which the UDP soft DUT's socket pool cannot: the declarations must agree (12.1.5).
-            final DutProfile.Conformance udp = bundled.conformance();
+            final DeviceDeclaration.Conformance udp = bundled.conformance();
             final java.util.List<String> optional = new java.util.ArrayList<>(udp.optionalClauses());
             optional.add("8.1.6");
-            return bundled.withConformance(
-                            new DutProfile.Conformance(udp.profiles(), optional, udp.limits(), udp.reorderTolerance()))
-                    .withLink(DutProfile.Link.embedded())
+            return bundled.withConformance(new DeviceDeclaration.Conformance(
+                            udp.profiles(), optional, udp.limits(), udp.reorderTolerance()))
+                    .withLink(DeviceDeclaration.Link.embedded())
                     .withControl(Optional.empty())
                     .withParameters(bundled.parameters()
                             .withDut(new InetSocketAddress(dutAddress, WireConstants.DEFAULT_UDP_PORT))
                             .withTester(new InetSocketAddress(testerAddress, TESTER_PORT)));
-        } catch (final DutProfileException e) {
+        } catch (final DeclarationException e) {
             throw new IllegalStateException("the bundled reference profile is broken: " + e.getMessage(), e);
         }
     }

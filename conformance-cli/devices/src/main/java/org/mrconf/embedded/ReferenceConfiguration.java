@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.transport.EndpointConfig;
 import org.mrconf.transport.Feature;
 
@@ -206,9 +206,9 @@ public enum ReferenceConfiguration {
     }
 
     /** What the reference declares in this configuration: the standard declarations, its timers and claims changed. */
-    DutProfile declarations(final DutProfile standard) {
+    DeviceDeclaration declarations(final DeviceDeclaration standard) {
         if (this == CORE) {
-            final DutProfile.Conformance conformance = standard.conformance();
+            final DeviceDeclaration.Conformance conformance = standard.conformance();
             final Set<Profile> claims = EnumSet.copyOf(conformance.profiles());
             claims.removeAll(NOT_CLAIMED_BY_CORE);
             // An optional clause of a profile it no longer claims is not declared either.
@@ -219,11 +219,12 @@ public enum ReferenceConfiguration {
                             .map(c -> claims.contains(c.profile()))
                             .orElse(false))
                     .forEach(optional::add);
-            final DutProfile.Congestion congestion = standard.parameters().congestion();
-            return standard.withConformance(new DutProfile.Conformance(
+            final DeviceDeclaration.Congestion congestion =
+                    standard.parameters().congestion();
+            return standard.withConformance(new DeviceDeclaration.Conformance(
                             claims, optional, conformance.limits(), conformance.reorderTolerance()))
                     .withParameters(standard.parameters()
-                            .withCongestion(new DutProfile.Congestion(
+                            .withCongestion(new DeviceDeclaration.Congestion(
                                     congestion.decreaseFactor(),
                                     congestion.linkRateMbps(),
                                     congestion.targetUtilization(),
@@ -234,19 +235,20 @@ public enum ReferenceConfiguration {
                                     congestion.activeWindow())));
         }
         if (this == REORDER) {
-            final DutProfile.Conformance conformance = standard.conformance();
+            final DeviceDeclaration.Conformance conformance = standard.conformance();
             final List<String> optional = new java.util.ArrayList<>(conformance.optionalClauses());
             optional.add(REORDER_CLAUSE);
-            return standard.withConformance(new DutProfile.Conformance(
+            return standard.withConformance(new DeviceDeclaration.Conformance(
                     conformance.profiles(),
                     optional,
                     conformance.limits(),
-                    new DutProfile.ReorderTolerance(REORDER_PACKETS, Duration.ofNanos(REORDER_TIME_NS))));
+                    new DeviceDeclaration.ReorderTolerance(REORDER_PACKETS, Duration.ofNanos(REORDER_TIME_NS))));
         }
         if (this == CAPPED_WINDOW) {
-            final DutProfile.Congestion congestion = standard.parameters().congestion();
+            final DeviceDeclaration.Congestion congestion =
+                    standard.parameters().congestion();
             return standard.withParameters(standard.parameters()
-                    .withCongestion(new DutProfile.Congestion(
+                    .withCongestion(new DeviceDeclaration.Congestion(
                             congestion.decreaseFactor(),
                             congestion.linkRateMbps(),
                             congestion.targetUtilization(),
@@ -260,17 +262,17 @@ public enum ReferenceConfiguration {
         if (profile().isEmpty()) {
             return standard; // frames change the carriage, not what the device claims
         }
-        final DutProfile.Conformance conformance = standard.conformance();
+        final DeviceDeclaration.Conformance conformance = standard.conformance();
         final Set<Profile> claims = EnumSet.copyOf(conformance.profiles());
         claims.add(profile().orElseThrow());
-        final DutProfile claiming = standard.withConformance(new DutProfile.Conformance(
+        final DeviceDeclaration claiming = standard.withConformance(new DeviceDeclaration.Conformance(
                 claims, conformance.optionalClauses(), conformance.limits(), conformance.reorderTolerance()));
         if (this == IPV6) {
             return claiming;
         }
-        final DutProfile.Timers timers = standard.parameters().timers();
+        final DeviceDeclaration.Timers timers = standard.parameters().timers();
         return claiming.withParameters(standard.parameters()
-                .withTimers(new DutProfile.Timers(
+                .withTimers(new DeviceDeclaration.Timers(
                         timers.minRto(),
                         Duration.ofNanos(LONG_HAUL_INITIAL_RTO_NS),
                         Duration.ofNanos(LONG_HAUL_MAX_RTO_NS),

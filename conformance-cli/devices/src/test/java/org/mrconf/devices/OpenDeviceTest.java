@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeclarationException;
 import org.mrconf.dut.DutInfo;
-import org.mrconf.dut.DutProfileException;
 
 class OpenDeviceTest {
     @Test
@@ -65,7 +65,7 @@ class OpenDeviceTest {
     @Test
     void shouldNameTheFieldOfAnUnknownConfiguration() {
         assertThatThrownBy(() -> OpenDevice.open("reference?config=metro"))
-                .isInstanceOf(DutProfileException.class)
+                .isInstanceOf(DeclarationException.class)
                 .hasMessageContaining("config")
                 .hasMessageContaining("metro")
                 .hasMessageContaining("long-haul")

@@ -66,7 +66,7 @@ public final class BundleArchive {
             tar.putArchiveEntry(entry(top + "/", 0, stamp, TarArchiveEntry.DEFAULT_DIR_MODE));
             tar.closeArchiveEntry();
             for (final Path path : sortedTree(directory)) {
-                final String name = top + "/" + Manifest.relativePath(directory, path);
+                final String name = top + "/" + BundleManifest.relativePath(directory, path);
                 if (Files.isDirectory(path)) {
                     tar.putArchiveEntry(entry(name + "/", 0, stamp, TarArchiveEntry.DEFAULT_DIR_MODE));
                     tar.closeArchiveEntry();
@@ -110,7 +110,7 @@ public final class BundleArchive {
                 } else if (!top.equals(first)) {
                     throw bad(tarGz, "entry '" + entry.getName() + "' is outside the top directory '" + top + "/'");
                 }
-                Manifest.checkSafe(name, tarGz + ": entry '" + entry.getName() + "'");
+                BundleManifest.checkSafe(name, tarGz + ": entry '" + entry.getName() + "'");
                 final Path target = into.resolve(name).normalize();
                 if (!target.startsWith(into)) {
                     throw bad(tarGz, "entry '" + entry.getName() + "' escapes the bundle");
@@ -208,8 +208,8 @@ public final class BundleArchive {
     private static List<Path> sortedTree(final Path directory) throws IOException {
         try (Stream<Path> walk = Files.walk(directory)) {
             return walk.filter(p -> !p.equals(directory))
-                    .sorted((a, b) ->
-                            Manifest.relativePath(directory, a).compareTo(Manifest.relativePath(directory, b)))
+                    .sorted((a, b) -> BundleManifest.relativePath(directory, a)
+                            .compareTo(BundleManifest.relativePath(directory, b)))
                     .toList();
         }
     }

@@ -132,7 +132,8 @@ public final class BundleCreator {
                         BundleLayout.SIGNER_KEY,
                         SigningKeys.publicPem(key.get().getPublic()));
             }
-            final byte[] manifest = Manifest.of(partial, BundleLayout.UNLISTED).format();
+            final byte[] manifest =
+                    BundleManifest.of(partial, BundleLayout.UNLISTED).format();
             Files.write(partial.resolve(BundleLayout.MANIFEST), manifest);
             if (key.isPresent()) {
                 Files.write(
@@ -149,7 +150,7 @@ public final class BundleCreator {
             return new Created(
                     directory,
                     archive,
-                    Manifest.files(directory).size(),
+                    BundleManifest.files(directory).size(),
                     key.map(k -> SigningKeys.fingerprint(k.getPublic())),
                     skipped);
         } finally {
@@ -185,9 +186,9 @@ public final class BundleCreator {
         }
         final Path evidence = runDir.resolve(BundleLayout.EVIDENCE_DIR);
         if (Files.isDirectory(evidence, LinkOption.NOFOLLOW_LINKS)) {
-            for (final Path file : Manifest.files(evidence)) {
+            for (final Path file : BundleManifest.files(evidence)) {
                 final Path copy =
-                        target.resolve(BundleLayout.EVIDENCE_DIR).resolve(Manifest.relativePath(evidence, file));
+                        target.resolve(BundleLayout.EVIDENCE_DIR).resolve(BundleManifest.relativePath(evidence, file));
                 Files.createDirectories(copy.getParent());
                 Files.copy(file, copy);
             }
@@ -203,7 +204,7 @@ public final class BundleCreator {
     }
 
     /**
-     * The DUT profile file the run named, when it is still readable from here, with any control token replaced: a
+     * The declaration file the run named, when it is still readable from here, with any control token replaced: a
      * token is a secret of the vendor's lab, not evidence.
      */
     private static Optional<JsonNode> readProfile(final RunRecord record) {

@@ -27,7 +27,7 @@ final class BundleDocuments {
 
     private BundleDocuments() {}
 
-    /** Who made the device and what it claims, from the DUT profile and {@code hello} as the run recorded them. */
+    /** Who made the device and what it claims, from the device declaration and {@code hello} as the run recorded them. */
     static ObjectNode product(final RunRecord record) {
         final RunRecord.DutDescription dut = record.dut();
         final ObjectNode n = header("product");
@@ -132,7 +132,7 @@ final class BundleDocuments {
 
     /**
      * The tester's interface as far as the run tells it: an interface the run recorded, else the raw-Ethernet
-     * interface of the DUT profile the run named, else what the link implies (with the tester's address for UDP).
+     * interface of the device declaration the run named, else what the link implies (with the tester's address for UDP).
      */
     static String testerInterface(final RunRecord.DutDescription dut, final JsonNode profile) {
         for (final String key : List.of("testerInterface", "interface")) {

@@ -28,7 +28,7 @@ public final class BundleLayout {
     /** Evidence pcap slices sit under this folder of the run folder. */
     public static final String EVIDENCE_DIR = "evidence";
 
-    /** The DUT profile the run was given, when the run named one and it could be read. */
+    /** The device declaration the run was given, when the run named one and it could be read. */
     public static final String DUT_PROFILE = "dut-profile.json";
     /** The public key of the signer, PEM; a reviewer should pass the vendor's published key instead. */
     public static final String SIGNER_KEY = "signer.pub";

@@ -48,7 +48,7 @@ final class BundleReadme {
                 .append(
                         "  `report.html` (open it in a browser, offline), `junit.xml`, `ocptv.jsonl`, `evidence/*.pcap`.\n");
         if (hasProfile) {
-            t.append("- `dut-profile.json`: the DUT profile the run was given (any control token redacted).\n");
+            t.append("- `dut-profile.json`: the device declaration the run was given (any control token redacted).\n");
         }
         t.append("- `MANIFEST.sha256`: the SHA-256 of every other file; `MANIFEST.sha256.sig`: the Ed25519\n")
                 .append("  signature over it (64 raw bytes); `signer.pub`: the key that made it.\n\n");
@@ -69,7 +69,10 @@ final class BundleReadme {
         t.append("## Reproduce the run\n\n")
                 .append(checkout(record))
                 .append("2. Bring the device up as the run had it: the same firmware and driver (see `product.json`)")
-                .append(hasProfile ? ",\n   and the DUT profile `dut-profile.json` (put the control token back)" : "")
+                .append(
+                        hasProfile
+                                ? ",\n   and the device declaration `dut-profile.json` (put the control token back)"
+                                : "")
                 .append(".\n")
                 .append("3. Run exactly the command the run was given:\n\n       ")
                 .append(line(record.commandLine()))

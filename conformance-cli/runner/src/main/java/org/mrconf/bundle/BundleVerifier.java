@@ -13,7 +13,7 @@ import org.mrconf.catalogue.ClauseCatalogue;
 /**
  * Checks a bundle fully offline, as a reviewer runs it: the signature and every hash, the reports against their
  * schemas, the verdicts against each other and junit.xml and ocptv.jsonl against report.json, the coverage of every claimed MUST clause, the run's conditions (no
- * defect profile, not interrupted, the claimed suite and spec versions) and the verdicts themselves. Every check
+ * planted defects, not interrupted, the claimed suite and spec versions) and the verdicts themselves. Every check
  * runs even when an earlier one failed, so the reviewer sees all problems at once.
  */
 public final class BundleVerifier {

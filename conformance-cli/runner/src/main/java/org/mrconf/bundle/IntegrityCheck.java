@@ -44,9 +44,9 @@ final class IntegrityCheck {
             return problems;
         }
         checkSignature(root, manifestBytes, trusted, notes, problems);
-        final Manifest manifest;
+        final BundleManifest manifest;
         try {
-            manifest = Manifest.parse(manifestBytes, BundleLayout.MANIFEST);
+            manifest = BundleManifest.parse(manifestBytes, BundleLayout.MANIFEST);
         } catch (BundleInputException e) {
             problems.add(new Problem("hash", e.getMessage()));
             return problems;
@@ -119,12 +119,12 @@ final class IntegrityCheck {
         }
     }
 
-    private static void checkHashes(final Path root, final Manifest manifest, final List<Problem> problems)
+    private static void checkHashes(final Path root, final BundleManifest manifest, final List<Problem> problems)
             throws IOException {
         final Set<String> present = new HashSet<>();
         try {
-            for (final Path file : Manifest.files(root)) {
-                present.add(Manifest.relativePath(root, file));
+            for (final Path file : BundleManifest.files(root)) {
+                present.add(BundleManifest.relativePath(root, file));
             }
         } catch (BundleInputException e) {
             problems.add(new Problem("bundle", e.getMessage()));
@@ -137,7 +137,7 @@ final class IntegrityCheck {
                 return;
             }
             try {
-                final String actual = Manifest.sha256Hex(file);
+                final String actual = BundleManifest.sha256Hex(file);
                 if (!actual.equals(expected)) {
                     problems.add(new Problem(
                             "hash",

@@ -13,7 +13,7 @@ import org.mrconf.files.UserFiles;
 import org.mrconf.verdict.RunRecord;
 
 /**
- * The run is one a reviewer can accept: against the device, not a defect profile; finished, not interrupted; made
+ * The run is one a reviewer can accept: against the device, not one with planted defects; finished, not interrupted; made
  * with the suite and spec versions the bundle claims, which are the verifier's own (its catalogue and cases are what
  * the coverage check compares with); and the bundle's product and suite documents say what the report says.
  */
@@ -30,7 +30,7 @@ final class RunConditionsCheck {
         if (!record.dut().defects().isEmpty()) {
             problems.add(new Problem(
                     "defect",
-                    "the run was against defect profile(s) "
+                    "the run was against planted defect(s) "
                             + String.join(", ", record.dut().defects())
                             + ": a self-validation run, not the device as shipped"));
         }

@@ -273,7 +273,7 @@ public final class HtmlReport {
                 "Declared optional clauses",
                 dut.optionalClauses().isEmpty() ? "none" : String.join(", ", dut.optionalClauses()));
         if (!dut.defects().isEmpty()) {
-            fact(h, "Defect profiles (self-test)", String.join(", ", dut.defects()));
+            fact(h, "Planted defects (self-test)", String.join(", ", dut.defects()));
         }
         final StringBuilder params = new StringBuilder();
         new TreeMap<>(dut.parameters()).forEach((k, v) -> {

@@ -8,8 +8,8 @@ import org.junit.platform.engine.TestExecutionResult;
 import org.mrconf.cases.Applicability;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.Level;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.verdict.Verdict;
 import org.opentest4j.TestAbortedException;
 
@@ -32,7 +32,8 @@ final class Outcomes {
     /** A verdict with its reason, the whole message (every line). */
     record Judged(Verdict verdict, String message) {}
 
-    static Judged judge(final TestExecutionResult outcome, final List<String> clauses, final DutProfile profile) {
+    static Judged judge(
+            final TestExecutionResult outcome, final List<String> clauses, final DeviceDeclaration profile) {
         final Optional<Throwable> thrown = outcome.getThrowable();
         return switch (outcome.getStatus()) {
             case SUCCESSFUL -> new Judged(Verdict.PASS, "");
@@ -46,7 +47,7 @@ final class Outcomes {
         };
     }
 
-    static Judged judgeFailure(final Throwable thrown, final List<String> clauses, final DutProfile profile) {
+    static Judged judgeFailure(final Throwable thrown, final List<String> clauses, final DeviceDeclaration profile) {
         final Optional<Throwable> harness = harnessCause(thrown);
         if (harness.isPresent()) {
             final Throwable cause = harness.get();
@@ -81,7 +82,7 @@ final class Outcomes {
                 : Optional.of(thrown);
     }
 
-    private static boolean onlyUndeclaredShould(final List<String> clauses, final DutProfile profile) {
+    private static boolean onlyUndeclaredShould(final List<String> clauses, final DeviceDeclaration profile) {
         if (clauses.isEmpty()) {
             return false;
         }

@@ -19,8 +19,8 @@ import org.apiguardian.api.API;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutInfo;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.vectors.TestVector;
 import org.mrconf.vectors.VectorFiles;
 import org.mrconf.vectors.VectorScope;
@@ -151,9 +151,9 @@ public final class RunJournal {
      * {@code hello} claims other profiles, both sets and the disagreement under {@code parameters}.
      */
     public static RunRecord.DutDescription describe(
-            final String name, final DutProfile profile, final Optional<DutInfo> hello) {
+            final String name, final DeviceDeclaration profile, final Optional<DutInfo> hello) {
         final Map<String, String> parameters = new LinkedHashMap<>();
-        final DutProfile.Parameters p = profile.parameters();
+        final DeviceDeclaration.Parameters p = profile.parameters();
         parameters.put(
                 "dut", p.dut().getAddress().getHostAddress() + ":" + p.dut().getPort());
         parameters.put(
@@ -163,7 +163,7 @@ public final class RunJournal {
         parameters.put("paths", String.valueOf(p.paths()));
         parameters.put("initialSendPsn", String.valueOf(p.initialSendPsn()));
         parameters.put("initialReceivePsn", String.valueOf(p.initialReceivePsn()));
-        final DutProfile.Timers t = p.timers();
+        final DeviceDeclaration.Timers t = p.timers();
         parameters.put("minRtoUs", String.valueOf(t.minRto().toNanos() / 1000));
         parameters.put("initialRtoUs", String.valueOf(t.initialRto().toNanos() / 1000));
         parameters.put("maxRtoUs", String.valueOf(t.maxRto().toNanos() / 1000));
@@ -191,7 +191,7 @@ public final class RunJournal {
                 // What hello says the device commits deliberately: a defect DUT never passes as clean.
                 hello.map(DutInfo::defects).orElse(List.of()),
                 parameters,
-                profile.link().kind() == DutProfile.LinkKind.RAW
+                profile.link().kind() == DeviceDeclaration.LinkKind.RAW
                         ? "raw-ethernet"
                         : profile.link().kind().jsonName());
     }

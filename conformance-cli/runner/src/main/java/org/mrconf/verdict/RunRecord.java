@@ -85,14 +85,14 @@ public record RunRecord(
     /**
      * The device as the report names it.
      *
-     * @param name            the target as given ({@code reference}, {@code udp://...}, a profile file)
+     * @param name            the target as given ({@code reference}, {@code udp://...}, a declaration file)
      * @param vendor          from the profile or {@code hello}
      * @param model           likewise
      * @param firmware        likewise
      * @param driver          likewise
      * @param profiles        the claimed profiles
      * @param optionalClauses the SHOULD and MAY clauses it declares it implements
-     * @param defects         the defect profiles active on it ({@code hello}); a clean device has none
+     * @param defects         the defects planted in it ({@code hello}); a clean device has none
      * @param parameters      the declared test parameters (MTU, paths, timers, tolerances) as name to value
      * @param link            the wire link: {@code embedded}, {@code udp} or {@code raw-ethernet}
      */

@@ -78,7 +78,7 @@ public final class BundleRuns {
                 r.clauses());
     }
 
-    /** The clean run against a device with a defect profile switched on. */
+    /** The clean run against a device with a planted defect switched on. */
     static RunRecord withDefect(final String defect) {
         return run(List.of(defect), false, Optional.of(START.plusSeconds(30)), Map.of(), c -> true);
     }

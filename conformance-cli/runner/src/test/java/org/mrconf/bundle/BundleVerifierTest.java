@@ -24,7 +24,7 @@ import org.mrconf.verdict.Verdict;
 /**
  * Every "done when" of the bundle: a clean run's bundle verifies, and each kind of tampering or unacceptable run
  * makes verify name it: a changed byte in any file, a removed case, a selection that skipped a claimed MUST clause,
- * a defect profile, an interrupted run, the wrong key.
+ * a planted defect, an interrupted run, the wrong key.
  */
 class BundleVerifierTest {
     private static final KeyPair VENDOR = SigningKeys.generate();
@@ -80,7 +80,7 @@ class BundleVerifierTest {
 
     static Stream<String> everyFileOfTheBundle() throws IOException {
         final Path root = BundleCreator.directoryOf(cleanBundle);
-        return Manifest.files(root).stream().map(f -> Manifest.relativePath(root, f));
+        return BundleManifest.files(root).stream().map(f -> BundleManifest.relativePath(root, f));
     }
 
     @ParameterizedTest
@@ -182,7 +182,7 @@ class BundleVerifierTest {
         final Path run = BundleRuns.write(dir.resolve("run"), BundleRuns.withDefect("ack-wrong-psn"));
 
         assertThat(lines(verify(create(run, dir, "defect", VENDOR), VENDOR)))
-                .anyMatch(p -> p.startsWith("defect: the run was against defect profile(s) ack-wrong-psn"));
+                .anyMatch(p -> p.startsWith("defect: the run was against planted defect(s) ack-wrong-psn"));
     }
 
     @Test
@@ -415,7 +415,7 @@ class BundleVerifierTest {
 
     /** Signs an edited bundle again, as a vendor who edits their own bundle can. */
     static void resign(final Path bundle, final KeyPair key) throws IOException {
-        final byte[] manifest = Manifest.of(bundle, BundleLayout.UNLISTED).format();
+        final byte[] manifest = BundleManifest.of(bundle, BundleLayout.UNLISTED).format();
         Files.write(bundle.resolve(BundleLayout.MANIFEST), manifest);
         Files.write(bundle.resolve(BundleLayout.SIGNATURE), SigningKeys.sign(key.getPrivate(), manifest));
     }
@@ -434,8 +434,8 @@ class BundleVerifierTest {
 
     /** Copies a bundle directory's files to {@code copy}. */
     static Path copyOf(final Path bundle, final Path copy) throws IOException {
-        for (final Path file : Manifest.files(bundle)) {
-            final Path target = copy.resolve(Manifest.relativePath(bundle, file));
+        for (final Path file : BundleManifest.files(bundle)) {
+            final Path target = copy.resolve(BundleManifest.relativePath(bundle, file));
             Files.createDirectories(target.getParent());
             Files.copy(file, target);
         }

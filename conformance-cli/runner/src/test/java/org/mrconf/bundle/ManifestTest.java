@@ -25,7 +25,7 @@ class ManifestTest {
         Files.writeString(dir.resolve("README.md"), "");
         Files.writeString(dir.resolve("MANIFEST.sha256"), "old");
 
-        final Manifest manifest = Manifest.of(dir, Set.of("MANIFEST.sha256"));
+        final BundleManifest manifest = BundleManifest.of(dir, Set.of("MANIFEST.sha256"));
 
         assertThat(new String(manifest.format(), StandardCharsets.UTF_8))
                 .isEqualTo(EMPTY_SHA256 + "  README.md\n" + EMPTY_SHA256 + "  run/evidence/a.pcap\n");
@@ -34,9 +34,9 @@ class ManifestTest {
     @Test
     void shouldParseWhatItFormats() throws IOException {
         Files.writeString(dir.resolve("a.txt"), "a");
-        final Manifest manifest = Manifest.of(dir, Set.of());
+        final BundleManifest manifest = BundleManifest.of(dir, Set.of());
 
-        assertThat(Manifest.parse(manifest.format(), "M")).isEqualTo(manifest);
+        assertThat(BundleManifest.parse(manifest.format(), "M")).isEqualTo(manifest);
     }
 
     @Test
@@ -49,7 +49,7 @@ class ManifestTest {
             EMPTY_SHA256 + "  a/./b",
             "deadbeef  short.txt"
         }) {
-            assertThatThrownBy(() -> Manifest.parse((line + "\n").getBytes(StandardCharsets.UTF_8), "M"))
+            assertThatThrownBy(() -> BundleManifest.parse((line + "\n").getBytes(StandardCharsets.UTF_8), "M"))
                     .as(line)
                     .isInstanceOf(BundleInputException.class)
                     .hasMessageStartingWith("M: line 1 is not");
@@ -60,7 +60,7 @@ class ManifestTest {
     void shouldRefuseAFileListedTwice() {
         final String line = EMPTY_SHA256 + "  a.txt\n";
 
-        assertThatThrownBy(() -> Manifest.parse((line + line).getBytes(StandardCharsets.UTF_8), "M"))
+        assertThatThrownBy(() -> BundleManifest.parse((line + line).getBytes(StandardCharsets.UTF_8), "M"))
                 .isInstanceOf(BundleInputException.class)
                 .hasMessage("M: line 2 lists a.txt twice");
     }
@@ -69,7 +69,7 @@ class ManifestTest {
     void shouldRefuseASymbolicLink() throws IOException {
         final Path link = Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc/hostname"));
 
-        assertThatThrownBy(() -> Manifest.of(dir, Set.of()))
+        assertThatThrownBy(() -> BundleManifest.of(dir, Set.of()))
                 .isInstanceOf(BundleInputException.class)
                 .hasMessageContaining("is a symbolic link");
         Files.delete(link); // so that @TempDir's clean-up does not warn about a link leaving the folder

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
@@ -139,11 +139,12 @@ class CaseRunnerTest {
         return new Selection(List.of(), Set.of(), Set.of(), Set.of(), List.of(pattern));
     }
 
-    private static DutProfile claimingOnly(final DutProfile profile, final Profile claimed) {
-        final DutProfile.Conformance c = profile.conformance();
-        return new DutProfile(
+    private static DeviceDeclaration claimingOnly(final DeviceDeclaration profile, final Profile claimed) {
+        final DeviceDeclaration.Conformance c = profile.conformance();
+        return new DeviceDeclaration(
                 profile.identity(),
-                new DutProfile.Conformance(Set.of(claimed), c.optionalClauses(), c.limits(), c.reorderTolerance()),
+                new DeviceDeclaration.Conformance(
+                        Set.of(claimed), c.optionalClauses(), c.limits(), c.reorderTolerance()),
                 profile.parameters(),
                 profile.control(),
                 profile.link());

@@ -8,10 +8,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.mrconf.cases.Inconclusive;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DutErrorCode;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
 import org.mrconf.verdict.Verdict;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
@@ -22,7 +22,7 @@ class OutcomesTest {
     /** A SHOULD clause of core that the reference declares. */
     private static final String DECLARED_SHOULD = "6.4.3";
 
-    private final DutProfile reference = load();
+    private final DeviceDeclaration reference = load();
 
     @Test
     void shouldPassASuccess() {
@@ -42,7 +42,7 @@ class OutcomesTest {
 
     @Test
     void shouldWarnWhenEveryClauseIsAnUndeclaredShould() {
-        final DutProfile declaresNothing = declaringNoOptionalClause(reference);
+        final DeviceDeclaration declaresNothing = declaringNoOptionalClause(reference);
         final TestExecutionResult missed = TestExecutionResult.failed(new AssertionError("missed"));
 
         assertThat(Outcomes.judge(missed, List.of(DECLARED_SHOULD), declaresNothing)
@@ -100,19 +100,19 @@ class OutcomesTest {
         return Outcomes.judge(result, clauses, reference);
     }
 
-    private static DutProfile declaringNoOptionalClause(final DutProfile profile) {
-        final DutProfile.Conformance c = profile.conformance();
-        return new DutProfile(
+    private static DeviceDeclaration declaringNoOptionalClause(final DeviceDeclaration profile) {
+        final DeviceDeclaration.Conformance c = profile.conformance();
+        return new DeviceDeclaration(
                 profile.identity(),
-                new DutProfile.Conformance(c.profiles(), List.of(), c.limits(), c.reorderTolerance()),
+                new DeviceDeclaration.Conformance(c.profiles(), List.of(), c.limits(), c.reorderTolerance()),
                 profile.parameters(),
                 profile.control(),
                 profile.link());
     }
 
-    private static DutProfile load() {
+    private static DeviceDeclaration load() {
         try {
-            return new DutProfileLoader().loadBundled(DutProfileLoader.REFERENCE_UDP);
+            return new DeclarationLoader().loadBundled(DeclarationLoader.REFERENCE_UDP);
         } catch (final Exception e) {
             throw new IllegalStateException(e);
         }

@@ -23,8 +23,8 @@ import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.embedded.DefectCapture;
 import org.mrconf.pcap.UdpFrame;
 import org.mrconf.verdict.Verdict;
@@ -149,7 +149,8 @@ public final class AnalyzeSelfTest {
     public AnalyzeSelfTestReport run(final List<Defect> defects) throws Exception {
         final long started = System.nanoTime();
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
-        final DutProfile reference = new DutProfileLoader(catalogue).loadBundled(DutProfileLoader.REFERENCE_UDP);
+        final DeviceDeclaration reference =
+                new DeclarationLoader(catalogue).loadBundled(DeclarationLoader.REFERENCE_UDP);
         final Path work = Files.createTempDirectory("metaroce-selftest-analyze");
         final ExecutorService pool = Executors.newFixedThreadPool(jobs, runnable -> {
             final Thread thread = new Thread(runnable, "mrconf-selftest-analyze");
@@ -183,7 +184,7 @@ public final class AnalyzeSelfTest {
     }
 
     private static AnalyzeOutcome runOne(
-            final Defect defect, final Path work, final ClauseCatalogue catalogue, final DutProfile reference)
+            final Defect defect, final Path work, final ClauseCatalogue catalogue, final DeviceDeclaration reference)
             throws Exception {
         final long started = System.nanoTime();
         final Path capture = work.resolve((defect == null ? "clean" : defect.flagName()) + ".pcap");

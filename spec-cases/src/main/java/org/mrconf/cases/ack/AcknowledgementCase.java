@@ -18,7 +18,7 @@ import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
@@ -208,7 +208,7 @@ class AcknowledgementCase {
     @DisplayName("in-order packets without ACK_REQUEST are acknowledged within the declared ACK delay")
     @Verifies("8.1.4")
     void ackDelayIsBounded(final Testbed testbed) throws Exception {
-        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
         // The link's own latency: how long an ACK the DUT owes at once takes to reach the tester.
         long baselineNs = 0;
         for (int i = 0; i < 5; i++) {

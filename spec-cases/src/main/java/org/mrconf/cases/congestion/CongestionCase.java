@@ -181,7 +181,7 @@ class CongestionCase {
      * larger of the declared first path window and {@link #MIN_JUDGED_WINDOW}, plus a packet per growth round and
      * three rounds more, per path.
      */
-    private static boolean connectionWindowLeavesRoom(final org.mrconf.dut.DutProfile profile) {
+    private static boolean connectionWindowLeavesRoom(final org.mrconf.dut.DeviceDeclaration profile) {
         final int connection = profile.parameters().congestion().initialConnectionWindow();
         if (connection <= 0) {
             return true;

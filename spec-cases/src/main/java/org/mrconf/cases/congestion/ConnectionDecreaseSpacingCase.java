@@ -15,8 +15,8 @@ import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
@@ -77,11 +77,11 @@ class ConnectionDecreaseSpacingCase {
             + " RTT has not passed")
     @Verifies("10.1.2")
     void decreasesAreSpacedByTheConnectionsSmoothedRtt(final DeviceUnderTest dut) throws Exception {
-        final DutProfile profile = dut.profile();
+        final DeviceDeclaration profile = dut.profile();
         if (!profile.claims(Profile.CONGESTION)) {
             throw NotApplicable.because("the device does not claim the congestion profile");
         }
-        final DutProfile.Congestion declared = profile.parameters().congestion();
+        final DeviceDeclaration.Congestion declared = profile.parameters().congestion();
         if (declared.initialPathWindow() < 1 || declared.initialConnectionWindow() < 1) {
             throw Inconclusive.because("the device declares no first path or connection window (clause 12.1.6), so"
                     + " no count of packets in flight can be judged against its connection window");
@@ -121,7 +121,7 @@ class ConnectionDecreaseSpacingCase {
          * more than the counts' slack, or the paths leave too little room), the case grows the connection window
          * first, over paths enough that their halved first windows leave room over the window of two decreases.
          */
-        static Plan of(final DutProfile.Congestion declared, final double factor, final int maxPaths) {
+        static Plan of(final DeviceDeclaration.Congestion declared, final double factor, final int maxPaths) {
             final int pathWindow = declared.initialPathWindow();
             final int connectionWindow = declared.initialConnectionWindow();
             final int halvedPathWindow = (int) Math.floor(Math.max(1, pathWindow * factor));
@@ -168,7 +168,7 @@ class ConnectionDecreaseSpacingCase {
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and one
         // packet more as ConnectionWindowCase allows. Every later ACK reports CE, which never grows a window (10.1.1),
         // so one decrease leaves at most this times f, and two this times f squared.
-        final DutProfile.Congestion declaredWindows =
+        final DeviceDeclaration.Congestion declaredWindows =
                 testbed.profile().parameters().congestion();
         double grown = declaredWindows.capped(ConnectionWindowCase.grownBound(plan.firstWindow(), warmUpPackets) + 1);
         int leastWindow = plan.firstWindow();
@@ -313,7 +313,7 @@ class ConnectionDecreaseSpacingCase {
                             + " after them (up to %d) leaves no room to show a second decrease",
                     afterOne, bound));
         }
-        final DutProfile profile = testbed.profile();
+        final DeviceDeclaration profile = testbed.profile();
         final int halvedPathWindow = (int) Math.floor(Math.max(
                 1,
                 profile.parameters().congestion().initialPathWindow()

@@ -15,8 +15,8 @@ import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.ReceivedPacket;
 
 /**
@@ -64,11 +64,11 @@ class ConnectionWindowCase {
                     + " CE report on every path that value times the declared factor, whatever the path windows allow")
     @Verifies("10.1.2")
     void connectionWindowBindsWhateverThePathsAllow(final DeviceUnderTest dut) throws Exception {
-        final DutProfile profile = dut.profile();
+        final DeviceDeclaration profile = dut.profile();
         if (!profile.claims(Profile.CONGESTION)) {
             throw NotApplicable.because("the device does not claim the congestion profile");
         }
-        final DutProfile.Congestion declared = profile.parameters().congestion();
+        final DeviceDeclaration.Congestion declared = profile.parameters().congestion();
         if (declared.initialPathWindow() < 1 || declared.initialConnectionWindow() < 1) {
             throw Inconclusive.because("the device declares no first path or connection window (clause 12.1.6,"
                     + " parameters.congestion.initialPathWindow and initialConnectionWindow), so no count of packets"

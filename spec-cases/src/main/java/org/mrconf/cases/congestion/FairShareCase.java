@@ -20,7 +20,7 @@ import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.ConnectionSpec;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.ReceivedPacket;
@@ -67,7 +67,7 @@ class FairShareCase {
     void shareCountsOnlyRecentSenders(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             TesterMessages.requireProfile(testbed, Profile.CONGESTION);
-            final DutProfile.Congestion declared =
+            final DeviceDeclaration.Congestion declared =
                     testbed.profile().parameters().congestion();
             final int mtu = testbed.profile().parameters().mtu();
             final ConnectionSpec first = testbed.connection().spec();
@@ -166,7 +166,7 @@ class FairShareCase {
      * down to whole Mbit/s and at least 1; where that share is a whole number, also 1 below it (a binary floating
      * point product of L and u may fall just short of it).
      */
-    static Set<Long> shares(final DutProfile.Congestion declared, final int n) {
+    static Set<Long> shares(final DeviceDeclaration.Congestion declared, final int n) {
         final BigDecimal rate = BigDecimal.valueOf(declared.linkRateMbps());
         final BigDecimal share = n == 1
                 ? rate

@@ -12,7 +12,7 @@ import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 
 /**
  * A declared maximum connection window (clause 10.1.2, Table 12-2, freedom F-24): a sender MAY stop the additive
@@ -43,11 +43,11 @@ class MaximumConnectionWindowCase {
     @DisplayName("the connection window grows by additive increase up to its declared maximum and never past it")
     @Verifies("10.1.2")
     void connectionWindowStaysAtOrBelowItsDeclaredMaximum(final DeviceUnderTest dut) throws Exception {
-        final DutProfile profile = dut.profile();
+        final DeviceDeclaration profile = dut.profile();
         if (!profile.claims(Profile.CONGESTION)) {
             throw NotApplicable.because("the device does not claim the congestion profile");
         }
-        final DutProfile.Congestion declared = profile.parameters().congestion();
+        final DeviceDeclaration.Congestion declared = profile.parameters().congestion();
         final int maximum = declared.maxConnectionWindow();
         if (maximum <= 0) {
             throw NotApplicable.because("the device's configuration: it declares no maximum connection window (clause"

@@ -18,7 +18,7 @@ import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.TimerWatch;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.StallAllowance;
 import org.mrconf.peer.StallMonitor;
@@ -61,7 +61,7 @@ class RateHintFloorCase {
     void windowStaysAtTheHintedFloor(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             TesterMessages.requireProfile(testbed, Profile.CONGESTION);
-            final DutProfile.Congestion declared =
+            final DeviceDeclaration.Congestion declared =
                     testbed.profile().parameters().congestion();
             final int mtu = testbed.profile().parameters().mtu();
             final int initial = CaseSteps.declaredFirstWindow(testbed);

@@ -18,7 +18,7 @@ import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.TimerWatch;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.wire.Opcode;
 
 /**
@@ -177,7 +177,7 @@ class WindowWeightedSprayingCase {
     }
 
     /** Both windows must leave room for the case's packets: a smaller declared one is not judged. */
-    private static void requireRoom(final DutProfile.Congestion declared) {
+    private static void requireRoom(final DeviceDeclaration.Congestion declared) {
         // The connection window must never be what ties the paths: a device may count a path's free window as the
         // least of its own room and the connection's.
         if (declared.initialPathWindow() <= 0 || declared.initialConnectionWindow() <= 0) {

@@ -17,8 +17,8 @@ import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutControlException;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.ReceivedPacket;
 
 /**
@@ -55,12 +55,12 @@ class WindowsWithoutCongestionCase {
     @Verifies("10.1.6")
     @Kind(Kind.Purpose.VALID)
     void windowsStayAtTheirDeclaredValues(final DeviceUnderTest dut) throws Exception {
-        final DutProfile profile = dut.profile();
+        final DeviceDeclaration profile = dut.profile();
         if (profile.claims(Profile.CONGESTION)) {
             throw NotApplicable.because(Applicability.CLAIMS_MORE
                     + "it claims the congestion profile, so clauses 10.1.1 to 10.1.5 judge its windows instead");
         }
-        final DutProfile.Congestion declared = profile.parameters().congestion();
+        final DeviceDeclaration.Congestion declared = profile.parameters().congestion();
         final boolean pathDeclared = declared.initialPathWindow() >= 1;
         final boolean connectionDeclared = declared.initialConnectionWindow() >= 1;
         final int pathWindow = pathDeclared ? Math.min(SEND_WINDOW, declared.initialPathWindow()) : SEND_WINDOW;

@@ -22,8 +22,8 @@ import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCounters;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
@@ -63,7 +63,8 @@ class GapResendCase {
                         + " keeps them, so no ACK can show a gap; first windows of two packets or more would"
                         + " exercise it");
             }
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             final long toleranceNs = timers.tolerance().toNanos();
             final long floorNs = CaseSteps.stretchedRtoFloor(testbed, AGE).toNanos();
             if (floorNs <= 4 * toleranceNs) {

@@ -11,15 +11,15 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutInfo;
-import org.mrconf.dut.DutProfile;
 
 /**
- * Where declarations live (spec clauses 12.1.5 and 12.1.6): the DUT profile file and the agent's {@code hello} must
+ * Where declarations live (spec clauses 12.1.5 and 12.1.6): the declaration file and the agent's {@code hello} must
  * declare the same claims and the same parameters, each in its own units, so that applicability and every timing
  * judgement rest on one set of values. These cases send no packet: they compare two declarations of the device.
  *
- * <p>Without a profile file the tester judges by {@code hello} alone (clause 12.1.5), so the comparison cannot
+ * <p>Without a declaration file the tester judges by {@code hello} alone (clause 12.1.5), so the comparison cannot
  * disagree; what is still checked then is that {@code hello} gives every declaration the clauses require.
  */
 @ExtendWith(DutExtension.class)
@@ -27,12 +27,13 @@ import org.mrconf.dut.DutProfile;
 class DeclarationAgreementCase {
 
     @Test
-    @DisplayName("hello and the profile file declare the same profiles, optional clauses, limits, tolerance and timers")
+    @DisplayName(
+            "hello and the declaration file declare the same profiles, optional clauses, limits, tolerance and timers")
     @Verifies("12.1.5")
     void helloAndProfileDeclareTheSame(final DeviceUnderTest dut) throws Exception {
         final DutInfo hello = dut.control().hello();
-        final DutProfile profile = dut.profile();
-        final DutProfile.Conformance file = profile.conformance();
+        final DeviceDeclaration profile = dut.profile();
+        final DeviceDeclaration.Conformance file = profile.conformance();
         final Disagreements found = new Disagreements();
         found.same("12.1.5: profiles", hello.profiles(), file.profiles());
         found.same(
@@ -49,7 +50,7 @@ class DeclarationAgreementCase {
                 hello.declarations().timers().isPresent(),
                 "missing");
         found.require(
-                "12.1.5 (Table 12-2), 9.1.9: the profile file declares receiverNotReadyRetryUs",
+                "12.1.5 (Table 12-2), 9.1.9: the declaration file declares receiverNotReadyRetryUs",
                 profile.parameters().timers().receiverNotReadyRetry().isPresent(),
                 "missing");
         hello.declarations()
@@ -69,15 +70,16 @@ class DeclarationAgreementCase {
         if (!dut.profile().claims(Profile.CONGESTION)) {
             throw NotApplicable.because("the device does not claim the congestion profile");
         }
-        final DutProfile.Congestion file = dut.profile().parameters().congestion();
+        final DeviceDeclaration.Congestion file = dut.profile().parameters().congestion();
         assertThat(file.undeclared())
-                .as("12.1.6: parameters.congestion of the profile file declares every field")
+                .as("12.1.6: parameters.congestion of the declaration file declares every field")
                 .isEmpty();
         assertThat(hello.declarations().congestion())
                 .as("12.1.6: hello's parameters give linkRateBitsPerSecond, targetUtilization, rateHintIntervalNs and"
                         + " decreaseFactor")
                 .isPresent();
-        final DutProfile.Congestion said = hello.declarations().congestion().orElseThrow();
+        final DeviceDeclaration.Congestion said =
+                hello.declarations().congestion().orElseThrow();
         assertThat(said.undeclared())
                 .as("12.1.6: hello's parameters give initialPathWindowPackets and initialConnectionWindowPackets")
                 .isEmpty();

@@ -16,15 +16,15 @@ import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCounters;
 import org.mrconf.dut.DutInfo;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.wire.Opcode;
 
 /**
  * What a device declares (spec section 12.1), checked against itself and against what it does: {@code hello} and the
- * device profile must agree, every claimed profile's basic behaviour must be there, the conformance statement and the
+ * device declaration must agree, every claimed profile's basic behaviour must be there, the conformance statement and the
  * test parameters must be complete and consistent, and the control channel must observe every drop counter. A
  * device whose {@code hello} or profile contradicts what it does is reported here, whatever else passes.
  */
@@ -37,10 +37,10 @@ class DeclarationsCase {
     @Verifies("12.1.1")
     void claimedProfilesAreImplemented(final DeviceUnderTest dut) throws Exception {
         final DutInfo hello = dut.control().hello();
-        final DutProfile profile = dut.profile();
+        final DeviceDeclaration profile = dut.profile();
         assertThat(hello.profiles()).as("12.1.1: hello claims the core profile").contains(Profile.CORE);
         assertThat(hello.profiles())
-                .as("12.1.1: hello and the device profile claim the same profiles")
+                .as("12.1.1: hello and the device declaration claim the same profiles")
                 .isEqualTo(profile.conformance().profiles());
         try (Testbed testbed =
                 Testbed.open(dut, hello.claims(Profile.MULTIPATH) ? 8 : 1, hello.claims(Profile.STREAMS) ? 16 : 1)) {
@@ -91,7 +91,7 @@ class DeclarationsCase {
     @Verifies("12.1.2")
     void conformanceStatementIsComplete(final DeviceUnderTest dut) throws Exception {
         final DutInfo hello = dut.control().hello();
-        final DutProfile profile = dut.profile();
+        final DeviceDeclaration profile = dut.profile();
         for (final var identity : List.of(hello.implementation(), profile.identity())) {
             assertThat(List.of(identity.vendor(), identity.model(), identity.firmware(), identity.driver()))
                     .as("12.1.2: vendor, model, firmware and driver are named (%s)", identity)
@@ -137,8 +137,8 @@ class DeclarationsCase {
     @Verifies("12.1.3")
     void testParametersAreConsistent(final DeviceUnderTest dut) throws Exception {
         final DutInfo hello = dut.control().hello();
-        final DutProfile.Parameters parameters = dut.profile().parameters();
-        final DutProfile.Timers timers = parameters.timers();
+        final DeviceDeclaration.Parameters parameters = dut.profile().parameters();
+        final DeviceDeclaration.Timers timers = parameters.timers();
         assertThat(hello.udpPort())
                 .as("12.1.3: hello's MetaRoCE port is the declared one")
                 .isEqualTo(parameters.dut().getPort());

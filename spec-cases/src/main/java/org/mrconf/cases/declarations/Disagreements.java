@@ -12,10 +12,10 @@ import java.util.Objects;
 final class Disagreements {
     private final List<String> found = new ArrayList<>();
 
-    /** Records a disagreement when {@code said} (hello) and {@code file} (the profile file) differ. */
+    /** Records a disagreement when {@code said} (hello) and {@code file} (the declaration file) differ. */
     void same(final String what, final Object said, final Object file) {
         if (!Objects.equals(said, file)) {
-            found.add(String.format("%s: hello says %s, the profile file %s", what, said, file));
+            found.add(String.format("%s: hello says %s, the declaration file %s", what, said, file));
         }
     }
 

@@ -99,7 +99,7 @@ class NackOrderCase {
                 .receiverNotReadyRetry()
                 .map(d -> d.toNanos() / 1000)
                 .orElseThrow(() -> new AssertionError("9.1.9: the device declares no receiverNotReadyRetryUs (clause"
-                        + " 12.1.3: in its profile file's parameters.timers, or in hello's parameters), so the retry"
+                        + " 12.1.3: in its declaration file's parameters.timers, or in hello's parameters), so the retry"
                         + " interval its NACK carries, " + nack.retryAfter() + " us, cannot be its declared one"));
         assertThat(nack.retryAfter())
                 .as("9.1.9: the retry-after is the declared receiverNotReadyRetryUs")

@@ -16,8 +16,8 @@ import org.mrconf.cases.Kind;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCounters;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
@@ -110,7 +110,8 @@ class RetryWaitCase {
      */
     private static void judgeTheWait(final DeviceUnderTest dut, final Opcode opcode, final long wrId) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             // Past the maximum RTO by four tolerances: the path's timer, re-armed by the ACK below, expires well inside
             // the wait whatever its RTO.
             final Duration retryAfter =

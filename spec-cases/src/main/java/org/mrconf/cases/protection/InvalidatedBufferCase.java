@@ -21,8 +21,8 @@ import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCompletion;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
@@ -166,7 +166,7 @@ class InvalidatedBufferCase {
         testbed.control().invalidateRegion(source);
         final long invalidatedNs = testbed.peer().link().nowNs();
         // The tester acknowledges nothing: the DUT's timer must want the PSN again, and it cannot resend it.
-        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
         final Duration patience =
                 timers.connectionTimeout().plus(timers.tolerance()).plus(Testbed.WAIT);
         final Optional<DutCompletion> completion = testbed.completionWithin(85, patience);

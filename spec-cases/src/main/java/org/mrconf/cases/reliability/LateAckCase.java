@@ -14,7 +14,7 @@ import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.PathState;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
@@ -53,7 +53,8 @@ class LateAckCase {
     @Verifies("6.6.3")
     void aLateAckDoesNotEndTheBackoff(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             CaseSteps.stage(testbed, Testbed.BASE, 64, 65);
             final int mark = testbed.peer().mark();
             testbed.control()
@@ -189,7 +190,7 @@ class LateAckCase {
             throw org.mrconf.cases.NotApplicable.because(
                     "the agent offers no path_status (optional), and path health is not on the wire");
         }
-        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
         final Duration stretch = stretch(timers);
         CaseSteps.stage(testbed, Testbed.BASE, 64, wrId);
         final int stretchMark = testbed.peer().mark();
@@ -217,7 +218,7 @@ class LateAckCase {
     }
 
     /** The RTT the tester makes the DUT estimate: 20 ms, or less where the declared maximum RTO is short. */
-    private static Duration stretch(final DutProfile.Timers timers) {
+    private static Duration stretch(final DeviceDeclaration.Timers timers) {
         final Duration room = timers.maxRto().dividedBy(6);
         return room.compareTo(Duration.ofMillis(20)) < 0 ? room : Duration.ofMillis(20);
     }
@@ -332,7 +333,7 @@ class LateAckCase {
      * How long {@code expiries} expiries take at most, from a computed RTO of {@code rtoNs} doubling up to the
      * declared maximum, each late by up to the tolerance, plus the tester's usual wait.
      */
-    private static Duration watch(final DutProfile.Timers timers, final long rtoNs, final int expiries) {
+    private static Duration watch(final DeviceDeclaration.Timers timers, final long rtoNs, final int expiries) {
         long total = 0;
         long rto = rtoNs;
         for (int expiry = 0; expiry < expiries; expiry++) {
@@ -343,7 +344,7 @@ class LateAckCase {
         return Duration.ofNanos(total).plus(Testbed.WAIT);
     }
 
-    private static long clamp(final DutProfile.Timers timers, final long rtoNs) {
+    private static long clamp(final DeviceDeclaration.Timers timers, final long rtoNs) {
         return Math.max(timers.minRto().toNanos(), Math.min(timers.maxRto().toNanos(), rtoNs));
     }
 

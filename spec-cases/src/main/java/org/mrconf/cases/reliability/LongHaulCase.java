@@ -16,7 +16,7 @@ import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.CompletionStatus;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.wire.Opcode;
@@ -37,7 +37,7 @@ class LongHaulCase {
     @DisplayName("the declared timers suit a 10 ms RTT, and a 10 ms RTT causes no spurious retransmission")
     @Verifies("6.6.5")
     void tenMillisecondRttNeedsNoRetransmission(final DeviceUnderTest dut) throws Exception {
-        final DutProfile.Timers timers = longHaulTimers(dut);
+        final DeviceDeclaration.Timers timers = longHaulTimers(dut);
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             // As many packets as the declared first windows let the DUT send before any ACK (a tester assumes one
@@ -90,9 +90,9 @@ class LongHaulCase {
     }
 
     /** The declared timers of a device that claims long-haul, which must allow what clause 6.6.5 asks. */
-    private static DutProfile.Timers longHaulTimers(final DeviceUnderTest dut) {
+    private static DeviceDeclaration.Timers longHaulTimers(final DeviceUnderTest dut) {
         Assumptions.assumeTrue(dut.profile().claims(Profile.LONG_HAUL), "the device does not claim long-haul");
-        final DutProfile.Timers timers = dut.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = dut.profile().parameters().timers();
         assertThat(timers.maxRto())
                 .as("6.6.5: a maximum RTO of at least 1 s")
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(1));

@@ -14,8 +14,8 @@ import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutCompletion;
-import org.mrconf.dut.DutProfile;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
@@ -44,7 +44,8 @@ class PathHealthCase {
     @Verifies("4.1.7")
     void unhealthyPathIsAvoidedProbedAndRecovered(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 2, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             CaseSteps.stage(testbed, Testbed.BASE, 4096, 3);
             // New data beside the lost packet needs a second packet in flight: first windows of one are grown first.
             final long lostMsn = CaseSteps.growPastOnePacket(testbed, 1098, Testbed.BASE, REMOTE_ADDRESS, REMOTE_KEY);
@@ -215,7 +216,8 @@ class PathHealthCase {
     @Verifies("6.7.3")
     void silentPeerFailsTheConnection(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
             CaseSteps.stage(testbed, Testbed.BASE, 4096, 4);
             final int mark = testbed.peer().mark();
@@ -260,7 +262,8 @@ class PathHealthCase {
     void aReadWaitingForItsDataTimesOut(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.READ);
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             // The READ_REQUEST is acknowledged, so no PSN is outstanding; only the READ waits.
             org.mrconf.cases.DutTraffic.postReadAndAcknowledgeItsRequest(
                     testbed,

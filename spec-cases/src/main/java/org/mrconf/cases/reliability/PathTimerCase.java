@@ -17,7 +17,7 @@ import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
@@ -52,7 +52,8 @@ class PathTimerCase {
             throw NotApplicable.because("the device declares a single path; the per-path timer needs two");
         }
         try (Testbed testbed = Testbed.open(dut, paths, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             final long toleranceNs = timers.tolerance().toNanos();
             final long floorNs = CaseSteps.stretchedRtoFloor(testbed, AGE).toNanos();
             if (floorNs <= 4 * toleranceNs) {
@@ -145,7 +146,7 @@ class PathTimerCase {
             final boolean[] stretched,
             final boolean[] judged)
             throws Exception {
-        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
         final long toleranceNs = timers.tolerance().toNanos();
         final List<List<ReceivedPacket>> byPath = new ArrayList<>();
         for (int p = 0; p < paths; p++) {

@@ -16,7 +16,7 @@ import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TimerWatch;
 import org.mrconf.cases.Verifies;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
@@ -67,7 +67,7 @@ class ReorderToleranceCase {
     /** One attempt on a fresh connection: empty when judged, else why nothing could be. */
     private static String judged(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.ReorderTolerance declared =
+            final DeviceDeclaration.ReorderTolerance declared =
                     testbed.profile().conformance().reorderTolerance();
             final int packets = declared.packets();
             final Duration time = declared.time();

@@ -16,7 +16,7 @@ import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
@@ -97,7 +97,7 @@ class RepathAfterTimeoutCase {
      * to the maximum, each late by up to the declared tolerance; short of the connection timeout, after which the
      * DUT stops retransmitting (clause 6.7.3).
      */
-    private static Duration watchTime(final DutProfile.Timers timers) {
+    private static Duration watchTime(final DeviceDeclaration.Timers timers) {
         long total = 0;
         long rto = timers.initialRto().toNanos();
         for (int i = 0; i < EXPIRIES; i++) {

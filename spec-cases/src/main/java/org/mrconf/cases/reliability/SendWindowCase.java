@@ -16,7 +16,7 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.RegionAccess;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
@@ -49,7 +49,7 @@ class SendWindowCase {
         // one packet (section 10) is grown first: a congestion-profile sender adds 1/W per packet acknowledged (10.1.1,
         // 10.1.2), so GROWTH packets acknowledged as they come suffice; the testbed starts that many PSNs earlier, so
         // that the held PSN is still START. A device without congestion keeps its window: INCONCLUSIVE.
-        final DutProfile.Congestion declared = dut.profile().parameters().congestion();
+        final DeviceDeclaration.Congestion declared = dut.profile().parameters().congestion();
         final boolean oneInFlight = (declared.initialPathWindow() == 1 || declared.initialConnectionWindow() == 1);
         if (oneInFlight && !dut.profile().claims(Profile.CONGESTION)) {
             throw org.mrconf.cases.NotApplicable.because("the device's configuration: the declared first window of one"

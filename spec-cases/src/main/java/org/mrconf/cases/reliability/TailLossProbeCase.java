@@ -14,7 +14,7 @@ import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
@@ -129,7 +129,7 @@ class TailLossProbeCase {
      * The RTT the tester makes the DUT estimate: at most {@link #LONGEST_STRETCH}, and short enough that three times
      * it, the RTO after one sample, stays within the declared maximum RTO.
      */
-    private static Duration stretch(final DutProfile.Timers timers) {
+    private static Duration stretch(final DeviceDeclaration.Timers timers) {
         final Duration room = timers.maxRto().minus(timers.tolerance()).dividedBy(3);
         final Duration stretch = room.compareTo(LONGEST_STRETCH) < 0 ? room : LONGEST_STRETCH;
         if (stretch.compareTo(Duration.ofMillis(5)) < 0) {
@@ -145,7 +145,7 @@ class TailLossProbeCase {
      * declared bounds), the tolerance, and the tester's usual wait.
      */
     private static Duration watch(final Testbed testbed, final Duration stretch) {
-        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
         Duration rto = stretch.multipliedBy(3);
         rto = rto.compareTo(timers.minRto()) < 0 ? timers.minRto() : rto;
         rto = rto.compareTo(timers.maxRto()) > 0 ? timers.maxRto() : rto;

@@ -14,7 +14,7 @@ import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
@@ -57,7 +57,8 @@ class TimerCase {
     @Verifies("6.6.2")
     void ackRestoresTheComputedRto(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             CaseSteps.stage(testbed, Testbed.BASE, 64, 2);
             final int mark = testbed.peer().mark();
             testbed.control()
@@ -129,7 +130,7 @@ class TimerCase {
     @DisplayName("each path keeps its own RTT estimate, from the echoed timestamps of its own ACKs")
     @Verifies("6.6.1")
     void rttEstimatePerPathFromEchoedTimestamps(final DeviceUnderTest dut) throws Exception {
-        final DutProfile.Timers timers = dut.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = dut.profile().parameters().timers();
         // Path 0's RTT samples are inflated as far as the declared maximum RTO leaves room for (RTO = 3 x RTT after
         // one sample), up to 150 ms, so that path 1's short RTO stands well apart from it even when the tester is
         // slow.
@@ -207,7 +208,10 @@ class TimerCase {
      * @param earlier the RTT samples paths 0 and 1 took before
      */
     private static void judgeBothAtOnce(
-            final Testbed testbed, final DutProfile.Timers timers, final long inflatedNs, final EarlierSamples earlier)
+            final Testbed testbed,
+            final DeviceDeclaration.Timers timers,
+            final long inflatedNs,
+            final EarlierSamples earlier)
             throws Exception {
         final long toleranceNs = timers.tolerance().toNanos();
         final long firstMsn = earlier.path0() + earlier.path1();
@@ -281,7 +285,7 @@ class TimerCase {
      * while no watch of path 0 came between its last ACK and its packet, so that its samples stay short.
      */
     private static void judgeRttPerPathInTurn(
-            final Testbed testbed, final DutProfile.Timers timers, final long inflatedNs) throws Exception {
+            final Testbed testbed, final DeviceDeclaration.Timers timers, final long inflatedNs) throws Exception {
         CaseSteps.stage(testbed, Testbed.BASE, 64, 5);
         final long toleranceNs = timers.tolerance().toNanos();
         final ReceivedPacket[] originals = new ReceivedPacket[2];
@@ -402,7 +406,7 @@ class TimerCase {
                 b.data().orElseThrow().transmitTimestamp());
     }
 
-    private static long clamp(final DutProfile.Timers timers, final long rtoNs) {
+    private static long clamp(final DeviceDeclaration.Timers timers, final long rtoNs) {
         return Math.max(timers.minRto().toNanos(), Math.min(timers.maxRto().toNanos(), rtoNs));
     }
 
@@ -417,7 +421,8 @@ class TimerCase {
             final DeviceUnderTest dut, final long wrId, final int seed, final String clause, final boolean repath)
             throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-            final DutProfile.Timers timers = testbed.profile().parameters().timers();
+            final DeviceDeclaration.Timers timers =
+                    testbed.profile().parameters().timers();
             if (timers.maxRto().compareTo(LONGEST_WATCHED) > 0) {
                 throw Inconclusive.because("a declared maximum RTO of " + timers.maxRto()
                         + " would make this case take minutes; it watches at most " + LONGEST_WATCHED.toSeconds()
@@ -434,7 +439,7 @@ class TimerCase {
     /** The resends of {@link #backOffUnanswered}; returns the last one. */
     private static ReceivedPacket watchBackoff(
             final Testbed testbed, final int mark, final String clause, final boolean repath) {
-        final DutProfile.Timers timers = testbed.profile().parameters().timers();
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
         final long maxNs = timers.maxRto().toNanos();
         long expectedNs = timers.initialRto().toNanos();
         int atMax = 0;
@@ -468,7 +473,7 @@ class TimerCase {
      * gives up when they disagree, or when both miss by no more than the host's longest stall in the interval.
      */
     static void judge(
-            final DutProfile.Timers timers,
+            final DeviceDeclaration.Timers timers,
             final ReceivedPacket previous,
             final ReceivedPacket next,
             final long expectedNs,
@@ -481,9 +486,9 @@ class TimerCase {
         judge(timers, byTester, byDut, expectedNs, what, stalls, previous.receivedNs(), next.receivedNs());
     }
 
-    /** {@link #judge(DutProfile.Timers, ReceivedPacket, ReceivedPacket, long, String, StallMonitor)} on its numbers. */
+    /** {@link #judge(DeviceDeclaration.Timers, ReceivedPacket, ReceivedPacket, long, String, StallMonitor)} on its numbers. */
     static void judge(
-            final DutProfile.Timers timers,
+            final DeviceDeclaration.Timers timers,
             final long byTester,
             final long byDut,
             final long expectedNs,

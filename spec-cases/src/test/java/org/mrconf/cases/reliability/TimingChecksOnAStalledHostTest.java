@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.mrconf.dut.DutProfile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.StallMonitor;
 import org.opentest4j.TestAbortedException;
 
@@ -22,7 +22,7 @@ class TimingChecksOnAStalledHostTest {
     private static final long FROM = 10_000 * MS;
     private static final long TO = FROM + 100 * MS;
 
-    private static final DutProfile.Timers TIMERS = new DutProfile.Timers(
+    private static final DeviceDeclaration.Timers TIMERS = new DeviceDeclaration.Timers(
             Duration.ofMillis(10),
             Duration.ofMillis(100),
             Duration.ofSeconds(1),

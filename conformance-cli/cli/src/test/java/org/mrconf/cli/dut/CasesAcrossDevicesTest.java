@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.dut.ControlEndpoint;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.RawEthernetOptions;
 import org.mrconf.dut.RawEthernetWireLink;
@@ -88,7 +88,8 @@ class CasesAcrossDevicesTest {
                         "soft DUT through raw Ethernet",
                         control,
                         link,
-                        referenceProfile(dut, tester).withLink(DutProfile.Link.raw(NamespacedSoftDut.ROOT_INTERFACE))));
+                        referenceProfile(dut, tester)
+                                .withLink(DeviceDeclaration.Link.raw(NamespacedSoftDut.ROOT_INTERFACE))));
                 // The case finds the link's whole-frame sender itself (WireLink.frameSender()): were it lost, the
                 // case would silently turn not applicable.
                 assertThat(results)
@@ -112,15 +113,15 @@ class CasesAcrossDevicesTest {
     }
 
     /** The reference's bundled declarations with the addresses this test gave it. */
-    private static DutProfile referenceProfile(final InetSocketAddress dut, final InetSocketAddress tester)
+    private static DeviceDeclaration referenceProfile(final InetSocketAddress dut, final InetSocketAddress tester)
             throws Exception {
-        final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
+        final DeviceDeclaration bundled = new DeclarationLoader().loadBundled("reference-udp");
         return bundled.withParameters(bundled.parameters().withDut(dut).withTester(tester));
     }
 
     private static List<CaseResult> assertAllPass(final DeviceUnderTest device) throws Exception {
-        if (device.profile().link().kind() != DutProfile.LinkKind.EMBEDDED) {
-            // Spec clause 12.1.5: the profile file and hello declare the same claims (the embedded reference
+        if (device.profile().link().kind() != DeviceDeclaration.LinkKind.EMBEDDED) {
+            // Spec clause 12.1.5: the declaration file and hello declare the same claims (the embedded reference
             // keeps clause 8.1.6 in hello, since it sends from any port; its profile is the UDP one).
             final var hello = device.control().hello();
             assertThat(hello.profiles())
@@ -174,7 +175,7 @@ class CasesAcrossDevicesTest {
      * behind the raw-Ethernet namespace) cannot read the ECN field yet (fixed on branch spec02). In memory it must pass.
      */
     private static boolean ceInvisible(final DeviceUnderTest device, final CaseResult result) {
-        return device.profile().link().kind() != DutProfile.LinkKind.EMBEDDED
+        return device.profile().link().kind() != DeviceDeclaration.LinkKind.EMBEDDED
                 && result.caseId().equals("CongestionCase.ceCountPerPath")
                 && result.verdict() == Verdict.INCONCLUSIVE;
     }
@@ -185,7 +186,7 @@ class CasesAcrossDevicesTest {
      * veth never runs, so the capture shows only the pseudo-header sum. With ethtool (CI installs it) it must PASS.
      */
     private static boolean checksumsOffloaded(final DeviceUnderTest device, final CaseResult result) {
-        return device.profile().link().kind() == DutProfile.LinkKind.RAW
+        return device.profile().link().kind() == DeviceDeclaration.LinkKind.RAW
                 && !NamespacedSoftDut.checksumsInSoftware()
                 && result.caseId().equals("UdpChecksumCase.dutSendsRightChecksums")
                 && result.verdict() == Verdict.INCONCLUSIVE

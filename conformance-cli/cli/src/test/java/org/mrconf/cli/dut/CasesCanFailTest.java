@@ -41,9 +41,9 @@ class CasesCanFailTest {
             "DeclarationsCase.conformanceStatementIsComplete",
             "compares hello's identity, optional clauses and limits with the profile; sends no packet",
             "DeclarationAgreementCase.helloAndProfileDeclareTheSame",
-            "compares hello's claims and timers with the profile file; sends no packet",
+            "compares hello's claims and timers with the declaration file; sends no packet",
             "DeclarationAgreementCase.congestionParametersAreDeclared",
-            "compares hello's congestion parameters with the profile file; sends no packet");
+            "compares hello's congestion parameters with the declaration file; sends no packet");
 
     /** Runs at once; each has its own embedded device. */
     private static final int PARTS = 8;

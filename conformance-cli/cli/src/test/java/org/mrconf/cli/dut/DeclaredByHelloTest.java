@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.cli.MetaroceCommand;
 
 /**
- * Spec clause 12.1.5 on the tester's side: without a profile file, what applies is decided from the device's
+ * Spec clause 12.1.5 on the tester's side: without a declaration file, what applies is decided from the device's
  * {@code hello}, not from the reference's claims. A soft DUT with one UDP socket cannot re-path, so its hello does not
  * claim multipath: the multipath case must then be NOT_APPLICABLE, where the reference's own profile would have run
  * (and failed) it; the same soft DUT with its socket pool claims multipath and the case runs.
@@ -50,7 +50,7 @@ class DeclaredByHelloTest {
 
         assertThat(exit).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
         assertThat(out.toString())
-                .contains("Declarations: from the device's hello (no profile file given, spec clause 12.1.5)")
+                .contains("Declarations: from the device's hello (no declaration file given, spec clause 12.1.5)")
                 .containsPattern("(?m)^NOT_APPLICABLE +3\\.1\\.3 +PathsAndStreamsCase\\.multipathDeviceHasEightPaths$")
                 .contains("'multipath', which the device does not claim");
     }

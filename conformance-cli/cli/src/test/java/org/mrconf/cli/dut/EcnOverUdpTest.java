@@ -14,8 +14,8 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
 import org.mrconf.dut.ControlEndpoint;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.UdpWireLink;
 import org.mrconf.pcap.net.EcnDatagramSocket;
@@ -91,12 +91,12 @@ class EcnOverUdpTest {
             final InetSocketAddress dutAddress = new InetSocketAddress(loopback, dut.udpPort());
             dutPort = dut.udpPort();
             final InetSocketAddress tester = new InetSocketAddress(loopback, 0);
-            final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
+            final DeviceDeclaration bundled = new DeclarationLoader().loadBundled("reference-udp");
             try (UdpWireLink link = UdpWireLink.open(dutAddress, tester, System::nanoTime);
                     JsonLineControlClient control =
                             JsonLineControlClient.connect(ControlEndpoint.of("127.0.0.1", dut.controlPort()))) {
                 assertThat(link.ecnUnseenReason()).as("the link sees ECN").isEmpty();
-                final DutProfile profile = bundled.withParameters(bundled.parameters()
+                final DeviceDeclaration profile = bundled.withParameters(bundled.parameters()
                                 .withDut(dutAddress)
                                 .withTester(new InetSocketAddress(loopback, link.testerPort())))
                         .withControl(Optional.of(ControlEndpoint.of("127.0.0.1", dut.controlPort())));

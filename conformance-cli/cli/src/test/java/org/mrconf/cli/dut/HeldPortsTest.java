@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.dut.ControlEndpoint;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.JsonLineControlClient;
 import org.mrconf.dut.UdpWireLink;
 import org.mrconf.runner.CaseRunner;
@@ -62,8 +62,8 @@ class HeldPortsTest {
             }
             final InetSocketAddress dutAddress = new InetSocketAddress(loopback, dut.udpPort());
             final InetSocketAddress tester = new InetSocketAddress(loopback, DeviceProcesses.freePort());
-            final DutProfile bundled = new DutProfileLoader().loadBundled("reference-udp");
-            final DutProfile profile = bundled.withParameters(
+            final DeviceDeclaration bundled = new DeclarationLoader().loadBundled("reference-udp");
+            final DeviceDeclaration profile = bundled.withParameters(
                             bundled.parameters().withDut(dutAddress).withTester(tester))
                     .withControl(Optional.of(ControlEndpoint.of("127.0.0.1", dut.controlPort())));
             try (UdpWireLink link = UdpWireLink.open(dutAddress, tester, System::nanoTime);

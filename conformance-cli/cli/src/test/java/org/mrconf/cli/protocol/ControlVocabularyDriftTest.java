@@ -87,7 +87,7 @@ class ControlVocabularyDriftTest {
     void shouldNameTheSameCompletionStatusesEverywhere() {
         final Set<String> documented = new TreeSet<>(tableAfter("| Status | When |"));
 
-        assertThat(names(org.mrconf.transport.CompletionStatus.class))
+        assertThat(names(org.mrconf.transport.WorkCompletionStatus.class))
                 .as("agent (reference transport) statuses")
                 .isEqualTo(documented);
         assertThat(names(org.mrconf.dut.CompletionStatus.class))
@@ -107,7 +107,7 @@ class ControlVocabularyDriftTest {
             documented.add(name.group(1));
         }
 
-        assertThat(names(org.mrconf.transport.CompletionType.class))
+        assertThat(names(org.mrconf.transport.WorkCompletionType.class))
                 .as("agent (reference transport) types")
                 .isEqualTo(documented);
         assertThat(names(org.mrconf.dut.CompletionType.class)).as("suite types").isEqualTo(documented);

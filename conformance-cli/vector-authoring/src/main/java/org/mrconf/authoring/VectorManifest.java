@@ -16,10 +16,10 @@ import org.mrconf.vectors.VectorFiles;
  * each, sorted by path (the format of {@code sha256sum}, so {@code sha256sum -c} checks it too). A changed byte or a
  * file added or removed behind the manifest's back fails {@code vectors verify}.
  */
-public final class Manifest {
+public final class VectorManifest {
     public static final String FILE = "MANIFEST.sha256";
 
-    private Manifest() {}
+    private VectorManifest() {}
 
     /** The manifest the files under {@code root} call for now. */
     static Map<String, String> compute(final Path root) throws IOException {

@@ -14,7 +14,7 @@ import org.mrconf.catalogue.Profile;
 import org.mrconf.pcap.MacAddress;
 
 /**
- * Everything the suite is told about a device under test, from one JSON file ({@link DutProfileLoader}): who made
+ * Everything the suite is told about a device under test, from one JSON file ({@link DeclarationLoader}): who made
  * it, what it claims (the implementation conformance statement of spec clause 12.1.2), the parameters a tester
  * needs (clause 12.1.3), where its control agent listens, and which wire link reaches it. Tests read the declared
  * values, never guesses: timing checks use {@link Timers}, "not applicable" verdicts use {@link Conformance}.
@@ -26,13 +26,13 @@ import org.mrconf.pcap.MacAddress;
  * @param link        how the wire reaches the device
  */
 @API(status = MAINTAINED, since = "0.1")
-public record DutProfile(
+public record DeviceDeclaration(
         DutIdentity identity,
         Conformance conformance,
         Parameters parameters,
         Optional<ControlEndpoint> control,
         Link link) {
-    public DutProfile {
+    public DeviceDeclaration {
         Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(conformance, "conformance");
         Objects.requireNonNull(parameters, "parameters");
@@ -70,16 +70,16 @@ public record DutProfile(
         return names;
     }
 
-    public DutProfile withConformance(Conformance newConformance) {
-        return new DutProfile(identity, newConformance, parameters, control, link);
+    public DeviceDeclaration withConformance(Conformance newConformance) {
+        return new DeviceDeclaration(identity, newConformance, parameters, control, link);
     }
 
     /**
-     * This profile judged by what {@code hello} declares (spec clause 12.1.5, when no profile file is given): the
+     * This profile judged by what {@code hello} declares (spec clause 12.1.5, when no declaration file is given): the
      * implementation it names, its claims, optional clauses, limits and reorder tolerance, and its timers and
      * congestion parameters where it gives them; the addresses, MTU, paths and PSNs of the target stay.
      */
-    public DutProfile declaredBy(DutInfo hello) {
+    public DeviceDeclaration declaredBy(DutInfo hello) {
         final Conformance declared = new Conformance(
                 hello.profiles(),
                 hello.optionalClauses(),
@@ -95,19 +95,19 @@ public record DutProfile(
                 p.initialReceivePsn(),
                 hello.declarations().timers().orElse(p.timers()),
                 hello.declarations().congestion().orElse(p.congestion()));
-        return new DutProfile(hello.implementation(), declared, fromHello, control, link);
+        return new DeviceDeclaration(hello.implementation(), declared, fromHello, control, link);
     }
 
-    public DutProfile withParameters(Parameters newParameters) {
-        return new DutProfile(identity, conformance, newParameters, control, link);
+    public DeviceDeclaration withParameters(Parameters newParameters) {
+        return new DeviceDeclaration(identity, conformance, newParameters, control, link);
     }
 
-    public DutProfile withControl(Optional<ControlEndpoint> newControl) {
-        return new DutProfile(identity, conformance, parameters, newControl, link);
+    public DeviceDeclaration withControl(Optional<ControlEndpoint> newControl) {
+        return new DeviceDeclaration(identity, conformance, parameters, newControl, link);
     }
 
-    public DutProfile withLink(Link newLink) {
-        return new DutProfile(identity, conformance, parameters, control, newLink);
+    public DeviceDeclaration withLink(Link newLink) {
+        return new DeviceDeclaration(identity, conformance, parameters, control, newLink);
     }
 
     /**
@@ -192,7 +192,7 @@ public record DutProfile(
 
     /**
      * The congestion test parameters of spec clause 12.1.6, against which rate hints and window reactions are
-     * judged (profile file {@code parameters.congestion}, {@code hello}'s {@code parameters}).
+     * judged (declaration file {@code parameters.congestion}, {@code hello}'s {@code parameters}).
      *
      * @param decreaseFactor          the multiplicative decrease of clause 10.1.1 (default 0.5)
      * @param linkRateMbps            the device's receive link rate, Mbit/s (default 100,000)
@@ -216,7 +216,7 @@ public record DutProfile(
             Set<String> undeclared,
             Duration activeWindow,
             int maxConnectionWindow) {
-        /** The fields of the profile file's {@code parameters.congestion}, every one required by clause 12.1.6. */
+        /** The fields of the declaration file's {@code parameters.congestion}, every one required by clause 12.1.6. */
         public static final Set<String> FIELDS = Set.of(
                 "decreaseFactor",
                 "linkRateMbps",
@@ -226,7 +226,7 @@ public record DutProfile(
                 "initialConnectionWindow");
 
         /**
-         * The fields the profile file may give: {@link #FIELDS}, the optional active window and the optional maximum
+         * The fields the declaration file may give: {@link #FIELDS}, the optional active window and the optional maximum
          * connection window (Table 12-2).
          */
         public static final Set<String> ALLOWED_FIELDS = java.util.stream.Stream.concat(
@@ -371,7 +371,7 @@ public record DutProfile(
         /** Raw Ethernet frames on an interface, through {@link RawEthernetWireLink}. */
         RAW;
 
-        /** The name the profile file uses. */
+        /** The name the declaration file uses. */
         public String jsonName() {
             return name().toLowerCase(Locale.ROOT);
         }

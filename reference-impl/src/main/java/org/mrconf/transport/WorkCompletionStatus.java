@@ -8,7 +8,7 @@ import org.mrconf.wire.NackCode;
  * <p>The suite has its own {@code org.mrconf.dut.CompletionStatus}, the suite's copy, read from the control protocol: the reference and the suite share no code, so that a
  * bug in one cannot hide the same bug in the other. A test compares the two vocabularies with the control document.
  */
-public enum CompletionStatus {
+public enum WorkCompletionStatus {
     SUCCESS,
     /** The peer answered NACK REMOTE_ACCESS. */
     REMOTE_ACCESS_ERROR,
@@ -30,7 +30,7 @@ public enum CompletionStatus {
     FLUSHED;
 
     /** The status for a NACK whose action fails the work request or the connection. */
-    static CompletionStatus fromNack(final NackCode code) {
+    static WorkCompletionStatus fromNack(final NackCode code) {
         return switch (code) {
             case REMOTE_ACCESS -> REMOTE_ACCESS_ERROR;
             case BOUNDS -> REMOTE_BOUNDS_ERROR;

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile;
-import org.mrconf.dut.DutProfileLoader;
+import org.mrconf.dut.DeclarationLoader;
+import org.mrconf.dut.DeviceDeclaration;
 
-class ProfileCommandTest {
+class DeclarationCommandTest {
     @TempDir
     Path dir;
 
@@ -24,20 +24,22 @@ class ProfileCommandTest {
     void shouldWriteACommentedTemplateThatLoadsAsWritten() throws Exception {
         final Path file = dir.resolve("nic.json");
 
-        assertThat(run("profile", "new", "--out", file.toString())).isZero();
+        assertThat(run("declaration", "new", "--out", file.toString())).isZero();
 
         final String text = Files.readString(file);
         assertThat(text).contains("\"//\"").contains("./metaroce dut check");
-        final DutProfile profile = new DutProfileLoader(new CatalogueLoader().loadBundled()).load(file);
+        final DeviceDeclaration profile = new DeclarationLoader(new CatalogueLoader().loadBundled()).load(file);
         assertThat(profile.claims(Profile.CORE)).isTrue();
-        assertThat(profile.link().kind()).isEqualTo(DutProfile.LinkKind.UDP);
+        assertThat(profile.link().kind()).isEqualTo(DeviceDeclaration.LinkKind.UDP);
         assertThat(out.toString()).contains("wrote " + file);
     }
 
     @Test
     void shouldPrintTheTemplateWithoutOutAndRefuseToOverwrite() throws Exception {
-        assertThat(run("profile", "new")).isZero();
-        assertThat(out.toString()).isEqualTo(ProfileCommand.template());
+        assertThat(run("profile", "new"))
+                .as("the deprecated old name still works")
+                .isZero();
+        assertThat(out.toString()).isEqualTo(DeclarationCommand.template());
 
         final Path file = Files.writeString(dir.resolve("taken.json"), "{}");
         assertThat(run("profile", "new", "--out", file.toString())).isEqualTo(2);
@@ -49,7 +51,8 @@ class ProfileCommandTest {
     void shouldStillNameTheFieldOfAMistakeBesideComments() throws Exception {
         final Path file = dir.resolve("bad.json");
         Files.writeString(
-                file, ProfileCommand.template().replace("\"mtu\": 4176,\n    \"paths\"", "\"mtu\": 9,\n    \"paths\""));
+                file,
+                DeclarationCommand.template().replace("\"mtu\": 4176,\n    \"paths\"", "\"mtu\": 9,\n    \"paths\""));
 
         final int exit = run("run", "--dut", file.toString());
 

@@ -29,29 +29,29 @@ import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile.Conformance;
-import org.mrconf.dut.DutProfile.Link;
-import org.mrconf.dut.DutProfile.LinkKind;
-import org.mrconf.dut.DutProfile.Parameters;
-import org.mrconf.dut.DutProfile.ReorderTolerance;
-import org.mrconf.dut.DutProfile.Timers;
+import org.mrconf.dut.DeviceDeclaration.Conformance;
+import org.mrconf.dut.DeviceDeclaration.Link;
+import org.mrconf.dut.DeviceDeclaration.LinkKind;
+import org.mrconf.dut.DeviceDeclaration.Parameters;
+import org.mrconf.dut.DeviceDeclaration.ReorderTolerance;
+import org.mrconf.dut.DeviceDeclaration.Timers;
 import org.mrconf.dut.JsonFields.FieldException;
 import org.mrconf.pcap.MacAddress;
 
 /**
- * Reads a {@link DutProfile} from JSON and checks every field: unknown and duplicate fields, types, ranges, closed
+ * Reads a {@link DeviceDeclaration} from JSON and checks every field: unknown and duplicate fields, types, ranges, closed
  * vocabularies (profiles, link kinds) and the relations between fields (paths within the declared limit, minimum
- * RTO at most the initial at most the maximum...). Any problem is one {@link DutProfileException} naming the file
+ * RTO at most the initial at most the maximum...). Any problem is one {@link DeclarationException} naming the file
  * and the JSON path. Given a {@link ClauseCatalogue} it also checks that each optional clause exists and is a
  * SHOULD or MAY clause. The bundled profiles live under {@value #BUNDLED_DIRECTORY} on the classpath.
  */
 @API(status = MAINTAINED, since = "0.1")
-public final class DutProfileLoader {
+public final class DeclarationLoader {
     /** Classpath folder of the bundled profiles. */
     public static final String BUNDLED_DIRECTORY = "/profiles/";
     /** The bundled profile of the reference soft DUT over loopback UDP. */
     public static final String REFERENCE_UDP = "reference-udp";
-    /** Largest profile file read (1 MiB): a profile is a few KB; anything bigger is a wrong file. */
+    /** Largest declaration file read (1 MiB): a profile is a few KB; anything bigger is a wrong file. */
     public static final long MAX_FILE_BYTES = 1 << 20;
 
     /** The field name of a comment, allowed in every object of a profile and ignored. */
@@ -69,68 +69,68 @@ public final class DutProfileLoader {
     private final ClauseCatalogue catalogue;
 
     /** A loader that checks optional clause ids by their form only. */
-    public DutProfileLoader() {
+    public DeclarationLoader() {
         this.catalogue = null;
     }
 
     /** A loader that checks optional clause ids against {@code catalogue}. */
-    public DutProfileLoader(ClauseCatalogue catalogue) {
+    public DeclarationLoader(ClauseCatalogue catalogue) {
         this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
     }
 
-    /** Loads a profile file: a regular file of at most {@link #MAX_FILE_BYTES} bytes of UTF-8 JSON. */
-    public DutProfile load(Path file) throws DutProfileException {
+    /** Loads a declaration file: a regular file of at most {@link #MAX_FILE_BYTES} bytes of UTF-8 JSON. */
+    public DeviceDeclaration load(Path file) throws DeclarationException {
         return parse(file.toString(), TextFiles.readUtf8(file, MAX_FILE_BYTES, "a profile"));
     }
 
     /** Loads a bundled profile by name, e.g. {@value #REFERENCE_UDP}. */
-    public DutProfile loadBundled(String name) throws DutProfileException {
+    public DeviceDeclaration loadBundled(String name) throws DeclarationException {
         String resource = BUNDLED_DIRECTORY + name + ".json";
-        try (InputStream in = DutProfileLoader.class.getResourceAsStream(resource)) {
+        try (InputStream in = DeclarationLoader.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new DutProfileException("classpath:" + resource, "(file)", "not found in this build");
+                throw new DeclarationException("classpath:" + resource, "(file)", "not found in this build");
             }
             return parse("classpath:" + resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new DutProfileException("classpath:" + resource, "(file)", "cannot be read: " + e.getMessage(), e);
+            throw new DeclarationException("classpath:" + resource, "(file)", "cannot be read: " + e.getMessage(), e);
         }
     }
 
     /** Parses profile JSON; {@code source} names it in errors. */
-    public DutProfile parse(String source, String json) throws DutProfileException {
+    public DeviceDeclaration parse(String source, String json) throws DeclarationException {
         JsonNode tree;
         try {
             tree = mapper.readTree(json);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at != null ? " at line " + at.getLineNr() + ", column " + at.getColumnNr() : "";
-            throw new DutProfileException(source, "(json)", "not valid JSON: " + e.getOriginalMessage() + where, e);
+            throw new DeclarationException(source, "(json)", "not valid JSON: " + e.getOriginalMessage() + where, e);
         }
         if (tree == null || tree.isMissingNode()) {
-            throw new DutProfileException(source, "(file)", "is empty");
+            throw new DeclarationException(source, "(file)", "is empty");
         }
         stripComments(tree);
         try {
             return read(JsonFields.asObject(tree, "(root)"));
         } catch (FieldException e) {
-            throw new DutProfileException(source, e.field(), e.problem(), e);
+            throw new DeclarationException(source, e.field(), e.problem(), e);
         }
     }
 
     /**
      * JSON has no comments, so a profile may carry them as {@value #COMMENT_KEY} fields in any object (the template of
-     * {@code metaroce profile new} does); they are removed before the fields are checked.
+     * {@code metaroce declaration new} does); they are removed before the fields are checked.
      */
     private static void stripComments(JsonNode node) {
         if (node instanceof ObjectNode object) {
             object.remove(COMMENT_KEY);
-            object.forEach(DutProfileLoader::stripComments);
+            object.forEach(DeclarationLoader::stripComments);
         } else if (node != null && node.isArray()) {
-            node.forEach(DutProfileLoader::stripComments);
+            node.forEach(DeclarationLoader::stripComments);
         }
     }
 
-    private DutProfile read(ObjectNode root) throws FieldException {
+    private DeviceDeclaration read(ObjectNode root) throws FieldException {
         JsonFields.onlyFields(
                 root, "", Set.of("description", "identity", "conformance", "parameters", "control", "link"));
         if (JsonFields.has(root, "description")) {
@@ -154,7 +154,7 @@ public final class DutProfileLoader {
                     "control",
                     "missing: a " + link.kind().jsonName() + " link needs the DUT's " + "control agent endpoint");
         }
-        return new DutProfile(identity, conformance, parameters, control, link);
+        return new DeviceDeclaration(identity, conformance, parameters, control, link);
     }
 
     private Conformance conformance(ObjectNode node) throws FieldException {
@@ -253,7 +253,7 @@ public final class DutProfileLoader {
                 ? JsonFields.integer(node, at, "initialReceivePsn", 0, 0xFFFF_FFFFL)
                 : 0;
         Timers timers = timers(JsonFields.object(node, at, "timers"));
-        DutProfile.Congestion congestion = DutProfile.Congestion.DEFAULTS;
+        DeviceDeclaration.Congestion congestion = DeviceDeclaration.Congestion.DEFAULTS;
         if (JsonFields.has(node, "congestion")) {
             congestion = congestion(JsonFields.object(node, at, "congestion"), at + ".congestion");
         }
@@ -261,12 +261,12 @@ public final class DutProfileLoader {
     }
 
     /**
-     * Spec clause 12.1.6. Every field is optional here and defaults to {@link DutProfile.Congestion#DEFAULTS}
+     * Spec clause 12.1.6. Every field is optional here and defaults to {@link DeviceDeclaration.Congestion#DEFAULTS}
      * (no first windows): the declarations case, not the loader, reports what a device claiming congestion left out.
      */
-    private static DutProfile.Congestion congestion(ObjectNode node, String at) throws FieldException {
-        JsonFields.onlyFields(node, at, DutProfile.Congestion.ALLOWED_FIELDS);
-        DutProfile.Congestion defaults = DutProfile.Congestion.DEFAULTS;
+    private static DeviceDeclaration.Congestion congestion(ObjectNode node, String at) throws FieldException {
+        JsonFields.onlyFields(node, at, DeviceDeclaration.Congestion.ALLOWED_FIELDS);
+        DeviceDeclaration.Congestion defaults = DeviceDeclaration.Congestion.DEFAULTS;
         double decreaseFactor = JsonFields.has(node, "decreaseFactor")
                 ? JsonFields.number(node, at, "decreaseFactor", 0.01, 0.99)
                 : defaults.decreaseFactor();
@@ -303,9 +303,9 @@ public final class DutProfileLoader {
                     "must be at least initialConnectionWindow (" + connectionWindow + ", clause 10.1.2): "
                             + maxConnectionWindow);
         }
-        Set<String> undeclared = new java.util.TreeSet<>(DutProfile.Congestion.FIELDS);
+        Set<String> undeclared = new java.util.TreeSet<>(DeviceDeclaration.Congestion.FIELDS);
         node.fieldNames().forEachRemaining(undeclared::remove);
-        return new DutProfile.Congestion(
+        return new DeviceDeclaration.Congestion(
                 decreaseFactor,
                 linkRateMbps,
                 targetUtilization,

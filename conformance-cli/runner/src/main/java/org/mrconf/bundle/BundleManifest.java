@@ -26,11 +26,11 @@ import org.mrconf.files.UserFiles;
  * bundle without this suite. Paths are limited to a safe set of characters so that a line always parses back to the
  * same path.
  */
-public record Manifest(SortedMap<String, String> sha256ByPath) {
+public record BundleManifest(SortedMap<String, String> sha256ByPath) {
     private static final Pattern LINE = Pattern.compile("([0-9a-f]{64})  (.+)");
     private static final Pattern SAFE_PATH = Pattern.compile("[A-Za-z0-9._+@=-]+(/[A-Za-z0-9._+@=-]+)*");
 
-    public Manifest {
+    public BundleManifest {
         sha256ByPath = Collections.unmodifiableSortedMap(new TreeMap<>(sha256ByPath));
     }
 
@@ -38,7 +38,7 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
      * The manifest of every regular file under {@code root} except the paths in {@code excluded} (the manifest and its
      * signature). A symbolic link or a special file is refused: a bundle holds plain files only.
      */
-    public static Manifest of(final Path root, final Set<String> excluded) throws IOException {
+    public static BundleManifest of(final Path root, final Set<String> excluded) throws IOException {
         final SortedMap<String, String> hashes = new TreeMap<>();
         for (final Path file : files(root)) {
             final String path = relativePath(root, file);
@@ -46,7 +46,7 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
                 hashes.put(path, sha256Hex(file));
             }
         }
-        return new Manifest(hashes);
+        return new BundleManifest(hashes);
     }
 
     /** Every regular file under {@code root}, sorted; refuses links and special files. */
@@ -74,7 +74,7 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
      *
      * @throws BundleInputException naming the line that is not {@code <64 lowercase hex>  <path>}
      */
-    public static Manifest parse(final byte[] text, final String source) {
+    public static BundleManifest parse(final byte[] text, final String source) {
         final SortedMap<String, String> hashes = new TreeMap<>();
         final String[] lines = new String(text, StandardCharsets.UTF_8).split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -90,7 +90,7 @@ public record Manifest(SortedMap<String, String> sha256ByPath) {
                 throw new BundleInputException(source + ": line " + (i + 1) + " lists " + match.group(2) + " twice");
             }
         }
-        return new Manifest(hashes);
+        return new BundleManifest(hashes);
     }
 
     /** The manifest's text: one line per file in path order, each ending in a newline. */

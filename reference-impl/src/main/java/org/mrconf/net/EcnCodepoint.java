@@ -7,7 +7,7 @@ package org.mrconf.net;
  * links; the transport keeps ints so that its per-packet path allocates and dereferences nothing, and so that the
  * reference does not depend on the capture module.
  */
-public final class Ecn {
+public final class EcnCodepoint {
     /** Not ECN-capable transport. */
     public static final int NOT_ECT = 0;
     /** ECN-capable transport, codepoint 1. */
@@ -17,7 +17,7 @@ public final class Ecn {
     /** Congestion experienced. */
     public static final int CE = 3;
 
-    private Ecn() {}
+    private EcnCodepoint() {}
 
     /** Whether a router may mark this packet CE instead of dropping it. */
     public static boolean isCapable(final int ecn) {

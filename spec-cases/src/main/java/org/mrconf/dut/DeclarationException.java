@@ -5,23 +5,23 @@ import static org.apiguardian.api.API.Status.MAINTAINED;
 import org.apiguardian.api.API;
 
 /**
- * A DUT profile or target that cannot be used. The message names the file (or argument) and the JSON field, e.g.
+ * A device declaration or target that cannot be used. The message names the file (or argument) and the JSON field, e.g.
  * {@code lab/nic.json: parameters.timers.minRtoUs: must be 1 to 60000000, found 0}, so the user can fix it without
  * a stack trace; the CLI maps it to exit code 2.
  */
 @API(status = MAINTAINED, since = "0.1")
-public final class DutProfileException extends Exception {
+public final class DeclarationException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final String source;
     private final String field;
     private final String problem;
 
-    public DutProfileException(String source, String field, String problem) {
+    public DeclarationException(String source, String field, String problem) {
         this(source, field, problem, null);
     }
 
-    public DutProfileException(String source, String field, String problem, Throwable cause) {
+    public DeclarationException(String source, String field, String problem, Throwable cause) {
         super(source + ": " + field + ": " + problem, cause);
         this.source = source;
         this.field = field;

@@ -13,14 +13,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code metaroce profile}: the device profile a vendor fills in, the first thing a NIC team writes. */
+/**
+ * {@code metaroce declaration}: the device declaration a vendor fills in, the first thing a NIC team writes.
+ *
+ * <p>"Profile" means only the spec's feature sets (core, read, multipath, ...); the device's file is its declaration.
+ * {@code profile} stays an alias of this command, deprecated, so that scripts written before the rename still run.
+ */
 @Command(
-        name = "profile",
+        name = "declaration",
+        aliases = "profile",
         mixinStandardHelpOptions = true,
-        description = "Device profiles: what a device declares to the suite.",
-        subcommands = {ProfileCommand.New.class})
-final class ProfileCommand implements Runnable {
-    static final String TEMPLATE = "/org/mrconf/cli/profile-template.json";
+        description = {
+            "Device declarations: what a device declares to the suite (which profiles it claims, its addresses,"
+                    + " timers and limits).",
+            "`profile` is the deprecated old name of this command."
+        },
+        subcommands = {DeclarationCommand.New.class})
+final class DeclarationCommand implements Runnable {
+    static final String TEMPLATE = "/org/mrconf/cli/declaration-template.json";
 
     @Spec
     CommandSpec spec;
@@ -32,20 +42,20 @@ final class ProfileCommand implements Runnable {
 
     /** The template as bundled; tests load it to prove it is accepted as written. */
     static String template() throws IOException {
-        try (InputStream in = ProfileCommand.class.getResourceAsStream(TEMPLATE)) {
+        try (InputStream in = DeclarationCommand.class.getResourceAsStream(TEMPLATE)) {
             if (in == null) {
-                throw new IOException("the profile template is missing from this build: " + TEMPLATE);
+                throw new IOException("the declaration template is missing from this build: " + TEMPLATE);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
-    /** {@code metaroce profile new}: writes the commented template. */
+    /** {@code metaroce declaration new}: writes the commented template. */
     @Command(
             name = "new",
             mixinStandardHelpOptions = true,
             description = {
-                "Write a commented template profile to fill in (to standard output without --out).",
+                "Write a commented template declaration to fill in (to standard output without --out).",
                 "It loads as written; check it with ./metaroce dut check --dut FILE."
             })
     static final class New implements Callable<Integer> {

@@ -21,17 +21,17 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutProfile.LinkKind;
+import org.mrconf.dut.DeviceDeclaration.LinkKind;
 import org.mrconf.pcap.MacAddress;
 
-class DutProfileLoaderTest {
+class DeclarationLoaderTest {
     @TempDir
     Path dir;
 
     @Test
     void shouldLoadTheBundledReferenceProfileAgainstTheCatalogue() throws Exception {
-        DutProfile profile =
-                new DutProfileLoader(new CatalogueLoader().loadBundled()).loadBundled(DutProfileLoader.REFERENCE_UDP);
+        DeviceDeclaration profile =
+                new DeclarationLoader(new CatalogueLoader().loadBundled()).loadBundled(DeclarationLoader.REFERENCE_UDP);
 
         assertThat(profile.identity().model()).isEqualTo("reference soft DUT");
         assertThat(profile.claims(Profile.CORE)).isTrue();
@@ -63,7 +63,7 @@ class DutProfileLoaderTest {
             ((ObjectNode) root.get("control")).put("token", "0123456789abcdef");
         }));
 
-        DutProfile profile = new DutProfileLoader().load(file);
+        DeviceDeclaration profile = new DeclarationLoader().load(file);
 
         assertThat(profile.link().interfaceName()).contains("eth1");
         assertThat(profile.link().dutMac()).contains(MacAddress.parse("02:00:00:00:00:02"));
@@ -72,7 +72,7 @@ class DutProfileLoaderTest {
         assertThat(profile.control().orElseThrow().toString()).doesNotContain("0123456789abcdef");
         assertThat(profile.parameters().initialSendPsn()).isZero();
         assertThat(profile.conformance().optionalClauses()).isEmpty();
-        assertThat(profile.conformance().reorderTolerance()).isEqualTo(DutProfile.ReorderTolerance.NONE);
+        assertThat(profile.conformance().reorderTolerance()).isEqualTo(DeviceDeclaration.ReorderTolerance.NONE);
     }
 
     static Stream<Arguments> badProfiles() {
@@ -227,8 +227,8 @@ class DutProfileLoaderTest {
             throws Exception {
         Path file = write(edit(change));
 
-        DutProfileException e =
-                catchThrowableOfType(DutProfileException.class, () -> new DutProfileLoader().load(file));
+        DeclarationException e =
+                catchThrowableOfType(DeclarationException.class, () -> new DeclarationLoader().load(file));
 
         assertThat(e).as(name).isNotNull();
         assertThat(e.source()).isEqualTo(file.toString());
@@ -240,15 +240,15 @@ class DutProfileLoaderTest {
     void shouldRejectAMustClauseListedAsOptionalGivenTheCatalogue() throws Exception {
         Path file =
                 write(edit(r -> arr(obj(r, "conformance"), "optionalClauses").insert(0, "6.4.1")));
-        DutProfileLoader withCatalogue = new DutProfileLoader(new CatalogueLoader().loadBundled());
+        DeclarationLoader withCatalogue = new DeclarationLoader(new CatalogueLoader().loadBundled());
 
-        DutProfileException e = catchThrowableOfType(DutProfileException.class, () -> withCatalogue.load(file));
+        DeclarationException e = catchThrowableOfType(DeclarationException.class, () -> withCatalogue.load(file));
 
         assertThat(e)
                 .hasMessage(file + ": conformance.optionalClauses[0]: clause 6.4.1 is a MUST clause; list only "
                         + "the SHOULD and MAY clauses implemented (clause 12.1.2)");
         assertThat(catchThrowableOfType(
-                                DutProfileException.class,
+                                DeclarationException.class,
                                 () -> withCatalogue.load(write(edit(r -> arr(obj(r, "conformance"), "optionalClauses")
                                         .insert(0, "99.1.1")))))
                         .field())
@@ -260,8 +260,8 @@ class DutProfileLoaderTest {
         Path file = dir.resolve("broken.json");
         Files.writeString(file, "{\n  \"identity\": {,\n}");
 
-        DutProfileException e =
-                catchThrowableOfType(DutProfileException.class, () -> new DutProfileLoader().load(file));
+        DeclarationException e =
+                catchThrowableOfType(DeclarationException.class, () -> new DeclarationLoader().load(file));
 
         assertThat(e.field()).isEqualTo("(json)");
         assertThat(e.getMessage())
@@ -274,8 +274,8 @@ class DutProfileLoaderTest {
         Path file = dir.resolve("twice.json");
         Files.writeString(file, "{\"link\": {\"kind\": \"udp\"}, \"link\": {\"kind\": \"raw\"}}");
 
-        DutProfileException e =
-                catchThrowableOfType(DutProfileException.class, () -> new DutProfileLoader().load(file));
+        DeclarationException e =
+                catchThrowableOfType(DeclarationException.class, () -> new DeclarationLoader().load(file));
 
         assertThat(e.getMessage()).contains("Duplicate field 'link'");
     }
@@ -286,20 +286,20 @@ class DutProfileLoaderTest {
         Path empty = Files.writeString(dir.resolve("empty.json"), "  ");
         Path array = Files.writeString(dir.resolve("array.json"), "[]");
 
-        assertThat(catchThrowableOfType(DutProfileException.class, () -> new DutProfileLoader().load(missing)))
+        assertThat(catchThrowableOfType(DeclarationException.class, () -> new DeclarationLoader().load(missing)))
                 .hasMessage(missing + ": (file): does not exist");
-        assertThat(catchThrowableOfType(DutProfileException.class, () -> new DutProfileLoader().load(empty)))
+        assertThat(catchThrowableOfType(DeclarationException.class, () -> new DeclarationLoader().load(empty)))
                 .hasMessage(empty + ": (file): is empty");
-        assertThat(catchThrowableOfType(DutProfileException.class, () -> new DutProfileLoader().load(array)))
+        assertThat(catchThrowableOfType(DeclarationException.class, () -> new DeclarationLoader().load(array)))
                 .hasMessage(array + ": (root): must be an object, found array");
         assertThat(catchThrowableOfType(
-                        DutProfileException.class, () -> new DutProfileLoader().loadBundled("no-such-profile")))
+                        DeclarationException.class, () -> new DeclarationLoader().loadBundled("no-such-profile")))
                 .hasMessage("classpath:/profiles/no-such-profile.json: (file): not found in this build");
     }
 
     @Test
     void shouldAllowAnEmbeddedProfileWithoutControl() throws Exception {
-        DutProfile profile = new DutProfileLoader().load(write(edit(r -> {
+        DeviceDeclaration profile = new DeclarationLoader().load(write(edit(r -> {
             r.remove("control");
             obj(r, "link").put("kind", "embedded");
         })));
@@ -322,7 +322,7 @@ class DutProfileLoaderTest {
     }
 
     private static String edit(Consumer<ObjectNode> change) throws Exception {
-        try (InputStream in = DutProfileLoader.class.getResourceAsStream("/profiles/reference-udp.json")) {
+        try (InputStream in = DeclarationLoader.class.getResourceAsStream("/profiles/reference-udp.json")) {
             ObjectNode root = (ObjectNode) FakeAgent.JSON.readTree(in);
             change.accept(root);
             return FakeAgent.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);

@@ -6,7 +6,7 @@ package org.mrconf.transport;
  * <p>The suite has its own {@code org.mrconf.dut.CompletionType}, the suite's copy, read from the control protocol: the reference and the suite share no code, so that a
  * bug in one cannot hide the same bug in the other. A test compares the two vocabularies with the control document.
  */
-public enum CompletionType {
+public enum WorkCompletionType {
     /** A posted WRITE finished at the sender. */
     WRITE,
     /** A posted WRITE_WITH_IMMEDIATE finished at the sender. */

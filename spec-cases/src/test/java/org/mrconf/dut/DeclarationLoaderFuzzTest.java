@@ -7,13 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Coverage-guided fuzzing of the DUT profile loader, through the file path the CLI uses: any bytes give
- * either a profile or one {@link DutProfileException} naming the file, never another exception. Seeds are
+ * Coverage-guided fuzzing of the device declaration loader, through the file path the CLI uses: any bytes give
+ * either a profile or one {@link DeclarationException} naming the file, never another exception. Seeds are
  * the bundled profiles and a few broken ones. Regression inputs:
- * {@code src/test/resources/org/mrconf/dut/DutProfileLoaderFuzzTestInputs/}.
+ * {@code src/test/resources/org/mrconf/dut/DeclarationLoaderFuzzTestInputs/}.
  */
-class DutProfileLoaderFuzzTest {
-    private static final DutProfileLoader LOADER = new DutProfileLoader();
+class DeclarationLoaderFuzzTest {
+    private static final DeclarationLoader LOADER = new DeclarationLoader();
 
     @FuzzTest(maxDuration = "30s")
     void anyFileGivesAProfileOrOneNamedError(final byte[] bytes) throws Exception {
@@ -22,7 +22,7 @@ class DutProfileLoaderFuzzTest {
             Files.write(file, bytes);
             try {
                 assertThat(LOADER.load(file)).isNotNull();
-            } catch (final DutProfileException e) {
+            } catch (final DeclarationException e) {
                 assertThat(e.getMessage()).startsWith(file + ": ");
                 assertThat(e.field()).isNotBlank();
                 assertThat(e.problem()).isNotBlank();
