@@ -16,6 +16,9 @@ final class RateHint {
     /** How much of the fair rate returns per interval without marks. */
     private static final double RECOVERY_PER_INTERVAL = 0.05;
 
+    /** Unmarked intervals that restore the scale from its floor to 1, and so the most one count needs to add. */
+    private static final long INTERVALS_TO_RESTORE = 20;
+
     private final long lineRateMbps;
     private final double utilization;
     private final long intervalNs;
@@ -73,7 +76,13 @@ final class RateHint {
         if (marked > 0) {
             scale = Math.max(MIN_SCALE, scale * (1 - 0.5 * marked / (double) packets));
         } else {
-            scale = Math.min(1, scale + RECOVERY_PER_INTERVAL);
+            // Every interval without marks restores 0.05 (clause 8.2.4's example), the intervals nobody asked for a
+            // hint in too: the hint is counted only when an ACK needs it, and a receiver idle for a second has had
+            // a hundred thousand unmarked intervals, not one.
+            final long intervals = countedAtNs == Long.MIN_VALUE
+                    ? 1
+                    : Math.min(INTERVALS_TO_RESTORE, Math.max(1, (nowNs - countedAtNs) / intervalNs));
+            scale = Math.min(1, scale + RECOVERY_PER_INTERVAL * intervals);
         }
         packets = 0;
         marked = 0;

@@ -22,7 +22,7 @@ record PathSrtts(Duration fast, Duration slowPathsLeast) {
     /**
      * Reads them, every path healthy and with a sample.
      *
-     * @throws NotApplicable when the agent offers no {@code path_status} or no {@code srttNs}
+     * @throws NotApplicable when the agent offers no {@code path_status}, or no {@code srttNs} for any path
      * @throws Inconclusive  when a path is unhealthy or path 0 is not well below the others, so the connection's smoothed
      *     RTT is not the one the case set up
      */
@@ -31,13 +31,18 @@ record PathSrtts(Duration fast, Duration slowPathsLeast) {
                 .pathStatus(Testbed.DUT_CONNECTION)
                 .orElseThrow(() -> NotApplicable.because("the agent offers no path_status (optional), and a path's"
                         + " smoothed RTT is not on the wire: the tester can bound it from below, never from above"));
+        if (states.stream().allMatch(state -> state.srttNs().isEmpty())) {
+            throw NotApplicable.because("path_status reports no srttNs (optional) for any path, though the tester"
+                    + " acknowledged packets on them: the connection's smoothed RTT cannot be known");
+        }
         long fast = -1;
         long slowest = Long.MAX_VALUE;
         for (final PathState state : states) {
             final OptionalLong srtt = state.srttNs();
             if (srtt.isEmpty()) {
-                throw NotApplicable.because("path_status reports no srttNs (optional) for path " + state.pathId()
-                        + ", which carried acknowledged packets: the connection's smoothed RTT cannot be known");
+                // A path without an RTT sample yet (its acknowledged packets were all retransmissions, 6.6.1) has no
+                // smoothed RTT, and section 10 takes the connection's from the paths that have one.
+                continue;
             }
             if (!state.healthy()) {
                 throw Inconclusive.because("path " + state.pathId() + " is reported unhealthy, so the connection's"

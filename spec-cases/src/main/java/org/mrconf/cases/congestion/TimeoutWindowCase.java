@@ -11,6 +11,7 @@ import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.DutTraffic;
 import org.mrconf.cases.Inconclusive;
+import org.mrconf.cases.NotApplicable;
 import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
@@ -24,7 +25,8 @@ import org.mrconf.wire.Opcode;
  * becomes 1 packet. On one path, with the tester's ACKs held back, the DUT sends a two-packet WRITE, well inside its
  * declared initial window, and its timer expires (the resend of the oldest PSN shows it). A WRITE posted then must not
  * put a new PSN on the path: its packets in flight (at least the resent one) are not below a window of 1. Without the
- * collapse, the declared window would let it go at once. Only new PSNs are judged; the timer's resends, PROBEs and
+ * collapse, the declared window would let it go at once; a first window of one or two packets is grown first
+ * ({@link WindowGrowth}) until the DUT has been seen with three in flight. Only new PSNs are judged; the timer's resends, PROBEs and
  * the path turning unhealthy after more expiries (clause 6.7.1) change nothing.
  */
 @ExtendWith(DutExtension.class)
@@ -33,15 +35,29 @@ class TimeoutWindowCase {
     /** The WRITE sent before the timeout, in packets. */
     private static final int BEFORE = 2;
 
+    /** The first work request of the WRITEs that grow a first window of one or two packets. */
+    private static final long GROWTH_WR = 1_040;
+
     @Test
     @DisplayName("after a retransmission timeout no new PSN goes on the path while a packet is in flight")
     @Verifies("10.1.3")
     void timeoutLeavesAWindowOfOnePacket(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             TesterMessages.requireProfile(testbed, Profile.CONGESTION);
-            if (CaseSteps.declaredFirstWindow(testbed) <= BEFORE) {
-                throw Inconclusive.because("the declared initial windows would hold a new PSN back after " + BEFORE
-                        + " packets in flight even without the timeout, so a collapse would not show");
+            final int firstWindow = CaseSteps.declaredFirstWindow(testbed);
+            if (firstWindow <= BEFORE) {
+                // A first window of one or two packets would hold the new PSN back without any collapse: grow it
+                // first, until the DUT has been seen with more than BEFORE packets in flight at once.
+                final WindowGrowth.Grown grown = WindowGrowth.grow(
+                        testbed, firstWindow + 1.0, firstWindow, new long[1], GROWTH_WR, g -> g.lower() > BEFORE);
+                if (grown.lower() <= BEFORE) {
+                    throw NotApplicable.because(String.format(
+                            "the device's configuration: its declared first windows (%d packets) hold a new PSN back"
+                                    + " after %d packets in flight even without the timeout, and in %d rounds of ACKs"
+                                    + " without CE it never had more than %d in flight at once, so a collapse would"
+                                    + " not show",
+                            firstWindow, BEFORE, grown.rounds(), grown.lower()));
+                }
             }
             final int payload = testbed.connection().maxPayload(Opcode.WRITE);
             CaseSteps.stage(testbed, Testbed.BASE, (BEFORE + 1) * payload, 103);

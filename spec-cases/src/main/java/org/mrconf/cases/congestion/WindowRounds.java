@@ -218,7 +218,7 @@ final class WindowRounds {
     }
 
     /**
-     * Records every data packet since {@code mark} and acknowledges each path with one ACK echoing its latest
+     * Records every data packet since {@code mark} and acknowledges each path that carried one with one ACK echoing its latest
      * timestamp and reporting {@code ce[path]} CE marks; with {@code split}, path 0 gets two ACKs back to back, each
      * reporting the CE count.
      */
@@ -269,6 +269,7 @@ final class WindowRounds {
             throws Exception {
         final int paths = ce.length;
         final long[] echo = new long[paths];
+        final boolean[] carried = new boolean[paths];
         final long[] half = new long[paths];
         int[] count = new int[paths];
         for (final ReceivedPacket packet : packets) {
@@ -276,12 +277,15 @@ final class WindowRounds {
             final DataPacket data = packet.data().orElseThrow();
             final int path = data.header().pathId();
             echo[path] = (data.transmitTimestamp() - echoAgeNs[path]) & 0xFFFF_FFFFL;
+            carried[path] = true;
             if (arrival == PathReceiveState.Arrival.NEW && ++count[path] == 1) {
                 half[path] = data.header().psn();
             }
         }
         for (int path = 0; path < paths; path++) {
-            if (!acknowledged[path]) {
+            // A path that carried none of these packets has no timestamp to echo: an ACK echoing 0 would hand the DUT
+            // an RTT sample of up to 2^32 ns and drift that path's smoothed RTT, which the congestion cases read.
+            if (!acknowledged[path] || !carried[path]) {
                 continue;
             }
             if (split && path == 0 && ce[path] > 0) {
