@@ -208,6 +208,21 @@ class PathTimerCase {
             // tester's clock only lengthens the interval from the ACK (both legs of the link add to it); from the first
             // PSN, where jitter could shorten it, both clocks must say early.
             final long earliest = restarted ? byTester : Math.max(byTester, byDut);
+            if (restarted
+                    && earliest < lowest
+                    && restartedAtNs[p] - first.receivedNs() > floorNs - toleranceNs - floorNs / 4) {
+                // The tester was held back past half the floor: its ACK left so near the first PSN's own expiry that
+                // the resend may be that expiry, which the ACK came too late to restart.
+                throw Inconclusive.because(String.format(
+                        "%s: the tester's ACK left %d ms after the PSN, not the %d ms it aimed at (a host stall), so near"
+                                + " the earliest expiry of the PSN's own timer (%d ms less the tolerance) that the resend"
+                                + " %d us after the ACK may be that expiry; re-run on an idle host",
+                        what,
+                        (restartedAtNs[p] - first.receivedNs()) / 1_000_000,
+                        floorNs / 2_000_000,
+                        floorNs / 1_000_000,
+                        byTester / 1000));
+            }
             StallAllowance.excuse(
                     testbed.stalls(), what, StallAllowance.underNs(earliest, lowest), fromNs, again.receivedNs());
             assertThat(earliest)
