@@ -6,13 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.runner.CaseRunner;
@@ -54,8 +59,8 @@ class CasesCanFailTest {
         final ExecutorService pool = Executors.newFixedThreadPool(PARTS);
         final List<Future<List<CaseResult>>> parts = new ArrayList<>();
         try {
-            for (int part = 0; part < PARTS; part++) {
-                final Selection selection = new Selection(List.of(), Set.of(), Set.of(), Set.of(), classesOf(part));
+            for (final List<String> classes : balancedParts()) {
+                final Selection selection = new Selection(List.of(), Set.of(), Set.of(), Set.of(), classes);
                 parts.add(pool.submit(() -> {
                     try (EmbeddedReferenceDut embedded = EmbeddedReferenceDut.start()) {
                         final DeviceUnderTest real = embedded.device();
@@ -74,12 +79,42 @@ class CasesCanFailTest {
         }
     }
 
-    /** Case classes by the first letter of their name, so that the parts together hold every case exactly once. */
-    private static List<String> classesOf(final int part) {
-        return IntStream.rangeClosed('A', 'Z')
-                .filter(letter -> letter % PARTS == part)
-                .mapToObj(letter -> (char) letter + "*")
-                .collect(Collectors.toList());
+    /**
+     * The case classes split into {@link #PARTS} parts of about as many cases each (largest class first into the part
+     * with the fewest), so that the parts, which mostly wait, end at about the same time; together they hold every
+     * case exactly once, as patterns {@code ClassName.*}.
+     */
+    private static List<List<String>> balancedParts() {
+        final TestPlan plan = LauncherFactory.create()
+                .discover(LauncherDiscoveryRequestBuilder.request()
+                        .selectors(DiscoverySelectors.selectPackage("org.mrconf.cases"))
+                        .build());
+        final Map<String, Integer> casesByClass = new TreeMap<>();
+        for (final TestIdentifier root : plan.getRoots()) {
+            for (final TestIdentifier test : plan.getDescendants(root)) {
+                if (test.isTest() && test.getSource().orElse(null) instanceof MethodSource method) {
+                    final String name = method.getClassName();
+                    casesByClass.merge(name.substring(name.lastIndexOf('.') + 1), 1, Integer::sum);
+                }
+            }
+        }
+        assertThat(casesByClass).as("the case classes found").hasSizeGreaterThan(PARTS);
+        final List<List<String>> parts = new ArrayList<>();
+        final int[] load = new int[PARTS];
+        for (int part = 0; part < PARTS; part++) {
+            parts.add(new ArrayList<>());
+        }
+        casesByClass.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .forEach(entry -> {
+                    int lightest = 0;
+                    for (int part = 1; part < PARTS; part++) {
+                        lightest = load[part] < load[lightest] ? part : lightest;
+                    }
+                    parts.get(lightest).add(entry.getKey() + ".*");
+                    load[lightest] += entry.getValue();
+                });
+        return parts;
     }
 
     private static void judge(final List<CaseResult> results) {
