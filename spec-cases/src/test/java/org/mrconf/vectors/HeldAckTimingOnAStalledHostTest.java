@@ -88,6 +88,20 @@ class HeldAckTimingOnAStalledHostTest {
     }
 
     @Test
+    void shouldMakeAnIntervalShortenedByALateResendBeforeItInconclusive() {
+        // 20 ms due, then 40: the first resend came 25 ms late (a 25 ms stall in interval 1, still within its bound),
+        // and a DUT that keeps its expiries on their schedule sent the second 15 ms after it, where 35 ms is due.
+        assertThatThrownBy(() -> HeldAckChecks.doubles(
+                        LONG_HAUL, intervals(45, 15), "path 0's oldest PSN 0", stalled(45, 25), new ArrayList<>()))
+                .isInstanceOf(TestAbortedException.class)
+                .hasMessageContaining("interval 2");
+        // Without a stall it is a failure, as before.
+        final List<String> failures = new ArrayList<>();
+        HeldAckChecks.doubles(LONG_HAUL, intervals(20, 10), "path 0's oldest PSN 0", stalled(5, 1), failures);
+        assertThat(failures).singleElement().asString().contains("interval 2");
+    }
+
+    @Test
     void shouldMakeAnIntervalBeyondTheMaximumRtoWithinTheStallInconclusive() {
         // 6.6.2: at most the maximum RTO plus the tolerance, 1005 ms; RTO_NOT_CLAMPED_TO_MAX-like 1100 ms.
         assertThatThrownBy(() -> HeldAckChecks.clamped(
