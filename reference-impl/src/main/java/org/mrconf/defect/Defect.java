@@ -994,6 +994,20 @@ public enum Defect {
      * last decrease. Caught by {@code CeWithinOneSrttCase.aCeReportAfterOneSrttDecreasesTheWindowAgain}.
      */
     DECREASE_SPACED_FROM_LAST_CE_REPORT(breaks("10.1.1", "10.1.2")),
+
+    /**
+     * On destroy flushes only the work requests that have put a packet on the wire, and frees the ones still queued (a
+     * WRITE posted behind a long one) without a completion, where clause 4.2.2 completes every work request with a
+     * flush error. Caught by {@code TeardownInProgressCase.everyWorkRequestInProgressIsFlushed}.
+     */
+    TEARDOWN_FORGETS_UNSTARTED_WORK(breaks("4.2.2")),
+
+    /**
+     * On destroy forgets a READ whose request was acknowledged and whose data has not come, which waits in the table
+     * of awaited responses rather than among the messages being sent, where clause 4.2.2 completes it with a flush
+     * error. Caught by {@code TeardownInProgressCase.everyWorkRequestInProgressIsFlushed}.
+     */
+    TEARDOWN_FORGETS_WAITING_READ(breaks("4.2.2")),
     ;
 
     private final List<String> clauses;
