@@ -978,6 +978,36 @@ public enum Defect {
      * device refuse an address it cannot send from. Caught by {@code LocalAddressCase.everyPacketLeavesFromTheLocalAddress}.
      */
     LOCAL_ADDRESS_UNCHECKED(breaks("4.2.3")),
+
+    /**
+     * Merges the "decrease at most once per smoothed RTT" branch with its else: a CE report that comes within one
+     * smoothed RTT of a decrease grows the window (path and connection) as an unmarked ACK would, where clause 10.1.1
+     * says an ACK reporting CE never increases it. Caught by
+     * {@code CeWithinOneSrttCase.ceReportsWithinOneSrttNeitherDecreaseNorGrowTheWindow}.
+     */
+    CE_REPORT_GROWS_WINDOW_WITHIN_SRTT(breaks("10.1.1", "10.1.2")),
+
+    /**
+     * Restarts the once-per-smoothed-RTT spacing of decreases (path and connection) at every CE report, not only at a
+     * decrease, so under CE reports that keep coming within one smoothed RTT of each other a window decreases once and
+     * never again, where clause 10.1.1 decreases it again at the first report more than one smoothed RTT after the
+     * last decrease. Caught by {@code CeWithinOneSrttCase.aCeReportAfterOneSrttDecreasesTheWindowAgain}.
+     */
+    DECREASE_SPACED_FROM_LAST_CE_REPORT(breaks("10.1.1", "10.1.2")),
+
+    /**
+     * On destroy flushes only the work requests that have put a packet on the wire, and frees the ones still queued (a
+     * WRITE posted behind a long one) without a completion, where clause 4.2.2 completes every work request with a
+     * flush error. Caught by {@code TeardownInProgressCase.everyWorkRequestInProgressIsFlushed}.
+     */
+    TEARDOWN_FORGETS_UNSTARTED_WORK(breaks("4.2.2")),
+
+    /**
+     * On destroy forgets a READ whose request was acknowledged and whose data has not come, which waits in the table
+     * of awaited responses rather than among the messages being sent, where clause 4.2.2 completes it with a flush
+     * error. Caught by {@code TeardownInProgressCase.everyWorkRequestInProgressIsFlushed}.
+     */
+    TEARDOWN_FORGETS_WAITING_READ(breaks("4.2.2")),
     ;
 
     private final List<String> clauses;

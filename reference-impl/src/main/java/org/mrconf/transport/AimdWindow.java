@@ -10,8 +10,7 @@ final class AimdWindow {
     private final double maximum;
     private final double decreaseFactor;
     private double window;
-    private long lastDecreaseNs;
-    private boolean hasDecreased;
+    private final DecreaseSpacing spacing;
 
     /** Self-validation defects (see {@link org.mrconf.defect.Defect}); all false when clean. */
     private final boolean noMultiplicativeDecrease;
@@ -31,6 +30,7 @@ final class AimdWindow {
         this.noMultiplicativeDecrease = defects.has(org.mrconf.defect.Defect.NO_MULTIPLICATIVE_DECREASE);
         this.growthExponential = defects.has(org.mrconf.defect.Defect.WINDOW_GROWTH_EXPONENTIAL);
         this.decreaseOnEveryCeAck = defects.has(org.mrconf.defect.Defect.DECREASE_ON_EVERY_CE_ACK);
+        this.spacing = new DecreaseSpacing(defects);
         this.minimum = 1;
         this.maximum = maximum;
         this.decreaseFactor = decreaseFactor;
@@ -68,17 +68,21 @@ final class AimdWindow {
      */
     void onAck(final int newlyAcked, final int ceCount, final long nowNs, final long srttNs, final double floor) {
         if (ceCount > 0) {
-            if ((!hasDecreased || nowNs - lastDecreaseNs >= srttNs || decreaseOnEveryCeAck)
-                    && !noMultiplicativeDecrease) {
+            if ((spacing.allows(nowNs, srttNs) || decreaseOnEveryCeAck) && !noMultiplicativeDecrease) {
                 window = Math.max(minimum, window * decreaseFactor);
-                lastDecreaseNs = nowNs;
-                hasDecreased = true;
+                spacing.decreased(nowNs);
+            } else if (spacing.heldBack(nowNs) && newlyAcked > 0) {
+                grow(newlyAcked);
             }
         } else if (newlyAcked > 0) {
-            window = Math.min(maximum, window + (growthExponential ? newlyAcked : (double) newlyAcked / window));
+            grow(newlyAcked);
         }
         // The rate hint's window is the least the window may be, whatever the marks (clause 10.1.5).
         window = Math.max(window, Math.min(floor, maximum));
+    }
+
+    private void grow(final int newlyAcked) {
+        window = Math.min(maximum, window + (growthExponential ? newlyAcked : (double) newlyAcked / window));
     }
 
     /** A retransmission timeout: back to one packet (clause 10.1.3). */

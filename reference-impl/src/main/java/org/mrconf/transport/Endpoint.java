@@ -51,6 +51,7 @@ public final class Endpoint implements PacketReceiver {
     private final boolean underfilledSegments;
     private final boolean mtuWithoutIpHeader;
     private final boolean noFlushOnDestroy;
+    private final ForgottenWork forgottenWork;
     private final boolean failedConnectionStillReceives;
     private final boolean ackRequestOnAckAnswered;
     private final boolean probeEchoesDataTimestamp;
@@ -90,6 +91,7 @@ public final class Endpoint implements PacketReceiver {
         this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
+        this.forgottenWork = new ForgottenWork(config.defects());
         this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
         this.ackRequestOnAckAnswered = config.defects().has(Defect.ACK_REQUEST_ON_ACK_ANSWERED);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
@@ -184,6 +186,7 @@ public final class Endpoint implements PacketReceiver {
         final Connection connection = connection(localId);
         if (!connection.failed && !noFlushOnDestroy) {
             connection.failed = true;
+            forgottenWork.forget(connection);
             completions.flush(connection, WorkCompletionStatus.FLUSHED);
         }
         if (!connection.receivesFlushed && !noFlushOnDestroy) {

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mrconf.cases.CaseSteps;
 import org.mrconf.cases.DutExtension;
 import org.mrconf.cases.Inconclusive;
 import org.mrconf.cases.Testbed;
@@ -24,6 +25,7 @@ import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallAllowance;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.Opcode;
 import org.mrconf.wire.PacketFlags;
@@ -34,12 +36,17 @@ import org.mrconf.wire.PacketFlags;
  * fields and payload, and nothing the ACK reported received; and it completes the WRITE only once every
  * PSN is acknowledged.
  *
- * <p>The case never races the DUT's retransmission timer, which it does not control. The packet it reports lost is
- * not the oldest one of its path, so a timeout before the ACK would have resent another PSN first (clause 6.6.2:
- * at least the oldest); any retransmission on the path before the gap-driven one means a timer fired, and a
- * resend that comes later than the declared minimum RTO after the ACK could have been a timeout's. Either makes
- * the attempt undecidable: the case then acknowledges everything, lets the WRITE complete and tries again with a
- * new message, and reports INCONCLUSIVE, never FAIL, if no attempt was clean.
+ * <p>The case never races the DUT's retransmission timer, which it does not control. It first stretches every path's
+ * RTO (ACKs echoing a timestamp {@link #AGE} older than their own, as {@link GapResendCase} does; every later ACK echoes
+ * as old a one), so that after the ACK that shows the gap, and that acknowledges a PSN for the first time and so
+ * restarts the path's timer (clause 6.6.2), no timeout can resend anything for the stretched RTO less the tolerance:
+ * a resend of the hole later than that fails (the device left the loss to its timer), unless a stall of the tester's
+ * host excuses it. The packet it reports lost is not the oldest one of its path, so a timeout before the ACK would have
+ * resent another PSN first (clause 6.6.2: at least the oldest); any retransmission on the path before the gap-driven
+ * one means a timer fired and makes the attempt undecidable, as does, on a path the stretch did not reach or where the
+ * declared maximum RTO leaves no room above the tolerance, a resend later than the declared minimum RTO: the case then
+ * acknowledges everything, lets the WRITE complete and tries again with a new message, and reports INCONCLUSIVE if no
+ * attempt was clean.
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Selective retransmission")
@@ -50,6 +57,11 @@ class SelectiveRetransmissionCase {
     private static final int FULL_PACKETS = 4;
 
     private static final int ATTEMPTS = 25;
+
+    /** The echo age that stretches every path's RTO, as in {@link GapResendCase}. */
+    private static final Duration AGE = Duration.ofMillis(200);
+
+    private static final long STRETCH_WR = 99;
 
     @Test
     @DisplayName("a gap in a path's SACK bitmap makes the DUT resend exactly the missing packet on that path")
@@ -69,9 +81,28 @@ class SelectiveRetransmissionCase {
                     + " connection) hold one packet in flight, and a device without the congestion profile keeps them,"
                     + " so no ACK can show a gap; first windows of two packets or more would exercise it");
         }
+        // Stretch every path's RTO (ACKs echoing an old timestamp, as GapResendCase does), so that a resend of the hole
+        // that comes later than the declared minimum RTO can still be told from a timeout's: none can come before the
+        // stretched RTO, less the tolerance, after the ACK that showed the gap and restarted the path's timer (6.6.2).
+        final int stretchMark = testbed.peer().mark();
+        final int segment = testbed.connection().maxPayload(Opcode.WRITE);
+        CaseSteps.stretchTheTimer(
+                testbed,
+                AGE,
+                STRETCH_WR,
+                Testbed.BASE,
+                2L * segment * testbed.connection().spec().paths());
+        final Set<Integer> stretched =
+                testbed
+                        .peer()
+                        .recorder()
+                        .matching(stretchMark, PacketMatcher.expect().data())
+                        .stream()
+                        .map(p -> p.data().orElseThrow().header().pathId())
+                        .collect(Collectors.toSet());
         final List<String> undecided = new ArrayList<>();
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            final Optional<String> why = attempt(testbed, attempt);
+            final Optional<String> why = attempt(testbed, attempt, stretched);
             if (why.isEmpty()) {
                 return;
             }
@@ -82,7 +113,8 @@ class SelectiveRetransmissionCase {
     }
 
     /** One attempt with a new message; empty when it decided (passed), else why it could not decide. */
-    private static Optional<String> attempt(final Testbed testbed, final int attempt) throws Exception {
+    private static Optional<String> attempt(final Testbed testbed, final int attempt, final Set<Integer> stretched)
+            throws Exception {
         final long remoteAddress = REMOTE_ADDRESS + (long) attempt * 0x1_0000L;
         final long wrId = 7 + attempt;
         final int payload = testbed.connection().maxPayload(Opcode.WRITE);
@@ -114,7 +146,7 @@ class SelectiveRetransmissionCase {
                 byPath.values().stream().filter(list -> list.size() >= 3).findFirst();
         if (lossy.isEmpty()) {
             // How the DUT spreads packets over paths is its choice; the case needs three on one path.
-            complete(testbed, byPath, sent.get(0).transmitTimestamp(), wrId, length);
+            complete(testbed, byPath, old(sent.get(0).transmitTimestamp()), wrId, length);
             return Optional.of("no path carried three packets: " + counts(byPath));
         }
         final List<DataPacket> onPath = lossy.get().stream()
@@ -130,14 +162,15 @@ class SelectiveRetransmissionCase {
         }
         final PacketMatcher pathResends = writes(remoteAddress).retransmission().path(path);
         if (!testbed.peer().recorder().matching(mark, pathResends).isEmpty()) {
-            complete(testbed, byPath, missing.transmitTimestamp(), wrId, length);
+            complete(testbed, byPath, old(missing.transmitTimestamp()), wrId, length);
             return Optional.of("path " + path + "'s retransmission timer fired before the tester's ACK");
         }
         final int gapMark = testbed.peer().mark();
         final long ackSentNs = testbed.peer().link().nowNs();
 
         testbed.peer()
-                .send(ack(path, missingPsn, onPath.get(0).transmitTimestamp()).sackBits(receivedBits));
+                .send(ack(path, missingPsn, old(onPath.get(0).transmitTimestamp()))
+                        .sackBits(receivedBits));
 
         final ReceivedPacket resentPacket = testbed.peer().await(gapMark, pathResends.psn(missingPsn), Testbed.WAIT);
         final DataPacket resent = resentPacket.data().orElseThrow();
@@ -146,8 +179,34 @@ class SelectiveRetransmissionCase {
         final List<ReceivedPacket> earlier = testbed.peer().recorder().matching(mark, pathResends).stream()
                 .filter(p -> p.index() < resentPacket.index())
                 .toList();
-        if (!earlier.isEmpty() || afterAckNs >= minRto.toNanos()) {
-            complete(testbed, byPath, resent.transmitTimestamp(), wrId, length);
+        // No timeout of a stretched path can come before this after the ACK that restarted its timer.
+        final long toleranceNs =
+                testbed.profile().parameters().timers().tolerance().toNanos();
+        final long boundNs = stretched.contains(path)
+                ? CaseSteps.stretchedRtoFloor(testbed, AGE).toNanos() - toleranceNs
+                : 0;
+        if (earlier.isEmpty() && afterAckNs >= minRto.toNanos() && boundNs > 4 * toleranceNs) {
+            if (afterAckNs >= boundNs) {
+                StallAllowance.excuse(
+                        testbed.stalls(),
+                        "6.3.1: the resend of the hole",
+                        StallAllowance.overNs(afterAckNs, boundNs),
+                        ackSentNs,
+                        ackSentNs + afterAckNs);
+                throw new AssertionError(String.format(
+                        "6.3.1, 6.4.1: the ACK reported PSN %d of path %d missing and %d later PSN(s) received, so the"
+                                + " DUT must deem it lost and resend it; it came %d ms after the ACK, later than its"
+                                + " timer, stretched to at least %d ms and restarted by that ACK, could have fired"
+                                + " (less the tolerance %d ms): the loss was left to the timeout",
+                        missingPsn,
+                        path,
+                        receivedBits.length,
+                        afterAckNs / 1_000_000,
+                        (boundNs + toleranceNs) / 1_000_000,
+                        toleranceNs / 1_000_000));
+            }
+        } else if (!earlier.isEmpty() || afterAckNs >= minRto.toNanos()) {
+            complete(testbed, byPath, old(resent.transmitTimestamp()), wrId, length);
             return Optional.of(
                     !earlier.isEmpty()
                             ? "path " + path + " retransmitted " + earlier.size()
@@ -183,7 +242,7 @@ class SelectiveRetransmissionCase {
         assertThat(testbed.control().pollCompletions(4, Duration.ZERO))
                 .as("7.5.4: not complete while a PSN is unacknowledged")
                 .isEmpty();
-        complete(testbed, byPath, resent.transmitTimestamp(), wrId, length);
+        complete(testbed, byPath, old(resent.transmitTimestamp()), wrId, length);
         return Optional.empty();
     }
 
@@ -234,7 +293,7 @@ class SelectiveRetransmissionCase {
                 final DataPacket highest = entry.getValue().stream()
                         .max(Comparator.comparingLong(p -> p.header().psn()))
                         .orElseThrow();
-                testbed.peer().send(ack(entry.getKey(), highest.header().psn() + 1, highest.transmitTimestamp()));
+                testbed.peer().send(ack(entry.getKey(), highest.header().psn() + 1, old(highest.transmitTimestamp())));
             }
             for (final DutCompletion completion : testbed.control().pollCompletions(16, Duration.ofMillis(50))) {
                 if (completion.wrId() == wrId) {
@@ -284,6 +343,11 @@ class SelectiveRetransmissionCase {
                 .opcode(Opcode.WRITE)
                 .connection(Testbed.TESTER_CONNECTION)
                 .remoteAddress(remoteAddress);
+    }
+
+    /** The timestamp {@link #AGE} older than {@code transmitTimestamp}: every ACK echoes one, so the RTO stays stretched. */
+    private static long old(final long transmitTimestamp) {
+        return (transmitTimestamp - AGE.toNanos()) & 0xFFFF_FFFFL;
     }
 
     private static PacketBuilder ack(final int path, final long cumulativePsn, final long echoedTimestamp) {
