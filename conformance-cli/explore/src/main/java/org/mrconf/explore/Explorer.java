@@ -3,7 +3,6 @@ package org.mrconf.explore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,9 +20,13 @@ import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DutControlException;
+import org.mrconf.report.ReportWriters;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.ClauseResult;
+import org.mrconf.verdict.ClauseVerdicts;
 import org.mrconf.verdict.Evidence;
+import org.mrconf.verdict.RunRecord;
 import org.mrconf.verdict.Verdict;
 
 /**
@@ -39,6 +42,9 @@ public final class Explorer {
 
     /** Candidate runs the shrinker may spend on one finding. */
     static final int SHRINK_BUDGET = 120;
+
+    /** How long the shrinker may spend on one finding. */
+    static final Duration SHRINK_TIME = Duration.ofSeconds(90);
 
     /** What explore tells its user as it goes. */
     public interface Listener {
@@ -119,6 +125,8 @@ public final class Explorer {
     private final ProgramGenerator generator;
     private final Listener listener;
     private boolean stopAtFirst;
+    private int shrinkBudget = SHRINK_BUDGET;
+    private Duration shrinkTime = SHRINK_TIME;
 
     /**
      * @param device    the device
@@ -148,6 +156,13 @@ public final class Explorer {
     /** Stops at the first confirmed FAIL (the benchmark measures the time to it). */
     public Explorer stopAtFirst(final boolean stop) {
         this.stopAtFirst = stop;
+        return this;
+    }
+
+    /** Candidate runs the shrinker may spend on one finding (tests keep it small). */
+    public Explorer shrinkBudget(final int runs, final Duration time) {
+        this.shrinkBudget = runs;
+        this.shrinkTime = time;
         return this;
     }
 
@@ -214,16 +229,19 @@ public final class Explorer {
     Finding confirm(final Program program, final Trial.Outcome outcome, final Duration foundAfter)
             throws IOException, InterruptedException, DutControlException {
         final List<String> clauses = outcome.clauses();
-        final Shrinker shrinker = new Shrinker(candidate -> {
-            if (!legal(candidate)) {
-                return false;
-            }
-            final Trial.Outcome shown = trial.run(candidate);
-            return shown.clauses().stream().anyMatch(clauses::contains);
-        });
+        final Shrinker shrinker = new Shrinker(
+                candidate -> {
+                    if (!legal(candidate)) {
+                        return false;
+                    }
+                    final Trial.Outcome shown = trial.run(candidate);
+                    return shown.clauses().stream().anyMatch(clauses::contains);
+                },
+                trial.segment(),
+                clock);
         Program shrunk;
         try {
-            shrunk = shrinker.shrink(program, SHRINK_BUDGET);
+            shrunk = shrinker.shrink(program, shrinkBudget, clock.instant().plus(shrinkTime));
         } catch (final IOException | InterruptedException | DutControlException | RuntimeException e) {
             throw e;
         } catch (final Exception e) {
@@ -232,7 +250,8 @@ public final class Explorer {
         int reproduced = 0;
         boolean replayFails = true;
         final TreeSet<String> broken = new TreeSet<>(Clause::compareIds);
-        String what = outcome.findings().get(0).what();
+        String what =
+                describe(outcome.findings(), clauses, outcome.findings().get(0).what());
         for (int i = 0; i < REPRODUCTIONS; i++) {
             final Trial.Outcome again = trial.run(shrunk);
             final List<String> same =
@@ -240,11 +259,7 @@ public final class Explorer {
             if (!same.isEmpty()) {
                 reproduced++;
                 broken.addAll(same);
-                what = again.findings().stream()
-                        .filter(f -> clauses.contains(f.clause()))
-                        .findFirst()
-                        .map(Trial.Finding::what)
-                        .orElse(what);
+                what = describe(again.findings(), clauses, what);
                 replayFails &= again.findings().stream().anyMatch(f -> f.judge().equals("replay"));
             } else {
                 replayFails = false;
@@ -269,6 +284,18 @@ public final class Explorer {
                 vector,
                 shrinker.runs(),
                 foundAfter);
+    }
+
+    /** What the first finding of {@code clauses} says, the state judge's and analyze's before replay's own lines. */
+    private static String describe(final List<Trial.Finding> findings, final List<String> clauses, final String or) {
+        for (final String judge : List.of("state", "analyze", "replay")) {
+            for (final Trial.Finding finding : findings) {
+                if (finding.judge().equals(judge) && clauses.contains(finding.clause())) {
+                    return finding.what();
+                }
+            }
+        }
+        return or;
     }
 
     /** Whether a program stays within the device's declarations (a shrink may merge streams). */
@@ -333,13 +360,6 @@ public final class Explorer {
                         json);
     }
 
-    /** Reads a program written by {@link #writeProgram} ({@code shrunk} or {@code original}). */
-    public static Program readProgram(final Path file, final String which) throws IOException {
-        final ObjectMapper mapper = new ObjectMapper();
-        return mapper.treeToValue(
-                mapper.readTree(Files.readString(file, StandardCharsets.UTF_8)).get(which), Program.class);
-    }
-
     /** The case verdicts of an exploration, for the four reports. */
     public List<CaseResult> cases(final Result result) {
         final List<CaseResult> cases = new ArrayList<>();
@@ -398,7 +418,52 @@ public final class Explorer {
         return cases;
     }
 
-    ClauseCatalogue catalogue() {
-        return catalogue;
+    /** An exploration as a run record, so that it gets the same four reports as {@code run}. */
+    public RunRecord record(
+            final Result result,
+            final String suiteVersion,
+            final String suiteCommit,
+            final String commandLine,
+            final RunRecord.DutDescription dut) {
+        final List<CaseResult> cases = cases(result);
+        final ClauseVerdicts.ClauseInfo info = new ClauseVerdicts.ClauseInfo() {
+            @Override
+            public String title(final String clauseId) {
+                return catalogue.find(clauseId).map(Clause::title).orElse("");
+            }
+
+            @Override
+            public String level(final String clauseId) {
+                return catalogue.find(clauseId).map(c -> c.level().name()).orElse("");
+            }
+
+            @Override
+            public String profile(final String clauseId) {
+                return catalogue.find(clauseId).map(c -> c.profile().specName()).orElse("");
+            }
+        };
+        final List<ClauseResult> clauses = ClauseVerdicts.combine(
+                cases, info, catalogue.clauses().stream().map(Clause::id).toList());
+        final Map<String, String> selection = new LinkedHashMap<>();
+        selection.put("mode", "explore");
+        selection.put("seed", Long.toString(result.seed()));
+        selection.put("programs", Integer.toString(result.programs()));
+        return new RunRecord(
+                suiteVersion,
+                suiteCommit,
+                catalogue.specVersion(),
+                commandLine,
+                dut,
+                result.startedAt(),
+                Optional.of(result.startedAt().plus(result.elapsed())),
+                false,
+                selection,
+                cases,
+                clauses);
+    }
+
+    /** Writes the four reports of {@code record} into {@code folder}. */
+    public static void writeReports(final Path folder, final RunRecord record) throws IOException {
+        ReportWriters.writeAll(folder, record);
     }
 }

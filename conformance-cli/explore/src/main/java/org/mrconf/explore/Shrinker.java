@@ -17,10 +17,19 @@ final class Shrinker {
     }
 
     private final Test test;
+    private final int segment;
+    private final java.time.Clock clock;
     private int runs;
 
-    Shrinker(final Test test) {
+    /**
+     * @param test    whether a candidate still fails
+     * @param segment the payload of one full packet (a message one byte longer has two packets)
+     * @param clock   the clock the shrinking's deadline is read from
+     */
+    Shrinker(final Test test, final int segment, final java.time.Clock clock) {
         this.test = test;
+        this.segment = segment;
+        this.clock = clock;
     }
 
     /** How many candidates were run. */
@@ -28,14 +37,14 @@ final class Shrinker {
         return runs;
     }
 
-    /** The smallest failing program found from {@code failing} within {@code budget} runs. */
-    Program shrink(final Program failing, final int budget) throws Exception {
+    /** The smallest failing program found from {@code failing} within {@code budget} runs and before {@code deadline}. */
+    Program shrink(final Program failing, final int budget, final java.time.Instant deadline) throws Exception {
         Program current = failing;
         boolean shrunk = true;
-        while (shrunk && runs < budget) {
+        while (shrunk && runs < budget && clock.instant().isBefore(deadline)) {
             shrunk = false;
-            for (final Program candidate : candidates(current)) {
-                if (runs >= budget) {
+            for (final Program candidate : candidates(current, segment)) {
+                if (runs >= budget || !clock.instant().isBefore(deadline)) {
                     break;
                 }
                 runs++;
@@ -50,7 +59,7 @@ final class Shrinker {
     }
 
     /** Smaller programs than {@code program}, the boldest first. */
-    static List<Program> candidates(final Program program) {
+    static List<Program> candidates(final Program program, final int segment) {
         final List<Program> candidates = new ArrayList<>();
         final List<Program.Message> messages = program.messages();
         // Fewer messages: drop blocks, halves first, down to one message at a time.
@@ -94,8 +103,10 @@ final class Shrinker {
         // Shorter messages.
         for (int i = 0; i < messages.size(); i++) {
             final int length = messages.get(i).length();
-            for (final int shorter : new int[] {length / 2, length - 1}) {
-                if (shorter >= 1 && shorter < length) {
+            final java.util.Set<Integer> tried = new java.util.HashSet<>();
+            // One byte, then just over one packet (the least that still has two), then halves, then one byte less.
+            for (final int shorter : new int[] {1, segment + 1, length / 2, length - 1}) {
+                if (shorter >= 1 && shorter < length && tried.add(shorter)) {
                     final List<Program.Message> changed = new ArrayList<>(messages);
                     changed.set(i, messages.get(i).withLength(shorter));
                     candidates.add(program.withMessages(changed));

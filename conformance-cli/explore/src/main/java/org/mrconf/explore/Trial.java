@@ -49,9 +49,9 @@ import org.opentest4j.TestAbortedException;
  *
  * A replay that cannot decide (the vector's own INCONCLUSIVE) is INCONCLUSIVE, never a finding.
  */
-final class Trial {
+public final class Trial {
     /** One violation: the clause it breaks, what was seen, and which judge saw it. */
-    record Finding(String clause, String what, String judge) {}
+    public record Finding(String clause, String what, String judge) {}
 
     /**
      * What one run of a program showed.
@@ -61,13 +61,13 @@ final class Trial {
      * @param frames       stimulus frames sent
      * @param deviceSent   packets the device sent
      */
-    record Outcome(List<Finding> findings, Optional<String> inconclusive, int frames, int deviceSent) {
-        boolean violated() {
+    public record Outcome(List<Finding> findings, Optional<String> inconclusive, int frames, int deviceSent) {
+        public boolean violated() {
             return !findings.isEmpty();
         }
 
         /** The clauses broken, in order of first finding. */
-        List<String> clauses() {
+        public List<String> clauses() {
             return findings.stream().map(Finding::clause).distinct().toList();
         }
     }
@@ -143,7 +143,7 @@ final class Trial {
         } catch (final TestAbortedException e) {
             inconclusive = Optional.of(e.getMessage());
         } catch (final AssertionError e) {
-            findings.add(new Finding("", firstLine(e.getMessage()), "replay"));
+            findings.add(new Finding("", failureLines(e.getMessage()), "replay"));
         } catch (final org.mrconf.pcap.CaptureFileException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -168,6 +168,15 @@ final class Trial {
         deleteTree(root);
         return new Outcome(
                 named, named.isEmpty() ? inconclusive : Optional.empty(), stimulus.frames.size(), deviceSent);
+    }
+
+    /** The failure lines of a replay's message, without its heading line (the trial vector's id). */
+    private static String failureLines(final String message) {
+        if (message == null) {
+            return "";
+        }
+        final int newline = message.indexOf('\n');
+        return (newline < 0 ? message : message.substring(newline + 1)).strip().replace("\n  ", "; ");
     }
 
     private static String firstLine(final String message) {

@@ -49,6 +49,7 @@ class ExploreTest {
             assertThat(finding.shrunk().messages().size())
                     .isLessThanOrEqualTo(finding.original().messages().size());
             assertThat(finding.vector()).isPresent();
+            assertThat(finding.replayFails()).isTrue();
             root = explorer.vectorRoot();
             final VectorCorpus corpus = VectorCorpus.discover(root, catalogue);
             assertThat(corpus.problems()).isEmpty();
