@@ -70,13 +70,20 @@ final class ExploreCommand implements Callable<Integer> {
             names = "--out",
             paramLabel = "DIR",
             description = "The folder for the reports, the vectors and the findings (default:"
-                    + " reports/explore/<UTC time>-<dut>/).")
+                    + " reports/runs/explore-<UTC time>-<dut>/).")
     Path out;
 
     @Option(
             names = "--stop-at-first",
             description = "Stop at the first violation that reproduced (a benchmark measures the time to it).")
     boolean stopAtFirst;
+
+    @Option(
+            names = "--shrink-seconds",
+            defaultValue = "90",
+            paramLabel = "N",
+            description = "How long the shrinking of one finding may take, in seconds (default ${DEFAULT-VALUE}).")
+    int shrinkSeconds;
 
     @Option(
             names = "--program",
@@ -92,6 +99,9 @@ final class ExploreCommand implements Callable<Integer> {
         final PrintWriter console = spec.commandLine().getOut();
         if (!(minutes > 0) || minutes > 24 * 60) {
             throw new ParameterException(spec.commandLine(), "--minutes must be above 0 and at most 1440: " + minutes);
+        }
+        if (shrinkSeconds < 1 || shrinkSeconds > 3600) {
+            throw new ParameterException(spec.commandLine(), "--shrink-seconds must be 1 to 3600: " + shrinkSeconds);
         }
         if (out != null) {
             UserFiles.makeFolder(out, "the explore folder");
