@@ -117,8 +117,9 @@ final class ExploreCommand implements Callable<Integer> {
                                 + RunFolders.defaultFor(target, clock).getFileName());
         try (OpenDevice opened = OpenDevice.open(target == null ? "reference" : target)) {
             final DutInfo info = opened.device().control().hello();
-            final Explorer explorer =
-                    new Explorer(opened.device(), catalogue, clock, folder, listener(console)).stopAtFirst(stopAtFirst);
+            final Explorer explorer = new Explorer(opened.device(), catalogue, clock, folder, listener(console))
+                    .stopAtFirst(stopAtFirst)
+                    .shrinkBudget(120, Duration.ofSeconds(shrinkSeconds));
             if (program != null) {
                 final Program drawn = explorer.draw(program);
                 console.println(new com.fasterxml.jackson.databind.ObjectMapper()
@@ -184,15 +185,17 @@ final class ExploreCommand implements Callable<Integer> {
             @Override
             public void finding(final Explorer.Finding finding) {
                 console.printf(
-                        "%s %s seed %d after %.1f s: %s%n    shrunk in %d runs to %s; reproduced %d of 3%s%n",
+                        "%s %s seed %d after %.1f s: %s%n    shrunk in %d runs (%.1f s) to %s; reproduced %d of 3 (%.1f s)%s%n",
                         finding.verdict(),
                         finding.clauses(),
                         finding.seed(),
                         finding.foundAfter().toMillis() / 1000.0,
                         finding.what(),
                         finding.shrinkRuns(),
+                        finding.shrinkTook().toMillis() / 1000.0,
                         finding.shrunk().summary(),
                         finding.reproduced(),
+                        finding.reproductionTook().toMillis() / 1000.0,
                         finding.vector().map(v -> "; vector " + v).orElse(""));
                 console.flush();
             }

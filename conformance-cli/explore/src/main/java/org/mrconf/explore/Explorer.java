@@ -78,6 +78,8 @@ public final class Explorer {
      * @param vector      the vector folder written, if any
      * @param shrinkRuns  candidate runs the shrinking took
      * @param foundAfter  time from the start of the exploration to the first sight of it
+     * @param shrinkTook       how long the shrinking took
+     * @param reproductionTook how long the reproduction runs took
      */
     public record Finding(
             Verdict verdict,
@@ -90,7 +92,9 @@ public final class Explorer {
             boolean replayFails,
             Optional<Path> vector,
             int shrinkRuns,
-            Duration foundAfter) {}
+            Duration foundAfter,
+            Duration shrinkTook,
+            Duration reproductionTook) {}
 
     /**
      * What an exploration did.
@@ -239,6 +243,7 @@ public final class Explorer {
                 },
                 trial.segment(),
                 clock);
+        final Instant shrinkStart = clock.instant();
         Program shrunk;
         try {
             shrunk = shrinker.shrink(program, shrinkBudget, clock.instant().plus(shrinkTime));
@@ -247,6 +252,7 @@ public final class Explorer {
         } catch (final Exception e) {
             throw new IllegalStateException(e);
         }
+        final Instant reproductionStart = clock.instant();
         int reproduced = 0;
         boolean replayFails = true;
         final TreeSet<String> broken = new TreeSet<>(Clause::compareIds);
@@ -283,7 +289,9 @@ public final class Explorer {
                 verdict == Verdict.FAIL && replayFails,
                 vector,
                 shrinker.runs(),
-                foundAfter);
+                foundAfter,
+                Duration.between(shrinkStart, reproductionStart),
+                Duration.between(reproductionStart, clock.instant()));
     }
 
     /** What the first finding of {@code clauses} says, the state judge's and analyze's before replay's own lines. */

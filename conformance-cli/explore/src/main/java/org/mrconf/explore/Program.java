@@ -10,6 +10,8 @@ import java.util.Objects;
  * replays the same way, and a shrunk program is just a smaller one.
  *
  * @param seed        the seed it was generated from (reported with every finding)
+ * @param deviceSends whether the device posts the messages through its control channel and the tester receives
+ *     them (acknowledging each packet at once), or the tester sends them to the device
  * @param paths       paths of the connection (1 to the device's limit)
  * @param streams     streams of the connection (1 to the device's limit)
  * @param initialPsn  the first PSN of every path the tester sends on (near the wrap at times, clause 6.1.2)
@@ -17,7 +19,13 @@ import java.util.Objects;
  * @param impairments what the network does to their packets
  */
 public record Program(
-        long seed, int paths, int streams, long initialPsn, List<Message> messages, List<Impairment> impairments) {
+        long seed,
+        boolean deviceSends,
+        int paths,
+        int streams,
+        long initialPsn,
+        List<Message> messages,
+        List<Impairment> impairments) {
     public Program {
         messages = List.copyOf(messages);
         impairments = List.copyOf(impairments);
@@ -66,7 +74,10 @@ public record Program(
         DUPLICATE,
         /** The packet is overtaken by the next {@code distance} packets, within a path's window (clause 6.3.2). */
         REORDER,
-        /** The packet arrives marked Congestion Experienced (clauses 4.1.7, 8.2.2). */
+        /**
+         * The packet arrives marked Congestion Experienced (clauses 4.1.7, 8.2.2); when the device sends, the tester's ACKs
+         * report a CE count instead (clauses 8.2.2, 10.1.1).
+         */
         CE
     }
 
@@ -84,20 +95,21 @@ public record Program(
     }
 
     Program withMessages(final List<Message> newMessages) {
-        return new Program(seed, paths, streams, initialPsn, newMessages, impairments);
+        return new Program(seed, deviceSends, paths, streams, initialPsn, newMessages, impairments);
     }
 
     Program withImpairments(final List<Impairment> newImpairments) {
-        return new Program(seed, paths, streams, initialPsn, messages, newImpairments);
+        return new Program(seed, deviceSends, paths, streams, initialPsn, messages, newImpairments);
     }
 
     Program withPaths(final int newPaths) {
-        return new Program(seed, newPaths, streams, initialPsn, messages, impairments);
+        return new Program(seed, deviceSends, newPaths, streams, initialPsn, messages, impairments);
     }
 
     Program withStreams(final int newStreams) {
         return new Program(
                 seed,
+                deviceSends,
                 paths,
                 newStreams,
                 initialPsn,
@@ -106,12 +118,13 @@ public record Program(
     }
 
     Program withInitialPsn(final long psn) {
-        return new Program(seed, paths, streams, psn, messages, impairments);
+        return new Program(seed, deviceSends, paths, streams, psn, messages, impairments);
     }
 
     /** A one-line summary for the console and the report. */
     public String summary() {
-        return messages.size() + " messages, " + paths + " path(s), " + streams + " stream(s), " + impairments.size()
-                + " impairment(s), initial PSN " + initialPsn;
+        return (deviceSends ? "the device sends " : "the tester sends ") + messages.size() + " messages, " + paths
+                + " path(s), " + streams + " stream(s), " + impairments.size() + " impairment(s), initial PSN "
+                + initialPsn;
     }
 }

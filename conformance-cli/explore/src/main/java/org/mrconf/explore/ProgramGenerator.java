@@ -12,7 +12,9 @@ import org.mrconf.dut.DutProfile;
  * (WRITE_WITH_IMMEDIATE with {@code immediate}), more than one path only with {@code multipath} and more than one
  * stream only with {@code streams}, within its limits of paths, streams and message length, and never more messages
  * on a stream than its maximum outstanding messages (clause 7.5.10: the tester does not wait for ACKs, so every
- * message of a stream may be outstanding at once). The same seed always draws the same program.
+ * message of a stream may be outstanding at once). Half the programs have the device send the messages instead
+ * (posted through its control channel); their only impairment is a CE count in the tester's ACKs, and only for a
+ * device that claims {@code congestion}. The same seed always draws the same program.
  */
 public final class ProgramGenerator {
     /** Most messages a program has: enough for the purposes to meet, few enough to shrink fast. */
@@ -37,6 +39,7 @@ public final class ProgramGenerator {
     /** The program of {@code seed}. */
     public Program draw(final long seed) {
         final SplittableRandom random = new SplittableRandom(seed);
+        final boolean deviceSends = random.nextBoolean();
         final DutLimits limits = profile.conformance().limits();
         final int paths =
                 profile.claims(Profile.MULTIPATH) ? 1 + random.nextInt(Math.min(MAX_PATHS, limits.maxPaths())) : 1;
@@ -69,10 +72,13 @@ public final class ProgramGenerator {
         final int impaired = random.nextInt(MAX_IMPAIRMENTS + 1);
         for (int i = 0; i < impaired; i++) {
             final Program.Kind kind = Program.Kind.values()[random.nextInt(Program.Kind.values().length)];
+            if (deviceSends && (kind != Program.Kind.CE || !profile.claims(Profile.CONGESTION))) {
+                continue; // when the device sends, the tester's ACKs carry CE counts only (see Stimulus)
+            }
             impairments.add(new Program.Impairment(kind, random.nextInt(1 << 16), 1 + random.nextInt(4)));
         }
         final long initialPsn = random.nextInt(4) == 0 ? (0xFFFF_FFFFL - random.nextInt(8)) : random.nextInt(1 << 20);
-        return new Program(seed, paths, streams, initialPsn, messages, impairments);
+        return new Program(seed, deviceSends, paths, streams, initialPsn, messages, impairments);
     }
 
     private int length(final SplittableRandom random, final long maxMessageLength) {

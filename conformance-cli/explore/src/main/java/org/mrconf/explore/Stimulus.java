@@ -32,6 +32,13 @@ final class Stimulus {
     static final String TARGET = "target";
     /** Receives are posted with work request ids from here (RECEIVE_IMMEDIATE completions carry 0). */
     static final long RECEIVE_WR_ID = 1000;
+    /** Work requests the device posts (when it sends) have ids from here. */
+    static final long SEND_WR_ID = 2000;
+    /** The tester's address and key the device's WRITEs name (the tester keeps no memory; they are compared). */
+    static final long TESTER_ADDRESS = 0x00AA_0000L;
+
+    static final long TESTER_KEY = 0x42L;
+    static final String SOURCE = "source";
 
     private static final int ALIGN = 64;
     private static final int IPV4_HEADER = 20;
@@ -78,6 +85,15 @@ final class Stimulus {
         this.completions = completions;
         this.receives = receives;
         this.segments = segments;
+    }
+
+    /** The work-request completion type of a message the device sends. */
+    static CompletionType sentType(final Program.Op op) {
+        return switch (op) {
+            case WRITE -> CompletionType.WRITE;
+            case WRITE_WITH_IMMEDIATE -> CompletionType.WRITE_WITH_IMMEDIATE;
+            case SEND -> CompletionType.SEND;
+        };
     }
 
     /** The largest payload of one {@code opcode} packet at the IP {@code mtu} (clause 4.1.9). */
@@ -155,6 +171,14 @@ final class Stimulus {
             final int stream = message.stream();
             final long msn = nextMsn[stream]++;
             long rsn = -1;
+            if (program.deviceSends()) {
+                completions.add(
+                        new Expected(i, stream, msn, sentType(message.op()), SEND_WR_ID + i, message.length(), 0));
+                if (message.op() == Program.Op.SEND) {
+                    nextRsn[stream]++;
+                }
+                continue; // the device cuts its own packets
+            }
             if (message.op() == Program.Op.SEND) {
                 rsn = nextRsn[stream]++;
                 final long wrId = RECEIVE_WR_ID + i;
@@ -249,6 +273,9 @@ final class Stimulus {
 
     /** The segments as the impaired network delivers them; every segment arrives at least once. */
     private static List<Frame> frames(final List<Segment> segments, final List<Program.Impairment> impairments) {
+        if (segments.isEmpty()) {
+            return List.of(); // the device sends: the tester sends nothing but ACKs
+        }
         final List<Transmission> order = new ArrayList<>();
         final List<Transmission> firsts = new ArrayList<>();
         for (final Segment segment : segments) {
@@ -300,6 +327,105 @@ final class Stimulus {
         return frames;
     }
 
+    /** The used stretch of the region. */
+    int used() {
+        return Math.max(
+                1,
+                chunks.stream()
+                        .mapToInt(c -> c.offset() + Math.max(c.span(), 1))
+                        .max()
+                        .orElse(1));
+    }
+
+    /**
+     * The sidecar of a program the device sends: its source region holds the messages' bytes, the steps post each
+     * message, then await each one whole (its header fields, reserved fields zero, segments full at the declared MTU,
+     * and its bytes); the tester acknowledges every packet at once, its ACKs reporting a CE count when the program
+     * marks CE. Every work request must complete SUCCESS, once, and the PSNs of every path run on from the initial
+     * send PSN.
+     */
+    private void describeSender(final ObjectNode sidecar) {
+        final ObjectNode setup = sidecar.putObject("setup");
+        setup.put("paths", program.paths())
+                .put("streams", program.streams())
+                .put("initialSendPsn", program.initialPsn());
+        final ObjectNode source = setup.putArray("regions").addObject();
+        source.put("name", SOURCE).put("length", regionLength);
+        source.putArray("access").add("LOCAL_WRITE");
+        source.put("fill", 0);
+        source.put("hex", HexFormat.of().formatHex(Arrays.copyOf(region, used())));
+        final ObjectNode placeholders = sidecar.putObject("placeholders");
+        placeholders.put("connection", String.format("0x%08x", CONNECTION));
+        placeholders.put("psnBase", 0);
+        placeholders.putObject("regions");
+        sidecar.put("pacing", "fast");
+        final ObjectNode expect = sidecar.putObject("expect");
+        final ArrayNode expected = expect.putArray("completions");
+        for (final Expected completion : completions) {
+            expected.addObject()
+                    .put("wrId", completion.wrId())
+                    .put("status", "SUCCESS")
+                    .put("type", completion.type().name());
+        }
+        expect.put("noOtherCompletions", true);
+        if (program.streams() == 1 && completions.size() > 1) {
+            expect.put("completionsInOrder", true);
+        }
+        expect.put("sentPsnsFromInitial", true);
+        final ArrayNode steps = sidecar.putArray("steps");
+        final long ce = program.impairments().stream()
+                .filter(i -> i.kind() == Program.Kind.CE)
+                .count();
+        if (ce > 0) {
+            steps.addObject().putObject("acks").put("hold", false).put("ceCount", ce);
+        }
+        final long[] rsn = new long[program.streams()];
+        for (final Chunk chunk : chunks) {
+            final Program.Message message = program.messages().get(chunk.message());
+            final ObjectNode post = steps.addObject().putObject("post");
+            post.put("op", message.op().name())
+                    .put("stream", message.stream())
+                    .put("wrId", SEND_WR_ID + chunk.message())
+                    .put("region", SOURCE)
+                    .put("offset", chunk.offset())
+                    .put("length", message.length());
+            if (message.op() != Program.Op.SEND) {
+                post.put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
+                        .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+            }
+            if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
+                post.put("immediate", message.immediate());
+            }
+        }
+        for (final Expected completion : completions) {
+            final Program.Message message = program.messages().get(completion.message());
+            final Chunk chunk = chunks.get(completion.message());
+            final ObjectNode await = steps.addObject().putObject("await");
+            await.put("opcode", message.op().name())
+                    .put("stream", message.stream())
+                    .put("msn", completion.msn())
+                    .put("messageLength", message.length());
+            if (message.op() == Program.Op.SEND) {
+                await.put("rsn", rsn[message.stream()]++);
+            } else {
+                await.put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
+                        .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+            }
+            if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
+                await.put("immediate", message.immediate());
+            }
+            final byte[] payload = Arrays.copyOfRange(region, chunk.offset(), chunk.offset() + message.length());
+            if (payload.length == 0) {
+                await.put("messageLength", 0); // nothing to compare but the length
+            } else if (payload.length <= HEX_LIMIT) {
+                await.put("payloadHex", HexFormat.of().formatHex(payload));
+            } else {
+                await.put("payloadSha256", org.mrconf.vectors.VectorFiles.sha256(payload));
+            }
+            await.put("reservedZero", true).put("fullSegments", true);
+        }
+    }
+
     /** Whether any frame arrives CE-marked (the sidecar then keeps the frames' ECN field as captured). */
     boolean marksCe() {
         return frames.stream().anyMatch(Frame::ce);
@@ -307,6 +433,10 @@ final class Stimulus {
 
     /** The sidecar's {@code setup}, {@code placeholders} and {@code expect}, into {@code sidecar}. */
     void describe(final ObjectNode sidecar) {
+        if (program.deviceSends()) {
+            describeSender(sidecar);
+            return;
+        }
         final ObjectNode setup = sidecar.putObject("setup");
         setup.put("paths", program.paths()).put("streams", program.streams()).put("initialPsn", program.initialPsn());
         final ObjectNode target = setup.putArray("regions").addObject();

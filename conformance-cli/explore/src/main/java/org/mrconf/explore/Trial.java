@@ -160,7 +160,11 @@ public final class Trial {
         for (final Finding finding : findings) {
             if (finding.clause().isEmpty()) {
                 named.add(new Finding(
-                        state.isEmpty() ? "7.1.1" : state.get(0).clause(), finding.what(), finding.judge()));
+                        state.isEmpty()
+                                ? (program.deviceSends() ? "5.2.1" : "7.1.1")
+                                : state.get(0).clause(),
+                        finding.what(),
+                        finding.judge()));
             } else {
                 named.add(finding);
             }
@@ -204,24 +208,32 @@ public final class Trial {
                 }
             }
         }
-        final List<DutCompletion> receives = new ArrayList<>();
+        final boolean sends = stimulus.program.deviceSends();
+        final List<DutCompletion> ours = new ArrayList<>();
         for (final DutCompletion completion : control.finalCompletions()) {
             if (completion.connection() != VectorReplay.DUT_CONNECTION) {
                 continue;
             }
-            if (completion.type() == CompletionType.RECEIVE || completion.type() == CompletionType.RECEIVE_IMMEDIATE) {
-                receives.add(completion);
+            final boolean receive = completion.type() == CompletionType.RECEIVE
+                    || completion.type() == CompletionType.RECEIVE_IMMEDIATE;
+            if (receive != sends) {
+                ours.add(completion);
             } else {
-                findings.add(
-                        new Finding("7.5.5", "a completion of a work request never posted: " + completion, "state"));
+                findings.add(new Finding(
+                        "7.5.5",
+                        "a completion of a " + (sends ? "receive" : "work request") + " never posted: " + completion,
+                        "state"));
             }
         }
         for (final Stimulus.Expected expected : stimulus.completions) {
-            final List<DutCompletion> matching = receives.stream()
-                    .filter(c -> c.stream() == expected.stream() && c.msn() == expected.msn())
+            final List<DutCompletion> matching = ours.stream()
+                    .filter(c -> sends
+                            ? c.wrId() == expected.wrId()
+                            : c.stream() == expected.stream() && c.msn() == expected.msn())
                     .toList();
             final String message = "message " + expected.message() + " (stream " + expected.stream() + ", MSN "
-                    + expected.msn() + ", " + expected.type() + ")";
+                    + expected.msn() + ", " + expected.type() + (sends ? ", work request " + expected.wrId() : "")
+                    + ")";
             if (matching.isEmpty()) {
                 findings.add(new Finding(
                         "7.5.1",
@@ -234,11 +246,17 @@ public final class Trial {
             }
             final DutCompletion actual = matching.get(0);
             final boolean immediate = expected.type() == CompletionType.RECEIVE_IMMEDIATE;
-            final String clause = immediate ? "7.2.2" : "7.3.1";
+            final String clause = sends ? "7.5.4" : immediate ? "7.2.2" : "7.3.1";
             if (actual.status() != CompletionStatus.SUCCESS) {
-                findings.add(new Finding("7.5.1", message + " completed " + actual.status(), "state"));
+                findings.add(
+                        new Finding(sends ? "7.5.4" : "7.5.1", message + " completed " + actual.status(), "state"));
             } else if (actual.type() != expected.type()) {
                 findings.add(new Finding(clause, message + " completed as " + actual.type(), "state"));
+            } else if (sends && (actual.stream() != expected.stream() || actual.msn() != expected.msn())) {
+                findings.add(new Finding(
+                        "7.5.7",
+                        message + " completed on stream " + actual.stream() + " with MSN " + actual.msn(),
+                        "state"));
             } else if (actual.wrId() != expected.wrId()) {
                 findings.add(new Finding(
                         clause, message + " completed receive " + actual.wrId() + ", not " + expected.wrId(), "state"));
@@ -256,33 +274,40 @@ public final class Trial {
                         "state"));
             }
         }
-        for (final DutCompletion completion : receives) {
+        for (final DutCompletion completion : ours) {
             if (stimulus.completions.stream()
-                    .noneMatch(e -> e.stream() == completion.stream() && e.msn() == completion.msn())) {
-                findings.add(new Finding("7.5.5", "a receive-side completion of no message: " + completion, "state"));
+                    .noneMatch(e -> sends
+                            ? e.wrId() == completion.wrId()
+                            : e.stream() == completion.stream() && e.msn() == completion.msn())) {
+                findings.add(new Finding("7.5.5", "a completion of no message: " + completion, "state"));
             }
         }
         for (int stream = 0; stream < stimulus.program.streams(); stream++) {
             long last = -1;
-            for (final DutCompletion completion : receives) {
+            for (final DutCompletion completion : ours) {
                 if (completion.stream() != stream) {
                     continue;
                 }
-                if (completion.msn() < last) {
+                // When the device sends, its MSNs are checked above; the order is that of posting (work request ids).
+                final long order = sends ? completion.wrId() : completion.msn();
+                if (order < last) {
                     findings.add(new Finding(
                             "7.5.2",
-                            "stream " + stream + ": the completion of MSN " + completion.msn()
-                                    + " came after that of MSN " + last,
+                            "stream " + stream + ": the completion of " + (sends ? "work request " : "MSN ") + order
+                                    + " came after that of " + last,
                             "state"));
                     break;
                 }
-                last = completion.msn();
+                last = order;
             }
         }
         return findings;
     }
 
     private static String clauseOfByte(final Stimulus stimulus, final int index) {
+        if (stimulus.program.deviceSends()) {
+            return "7.1.1"; // the source region: nothing the tester sends may change it
+        }
         for (final Stimulus.Chunk chunk : stimulus.chunks) {
             if (index >= chunk.offset() && index < chunk.offset() + Math.max(chunk.span(), 1)) {
                 return stimulus.program.messages().get(chunk.message()).op() == Program.Op.SEND ? "7.3.1" : "7.2.1";
@@ -321,7 +346,9 @@ public final class Trial {
                             .ecn(sent.ecn())
                             .payload(sent.bytes())));
         }
+        boolean ecnSeen = true;
         for (final ReceivedPacket received : peer.recorder().all()) {
+            ecnSeen &= received.captured().ecnObserved();
             frames.add(new Timed(
                     received.receivedNs(),
                     UdpFrame.builder()
@@ -362,6 +389,9 @@ public final class Trial {
         for (final CaseResult result : analysis.cases()) {
             if (result.verdict() == Verdict.FAIL && result.caseId().startsWith("analyze[" + end + "]")) {
                 for (final String clause : result.clauses()) {
+                    if (!ecnSeen && clause.equals("4.1.7")) {
+                        continue; // the link did not show the ECN field: Not-ECT in the capture proves nothing
+                    }
                     findings.add(new Finding(clause, firstLine(result.message()), "analyze"));
                 }
             }

@@ -42,8 +42,9 @@ class ExploreTest {
         try (OpenDevice device = OpenDevice.open("reference?defect=write-ignores-message-offset")) {
             final Explorer explorer = new Explorer(
                             device.device(), catalogue, Clock.systemUTC(), out, Explorer.Listener.silent())
-                    .stopAtFirst(true);
-            final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(20));
+                    .stopAtFirst(true)
+                    .shrinkBudget(40, Duration.ofSeconds(15));
+            final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(10));
             assertThat(result.findings()).isNotEmpty();
             final Explorer.Finding finding = result.findings().get(0);
             assertThat(finding.verdict()).isEqualTo(Verdict.FAIL);
