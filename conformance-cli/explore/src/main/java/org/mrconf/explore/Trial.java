@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -414,9 +413,5 @@ public final class Trial {
                 Files.deleteIfExists(path);
             }
         }
-    }
-
-    static byte[] copy(final byte[] bytes) {
-        return Arrays.copyOf(bytes, bytes.length);
     }
 }
