@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
             SelftestCommand.class,
             BundleCommand.class,
             AnalyzeCommand.class,
+            ExploreCommand.class,
             VectorsCommand.class,
             CommandLine.HelpCommand.class
         },

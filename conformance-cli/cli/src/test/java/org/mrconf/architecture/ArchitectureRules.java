@@ -41,6 +41,7 @@ final class ArchitectureRules {
             "devices",
             "dut",
             "embedded",
+            "explore",
             "peer",
             "report",
             "runner",
@@ -60,6 +61,7 @@ final class ArchitectureRules {
             "cases",
             "catalogue",
             "dut",
+            "explore",
             "peer",
             "report",
             "runner",
@@ -71,7 +73,7 @@ final class ArchitectureRules {
 
     /** What uses the runner library: nothing of it may be used by the library in turn. */
     static final List<String> ABOVE_THE_RUNNER =
-            List.of("analyze", "authoring", "bench", "cli", "devices", "embedded", "selftest");
+            List.of("analyze", "authoring", "bench", "cli", "devices", "embedded", "explore", "selftest");
 
     /** The suite's own implementations of the DUT interfaces: the runner picks one; a case never names it. */
     private static final DescribedPredicate<JavaClass> CONCRETE_DEVICE_ACCESS = simpleNameEndingWith("WireLink")
@@ -202,6 +204,7 @@ final class ArchitectureRules {
             "devices",
             "dut",
             "embedded",
+            "explore",
             "pcap",
             "report",
             "runner",

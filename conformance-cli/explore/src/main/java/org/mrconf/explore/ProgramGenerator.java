@@ -1,0 +1,98 @@
+package org.mrconf.explore;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DutLimits;
+import org.mrconf.dut.DutProfile;
+
+/**
+ * Draws random legal programs within what a device declares: only the opcodes of the profiles it claims
+ * (WRITE_WITH_IMMEDIATE with {@code immediate}), more than one path only with {@code multipath} and more than one
+ * stream only with {@code streams}, within its limits of paths, streams and message length, and never more messages
+ * on a stream than its maximum outstanding messages (clause 7.5.10: the tester does not wait for ACKs, so every
+ * message of a stream may be outstanding at once). Half the programs have the device send the messages instead
+ * (posted through its control channel); their only impairment is a CE count in the tester's ACKs, and only for a
+ * device that claims {@code congestion}. The same seed always draws the same program.
+ */
+public final class ProgramGenerator {
+    /** Most messages a program has: enough for the purposes to meet, few enough to shrink fast. */
+    static final int MAX_MESSAGES = 8;
+
+    static final int MAX_PATHS = 4;
+    static final int MAX_STREAMS = 4;
+    static final int MAX_IMPAIRMENTS = 6;
+
+    private final DutProfile profile;
+    private final int segment;
+
+    /**
+     * @param profile what the device declares
+     * @param segment the largest WRITE payload the tester puts in one packet at the device's MTU
+     */
+    public ProgramGenerator(final DutProfile profile, final int segment) {
+        this.profile = profile;
+        this.segment = segment;
+    }
+
+    /** The program of {@code seed}. */
+    public Program draw(final long seed) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final boolean deviceSends = random.nextBoolean();
+        final DutLimits limits = profile.conformance().limits();
+        final int paths =
+                profile.claims(Profile.MULTIPATH) ? 1 + random.nextInt(Math.min(MAX_PATHS, limits.maxPaths())) : 1;
+        final int streams =
+                profile.claims(Profile.STREAMS) ? 1 + random.nextInt(Math.min(MAX_STREAMS, limits.maxStreams())) : 1;
+        final boolean immediate = profile.claims(Profile.IMMEDIATE);
+        final int perStream = Math.max(1, limits.maxOutstandingMessages());
+        final int[] onStream = new int[streams];
+        final int count = 1 + random.nextInt(MAX_MESSAGES);
+        final List<Program.Message> messages = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            final int stream = random.nextInt(streams);
+            if (onStream[stream] >= perStream) {
+                continue;
+            }
+            onStream[stream]++;
+            final int pick = random.nextInt(immediate ? 3 : 2);
+            final Program.Op op =
+                    pick == 0 ? Program.Op.WRITE : pick == 1 ? Program.Op.SEND : Program.Op.WRITE_WITH_IMMEDIATE;
+            messages.add(new Program.Message(
+                    op,
+                    stream,
+                    length(random, limits.maxMessageLength()),
+                    op == Program.Op.WRITE_WITH_IMMEDIATE ? random.nextLong() & 0xFFFF_FFFFL : 0,
+                    random.nextInt(paths),
+                    random.nextInt(4) == 0 ? random.nextInt(64) : 0,
+                    random.nextLong()));
+        }
+        final List<Program.Impairment> impairments = new ArrayList<>();
+        final int impaired = random.nextInt(MAX_IMPAIRMENTS + 1);
+        for (int i = 0; i < impaired; i++) {
+            final Program.Kind kind = Program.Kind.values()[random.nextInt(Program.Kind.values().length)];
+            if (deviceSends && (kind != Program.Kind.CE || !profile.claims(Profile.CONGESTION))) {
+                continue; // when the device sends, the tester's ACKs carry CE counts only (see Stimulus)
+            }
+            impairments.add(new Program.Impairment(kind, random.nextInt(1 << 16), 1 + random.nextInt(4)));
+        }
+        final long initialPsn = random.nextInt(4) == 0 ? (0xFFFF_FFFFL - random.nextInt(8)) : random.nextInt(1 << 20);
+        return new Program(seed, deviceSends, paths, streams, initialPsn, messages, impairments);
+    }
+
+    private int length(final SplittableRandom random, final long maxMessageLength) {
+        final int roll = random.nextInt(20);
+        final long length;
+        if (roll == 0) {
+            length = 0;
+        } else if (roll < 8) {
+            length = 1 + random.nextInt(64);
+        } else if (roll < 16) {
+            length = 1 + random.nextInt(2 * segment);
+        } else {
+            length = 1 + random.nextInt(4 * segment);
+        }
+        return (int) Math.min(length, maxMessageLength);
+    }
+}

@@ -1,0 +1,417 @@
+package org.mrconf.explore;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.mrconf.analyze.CaptureAnalysis;
+import org.mrconf.cases.DeviceUnderTest;
+import org.mrconf.catalogue.ClauseCatalogue;
+import org.mrconf.dut.CompletionStatus;
+import org.mrconf.dut.CompletionType;
+import org.mrconf.dut.DutCompletion;
+import org.mrconf.dut.DutControlException;
+import org.mrconf.pcap.PcapWriter;
+import org.mrconf.pcap.UdpFrame;
+import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.SentPacket;
+import org.mrconf.peer.TesterPeer;
+import org.mrconf.vectors.TestVector;
+import org.mrconf.vectors.VectorCorpus;
+import org.mrconf.vectors.VectorNotApplicable;
+import org.mrconf.vectors.VectorReplay;
+import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Runs one program against the device and judges it three ways, each sound for every conforming device:
+ *
+ * <ol>
+ *   <li>the program's test vector is replayed by the suite's own {@link VectorReplay} (set-up through the control
+ *       channel, stimulus over the wire link, its expectations: region bytes, completions);
+ *   <li>every packet the device sent during it is judged by the per-clause checks of {@code analyze}
+ *       ({@link CaptureAnalysis}), on a capture of both directions: only the device's FAILs count;
+ *   <li>the end state is judged by the program's model ({@link Stimulus}): the region holds exactly the bytes
+ *       written, each SEND and WRITE_WITH_IMMEDIATE raised exactly one receive-side completion with the right status,
+ *       type, length and immediate, and each stream's completions came in MSN order.
+ * </ol>
+ *
+ * A replay that cannot decide (the vector's own INCONCLUSIVE) is INCONCLUSIVE, never a finding.
+ */
+public final class Trial {
+    /** One violation: the clause it breaks, what was seen, and which judge saw it. */
+    public record Finding(String clause, String what, String judge) {}
+
+    /**
+     * What one run of a program showed.
+     *
+     * @param findings     violations, empty when the device did nothing wrong
+     * @param inconclusive why the run could not be judged, if it could not
+     * @param frames       stimulus frames sent
+     * @param deviceSent   packets the device sent
+     */
+    public record Outcome(List<Finding> findings, Optional<String> inconclusive, int frames, int deviceSent) {
+        public boolean violated() {
+            return !findings.isEmpty();
+        }
+
+        /** The clauses broken, in order of first finding. */
+        public List<String> clauses() {
+            return findings.stream().map(Finding::clause).distinct().toList();
+        }
+    }
+
+    /** How long after replay explore keeps polling for a completion that must not come (a second one). */
+    static final Duration LATE_COMPLETIONS = Duration.ofMillis(50);
+
+    private final DeviceUnderTest device;
+    private final ClauseCatalogue catalogue;
+    private final Path scratch;
+    private final int mtu;
+    private final boolean ipv6;
+    private final List<String> profiles;
+    private int serial;
+
+    Trial(final DeviceUnderTest device, final ClauseCatalogue catalogue, final Path scratch) {
+        this.device = device;
+        this.catalogue = catalogue;
+        this.scratch = scratch;
+        this.mtu = device.profile().parameters().mtu();
+        this.ipv6 = device.link().testerAddress() instanceof Inet6Address;
+        this.profiles = List.of("core");
+    }
+
+    int segment() {
+        return Stimulus.maxPayload(org.mrconf.wire.Opcode.WRITE_WITH_IMMEDIATE, mtu, ipv6);
+    }
+
+    Stimulus stimulus(final Program program) {
+        return Stimulus.of(program, mtu, ipv6);
+    }
+
+    List<String> profiles() {
+        return profiles;
+    }
+
+    String specVersion() {
+        return catalogue.specVersion();
+    }
+
+    /** Runs {@code program} once. */
+    Outcome run(final Program program) throws IOException, InterruptedException, DutControlException {
+        final Stimulus stimulus = stimulus(program);
+        final Path root = scratch.resolve("trial-" + (serial++));
+        VectorFolder.write(
+                root,
+                "7.1.1",
+                "explore",
+                List.of("7.1.1"),
+                "explore trial of seed " + program.seed(),
+                stimulus,
+                catalogue.specVersion(),
+                profiles);
+        final VectorCorpus corpus = VectorCorpus.discover(root, catalogue);
+        if (!corpus.problems().isEmpty() || corpus.vectors().size() != 1) {
+            throw new IllegalStateException("explore wrote a vector the reader refuses: " + corpus.problems());
+        }
+        final TestVector vector = corpus.vectors().get(0);
+        final RecordingControl control = new RecordingControl(device.control(), LATE_COMPLETIONS);
+        final List<TesterPeer> peers = new ArrayList<>();
+        final List<Finding> findings = new ArrayList<>();
+        Optional<String> inconclusive = Optional.empty();
+        try {
+            VectorReplay.run(
+                    vector,
+                    control,
+                    device.link(),
+                    VectorReplay.Declared.of(device.profile().parameters()),
+                    org.mrconf.peer.StallMonitor.none(),
+                    peers::add);
+        } catch (final VectorNotApplicable e) {
+            return new Outcome(List.of(), Optional.of("not applicable: " + e.getMessage()), stimulus.frames.size(), 0);
+        } catch (final TestAbortedException e) {
+            inconclusive = Optional.of(e.getMessage());
+        } catch (final AssertionError e) {
+            findings.add(new Finding("", failureLines(e.getMessage()), "replay"));
+        } catch (final org.mrconf.pcap.CaptureFileException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        final List<Finding> state = judgeState(stimulus, control);
+        int deviceSent = 0;
+        if (!peers.isEmpty()) {
+            final TesterPeer peer = peers.get(peers.size() - 1);
+            deviceSent = peer.recorder().all().size();
+            findings.addAll(judgePackets(peer, root.resolve("capture.pcap")));
+        }
+        findings.addAll(state);
+        // A replay failure is the vector's own expectation: name it by the clause the state judge found, if any.
+        final List<Finding> named = new ArrayList<>();
+        for (final Finding finding : findings) {
+            if (finding.clause().isEmpty()) {
+                named.add(new Finding(
+                        state.isEmpty()
+                                ? (program.deviceSends() ? "5.2.1" : "7.1.1")
+                                : state.get(0).clause(),
+                        finding.what(),
+                        finding.judge()));
+            } else {
+                named.add(finding);
+            }
+        }
+        deleteTree(root);
+        return new Outcome(
+                named, named.isEmpty() ? inconclusive : Optional.empty(), stimulus.frames.size(), deviceSent);
+    }
+
+    /** The failure lines of a replay's message, without its heading line (the trial vector's id). */
+    private static String failureLines(final String message) {
+        if (message == null) {
+            return "";
+        }
+        final int newline = message.indexOf('\n');
+        return (newline < 0 ? message : message.substring(newline + 1)).strip().replace("\n  ", "; ");
+    }
+
+    private static String firstLine(final String message) {
+        if (message == null) {
+            return "";
+        }
+        final int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    /** The end state against the program's model. */
+    List<Finding> judgeState(final Stimulus stimulus, final RecordingControl control) throws DutControlException {
+        final List<Finding> findings = new ArrayList<>();
+        if (control.finalRegion().isPresent()) {
+            final byte[] actual = control.finalRegion().get();
+            for (int i = 0; i < actual.length; i++) {
+                if (actual[i] != stimulus.region[i]) {
+                    findings.add(new Finding(
+                            clauseOfByte(stimulus, i),
+                            String.format(
+                                    "region byte %d holds 0x%02x, the program wrote 0x%02x there (%s)",
+                                    i, actual[i], stimulus.region[i], whoseByte(stimulus, i)),
+                            "state"));
+                    break;
+                }
+            }
+        }
+        final boolean sends = stimulus.program.deviceSends();
+        final List<DutCompletion> ours = new ArrayList<>();
+        for (final DutCompletion completion : control.finalCompletions()) {
+            if (completion.connection() != VectorReplay.DUT_CONNECTION) {
+                continue;
+            }
+            final boolean receive = completion.type() == CompletionType.RECEIVE
+                    || completion.type() == CompletionType.RECEIVE_IMMEDIATE;
+            if (receive != sends) {
+                ours.add(completion);
+            } else {
+                findings.add(new Finding(
+                        "7.5.5",
+                        "a completion of a " + (sends ? "receive" : "work request") + " never posted: " + completion,
+                        "state"));
+            }
+        }
+        for (final Stimulus.Expected expected : stimulus.completions) {
+            final List<DutCompletion> matching = ours.stream()
+                    .filter(c -> sends
+                            ? c.wrId() == expected.wrId()
+                            : c.stream() == expected.stream() && c.msn() == expected.msn())
+                    .toList();
+            final String message = "message " + expected.message() + " (stream " + expected.stream() + ", MSN "
+                    + expected.msn() + ", " + expected.type() + (sends ? ", work request " + expected.wrId() : "")
+                    + ")";
+            if (matching.isEmpty()) {
+                findings.add(new Finding(
+                        "7.5.1",
+                        message + " raised no completion; the device delivered " + control.finalCompletions(),
+                        "state"));
+                continue;
+            }
+            if (matching.size() > 1) {
+                findings.add(new Finding("7.5.5", message + " raised " + matching.size() + " completions", "state"));
+            }
+            final DutCompletion actual = matching.get(0);
+            final boolean immediate = expected.type() == CompletionType.RECEIVE_IMMEDIATE;
+            final String clause = sends ? "7.5.4" : immediate ? "7.2.2" : "7.3.1";
+            if (actual.status() != CompletionStatus.SUCCESS) {
+                findings.add(
+                        new Finding(sends ? "7.5.4" : "7.5.1", message + " completed " + actual.status(), "state"));
+            } else if (actual.type() != expected.type()) {
+                findings.add(new Finding(clause, message + " completed as " + actual.type(), "state"));
+            } else if (sends && (actual.stream() != expected.stream() || actual.msn() != expected.msn())) {
+                findings.add(new Finding(
+                        "7.5.7",
+                        message + " completed on stream " + actual.stream() + " with MSN " + actual.msn(),
+                        "state"));
+            } else if (actual.wrId() != expected.wrId()) {
+                findings.add(new Finding(
+                        clause, message + " completed receive " + actual.wrId() + ", not " + expected.wrId(), "state"));
+            } else if (actual.length() != expected.length()) {
+                findings.add(new Finding(
+                        clause,
+                        message + " completed with length " + actual.length() + ", not " + expected.length(),
+                        "state"));
+            } else if (immediate && actual.immediate() != expected.immediate()) {
+                findings.add(new Finding(
+                        "7.2.2",
+                        String.format(
+                                "%s completed with immediate 0x%08x, not 0x%08x",
+                                message, actual.immediate(), expected.immediate()),
+                        "state"));
+            }
+        }
+        for (final DutCompletion completion : ours) {
+            if (stimulus.completions.stream()
+                    .noneMatch(e -> sends
+                            ? e.wrId() == completion.wrId()
+                            : e.stream() == completion.stream() && e.msn() == completion.msn())) {
+                findings.add(new Finding("7.5.5", "a completion of no message: " + completion, "state"));
+            }
+        }
+        for (int stream = 0; stream < stimulus.program.streams(); stream++) {
+            long last = -1;
+            for (final DutCompletion completion : ours) {
+                if (completion.stream() != stream) {
+                    continue;
+                }
+                // When the device sends, its MSNs are checked above; the order is that of posting (work request ids).
+                final long order = sends ? completion.wrId() : completion.msn();
+                if (order < last) {
+                    findings.add(new Finding(
+                            "7.5.2",
+                            "stream " + stream + ": the completion of " + (sends ? "work request " : "MSN ") + order
+                                    + " came after that of " + last,
+                            "state"));
+                    break;
+                }
+                last = order;
+            }
+        }
+        return findings;
+    }
+
+    private static String clauseOfByte(final Stimulus stimulus, final int index) {
+        if (stimulus.program.deviceSends()) {
+            return "7.1.1"; // the source region: nothing the tester sends may change it
+        }
+        for (final Stimulus.Chunk chunk : stimulus.chunks) {
+            if (index >= chunk.offset() && index < chunk.offset() + Math.max(chunk.span(), 1)) {
+                return stimulus.program.messages().get(chunk.message()).op() == Program.Op.SEND ? "7.3.1" : "7.2.1";
+            }
+        }
+        return "7.1.1";
+    }
+
+    private static String whoseByte(final Stimulus stimulus, final int index) {
+        for (final Stimulus.Chunk chunk : stimulus.chunks) {
+            if (index >= chunk.offset() && index < chunk.offset() + Math.max(chunk.span(), 1)) {
+                final Program.Message message = stimulus.program.messages().get(chunk.message());
+                return index - chunk.offset() < chunk.length()
+                        ? "byte " + (index - chunk.offset()) + " of message " + chunk.message() + ", a " + message.op()
+                        : "past the end of message " + chunk.message() + ", a " + message.op();
+            }
+        }
+        return "a byte no message writes";
+    }
+
+    /** Every packet the device sent, judged by the checks of {@code analyze}: the device's FAILs. */
+    private List<Finding> judgePackets(final TesterPeer peer, final Path capture) throws IOException {
+        final InetSocketAddress dut = device.link().dutAddress();
+        final InetAddress tester = device.link().testerAddress();
+        final int testerPort = device.link().testerPort();
+        record Timed(long atNs, UdpFrame.Builder frame) {}
+        final List<Timed> frames = new ArrayList<>();
+        for (final SentPacket sent : peer.sender().transmissions()) {
+            frames.add(new Timed(
+                    sent.atNs(),
+                    UdpFrame.builder()
+                            .srcIp(sent.sourceAddress().orElse(tester))
+                            .dstIp(dut.getAddress())
+                            .srcPort(sent.sourcePort())
+                            .dstPort(dut.getPort())
+                            .ecn(sent.ecn())
+                            .payload(sent.bytes())));
+        }
+        boolean ecnSeen = true;
+        for (final ReceivedPacket received : peer.recorder().all()) {
+            ecnSeen &= received.captured().ecnObserved();
+            frames.add(new Timed(
+                    received.receivedNs(),
+                    UdpFrame.builder()
+                            .srcIp(received.captured().sourceAddress())
+                            .dstIp(tester)
+                            .srcPort(received.captured().sourcePort())
+                            .dstPort(
+                                    received.captured().destinationPort() > 0
+                                            ? received.captured().destinationPort()
+                                            : testerPort)
+                            .ecn(received.captured().ecn())
+                            .payload(received.captured().bytes())));
+        }
+        if (frames.isEmpty()) {
+            return List.of();
+        }
+        frames.sort(Comparator.comparingLong(Timed::atNs));
+        final long first = frames.get(0).atNs();
+        try (PcapWriter writer = PcapWriter.create(capture)) {
+            for (final Timed timed : frames) {
+                writer.write(timed.frame()
+                        .timestamp(Instant.ofEpochSecond(1_750_000_000L).plusNanos(timed.atNs() - first))
+                        .build());
+            }
+        }
+        final String end = (dut.getAddress() instanceof Inet6Address
+                        ? "[" + dut.getAddress().getHostAddress() + "]"
+                        : dut.getAddress().getHostAddress())
+                + ":" + dut.getPort();
+        final CaptureAnalysis analysis;
+        try {
+            analysis = CaptureAnalysis.of(
+                    capture, dut.getPort(), resendMargin(), catalogue, Map.of(end, device.profile()), Optional.empty());
+        } catch (final org.mrconf.pcap.CaptureFileException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        final List<Finding> findings = new ArrayList<>();
+        for (final CaseResult result : analysis.cases()) {
+            if (result.verdict() == Verdict.FAIL && result.caseId().startsWith("analyze[" + end + "]")) {
+                for (final String clause : result.clauses()) {
+                    if (!ecnSeen && clause.equals("4.1.7")) {
+                        continue; // the link did not show the ECN field: Not-ECT in the capture proves nothing
+                    }
+                    findings.add(new Finding(clause, firstLine(result.message()), "analyze"));
+                }
+            }
+        }
+        return findings;
+    }
+
+    /** How long after an ACK a sender may still resend what it reported: the device's ACK deadline, generously. */
+    private Duration resendMargin() {
+        final Duration deadline = device.profile().parameters().timers().ackDeadline();
+        return deadline.multipliedBy(2).plusMillis(50);
+    }
+
+    static void deleteTree(final Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}
