@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.mrconf.catalogue.Profile;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.dut.DutLimits;
-import org.mrconf.dut.DutProfile;
 
 /**
  * Draws random legal programs within what a device declares: only the opcodes of the profiles it claims
@@ -24,14 +24,14 @@ public final class ProgramGenerator {
     static final int MAX_STREAMS = 4;
     static final int MAX_IMPAIRMENTS = 6;
 
-    private final DutProfile profile;
+    private final DeviceDeclaration profile;
     private final int segment;
 
     /**
      * @param profile what the device declares
      * @param segment the largest WRITE payload the tester puts in one packet at the device's MTU
      */
-    public ProgramGenerator(final DutProfile profile, final int segment) {
+    public ProgramGenerator(final DeviceDeclaration profile, final int segment) {
         this.profile = profile;
         this.segment = segment;
     }

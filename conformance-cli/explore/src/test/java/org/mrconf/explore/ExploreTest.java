@@ -8,8 +8,8 @@ import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mrconf.authoring.Manifest;
 import org.mrconf.authoring.SidecarSchema;
+import org.mrconf.authoring.VectorManifest;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.devices.OpenDevice;
@@ -61,7 +61,7 @@ class ExploreTest {
             // What `vectors verify --root` checks beyond the reader: the JSON Schema and the manifest.
             assertThat(SidecarSchema.bundled().check(vector.folder().resolve(TestVector.SIDECAR)))
                     .isEmpty();
-            assertThat(Manifest.verify(root)).isEmpty();
+            assertThat(VectorManifest.verify(root)).isEmpty();
             assertThatThrownBy(() -> VectorReplay.run(
                             vector,
                             device.device().control(),

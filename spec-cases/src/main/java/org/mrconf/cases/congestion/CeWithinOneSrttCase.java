@@ -18,8 +18,8 @@ import org.mrconf.cases.Testbed;
 import org.mrconf.cases.TesterMessages;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.DeviceDeclaration;
+import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.PathState;
 import org.mrconf.peer.ReceivedPacket;
 
@@ -267,7 +267,8 @@ class CeWithinOneSrttCase {
      */
     private static Decreased decrease(final Testbed testbed, final boolean twice) throws Exception {
         TesterMessages.requireProfile(testbed, Profile.CONGESTION);
-        final DeviceDeclaration.Congestion declared = testbed.profile().parameters().congestion();
+        final DeviceDeclaration.Congestion declared =
+                testbed.profile().parameters().congestion();
         if (declared.initialPathWindow() < 1 || declared.initialConnectionWindow() < 1) {
             throw Inconclusive.because("the device declares no first path or connection window (clause 12.1.6), so"
                     + " no count of packets in flight can be judged against its windows");
