@@ -240,7 +240,8 @@ public enum Defect {
     ONLY_FIRST_HOLE_LOST(breaks("6.3.1")),
     /**
      * Never deems the first hole of an ACK lost, only the holes after it, so a single lost PSN is resent only when the
-     * path's timer expires (caught by {@code GapResendCase.theHoleIsResentBeforeAnyTimeoutCould}).
+     * path's timer expires (caught by {@code GapResendCase.theHoleIsResentBeforeAnyTimeoutCould} and
+     * {@code SelectiveRetransmissionCase}).
      */
     FIRST_HOLE_LEFT_TO_THE_TIMER(breaks("6.3.1")),
     /** Resends a PSN on every ACK that shows it missing, however soon after its last retransmission (caught by FastRetransmitPaceCase). */
