@@ -978,6 +978,13 @@ public enum Defect {
      * device refuse an address it cannot send from. Caught by {@code LocalAddressCase.everyPacketLeavesFromTheLocalAddress}.
      */
     LOCAL_ADDRESS_UNCHECKED(breaks("4.2.3")),
+
+    /**
+     * When a connection fails, flushes only the receives no SEND has reached: one that a SEND has partly filled is
+     * taken as consumed and never completes, where clause 6.7.4 makes it complete FLUSHED. Caught by
+     * {@code FailedConnectionCase.partlyFilledReceiveIsFlushed}.
+     */
+    PARTLY_FILLED_RECEIVE_NEVER_FLUSHED(breaks("6.7.4")),
     ;
 
     private final List<String> clauses;

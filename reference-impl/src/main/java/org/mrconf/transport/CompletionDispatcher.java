@@ -19,6 +19,8 @@ final class CompletionDispatcher {
     private final boolean finishedReadsKept;
     /** Defect FAILURE_STATUS_UNIFORM: every unfinished work request gets the failure's status (Table 6-1 ignored). */
     private final boolean failureStatusUniform;
+    /** Defect PARTLY_FILLED_RECEIVE_NEVER_FLUSHED: a receive a SEND has partly filled is left out of the flush. */
+    private final boolean partlyFilledReceiveKept;
 
     CompletionDispatcher(final Counters counters) {
         this(counters, org.mrconf.defect.Defects.NONE);
@@ -33,6 +35,7 @@ final class CompletionDispatcher {
                 defects.has(org.mrconf.defect.Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES);
         this.finishedReadsKept = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
         this.failureStatusUniform = defects.has(org.mrconf.defect.Defect.FAILURE_STATUS_UNIFORM);
+        this.partlyFilledReceiveKept = defects.has(org.mrconf.defect.Defect.PARTLY_FILLED_RECEIVE_NEVER_FLUSHED);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -240,6 +243,9 @@ final class CompletionDispatcher {
         for (long rsn = stream.oldestLiveRsn; rsn != stream.nextRsnToPost; rsn = Serial.add(rsn, 1)) {
             if (stream.isReceiveRetired(rsn)) {
                 continue; // completed already, out of RSN order
+            }
+            if (partlyFilledReceiveKept && stream.isReceiveHeld(rsn)) {
+                continue; // the defect: a SEND partly placed in it, so it is taken as consumed, and never completes
             }
             final int receive = stream.receiveIndex(rsn);
             emit(new Completion(

@@ -157,6 +157,11 @@ final class StreamReceiveState {
         }
     }
 
+    /** Whether the live receive with this RSN is used by a message still in progress (a SEND partly placed). */
+    boolean isReceiveHeld(final long rsn) {
+        return isReceiveLive(rsn) && receiveState[receiveIndex(rsn)] == RECEIVE_HELD;
+    }
+
     /** Whether the live receive with this RSN already completed (out of RSN order). */
     boolean isReceiveRetired(final long rsn) {
         return isReceiveLive(rsn) && receiveState[receiveIndex(rsn)] == RECEIVE_RETIRED;
