@@ -985,6 +985,20 @@ public enum Defect {
      * {@code FailedConnectionCase.partlyFilledReceiveIsFlushed}.
      */
     PARTLY_FILLED_RECEIVE_NEVER_FLUSHED(breaks("6.7.4")),
+
+    /**
+     * Fails the connection when the source of a work request wholly sent but not yet acknowledged is invalidated,
+     * where clause 11.1.7 fails it only if a PSN of that source must be resent. Caught by
+     * {@code InvalidatedBufferCase.whollySentSourceFailsNoConnection}.
+     */
+    WHOLLY_SENT_SOURCE_FAILS_CONNECTION(breaks("11.1.7")),
+
+    /**
+     * Completes a work request LOCAL_PROTECTION_ERROR as soon as its wholly sent source is invalidated, before ACKs
+     * have acknowledged its PSNs, where clause 11.1.7 completes it once they have. Caught by
+     * {@code InvalidatedBufferCase.whollySentSourceFailsNoConnection}.
+     */
+    WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION(breaks("11.1.7")),
     ;
 
     private final List<String> clauses;
