@@ -999,6 +999,13 @@ public enum Defect {
      * {@code InvalidatedBufferCase.whollySentSourceFailsNoConnection}.
      */
     WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION(breaks("11.1.7")),
+
+    /**
+     * Takes a message for finished only once its completion is delivered, so a NACK of a WRITE whose every PSN was
+     * acknowledged, while its completion waits for an earlier message of its stream, fails it, where clause 9.1.7 makes
+     * that NACK late and stale. Caught by {@code NackedWorkRequestCase.finishedBeforeItsCompletionIsDelivered}.
+     */
+    FINISHED_ONLY_AT_DELIVERY(breaks("9.1.7")),
     ;
 
     private final List<String> clauses;
