@@ -1006,6 +1006,13 @@ public enum Defect {
      * that NACK late and stale. Caught by {@code NackedWorkRequestCase.finishedBeforeItsCompletionIsDelivered}.
      */
     FINISHED_ONLY_AT_DELIVERY(breaks("9.1.7")),
+
+    /**
+     * Counts an arriving READ_REQUEST as data for the fair share, so a connection that only reads makes itself active
+     * and its READ_REQUESTs count in the CE fraction, where clause 8.2.4 counts data packets only. Caught by
+     * {@code FairShareCase.readRequestsAndProbesMakeNoConnectionActive}.
+     */
+    FAIR_SHARE_COUNTS_READ_REQUESTS(breaks("8.2.4")),
     ;
 
     private final List<String> clauses;
