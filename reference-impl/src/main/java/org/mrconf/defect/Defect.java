@@ -1013,6 +1013,14 @@ public enum Defect {
      * {@code FairShareCase.readRequestsAndProbesMakeNoConnectionActive}.
      */
     FAIR_SHARE_COUNTS_READ_REQUESTS(breaks("8.2.4")),
+
+    /**
+     * Checks a READ_REQUEST's message offset plus its payload length field against its message length as a data
+     * packet's segment, dropping one that passes it under {@code rx_inconsistent_length}, where clause 5.2.2 leaves
+     * those fields to clause 5.2.5 ({@code rx_invalid_field}). Caught by
+     * {@code ReceiveChecksCase.readRequestFieldsPastItsLengthAreInvalidFields}.
+     */
+    READ_REQUEST_SEGMENT_CHECKED(breaks("5.2.2")),
     ;
 
     private final List<String> clauses;
