@@ -1009,6 +1009,49 @@ public enum Defect {
      * error. Caught by {@code TeardownInProgressCase.everyWorkRequestInProgressIsFlushed}.
      */
     TEARDOWN_FORGETS_WAITING_READ(breaks("4.2.2")),
+
+    /**
+     * When a connection fails, flushes only the receives no SEND has reached: one that a SEND has partly filled is
+     * taken as consumed and never completes, where clause 6.7.4 makes it complete FLUSHED. Caught by
+     * {@code FailedConnectionCase.partlyFilledReceiveIsFlushed}.
+     */
+    PARTLY_FILLED_RECEIVE_NEVER_FLUSHED(breaks("6.7.4")),
+
+    /**
+     * Fails the connection when the source of a work request wholly sent but not yet acknowledged is invalidated,
+     * where clause 11.1.7 fails it only if a PSN of that source must be resent. Caught by
+     * {@code InvalidatedBufferCase.whollySentSourceFailsNoConnection}.
+     */
+    WHOLLY_SENT_SOURCE_FAILS_CONNECTION(breaks("11.1.7")),
+
+    /**
+     * Completes a work request LOCAL_PROTECTION_ERROR as soon as its wholly sent source is invalidated, before ACKs
+     * have acknowledged its PSNs, where clause 11.1.7 completes it once they have. Caught by
+     * {@code InvalidatedBufferCase.whollySentSourceFailsNoConnection}.
+     */
+    WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION(breaks("11.1.7")),
+
+    /**
+     * Takes a message for finished only once its completion is delivered, so a NACK of a WRITE whose every PSN was
+     * acknowledged, while its completion waits for an earlier message of its stream, fails it, where clause 9.1.7 makes
+     * that NACK late and stale. Caught by {@code NackedWorkRequestCase.finishedBeforeItsCompletionIsDelivered}.
+     */
+    FINISHED_ONLY_AT_DELIVERY(breaks("9.1.7")),
+
+    /**
+     * Counts an arriving READ_REQUEST as data for the fair share, so a connection that only reads makes itself active
+     * and its READ_REQUESTs count in the CE fraction, where clause 8.2.4 counts data packets only. Caught by
+     * {@code FairShareCase.readRequestsAndProbesMakeNoConnectionActive}.
+     */
+    FAIR_SHARE_COUNTS_READ_REQUESTS(breaks("8.2.4")),
+
+    /**
+     * Checks a READ_REQUEST's message offset plus its payload length field against its message length as a data
+     * packet's segment, dropping one that passes it under {@code rx_inconsistent_length}, where clause 5.2.2 leaves
+     * those fields to clause 5.2.5 ({@code rx_invalid_field}). Caught by
+     * {@code ReceiveChecksCase.readRequestFieldsPastItsLengthAreInvalidFields}.
+     */
+    READ_REQUEST_SEGMENT_CHECKED(breaks("5.2.2")),
     ;
 
     private final List<String> clauses;

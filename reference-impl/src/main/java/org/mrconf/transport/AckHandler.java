@@ -46,6 +46,9 @@ final class AckHandler {
     private final boolean receivesKeptAfterFailure;
     private final boolean nackFieldsUnchecked;
     private final boolean staleNackFailsStreamHead;
+    /** Defect FINISHED_ONLY_AT_DELIVERY. */
+    private final LateNackAtDelivery lateNackAtDelivery;
+
     private final boolean reorderedAckCountedInvalid;
     private final boolean outOfWindowResentAtOnce;
     private final boolean nackCodeCheckedAgainstOpcode;
@@ -70,6 +73,7 @@ final class AckHandler {
         this.receivesKeptAfterFailure = defects.has(org.mrconf.defect.Defect.RECEIVES_KEPT_AFTER_FAILURE);
         this.nackFieldsUnchecked = defects.has(org.mrconf.defect.Defect.NACK_FIELDS_UNCHECKED);
         this.staleNackFailsStreamHead = defects.has(org.mrconf.defect.Defect.STALE_NACK_FAILS_STREAM_HEAD);
+        this.lateNackAtDelivery = new LateNackAtDelivery(defects);
         this.reorderedAckCountedInvalid = defects.has(org.mrconf.defect.Defect.REORDERED_ACK_COUNTED_INVALID);
         this.outOfWindowResentAtOnce = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_RESENT_AT_ONCE);
         this.nackCodeCheckedAgainstOpcode = defects.has(org.mrconf.defect.Defect.NACK_CODE_CHECKED_AGAINST_OPCODE);
@@ -514,11 +518,11 @@ final class AckHandler {
             final SendMessage carried,
             final NackFlyweight nack,
             final WorkCompletionStatus status) {
-        if (carried == null
-                || carried.isDone()
-                || carried.streamId != nack.streamId()
-                || carried.msn != nack.messageSequenceNumber()) {
+        if (carried == null || carried.streamId != nack.streamId() || carried.msn != nack.messageSequenceNumber()) {
             return false;
+        }
+        if (carried.isDone()) {
+            return lateNackAtDelivery.failUndelivered(connection, carried, status);
         }
         connection.sendQueue.remove(carried);
         if (carried.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {

@@ -19,12 +19,26 @@ final class CompletionDispatcher {
     private final boolean finishedReadsKept;
     /** Defect FAILURE_STATUS_UNIFORM: every unfinished work request gets the failure's status (Table 6-1 ignored). */
     private final boolean failureStatusUniform;
+    /** Freedom F-14 (clause 6.7.4): a partly filled receive's FLUSHED completion names the SEND's MSN and length. */
+    private final boolean flushedReceiveNamesSend;
+    /** Defect PARTLY_FILLED_RECEIVE_NEVER_FLUSHED: a receive a SEND has partly filled is left out of the flush. */
+    private final boolean partlyFilledReceiveKept;
 
     CompletionDispatcher(final Counters counters) {
         this(counters, org.mrconf.defect.Defects.NONE);
     }
 
     CompletionDispatcher(final Counters counters, final org.mrconf.defect.Defects defects) {
+        this(counters, defects, false);
+    }
+
+    /**
+     * @param flushedReceiveNamesSend whether a receive a SEND has partly filled when its connection fails completes
+     *     FLUSHED naming that SEND's MSN and message length (freedom F-14) rather than neither
+     */
+    CompletionDispatcher(
+            final Counters counters, final org.mrconf.defect.Defects defects, final boolean flushedReceiveNamesSend) {
+        this.flushedReceiveNamesSend = flushedReceiveNamesSend;
         this.counters = counters;
         this.outOfMsnOrder = defects.has(org.mrconf.defect.Defect.COMPLETIONS_OUT_OF_MSN_ORDER);
         this.headOfLineAcrossStreams = defects.has(org.mrconf.defect.Defect.HOL_BLOCKING_ACROSS_STREAMS);
@@ -33,6 +47,7 @@ final class CompletionDispatcher {
                 defects.has(org.mrconf.defect.Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES);
         this.finishedReadsKept = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
         this.failureStatusUniform = defects.has(org.mrconf.defect.Defect.FAILURE_STATUS_UNIFORM);
+        this.partlyFilledReceiveKept = defects.has(org.mrconf.defect.Defect.PARTLY_FILLED_RECEIVE_NEVER_FLUSHED);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -241,15 +256,19 @@ final class CompletionDispatcher {
             if (stream.isReceiveRetired(rsn)) {
                 continue; // completed already, out of RSN order
             }
+            if (partlyFilledReceiveKept && stream.isReceiveHeld(rsn)) {
+                continue; // the defect: a SEND partly placed in it, so it is taken as consumed, and never completes
+            }
             final int receive = stream.receiveIndex(rsn);
+            final long msn = flushedReceiveNamesSend && stream.isReceiveHeld(rsn) ? stream.msnHolding(rsn) : -1;
             emit(new Completion(
                     stream.receiveWorkRequestId[receive],
                     connection.localId(),
                     streamId,
-                    -1,
+                    msn,
                     WorkCompletionType.RECEIVE,
                     WorkCompletionStatus.FLUSHED,
-                    0,
+                    msn == -1 ? 0 : stream.messageLength[stream.messageIndex(msn)],
                     0));
         }
         stream.clearReceives();

@@ -28,6 +28,8 @@ public final class Endpoint implements PacketReceiver {
     private final ReceiveDefects receiveChecks;
     /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
     private final boolean invalidatedKeyStillValid;
+    /** Defects WHOLLY_SENT_SOURCE_FAILS_CONNECTION and WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION. */
+    private final EagerInvalidation eagerInvalidation;
 
     private final boolean receiveWithoutLocalWrite;
 
@@ -81,7 +83,7 @@ public final class Endpoint implements PacketReceiver {
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
         this.foreignSourceKeepsAlive = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_KEEPS_ALIVE);
         this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED) && config.ipv6();
-        this.completions = new CompletionDispatcher(state.counters, config.defects());
+        this.completions = new CompletionDispatcher(state.counters, config.defects(), config.flushedReceiveNamesSend());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,
@@ -105,6 +107,7 @@ public final class Endpoint implements PacketReceiver {
         this.inboundData = new InboundData(state, out, completions, rateHint);
         this.scheduler = new SendScheduler(state, out, completions, ackHandler);
         this.unknownConnections = new UnknownConnections(state, out);
+        this.eagerInvalidation = new EagerInvalidation(config.defects());
         this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
         this.lastNowNs = clock.nanoTime();
     }
@@ -162,6 +165,9 @@ public final class Endpoint implements PacketReceiver {
         if (invalidatedKeyStillValid) {
             // The remote key table keeps mapping the key to the old memory.
             state.regions.put(key, new MemoryRegion(key, region.address(), region.memory(), region.access()));
+        }
+        if (eagerInvalidation.any()) {
+            eagerInvalidation.onInvalidated(region, state.connectionList, ackHandler, completions);
         }
     }
 

@@ -49,6 +49,8 @@ import org.mrconf.defect.Defects;
  *                              most a quarter of the path's smoothed RTT (clause 6.3.3; 0, the default, holds at once)
  * @param timeoutResendsOldestOnly on a retransmission timeout, resend only the path's oldest outstanding PSN, not every
  *                              outstanding one (clause 6.6.2 allows either, freedom F-11); false by default
+ * @param flushedReceiveNamesSend  a receive a SEND has partly filled when its connection fails completes FLUSHED naming
+ *     that SEND's MSN and message length, not neither (clause 6.7.4, freedom F-14)
  * @param features              the optional parts of the protocol the endpoint offers ({@link Feature}; all by
  *                              default), so that it can stand for a device that claims fewer profiles
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
@@ -82,6 +84,7 @@ public record EndpointConfig(
         int reorderTolerancePackets,
         long reorderToleranceNs,
         boolean timeoutResendsOldestOnly,
+        boolean flushedReceiveNamesSend,
         java.util.Set<Feature> features,
         Defects defects) {
 
@@ -158,6 +161,7 @@ public record EndpointConfig(
         b.reorderTolerancePackets = reorderTolerancePackets;
         b.reorderToleranceNs = reorderToleranceNs;
         b.timeoutResendsOldestOnly = timeoutResendsOldestOnly;
+        b.flushedReceiveNamesSend = flushedReceiveNamesSend;
         b.features = java.util.EnumSet.noneOf(Feature.class);
         b.features.addAll(features);
         b.defects = defects;
@@ -193,6 +197,7 @@ public record EndpointConfig(
         private int reorderTolerancePackets;
         private long reorderToleranceNs;
         private boolean timeoutResendsOldestOnly;
+        private boolean flushedReceiveNamesSend;
         private java.util.Set<Feature> features = java.util.EnumSet.allOf(Feature.class);
         private Defects defects = Defects.NONE;
 
@@ -314,6 +319,15 @@ public record EndpointConfig(
          * Whether a retransmission timeout resends only the path's oldest outstanding PSN (clause 6.6.2's least, freedom
          * F-11) rather than every outstanding PSN of the path (the default).
          */
+        /**
+         * Whether a receive a SEND has partly filled when its connection fails completes FLUSHED naming that SEND's MSN
+         * and message length, rather than neither (clause 6.7.4, freedom F-14).
+         */
+        public Builder flushedReceiveNamesSend(final boolean namesSend) {
+            this.flushedReceiveNamesSend = namesSend;
+            return this;
+        }
+
         public Builder timeoutResendsOldestOnly(final boolean oldestOnly) {
             this.timeoutResendsOldestOnly = oldestOnly;
             return this;
@@ -379,6 +393,7 @@ public record EndpointConfig(
                     reorderTolerancePackets,
                     reorderToleranceNs,
                     timeoutResendsOldestOnly,
+                    flushedReceiveNamesSend,
                     features,
                     defects);
         }

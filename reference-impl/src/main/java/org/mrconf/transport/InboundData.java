@@ -190,8 +190,7 @@ final class InboundData {
             path.lastEntropy = srcPort;
             return;
         }
-        connection.lastDataReceivedNs = nowNs;
-        rateHint.onData(ecn);
+        rateHint.onArrival(connection, packet.opcode(), ecn, nowNs);
         if (ecn == EcnCodepoint.CE && !ceCountedOnlyWhenPlaced) {
             // Counted before any connection-state check: the mark describes the path, not the packet's fate (8.2.2).
             if (ceCountedPerConnection) {

@@ -2,6 +2,7 @@ package org.mrconf.transport;
 
 import java.util.List;
 import org.mrconf.net.EcnCodepoint;
+import org.mrconf.wire.Opcode;
 
 /**
  * The receiver's fair-share rate hint (spec clauses 8.2.3, 8.2.4). Once per interval it counts the
@@ -34,6 +35,7 @@ final class RateHint {
     private final boolean countsIdle;
     private final boolean neverForgets;
     private final boolean discountsALoneSender;
+    private final boolean readRequestCounts;
 
     RateHint(final EndpointConfig config, final List<Connection> connections) {
         this.lineRateMbps = Math.max(1, config.lineRateBitsPerSecond() / 1_000_000);
@@ -45,6 +47,20 @@ final class RateHint {
         this.countsIdle = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_COUNTS_IDLE_CONNECTIONS);
         this.neverForgets = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_NEVER_FORGETS);
         this.discountsALoneSender = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_DISCOUNTS_A_LONE_SENDER);
+        this.readRequestCounts = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_COUNTS_READ_REQUESTS);
+    }
+
+    /**
+     * Counts one arriving packet with a data header: a data packet makes its connection active and counts towards the
+     * marked fraction; a READ_REQUEST does neither (clause 8.2.4: its data loads the other direction, where the
+     * requester counts the READ_RESPONSEs).
+     */
+    void onArrival(final Connection connection, final Opcode opcode, final int ecn, final long nowNs) {
+        if (opcode == Opcode.READ_REQUEST && !readRequestCounts) {
+            return;
+        }
+        connection.lastDataReceivedNs = nowNs;
+        onData(ecn);
     }
 
     /** Counts one arriving data packet and whether a queue on its way marked it. */

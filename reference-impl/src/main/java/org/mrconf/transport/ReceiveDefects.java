@@ -34,6 +34,7 @@ final class ReceiveDefects {
     private final boolean lengthFromDatagram;
     private final boolean segmentBoundsUnchecked;
     private final boolean readRequestFieldsUnchecked;
+    private final boolean readRequestSegmentChecked;
     private final boolean acceptSackBit0;
     private final boolean rejectNonzeroReserved;
     private final boolean crcCheckedFirst;
@@ -48,6 +49,7 @@ final class ReceiveDefects {
         this.lengthFromDatagram = defects.has(Defect.LENGTH_FROM_DATAGRAM);
         this.segmentBoundsUnchecked = defects.has(Defect.SEGMENT_BOUNDS_UNCHECKED);
         this.readRequestFieldsUnchecked = defects.has(Defect.READ_REQUEST_FIELDS_UNCHECKED);
+        this.readRequestSegmentChecked = defects.has(Defect.READ_REQUEST_SEGMENT_CHECKED);
         this.acceptSackBit0 = defects.has(Defect.ACCEPT_SACK_BIT0);
         this.rejectNonzeroReserved = defects.has(Defect.REJECT_NONZERO_RESERVED);
         this.crcCheckedFirst = defects.has(Defect.CRC_CHECKED_FIRST);
@@ -110,6 +112,14 @@ final class ReceiveDefects {
                 && error.actual() <= 0xFFFF_FFFFL) {
             putU32(buffer, offset + DataHeaderFlyweight.MESSAGE_LENGTH_OFFSET, error.actual());
             return redecode(buffer, offset, length, out);
+        }
+        if (status == DecodeStatus.INVALID_FIELD && "5.2.5".equals(error.clause()) && readRequestSegmentChecked) {
+            // The defect: a READ_REQUEST's offset and payload length field checked as a data packet's segment (5.2.2).
+            final long end = getU32(buffer, offset + DataHeaderFlyweight.MESSAGE_OFFSET_OFFSET)
+                    + (buffer.getShort(offset + DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET) & 0xFFFF);
+            if (end > getU32(buffer, offset + DataHeaderFlyweight.MESSAGE_LENGTH_OFFSET)) {
+                return DecodeStatus.INCONSISTENT_LENGTH;
+            }
         }
         if (status == DecodeStatus.INVALID_FIELD && "5.2.5".equals(error.clause()) && readRequestFieldsUnchecked) {
             putU16(buffer, offset + DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET, 0);

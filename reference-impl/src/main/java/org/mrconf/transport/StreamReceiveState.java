@@ -157,6 +157,23 @@ final class StreamReceiveState {
         }
     }
 
+    /** The MSN of the message in the ring that holds the receive with this RSN, or {@link #NO_RSN} if none does. */
+    long msnHolding(final long rsn) {
+        for (int k = 0; k <= messageMask; k++) {
+            final long msn = Serial.add(nextMsnToDeliver, k);
+            final int index = messageIndex(msn);
+            if (messageState[index] != EMPTY && messageRsn[index] == rsn) {
+                return msn;
+            }
+        }
+        return NO_RSN;
+    }
+
+    /** Whether the live receive with this RSN is used by a message still in progress (a SEND partly placed). */
+    boolean isReceiveHeld(final long rsn) {
+        return isReceiveLive(rsn) && receiveState[receiveIndex(rsn)] == RECEIVE_HELD;
+    }
+
     /** Whether the live receive with this RSN already completed (out of RSN order). */
     boolean isReceiveRetired(final long rsn) {
         return isReceiveLive(rsn) && receiveState[receiveIndex(rsn)] == RECEIVE_RETIRED;

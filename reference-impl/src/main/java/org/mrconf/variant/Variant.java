@@ -153,6 +153,16 @@ public enum Variant implements LegalChoice {
                     .build()),
 
     /**
+     * A receive a SEND has partly filled when its connection fails completes FLUSHED naming that SEND's MSN and message
+     * length, where the standard configuration names neither (clause 6.7.4, freedom F-14).
+     */
+    FLUSHED_RECEIVE_NAMES_ITS_SEND(
+            "F-14",
+            "6.7.4",
+            on("6.7.4"),
+            c -> c.toBuilder().flushedReceiveNamesSend(true).build()),
+
+    /**
      * A declared reorder tolerance (clause 6.3.3, a MAY, freedom F-7): three PSNs or 40 ms, whichever comes first.
      */
     REORDER_TOLERANCE(

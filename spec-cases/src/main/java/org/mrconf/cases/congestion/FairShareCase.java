@@ -21,9 +21,12 @@ import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.ConnectionSpec;
 import org.mrconf.dut.DeviceDeclaration;
+import org.mrconf.pcap.Ecn;
+import org.mrconf.peer.PacketBuilder;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.PeerConnection;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.wire.Opcode;
 
 /**
  * The count behind the fair share (clause 8.2.4): a receiver divides its link among the connections that sent it data
@@ -43,6 +46,10 @@ import org.mrconf.peer.ReceivedPacket;
  * Draft 0.14: binary floating point may land there, 0.95 having no exact binary form). The hints are judged
  * against the declared link rate and target utilisation (Table 12-2). A declared active window longer than {@link
  * #LONGEST_SILENCE} leaves the third phase undecided (INCONCLUSIVE).
+ *
+ * <p>Only data packets make a connection active and count in the CE scale's fraction: a second connection sends only
+ * READ_REQUESTs (with the read profile) and PROBEs, CE-marked where the link can mark them, each just before a WRITE of
+ * the first, whose hint must stay the whole link rate.
  */
 @ExtendWith(DutExtension.class)
 @DisplayName("Fair-share computation")
@@ -179,6 +186,105 @@ class FairShareCase {
                         + " interval apart: a CE scale from data marked before the case may still be restoring, which"
                         + " clause 8.2.4 lets a receiver do gradually; more unmarked data would make it conclusive",
                 previous, SETTLE_WRITES));
+    }
+
+    /** How many times the reading connection's READ_REQUEST, or PROBE, goes just before the writing one's WRITE. */
+    private static final int ROUNDS = 24;
+
+    /** The most unmarked WRITEs the case sends for a hint scaled down by earlier CE marks to come back. */
+    private static final int WARM_UP = 200;
+
+    @Test
+    @DisplayName("READ_REQUESTs and PROBEs make no connection active: beside a connection that only reads and probes,"
+            + " the one writing gets the whole link rate")
+    @Verifies("8.2.4")
+    void readRequestsAndProbesMakeNoConnectionActive(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+            final boolean read = testbed.profile().claims(Profile.READ);
+            final DeviceDeclaration.Congestion declared =
+                    testbed.profile().parameters().congestion();
+            final ConnectionSpec first = testbed.connection().spec();
+            final ConnectionSpec second = first.withIds(SECOND_DUT_CONNECTION, SECOND_TESTER_CONNECTION);
+            testbed.control().createConnection(second);
+            try {
+                final PeerConnection a = testbed.connection();
+                final PeerConnection b = testbed.peer()
+                        .connection(second, testbed.profile().parameters().mtu());
+                // The READ_RESPONSEs are acknowledged (an ACK makes no connection active either), so that nothing of
+                // the reading connection waits or times out.
+                b.autoAck(true);
+                final Set<Long> alone = shares(declared, 1);
+                final boolean ce = testbed.peer().link().can(org.mrconf.dut.WireLink.Capability.SEND_ECN);
+                // Set-up: the writing connection alone until its hint is the whole link rate. CE marks on data an
+                // earlier case sent may still scale the shares down, and 8.2.4 lets them come back gradually.
+                int warm = 0;
+                while (!alone.contains(hintFor(testbed, a, warm))) {
+                    if (++warm >= WARM_UP) {
+                        throw Inconclusive.because("the hint of a connection writing alone did not come back to the"
+                                + " whole link rate " + alone + " Mbit/s within " + WARM_UP + " unmarked WRITEs (CE"
+                                + " marks that earlier data carried may still scale it down, which 8.2.4 lets recover"
+                                + " gradually); a DUT fresh from reset would decide it");
+                    }
+                }
+                final List<Long> hints = new ArrayList<>();
+                for (int i = 0; i < ROUNDS; i++) {
+                    // The other connection's packet asks for no ACK, so the DUT computes no hint for it; the WRITE that
+                    // follows at once asks for one, and its hint counts whoever is active then.
+                    final PacketBuilder other = read && i % 2 == 0
+                            ? b.packet(Opcode.READ_REQUEST, 0).stream(0)
+                                    .msn(b.takeMsn(0))
+                                    .messageLength(64)
+                                    .remoteAddress(Testbed.BASE + 64L * i)
+                                    .remoteKey(testbed.key())
+                                    .sinkHandle(0x5000 + i)
+                                    .transmitTimestamp(0x2000 + i)
+                            : PacketBuilder.probe()
+                                    .connection(SECOND_DUT_CONNECTION)
+                                    .path(0)
+                                    .psn(b.nextPsn(0))
+                                    .transmitTimestamp(0x3000 + i);
+                    final PacketBuilder write = a.packet(Opcode.WRITE, 0).stream(0)
+                            .msn(a.takeMsn(0))
+                            .messageLength(64)
+                            .messageOffset(0)
+                            .remoteAddress(Testbed.BASE + 0x4000 + 64L * i)
+                            .remoteKey(testbed.key())
+                            .payload(Testbed.randomBytes(64, 500 + i))
+                            .transmitTimestamp(0x4000 + i)
+                            .ackRequest();
+                    final int mark = testbed.peer().mark();
+                    final long psn = a.nextPsn(0);
+                    // CE-marked where the link can mark: only data packets count in the CE scale's fraction, so a
+                    // conforming DUT scales nothing down for these.
+                    testbed.peer().sender().send(other.build(), ce ? Ecn.CE : Ecn.ECT_0);
+                    if (other.toPacket().opcode() == Opcode.READ_REQUEST) {
+                        b.setNextPsn(0, org.mrconf.peer.Psn.add(b.nextPsn(0), 1));
+                    }
+                    a.sendNew(write, 0);
+                    hints.add(testbed.peer()
+                            .await(
+                                    mark,
+                                    PacketMatcher.expect()
+                                            .ack()
+                                            .connection(a.spec().peerId())
+                                            .covers(psn),
+                                    Testbed.WAIT)
+                            .ack()
+                            .orElseThrow()
+                            .rateHint());
+                }
+                assertThat(hints)
+                        .as(
+                                "8.2.4: beside a connection that sends only %s%s, the one writing is the only active"
+                                        + " connection (n = 1) and none of its data is marked: each hint is the whole"
+                                        + " link rate %s Mbit/s",
+                                read ? "READ_REQUESTs and PROBEs" : "PROBEs", ce ? " (CE-marked)" : "", alone)
+                        .allMatch(alone::contains);
+            } finally {
+                testbed.control().destroyConnection(SECOND_DUT_CONNECTION);
+            }
+        }
     }
 
     /** Sends one 64-byte WRITE on {@code connection} and returns the rate hint of the DUT's ACK of it. */

@@ -135,6 +135,151 @@ class NackedWorkRequestCase {
                 .isEqualTo(CompletionStatus.SUCCESS);
     }
 
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a NACK of a WRITE whose every PSN was acknowledged is late and stale, though its completion still"
+            + " waits for an earlier message of its stream: it completes SUCCESS")
+    @Verifies("9.1.7")
+    void finishedBeforeItsCompletionIsDelivered(final org.mrconf.cases.DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            testbed.control().writeRegion(testbed.key(), Testbed.BASE, Testbed.randomBytes(2 * LENGTH, 24));
+            final org.mrconf.cases.CaseSteps.CompletionLog completions =
+                    new org.mrconf.cases.CaseSteps.CompletionLog(testbed.control());
+            if (testbed.profile().claims(org.mrconf.catalogue.Profile.READ)) {
+                behindAReadWaitingForItsData(testbed, completions);
+            } else {
+                behindAnUnacknowledgedWrite(testbed, completions);
+            }
+        }
+    }
+
+    /**
+     * The earlier message is a READ whose request is acknowledged and whose data the tester holds back; the WRITE after
+     * it is acknowledged cumulatively, so its PSN is no longer outstanding, then NACKed: late, stale and counted
+     * {@code rx_stale} (Table 5-13), and the WRITE completes SUCCESS once the READ has its data.
+     */
+    private static void behindAReadWaitingForItsData(
+            final Testbed testbed, final org.mrconf.cases.CaseSteps.CompletionLog completions) throws Exception {
+        final DataPacket request = org.mrconf.cases.DutTraffic.postReadAndAcknowledgeItsRequest(
+                testbed,
+                new WorkRequest(Testbed.DUT_CONNECTION, 0, 43, testbed.key(), Testbed.BASE + 0x4000, LENGTH),
+                REMOTE_ADDRESS + 0x1000,
+                REMOTE_KEY);
+        final org.mrconf.peer.ReceivedPacket sent = org.mrconf.cases.DutTraffic.postWriteAndAwaitFirst(
+                testbed, 42, Testbed.BASE, LENGTH, REMOTE_ADDRESS, REMOTE_KEY);
+        final DataPacket write = sent.data().orElseThrow();
+        final java.util.Map<String, Long> before = testbed.counters();
+        // The ACK, then on the same path the NACK: the WRITE is finished before the NACK arrives (9.1.7).
+        testbed.peer()
+                .send(org.mrconf.cases.CaseSteps.ack(
+                        write.header().pathId(), Psn.add(write.header().psn(), 1), write.transmitTimestamp()));
+        testbed.peer()
+                .send(org.mrconf.cases.DutTraffic.nackOf(write, NackCode.REMOTE_ACCESS, Testbed.DUT_CONNECTION)
+                        .cumulativePsn(Psn.add(write.header().psn(), 1)));
+        assertThat(testbed.awaitGrowth(before, org.mrconf.dut.DutCounters.RX_STALE, 1))
+                .as("5.6.5 (Table 5-13), 9.1.7: a NACK of an acknowledged PSN whose WRITE is finished is stale, though"
+                        + " the WRITE's completion waits for the READ before it")
+                .isPositive();
+        // The READ's data: the READ completes, and the WRITE after it.
+        final org.mrconf.peer.PeerConnection connection = testbed.connection();
+        connection.sendNew(
+                org.mrconf.cases.CaseSteps.segment(
+                                connection,
+                                Opcode.READ_RESPONSE,
+                                0,
+                                request.streamId(),
+                                request.messageSequenceNumber(),
+                                Testbed.randomBytes(LENGTH, 43),
+                                connection.maxPayload(Opcode.READ_RESPONSE),
+                                0)
+                        .sinkHandle(request.sinkHandle())
+                        .ackRequest(),
+                0);
+        final java.util.List<DutCompletion> both =
+                completions.await(c -> c.wrId() == 42 || c.wrId() == 43, 2, "9.1.7: the READ and the WRITE complete");
+        assertThat(both.stream().map(DutCompletion::wrId).toList())
+                .as("7.5.2: completions in MSN order")
+                .containsExactly(43L, 42L);
+        assertThat(both.get(0).status()).as("the READ").isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(both.get(1).status())
+                .as("9.1.7: a message is finished once an ACK has acknowledged every one of its PSNs, whether or not"
+                        + " its completion was delivered; a NACK after that is stale and fails nothing")
+                .isEqualTo(CompletionStatus.SUCCESS);
+    }
+
+    /**
+     * Without READ: the earlier message is a WRITE whose PSN the tester leaves unacknowledged, while an ACK reports the
+     * later WRITE's PSN received in its SACK bits, so the later WRITE is finished (every PSN acknowledged) and its
+     * completion waits. Whether a PSN reported in SACK bits is still "outstanding" for Table 5-13's counters is not
+     * judged here; only that the NACK fails nothing.
+     */
+    private static void behindAnUnacknowledgedWrite(
+            final Testbed testbed, final org.mrconf.cases.CaseSteps.CompletionLog completions) throws Exception {
+        // The DUT's timer is stretched first, so that WRITE 41's does not fire before WRITE 42 is posted (an expiry
+        // may take the windows down to one packet, 10.1.3) nor before the tester's ACK.
+        org.mrconf.cases.CaseSteps.stretchTheTimer(
+                testbed, java.time.Duration.ofMillis(400), 39, Testbed.BASE + 0x3000, LENGTH);
+        org.mrconf.cases.CaseSteps.growPastOnePacket(testbed, 40, Testbed.BASE + 0x3000, REMOTE_ADDRESS, REMOTE_KEY);
+        final int mark = testbed.peer().mark();
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 41, testbed.key(), Testbed.BASE + LENGTH, LENGTH),
+                        REMOTE_ADDRESS + LENGTH,
+                        REMOTE_KEY);
+        testbed.control()
+                .postWrite(
+                        new WorkRequest(Testbed.DUT_CONNECTION, 0, 42, testbed.key(), Testbed.BASE, LENGTH),
+                        REMOTE_ADDRESS,
+                        REMOTE_KEY);
+        final PacketMatcher first = PacketMatcher.expect()
+                .data()
+                .opcode(Opcode.WRITE)
+                .connection(Testbed.TESTER_CONNECTION)
+                .firstTransmission();
+        final DataPacket earlier = testbed.peer()
+                .await(
+                        mark,
+                        first.where("of WRITE 41", DataPacket.class, d -> d.remoteAddress() == REMOTE_ADDRESS + LENGTH),
+                        Testbed.WAIT)
+                .data()
+                .orElseThrow();
+        final java.util.Optional<org.mrconf.peer.ReceivedPacket> held = org.mrconf.cases.CaseSteps.awaitWhileOthersHeld(
+                testbed, mark, first.where("of WRITE 42", DataPacket.class, d -> d.remoteAddress() == REMOTE_ADDRESS));
+        if (held.isEmpty()) {
+            throw org.mrconf.cases.NotApplicable.because("the device's configuration: without the read profile the"
+                    + " earlier message must be a WRITE held unacknowledged, and the DUT sent WRITE 42 only once WRITE"
+                    + " 41 was acknowledged (one packet in flight, which section 10 allows); the read profile or first"
+                    + " windows of two packets would exercise it");
+        }
+        final DataPacket later = held.get().data().orElseThrow();
+        final int path = later.header().pathId();
+        testbed.peer()
+                .send(org.mrconf.cases.CaseSteps.ack(
+                        path,
+                        earlier.header().psn(),
+                        later.transmitTimestamp(),
+                        later.header().psn()));
+        testbed.peer()
+                .send(org.mrconf.cases.DutTraffic.nackOf(later, NackCode.REMOTE_ACCESS, Testbed.DUT_CONNECTION)
+                        .cumulativePsn(earlier.header().psn()));
+        testbed.peer()
+                .send(PacketBuilder.ack()
+                        .connection(Testbed.DUT_CONNECTION)
+                        .path(path)
+                        .cumulativePsn(Psn.add(later.header().psn(), 1))
+                        .echoedTimestamp(later.transmitTimestamp()));
+        final java.util.List<DutCompletion> both =
+                completions.await(c -> c.wrId() == 41 || c.wrId() == 42, 2, "9.1.7: WRITEs 41 and 42 complete");
+        assertThat(both.stream().map(DutCompletion::wrId).toList())
+                .as("7.5.2: completions in MSN order")
+                .containsExactly(41L, 42L);
+        assertThat(both.get(0).status()).as("WRITE 41").isEqualTo(CompletionStatus.SUCCESS);
+        assertThat(both.get(1).status())
+                .as("9.1.7: a message is finished once an ACK has acknowledged every one of its PSNs, whether or not"
+                        + " its completion was delivered; a NACK after that is stale and fails nothing")
+                .isEqualTo(CompletionStatus.SUCCESS);
+    }
+
     private static void assertFailsWith(
             final Testbed testbed, final Opcode opcode, final NackCode code, final CompletionStatus expected)
             throws Exception {

@@ -242,6 +242,28 @@ class ReceiveChecksCase {
         return PacketBuilder.ack().connection(Testbed.DUT_CONNECTION).path(path).cumulativePsn(0);
     }
 
+    @Test
+    @DisplayName(
+            "a READ_REQUEST whose message offset or payload length field passes its message length is dropped as an"
+                    + " invalid field, not as a segment past its message, and a correct one afterwards is answered")
+    @Verifies("5.2.2")
+    @Kind(Kind.Purpose.INVALID)
+    void readRequestFieldsPastItsLengthAreInvalidFields(final Testbed testbed) throws Exception {
+        org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.READ);
+        Drops.assertAllDroppedSilently(
+                testbed,
+                "5.2.2",
+                List.of(
+                        Drops.rejected(readRequest(testbed, 64).messageOffset(100), DutCounters.RX_INVALID_FIELD),
+                        Drops.rejected(readRequest(testbed, 64).payloadLengthField(100), DutCounters.RX_INVALID_FIELD),
+                        Drops.rejected(
+                                readRequest(testbed, 64).messageOffset(60).payloadLengthField(16),
+                                DutCounters.RX_INVALID_FIELD)));
+        final int mark = testbed.peer().mark();
+        testbed.connection().sendNew(readRequest(testbed, 64), 0);
+        testbed.peer().await(mark, PacketMatcher.expect().data().opcode(Opcode.READ_RESPONSE), Testbed.WAIT);
+    }
+
     /** A WRITE of {@value #LENGTH} zero bytes to the region's start at path 0's next PSN (not consumed). */
     private static PacketBuilder write(final Testbed testbed) {
         return testbed.write(0, Testbed.BASE, testbed.key(), Testbed.randomBytes(LENGTH, 77));

@@ -152,6 +152,117 @@ class InvalidatedBufferCase {
     }
 
     @Test
+    @DisplayName("a WRITE whose source was wholly sent when invalidated fails no connection: it completes"
+            + " LOCAL_PROTECTION_ERROR once acknowledged, not before, and a later WRITE completes SUCCESS")
+    @Verifies("11.1.7")
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    void whollySentSourceFailsNoConnection(final DeviceUnderTest dut) throws Exception {
+        // One path whose RTO is stretched far past the tester's answer, so that no timer wants the PSN again (which
+        // would fail the connection, as 11.1.7 requires) before the tester's ACK.
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            CaseSteps.stretchTheTimer(testbed, STRETCH, 87, Testbed.BASE + 0x4000, LENGTH);
+            judgeWhollySentSource(testbed, 88, 89);
+        }
+    }
+
+    /**
+     * Clause 11.1.7 for a source wholly sent when invalidated, on a testbed whose timer {@link
+     * CaseSteps#stretchTheTimer} stretched by {@link #STRETCH}: WRITE {@code wrId} of one packet from a region of its
+     * own is sent, its region invalidated, and it is acknowledged before its timer can fire. It must not complete
+     * before that ACK, then complete LOCAL_PROTECTION_ERROR; the connection lives on, so WRITE {@code laterWrId} from
+     * the testbed's region completes SUCCESS.
+     */
+    static void judgeWhollySentSource(final Testbed testbed, final long wrId, final long laterWrId) throws Exception {
+        final long source = localRegion(testbed);
+        testbed.control().writeRegion(source, OTHER, Testbed.randomBytes(LENGTH, wrId));
+        final CaseSteps.CompletionLog completions = new CaseSteps.CompletionLog(testbed.control());
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
+        // The DUT's timer for the WRITE starts when it sends it, after this; it cannot fire sooner than the stretched
+        // RTO less the tolerance. The tester keeps within half of that.
+        final long safeNs = CaseSteps.stretchedRtoFloor(testbed, STRETCH)
+                        .minus(timers.tolerance())
+                        .toNanos()
+                / 2;
+        final long postedNs = testbed.peer().link().nowNs();
+        final int mark = testbed.peer().mark();
+        testbed.control().postWrite(new WorkRequest(Testbed.DUT_CONNECTION, 0, wrId, source, OTHER, LENGTH), 0, 1);
+        final ReceivedPacket write = testbed.peer()
+                .await(
+                        mark,
+                        PacketMatcher.expect()
+                                .data()
+                                .opcode(Opcode.WRITE)
+                                .connection(Testbed.TESTER_CONNECTION)
+                                .firstTransmission(),
+                        Testbed.WAIT);
+        testbed.control().invalidateRegion(source);
+        final long left = postedNs + safeNs - testbed.peer().link().nowNs();
+        final Duration quiet = Duration.ofNanos(Math.max(0, Math.min(Testbed.QUIET.toNanos() / 3, left)));
+        final boolean early = completions.drain(quiet).stream().anyMatch(c -> c.wrId() == wrId);
+        final long seenByNs = testbed.peer().link().nowNs();
+        if (early) {
+            if (seenByNs - postedNs >= 2 * safeNs) {
+                throw Inconclusive.because("the WRITE completed before the tester's ACK, but the tester looked only "
+                        + (seenByNs - postedNs) / 1_000_000 + " ms after posting it, when its timer could have wanted"
+                        + " the PSN again, which fails the connection (11.1.7); a less loaded tester would decide it");
+            }
+            throw new AssertionError("11.1.7: a WRITE whose source was wholly sent when invalidated completes once"
+                    + " its PSNs are acknowledged, but it completed before the tester acknowledged it, within "
+                    + (seenByNs - postedNs) / 1_000_000 + " ms of being posted, before its timer could fire; all"
+                    + " completions: " + completions.all());
+        }
+        CaseSteps.acknowledge(testbed, write);
+        final long ackedNs = testbed.peer().link().nowNs();
+        final boolean timerMayHaveFired = ackedNs - postedNs >= 2 * safeNs;
+        final String late = "the tester's ACK left " + (ackedNs - postedNs) / 1_000_000 + " ms after the WRITE was"
+                + " posted, past the DUT's stretched RTO less its tolerance: its timer may have wanted the PSN again,"
+                + " which fails the connection (11.1.7); a less loaded tester would decide it";
+        final DutCompletion completion = completions.awaitWrId(wrId, "11.1.7: the WRITE, acknowledged");
+        if (timerMayHaveFired && completion.status() != CompletionStatus.LOCAL_PROTECTION_ERROR) {
+            throw Inconclusive.because("the WRITE completed " + completion.status() + " and " + late);
+        }
+        assertThat(completion.status())
+                .as("11.1.7: a WRITE whose source was wholly sent but not acknowledged when invalidated completes"
+                        + " LOCAL_PROTECTION_ERROR once acknowledged")
+                .isEqualTo(CompletionStatus.LOCAL_PROTECTION_ERROR);
+
+        // The connection lives on: the next WRITE of the stream is sent and completes.
+        testbed.connection().autoAck(true);
+        try {
+            testbed.control().writeRegion(testbed.key(), Testbed.BASE, Testbed.randomBytes(LENGTH, laterWrId));
+            try {
+                testbed.control()
+                        .postWrite(
+                                new WorkRequest(
+                                        Testbed.DUT_CONNECTION, 0, laterWrId, testbed.key(), Testbed.BASE, LENGTH),
+                                0,
+                                1);
+            } catch (final org.mrconf.dut.DutControlException e) {
+                if (e.code() != org.mrconf.dut.DutErrorCode.CONFLICT) {
+                    throw e;
+                }
+                if (timerMayHaveFired) {
+                    throw Inconclusive.because("the DUT refused a later WRITE (" + e.getMessage() + ") and " + late);
+                }
+                throw new AssertionError(
+                        "11.1.7: a source wholly sent when invalidated fails no connection by itself,"
+                                + " but the DUT refused a later WRITE: " + e.getMessage(),
+                        e);
+            }
+            final DutCompletion later = completions.awaitWrId(laterWrId, "11.1.7: a later WRITE of the stream");
+            if (timerMayHaveFired && later.status() != CompletionStatus.SUCCESS) {
+                throw Inconclusive.because("the later WRITE completed " + later.status() + " and " + late);
+            }
+            assertThat(later.status())
+                    .as("11.1.7: a source wholly sent when invalidated fails no connection by itself, so a later WRITE"
+                            + " completes")
+                    .isEqualTo(CompletionStatus.SUCCESS);
+        } finally {
+            testbed.connection().autoAck(false);
+        }
+    }
+
+    @Test
     @DisplayName("a PSN of an invalidated source that must be resent is not: the connection fails instead")
     @Verifies("11.1.7")
     @Verifies("11.1.4")

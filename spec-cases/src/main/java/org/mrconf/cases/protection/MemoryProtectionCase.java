@@ -441,7 +441,9 @@ class MemoryProtectionCase {
         }
         if (sentBytes >= length) {
             throw org.mrconf.cases.Inconclusive.because("the DUT sent the whole " + length
-                    + "-byte message before any ACK, so no part of it was queued when the region was invalidated");
+                    + "-byte message before any ACK, so no part of it was queued when the region was invalidated (a"
+                    + " source wholly sent when invalidated is clause 11.1.7's, judged by"
+                    + " InvalidatedBufferCase.whollySentSourceFailsNoConnection)");
         }
 
         testbed.control().invalidateRegion(source);

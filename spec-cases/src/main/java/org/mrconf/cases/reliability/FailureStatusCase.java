@@ -199,7 +199,9 @@ class FailureStatusCase {
             if (before.stream().anyMatch(p -> p.data().orElseThrow().remoteAddress() != 0x00E8_0000L)) {
                 throw Inconclusive.because("the DUT sent WRITE 431 before any ACK, behind WRITE 430's "
                         + CaseSteps.segments(fill, payload) + " packets on one path (more than 256, 10.1.1 and 6.2), so"
-                        + " nothing of it was unsent when its source was invalidated");
+                        + " nothing of it was unsent when its source was invalidated (a source wholly sent when"
+                        + " invalidated fails no connection, judged by"
+                        + " InvalidatedBufferCase.whollySentSourceFailsNoConnection)");
             }
             testbed.control().invalidateRegion(other);
             // Everything is acknowledged from now on: WRITE 430 completes, and the DUT reaches WRITE 431, which it can
