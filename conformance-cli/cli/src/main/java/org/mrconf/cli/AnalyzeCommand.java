@@ -143,8 +143,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                 console.printf("               %s%n", result.message());
             }
         }
-        final List<ClauseResult> clauses =
-                ClauseVerdicts.combine(analysis.cases(), clauseInfo(catalogue), clauseOrder(catalogue));
+        final List<ClauseResult> clauses = ClauseVerdicts.combine(
+                analysis.cases(), ClauseVerdicts.ClauseInfo.of(catalogue), clauseOrder(catalogue));
         final long failed =
                 clauses.stream().filter(c -> c.verdict() == Verdict.FAIL).count();
         final Path folder = out != null ? out : defaultFolder(startedAt);
@@ -209,25 +209,6 @@ final class AnalyzeCommand implements Callable<Integer> {
                 Map.of("mode", "passive analysis"),
                 analysis.cases(),
                 clauses);
-    }
-
-    static ClauseVerdicts.ClauseInfo clauseInfo(final ClauseCatalogue catalogue) {
-        return new ClauseVerdicts.ClauseInfo() {
-            @Override
-            public String title(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.title()).orElse("");
-            }
-
-            @Override
-            public String level(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.level().name()).orElse("");
-            }
-
-            @Override
-            public String profile(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.profile().specName()).orElse("");
-            }
-        };
     }
 
     static List<String> clauseOrder(final ClauseCatalogue catalogue) {

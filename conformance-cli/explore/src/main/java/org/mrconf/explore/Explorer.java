@@ -434,22 +434,7 @@ public final class Explorer {
             final String commandLine,
             final RunRecord.DutDescription dut) {
         final List<CaseResult> cases = cases(result);
-        final ClauseVerdicts.ClauseInfo info = new ClauseVerdicts.ClauseInfo() {
-            @Override
-            public String title(final String clauseId) {
-                return catalogue.find(clauseId).map(Clause::title).orElse("");
-            }
-
-            @Override
-            public String level(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.level().name()).orElse("");
-            }
-
-            @Override
-            public String profile(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.profile().specName()).orElse("");
-            }
-        };
+        final ClauseVerdicts.ClauseInfo info = ClauseVerdicts.ClauseInfo.of(catalogue);
         final List<ClauseResult> clauses = ClauseVerdicts.combine(
                 cases, info, catalogue.clauses().stream().map(Clause::id).toList());
         final Map<String, String> selection = new LinkedHashMap<>();

@@ -172,21 +172,6 @@ final class VerdictConsistencyCheck {
     }
 
     static ClauseVerdicts.ClauseInfo info(final ClauseCatalogue catalogue) {
-        return new ClauseVerdicts.ClauseInfo() {
-            @Override
-            public String title(final String clauseId) {
-                return catalogue.find(clauseId).map(Clause::title).orElse("(not in the catalogue)");
-            }
-
-            @Override
-            public String level(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.level().name()).orElse("unknown");
-            }
-
-            @Override
-            public String profile(final String clauseId) {
-                return catalogue.find(clauseId).map(c -> c.profile().specName()).orElse("unknown");
-            }
-        };
+        return ClauseVerdicts.ClauseInfo.of(catalogue);
     }
 }

@@ -30,6 +30,35 @@ public final class ClauseVerdicts {
         String level(String clauseId);
 
         String profile(String clauseId);
+
+        /**
+         * Read from {@code catalogue}; an id it does not hold reads "(not in the catalogue)", level and profile
+         * "unknown".
+         */
+        static ClauseInfo of(final org.mrconf.catalogue.ClauseCatalogue catalogue) {
+            return new ClauseInfo() {
+                @Override
+                public String title(final String clauseId) {
+                    return catalogue
+                            .find(clauseId)
+                            .map(org.mrconf.catalogue.Clause::title)
+                            .orElse("(not in the catalogue)");
+                }
+
+                @Override
+                public String level(final String clauseId) {
+                    return catalogue.find(clauseId).map(c -> c.level().name()).orElse("unknown");
+                }
+
+                @Override
+                public String profile(final String clauseId) {
+                    return catalogue
+                            .find(clauseId)
+                            .map(c -> c.profile().specName())
+                            .orElse("unknown");
+                }
+            };
+        }
     }
 
     /** One verdict per clause verified by {@code cases}, in the order {@code clauseOrder} gives (unknown ids last). */

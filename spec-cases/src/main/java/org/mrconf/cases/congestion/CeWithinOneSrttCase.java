@@ -230,35 +230,15 @@ class CeWithinOneSrttCase {
             long madeByNs,
             long srttBeforeNs) {}
 
-    /** A judgement on one testbed. */
-    private interface Judgement {
-        void judge(Testbed testbed) throws Exception;
-    }
-
     /**
      * Judges on a new one-path connection, and once more on another when the first attempt could not decide (a timer
      * the case does not control, a slow tester): each attempt is sound on its own.
      */
-    private static void attempts(final DeviceUnderTest dut, final Judgement judgement) throws Exception {
+    private static void attempts(final DeviceUnderTest dut, final Attempts.Judgement judgement) throws Exception {
         if (!dut.profile().claims(Profile.CONGESTION)) {
             throw NotApplicable.because("the device does not claim the congestion profile");
         }
-        final List<String> undecided = new java.util.ArrayList<>();
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            try (Testbed testbed = Testbed.open(dut, 1, 1)) {
-                judgement.judge(testbed);
-                return;
-            } catch (final Inconclusive e) {
-                undecided.add("attempt " + attempt + ": " + e.getMessage());
-            } catch (final DutControlException e) {
-                if (!String.valueOf(e.getMessage()).contains("has failed")) {
-                    throw e;
-                }
-                undecided.add("attempt " + attempt + ": the DUT's connection timed out while the case withheld"
-                        + " ACKs: " + e.getMessage());
-            }
-        }
-        throw Inconclusive.because(String.join("; ", undecided));
+        Attempts.onNewConnections(dut, 1, ATTEMPTS, judgement::judge);
     }
 
     /**

@@ -16,7 +16,6 @@ import org.mrconf.cases.Testbed;
 import org.mrconf.cases.Verifies;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.dut.DeviceDeclaration;
-import org.mrconf.dut.DutControlException;
 import org.mrconf.dut.WorkRequest;
 import org.mrconf.peer.PacketMatcher;
 import org.mrconf.peer.ReceivedPacket;
@@ -92,22 +91,7 @@ class ConnectionDecreaseSpacingCase {
                     + " connection's fastest path");
         }
         final Plan plan = Plan.of(declared, profile.parameters().decreaseFactor(), maxPaths);
-        final List<String> undecided = new java.util.ArrayList<>();
-        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            try (Testbed testbed = Testbed.open(dut, plan.paths(), 1)) {
-                judge(testbed, plan);
-                return;
-            } catch (final Inconclusive e) {
-                undecided.add("attempt " + attempt + ": " + e.getMessage());
-            } catch (final DutControlException e) {
-                if (!String.valueOf(e.getMessage()).contains("has failed")) {
-                    throw e;
-                }
-                undecided.add("attempt " + attempt + ": the DUT's connection timed out while the case withheld"
-                        + " ACKs: " + e.getMessage());
-            }
-        }
-        throw Inconclusive.because(String.join("; ", undecided));
+        Attempts.onNewConnections(dut, plan.paths(), ATTEMPTS, testbed -> judge(testbed, plan));
     }
 
     /**
