@@ -73,6 +73,10 @@ public final class AnalyzeSelfTest {
             Map.entry(
                     Defect.READ_REQUEST_FIELDS_UNCHECKED,
                     "a receiver answering a malformed READ_REQUEST: a conformant peer sends none"),
+            Map.entry(
+                    Defect.READ_REQUEST_SEGMENT_CHECKED,
+                    "a receiver counting a malformed READ_REQUEST under the wrong counter: a conformant peer sends"
+                            + " none, and counters are not on the wire"),
             Map.entry(Defect.ACCEPT_SACK_BIT0, "a receiver accepting SACK bit 0: a conformant peer never sets it"),
             Map.entry(
                     Defect.STRICT_MINOR_VERSION,

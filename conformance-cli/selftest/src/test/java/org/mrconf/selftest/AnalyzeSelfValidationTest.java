@@ -28,6 +28,7 @@ class AnalyzeSelfValidationTest {
             Defect.LENGTH_FROM_DATAGRAM,
             Defect.SEGMENT_BOUNDS_UNCHECKED,
             Defect.READ_REQUEST_FIELDS_UNCHECKED,
+            Defect.READ_REQUEST_SEGMENT_CHECKED,
             Defect.ACCEPT_SACK_BIT0,
             Defect.STRICT_MINOR_VERSION,
             Defect.ACCEPT_ANY_MAJOR_VERSION,
