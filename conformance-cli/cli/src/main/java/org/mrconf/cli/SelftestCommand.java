@@ -47,7 +47,8 @@ final class SelftestCommand implements Callable<Integer> {
             names = "--defect",
             split = ",",
             paramLabel = "NAME",
-            description = "Only these defects (default: every defect of the catalogue).")
+            description =
+                    "Only these defects (default: every defect of the catalogue); the clean reference then runs only the cases of their clauses.")
     List<String> defects = new ArrayList<>();
 
     @Option(
@@ -150,7 +151,9 @@ final class SelftestCommand implements Callable<Integer> {
         final List<Defect> selected = selected();
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final SelfTest.Scope scope = allCases ? SelfTest.Scope.ALL_CASES : SelfTest.Scope.DECLARED_CLAUSES;
-        console.printf("Self-test: clean reference, then %d defects (%s), %d at once%n", selected.size(), scope, jobs);
+        console.printf(
+                "Self-test: clean reference%s, then %d defects (%s), %d at once%n",
+                defects.isEmpty() || allCases ? "" : " on the chosen defects' clauses", selected.size(), scope, jobs);
         console.flush();
         final Optional<Path> vectorRoot = vectors == null ? SelfTestVectors.locate() : Optional.of(vectors);
         if (vectors != null && !Files.isDirectory(vectors)) {

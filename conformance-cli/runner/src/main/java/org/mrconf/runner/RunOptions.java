@@ -81,6 +81,11 @@ public record RunOptions(
         return new RunOptions(selection, newLiveness, stop, vectorRoot, part, stalls);
     }
 
+    /** The same run, stopped by {@code newStop} (a caller that ends the run once it has seen enough). */
+    public RunOptions withStop(final RunStop newStop) {
+        return new RunOptions(selection, liveness, newStop, vectorRoot, part, stalls);
+    }
+
     /** The same run with its test vectors under {@code root}. */
     public RunOptions withVectorRoot(final Path root) {
         return new RunOptions(selection, liveness, stop, Optional.of(root), part, stalls);

@@ -16,9 +16,12 @@ import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.embedded.ReferenceConfiguration;
 import org.mrconf.runner.CaseRunner;
 import org.mrconf.runner.LanedRun;
+import org.mrconf.runner.RunListener;
 import org.mrconf.runner.RunOptions;
+import org.mrconf.runner.RunStop;
 import org.mrconf.runner.Selection;
 import org.mrconf.verdict.CaseResult;
+import org.mrconf.verdict.Verdict;
 
 /**
  * Runs the conformance cases and the test vectors against the clean embedded reference and against the reference
@@ -31,8 +34,17 @@ public final class SelfTest {
         /** Every case: the matrix shows every clause a defect breaks, collateral included. */
         ALL_CASES,
         /** Only the cases of the clauses the defect declares: enough to prove it is caught, much faster. */
-        DECLARED_CLAUSES
+        DECLARED_CLAUSES,
+        /**
+         * The cases of the declared clauses, but only until each of them has FAILed: the fastest proof that a defect
+         * is caught, which the build uses. The cases that would have run after that do not, so an ERROR of theirs goes
+         * unseen; {@code metaroce selftest} runs them all.
+         */
+        UNTIL_CAUGHT
     }
+
+    /** Why a run that has already caught its defect stops (its unstarted cases are dropped, not reported). */
+    static final String CAUGHT = "every clause the defect declares has FAILed already";
 
     private final Scope scope;
     private final int jobs;
@@ -72,13 +84,22 @@ public final class SelfTest {
      */
     public SelfTestReport run(final List<Defect> defects, final Consumer<DefectOutcome> onOutcome) throws Exception {
         final long started = System.nanoTime();
-        final DefectOutcome clean = runClean();
+        final DefectOutcome clean = runClean(cleanSelection(defects));
         onOutcome.accept(clean);
         final List<DefectOutcome> outcomes = InParallel.map(
                 jobs, "mrconf-selftest", defects, defect -> runOne(defect, selection(defect)), onOutcome);
         // The passive analyser on captures of the same defects (see AnalyzeSelfTest).
         final AnalyzeSelfTestReport analysis = analyze ? new AnalyzeSelfTest(jobs).run(defects) : null;
         return new SelfTestReport(scope, jobs, clean, outcomes, System.nanoTime() - started, vectors, analysis);
+    }
+
+    /** Each of {@code defects}, without the clean reference's run (tests of one defect). */
+    List<DefectOutcome> runDefects(final List<Defect> defects) throws Exception {
+        final List<DefectOutcome> outcomes = new ArrayList<>();
+        for (final Defect defect : defects) {
+            outcomes.add(runOne(defect, selection(defect)));
+        }
+        return outcomes;
     }
 
     private Selection selection(final Defect defect) {
@@ -89,27 +110,46 @@ public final class SelfTest {
     }
 
     /**
-     * The clean reference: every case and vector in its standard configuration (in two lanes with more than one job,
+     * What the clean reference runs: every case for the whole catalogue (or every case, with {@link Scope#ALL_CASES});
+     * for a few chosen defects, only the cases of the clauses they declare, the ones whose verdicts prove them.
+     */
+    private Selection cleanSelection(final List<Defect> defects) {
+        if (scope == Scope.ALL_CASES || Set.copyOf(defects).containsAll(List.of(Defect.values()))) {
+            return Selection.ALL;
+        }
+        return clauses(
+                defects.stream().flatMap(d -> d.clauses().stream()).distinct().toList());
+    }
+
+    /**
+     * The clean reference: every case and vector of {@code selection} in its standard configuration (in two lanes with more than one job,
      * as {@code metaroce run} does), then, in each other configuration, the clauses of the profile it exists for
      * (the standard configuration does not claim them); those runs' results replace the standard run's for their
      * cases.
      */
-    private DefectOutcome runClean() throws Exception {
+    private DefectOutcome runClean(final Selection selection) throws Exception {
         final long started = System.nanoTime();
         final List<CaseResult> standard;
         try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE)) {
             if (jobs > 1) {
                 try (EmbeddedReferenceDut vectorLane = EmbeddedReferenceDut.start(Defects.NONE)) {
-                    standard = LanedRun.run(reference.device(), vectorLane.device(), options(Selection.ALL), r -> {});
+                    standard = LanedRun.run(reference.device(), vectorLane.device(), options(selection), r -> {});
                 }
             } else {
-                standard = CaseRunner.run(reference.device(), options(Selection.ALL), r -> {});
+                standard = CaseRunner.run(reference.device(), options(selection), r -> {});
             }
         }
         final List<CaseResult> others = new ArrayList<>();
         for (final Map.Entry<ReferenceConfiguration, List<String>> other : configurations.entrySet()) {
+            final List<String> judged = other.getValue().stream()
+                    .filter(id -> selection == Selection.ALL
+                            || selection.clausePatterns().contains(id))
+                    .toList();
+            if (judged.isEmpty()) {
+                continue;
+            }
             try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.NONE, other.getKey())) {
-                others.addAll(CaseRunner.run(reference.device(), options(clauses(other.getValue())), r -> {}));
+                others.addAll(CaseRunner.run(reference.device(), options(clauses(judged)), r -> {}));
             }
         }
         final List<CaseResult> merged = worstPerCase(others);
@@ -133,10 +173,28 @@ public final class SelfTest {
                 .map(Map.Entry::getKey)
                 .toList();
         final List<CaseResult> results = new ArrayList<>();
+        final Set<String> failed = new HashSet<>();
         for (final ReferenceConfiguration configuration :
                 needed.isEmpty() ? List.of(ReferenceConfiguration.STANDARD) : needed) {
+            if (scope == Scope.UNTIL_CAUGHT && failed.containsAll(defect.clauses())) {
+                break;
+            }
+            final RunStop stop = new RunStop();
+            final RunListener listener = result -> {
+                if (result.verdict() == Verdict.FAIL) {
+                    failed.addAll(result.clauses());
+                }
+                if (scope == Scope.UNTIL_CAUGHT && failed.containsAll(defect.clauses())) {
+                    stop.request(CAUGHT);
+                }
+            };
             try (EmbeddedReferenceDut reference = EmbeddedReferenceDut.start(Defects.of(defect), configuration)) {
-                results.addAll(CaseRunner.run(reference.device(), options(selection), result -> {}));
+                for (final CaseResult result :
+                        CaseRunner.run(reference.device(), options(selection).withStop(stop), listener)) {
+                    if (!(result.verdict() == Verdict.ERROR && result.message().contains(CAUGHT))) {
+                        results.add(result);
+                    }
+                }
             }
         }
         return DefectOutcome.of(defect, worstPerCase(results), System.nanoTime() - started);

@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
+import org.mrconf.defect.Defect;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Verdict;
 
@@ -102,7 +103,12 @@ public record SelfTestReport(
                 .append(catalogue.specVersion())
                 .append(" (not Meta's specification)\n");
         md.append("- Cases per defect: ")
-                .append(scope == SelfTest.Scope.ALL_CASES ? "every case" : "the cases of its declared clauses")
+                .append(
+                        switch (scope) {
+                            case ALL_CASES -> "every case";
+                            case DECLARED_CLAUSES -> "the cases of its declared clauses";
+                            case UNTIL_CAUGHT -> "the cases of its declared clauses, until each of them FAILed";
+                        })
                 .append("; ")
                 .append(jobs)
                 .append(" runs at once, in one JVM\n");
@@ -131,7 +137,10 @@ public record SelfTestReport(
                 .append(count(clean.results(), Verdict.ERROR))
                 .append(" error (of ")
                 .append(clean.results().size())
-                .append(" cases)")
+                .append(
+                        scope != SelfTest.Scope.ALL_CASES && outcomes.size() < Defect.values().length
+                                ? " cases: those of the chosen defects' clauses)"
+                                : " cases)")
                 .append(clean.proven() ? "" : " **NOT CLEAN**")
                 .append('\n');
         md.append("- Defects: ")

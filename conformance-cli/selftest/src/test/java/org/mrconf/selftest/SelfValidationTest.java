@@ -72,8 +72,10 @@ class SelfValidationTest {
     @BeforeAll
     static void runEveryDefect() throws Exception {
         catalogue = new CatalogueLoader().loadBundled();
-        // The passive analysis of the same defects is proven by AnalyzeSelfValidationTest, not twice.
-        report = new SelfTest(SelfTest.Scope.DECLARED_CLAUSES, 2)
+        // The passive analysis of the same defects is proven by AnalyzeSelfValidationTest, not twice. A defect's run
+        // stops once each clause it declares has FAILed: the build needs the proof, not the whole matrix (metaroce
+        // selftest runs every case of the declared clauses).
+        report = new SelfTest(SelfTest.Scope.UNTIL_CAUGHT, 2)
                 .withoutAnalyze()
                 .run(Arrays.asList(Defect.values()), o -> {});
     }
