@@ -54,6 +54,30 @@ public final class CaseSteps {
     }
 
     /**
+     * Segment {@code index} (of {@code segment} bytes each) of the READ_RESPONSE message that answers {@code request}
+     * with {@code data}, on {@code path}: the request's stream, MSN and sink handle (clause 7.4.1). The caller adds an
+     * ACK request where it wants one.
+     */
+    public static PacketBuilder readResponseTo(
+            final PeerConnection connection,
+            final org.mrconf.wire.DataPacket request,
+            final byte[] data,
+            final int segment,
+            final int index,
+            final int path) {
+        return segment(
+                        connection,
+                        Opcode.READ_RESPONSE,
+                        path,
+                        request.streamId(),
+                        request.messageSequenceNumber(),
+                        data,
+                        segment,
+                        index)
+                .sinkHandle(request.sinkHandle());
+    }
+
+    /**
      * How many packets the DUT may send on a one-path connection before any ACK: the smaller of its declared first path
      * and connection windows (section 10, clause 12.1.6), or 1 where it declares neither, since nothing else fixes a
      * first window and a tester must not assume more.

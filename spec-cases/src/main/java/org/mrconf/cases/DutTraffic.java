@@ -175,16 +175,8 @@ public final class DutTraffic {
         final int mark = testbed.peer().mark();
         long last = 0;
         for (int i = 0; i < segments; i++) {
-            final org.mrconf.peer.PacketBuilder response = CaseSteps.segment(
-                            testbed.connection(),
-                            Opcode.READ_RESPONSE,
-                            path,
-                            read.streamId(),
-                            read.messageSequenceNumber(),
-                            data,
-                            segment,
-                            i)
-                    .sinkHandle(read.sinkHandle());
+            final org.mrconf.peer.PacketBuilder response =
+                    CaseSteps.readResponseTo(testbed.connection(), read, data, segment, i, path);
             if (i == segments - 1) {
                 response.ackRequest();
             }

@@ -183,16 +183,13 @@ class NackedWorkRequestCase {
         // The READ's data: the READ completes, and the WRITE after it.
         final org.mrconf.peer.PeerConnection connection = testbed.connection();
         connection.sendNew(
-                org.mrconf.cases.CaseSteps.segment(
+                org.mrconf.cases.CaseSteps.readResponseTo(
                                 connection,
-                                Opcode.READ_RESPONSE,
-                                0,
-                                request.streamId(),
-                                request.messageSequenceNumber(),
+                                request,
                                 Testbed.randomBytes(LENGTH, 43),
                                 connection.maxPayload(Opcode.READ_RESPONSE),
+                                0,
                                 0)
-                        .sinkHandle(request.sinkHandle())
                         .ackRequest(),
                 0);
         final java.util.List<DutCompletion> both =

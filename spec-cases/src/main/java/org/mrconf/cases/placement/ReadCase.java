@@ -213,16 +213,7 @@ class ReadCase {
             throws Exception {
         final PeerConnection connection = testbed.connection();
         final int segment = connection.maxPayload(Opcode.READ_RESPONSE);
-        final PacketBuilder response = CaseSteps.segment(
-                        connection,
-                        Opcode.READ_RESPONSE,
-                        path,
-                        request.streamId(),
-                        request.messageSequenceNumber(),
-                        data,
-                        segment,
-                        index)
-                .sinkHandle(request.sinkHandle())
+        final PacketBuilder response = CaseSteps.readResponseTo(connection, request, data, segment, index, path)
                 .ackRequest();
         final int mark = testbed.peer().mark();
         final PeerConnection.Segment sent = connection.sendNew(response, path);

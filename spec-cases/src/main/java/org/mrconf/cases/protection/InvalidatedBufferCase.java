@@ -315,16 +315,13 @@ class InvalidatedBufferCase {
         testbed.control().invalidateRegion(sink);
 
         final PeerConnection connection = testbed.connection();
-        final PacketBuilder response = CaseSteps.segment(
+        final PacketBuilder response = CaseSteps.readResponseTo(
                         connection,
-                        Opcode.READ_RESPONSE,
-                        0,
-                        request.streamId(),
-                        request.messageSequenceNumber(),
+                        request,
                         Testbed.randomBytes(LENGTH, 82),
                         connection.maxPayload(Opcode.READ_RESPONSE),
+                        0,
                         0)
-                .sinkHandle(request.sinkHandle())
                 .ackRequest();
         final int before = testbed.peer().mark();
         final PeerConnection.Segment sent = connection.sendNew(response, 0);
