@@ -44,6 +44,18 @@ class AcknowledgementCase {
     /** Bursts of the coalescing check (see {@link #ackCoalescingIsBounded}). */
     private static final int BURSTS = 4;
 
+    /** Rounds of five unrequested ACK samples; one round all on time passes. */
+    private static final int DELAY_ROUNDS = 4;
+
+    /** Paced attempts; one on time passes. */
+    private static final int PACED_ATTEMPTS = 3;
+
+    /** The finest gap the tester paces packets at, whatever the declared ACK delay. */
+    private static final long PACED_MIN_GAP_NS = 50_000;
+
+    /** At most this many paced packets per attempt (a slot of 32 bytes each in the testbed region). */
+    private static final int PACED_MAX_PACKETS = 64;
+
     @Test
     @DisplayName("an ACK reports a PSN only once its bytes are in memory, in any arrival order, for WRITE and SEND")
     @Verifies("8.1.1")
@@ -214,22 +226,30 @@ class AcknowledgementCase {
         for (int i = 0; i < 5; i++) {
             baselineNs = Math.max(baselineNs, roundTrip(testbed, true));
         }
+        final long deadlineNs = timers.ackDeadline().toNanos();
         long worstNs = 0;
         long bestNs = Long.MAX_VALUE;
         final long samplingFromNs = testbed.stalls().nowNs();
-        for (int i = 0; i < 5; i++) {
-            final long sample = roundTrip(testbed, false);
-            worstNs = Math.max(worstNs, sample);
-            bestNs = Math.min(bestNs, sample);
-        }
-        final long deadlineNs = timers.ackDeadline().toNanos();
-        if (worstNs <= deadlineNs) {
-            return;
+        // A round of samples all on time passes. A late sample on a loaded host may be the host's, so the case samples
+        // another round rather than give up: a device that is late by its own fault is late in every round.
+        for (int round = 0; round < DELAY_ROUNDS; round++) {
+            long roundWorstNs = 0;
+            for (int i = 0; i < 5; i++) {
+                final long sample = roundTrip(testbed, false);
+                roundWorstNs = Math.max(roundWorstNs, sample);
+                bestNs = Math.min(bestNs, sample);
+            }
+            if (roundWorstNs <= deadlineNs) {
+                return;
+            }
+            worstNs = Math.max(worstNs, roundWorstNs);
+            baselineNs = Math.max(baselineNs, roundTrip(testbed, true));
         }
         // FAIL only when every sample is late beyond the link's own latency: one slow sample on a busy host is noise.
         if (bestNs - baselineNs <= deadlineNs) {
             throw Inconclusive.because(
-                    "an unrequested ACK took " + worstNs / 1000 + " us, beyond the declared ACK delay "
+                    "in each of " + DELAY_ROUNDS + " rounds an unrequested ACK came late (up to " + worstNs / 1000
+                            + " us), beyond the declared ACK delay "
                             + timers.ackDelay().toNanos() / 1000 + " us + tolerance "
                             + timers.tolerance().toNanos() / 1000
                             + " us, but the link's own round trip was up to " + baselineNs / 1000 + " us");
@@ -287,6 +307,105 @@ class AcknowledgementCase {
                 }
             }
         }
+    }
+
+    /**
+     * Paced arrivals, the pattern a paced sender produces (clause 10.1.4): in-order packets without ACK_REQUEST, a third
+     * of the ACK deadline apart, across several coalescing counts. The clause bounds the ACK from "the first packet it
+     * has not yet acknowledged", so whatever the device coalesces, every packet is covered by an ACK within the
+     * declared ACK delay (plus tolerance) of its arrival. A device whose delay restarts at each arrival, or whose timer
+     * is armed by the wrong packet, holds an early packet past its deadline here, which back-to-back bursts never show.
+     */
+    @Test
+    @DisplayName("paced in-order packets without ACK_REQUEST are each acknowledged within the declared ACK delay of"
+            + " their arrival")
+    @Verifies("8.1.4")
+    void pacedArrivalsAreEachAcknowledgedInTime(final Testbed testbed) throws Exception {
+        final DeviceDeclaration.Timers timers = testbed.profile().parameters().timers();
+        final long deadlineNs = timers.ackDeadline().toNanos();
+        // The link's own latency: how long an ACK the DUT owes at once takes to reach the tester.
+        long baselineNs = 0;
+        for (int i = 0; i < 3; i++) {
+            baselineNs = Math.max(baselineNs, roundTrip(testbed, true));
+        }
+        // Never finer than the tester can pace on a general-purpose host; a device whose delay is shorter ACKs each
+        // packet on its own, which conforms.
+        final long paceNs = Math.max(deadlineNs / 3, PACED_MIN_GAP_NS);
+        final int count = Math.min(3 * timers.ackCoalescing() + 2, PACED_MAX_PACKETS);
+        final List<String> late = new ArrayList<>();
+        final List<String> excused = new ArrayList<>();
+        for (int attempt = 0; attempt < PACED_ATTEMPTS; attempt++) {
+            final long first = testbed.connection().nextPsn(0);
+            final List<byte[]> wire = oneWritePerPsn(testbed, count, 16, 0x5000).stream()
+                    .map(PacketBuilder::build)
+                    .toList();
+            final int mark = testbed.peer().mark();
+            final long[] sentNs = new long[count];
+            final long startNs = testbed.peer().link().nowNs();
+            for (int i = 0; i < count; i++) {
+                final long dueNs = startNs + i * paceNs;
+                for (long now = testbed.peer().link().nowNs();
+                        now < dueNs;
+                        now = testbed.peer().link().nowNs()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(dueNs - now);
+                }
+                sentNs[i] = testbed.peer().send(wire.get(i)).atNs();
+            }
+            testbed.peer()
+                    .await(
+                            mark,
+                            PacketMatcher.expect().ack().path(0).cumulativePsnAtLeast(Psn.add(first, count)),
+                            Testbed.WAIT);
+            long worstNs = 0;
+            int worst = 0;
+            long worstAckedNs = 0;
+            for (int i = 0; i < count; i++) {
+                final List<ReceivedPacket> covering = testbed.peer()
+                        .recorder()
+                        .matching(mark, PacketMatcher.expect().ack().path(0).covers(Psn.add(first, i)));
+                final long ackedNs = covering.get(0).receivedNs();
+                final long heldNs = ackedNs - sentNs[i] - baselineNs;
+                if (heldNs > worstNs) {
+                    worstNs = heldNs;
+                    worst = i;
+                    worstAckedNs = ackedNs;
+                }
+            }
+            final long missNs = StallAllowance.overNs(worstNs, deadlineNs);
+            if (missNs == 0) {
+                return;
+            }
+            final String what = String.format(
+                    "8.1.4: packet %d of %d paced %d us apart (PSN %d) was first acknowledged %d us after it was"
+                            + " sent, beyond the link's round trip for an immediate ACK (%d us); declared ACK delay"
+                            + " %d us + tolerance %d us",
+                    worst + 1,
+                    count,
+                    paceNs / 1000,
+                    Psn.add(first, worst),
+                    (worstNs + baselineNs) / 1000,
+                    baselineNs / 1000,
+                    timers.ackDelay().toNanos() / 1000,
+                    timers.tolerance().toNanos() / 1000);
+            final java.util.Optional<String> stall = StallAllowance.reason(
+                    what,
+                    missNs,
+                    // Only a stall while the late packet waited for its ACK can excuse it.
+                    testbed.stalls().longestStallNs(sentNs[worst], worstAckedNs));
+            if (stall.isPresent()) {
+                excused.add(stall.get());
+            } else {
+                late.add(what);
+            }
+        }
+        // One attempt on time decides for the device: a stall the monitor did not see may delay one ACK, never every
+        // ACK of every attempt the same way.
+        if (late.size() < PACED_ATTEMPTS) {
+            throw Inconclusive.because("no paced attempt was on time, and the host stalled in "
+                    + excused.size() + " of " + PACED_ATTEMPTS + " attempts: " + excused.get(0)
+                    + "; an idle tester host would make it conclusive");
+        }
+        throw new AssertionError(late.get(0) + " (in each of " + PACED_ATTEMPTS + " attempts)");
     }
 
     @Test
