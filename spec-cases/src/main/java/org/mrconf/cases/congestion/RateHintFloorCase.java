@@ -97,7 +97,7 @@ class RateHintFloorCase {
 
             mark = testbed.peer().mark();
             DutTraffic.postWrite(testbed, 1052, 128, Math.min(writeLength, (1 << 20) - 128));
-            final long inFlight = untilQuiet(testbed, mark, hintMbps, mtu, timers);
+            final long inFlight = untilQuiet(testbed, mark, hintMbps, mtu, timers, floor - 1);
             assertThat(inFlight)
                     .as(
                             "10.1.5: with a rate hint of %d Mbit/s and a smoothed RTT of at least %d ms, the window"
@@ -109,12 +109,21 @@ class RateHintFloorCase {
     }
 
     /**
-     * Waits until the DUT sent no new PSN for {@link #QUIET_PACKETS} packet times at the hinted rate or of its own
-     * longest gap so far (at least {@link #LEAST_QUIET}) and returns how many distinct new PSNs it sent since {@code
-     * mark}. A timer that expires first leaves it undecided.
+     * Counts the distinct new PSNs the DUT sends since {@code mark} until that count shows the window ({@code
+     * enough}, the least count that passes), or the DUT has shown it stopped. A DUT stopped by its window sends no new
+     * PSN until an ACK, which the tester does not send, or its retransmission timer: so quiet alone (no new PSN for
+     * {@link #QUIET_PACKETS} packet times at the hinted rate, or of its own longest gap so far, at least {@link
+     * #LEAST_QUIET}, net of the host's stalls) is not yet a stop. A DUT the host held back resumes with new PSNs, and is
+     * counted on; the stop is proven when the DUT stays quiet until its timer expires, or for the whole wait. A timer
+     * that expires while the DUT was still sending leaves the window undecided.
      */
     private static long untilQuiet(
-            final Testbed testbed, final int mark, final long hintMbps, final int mtu, final TimerWatch timers)
+            final Testbed testbed,
+            final int mark,
+            final long hintMbps,
+            final int mtu,
+            final TimerWatch timers,
+            final long enough)
             throws Exception {
         final long packetNs = (long) (mtu * 8.0 / (hintMbps * 1e6) * 1e9);
         final StallMonitor stalls = testbed.stalls();
@@ -124,15 +133,21 @@ class RateHintFloorCase {
         // A DUT may pace slower than the hint (clause 10.1.4 sets only a ceiling): quiet means several of its own
         // longest gaps so far, not only of the hinted pace.
         long longestGapNs = 0;
+        boolean quiet = false;
         while (true) {
+            final Set<Long> psns = newPsns(testbed, mark);
+            if (psns.size() >= enough) {
+                return psns.size();
+            }
             if (timers.expired()) {
+                if (quiet && newPsns(testbed, mark).size() == psns.size()) {
+                    // Quiet until the timer: stopped by its window.
+                    return psns.size();
+                }
                 throw Inconclusive.because("a retransmission timer of the DUT expired before it stopped sending"
                         + " new PSNs, so how far its window reached is unknown");
             }
-            final int now = testbed.peer()
-                    .recorder()
-                    .matching(mark, DutTraffic.dataFromDut())
-                    .size();
+            final int now = psns.size();
             final long quietNs =
                     Math.max(LEAST_QUIET.toNanos(), Math.max(QUIET_PACKETS * packetNs, QUIET_PACKETS * longestGapNs));
             final long nowNs = stalls.nowNs();
@@ -142,22 +157,30 @@ class RateHintFloorCase {
                 }
                 seen = now;
                 changedNs = nowNs;
-            } else if (StallAllowance.quietFor(stalls, changedNs, nowNs, quietNs)) {
+                quiet = false;
+            } else {
                 // Quiet net of the host's stalls: a DUT the host held back was not stopped by its window.
-                break;
+                quiet = StallAllowance.quietFor(stalls, changedNs, nowNs, quietNs);
             }
             if (nowNs - deadlineNs > 0) {
+                if (quiet) {
+                    return now;
+                }
                 throw Inconclusive.because("the DUT kept sending new PSNs for " + Testbed.WAIT.toSeconds() + " s"
                         + " (or the host stalled: longest stall " + stalls.longestStallNs(changedNs, nowNs) / 1_000_000
                         + " ms in the last quiet window)");
             }
             Thread.sleep(2);
         }
+    }
+
+    /** The distinct PSNs of the data the DUT sent since {@code mark}. */
+    private static Set<Long> newPsns(final Testbed testbed, final int mark) {
         final Set<Long> psns = new HashSet<>();
         for (final ReceivedPacket packet : testbed.peer().recorder().matching(mark, DutTraffic.dataFromDut())) {
             psns.add(packet.data().orElseThrow().header().psn());
         }
-        return psns.size();
+        return psns;
     }
 
     private static long timestampOf(final ReceivedPacket packet) {
