@@ -47,6 +47,9 @@ final class DutLoop implements Runnable {
     private static final long GAUGE_INTERVAL_NS = 1_000_000;
 
     private static final long SELECT_RESOLUTION_NS = 1_000_000;
+    /** The least lateness, beyond {@link #SELECT_RESOLUTION_NS}, reported to {@link #lateWakeups}. */
+    private static final long LATE_WAKEUP_NS = 1_000_000;
+
     private static final long MAX_PARK_NS = 100_000;
     private static final int LOGGED_ERRORS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(DutLoop.class);
@@ -72,6 +75,10 @@ final class DutLoop implements Runnable {
     private volatile boolean sleeping;
     private volatile Thread thread;
     private boolean wakeupRequested;
+    /** The deadline the loop last slept for, or {@link Long#MAX_VALUE} when it slept for none. */
+    private long sleptUntilNs = Long.MAX_VALUE;
+
+    private volatile LateWakeups lateWakeups = LateWakeups.NONE;
     private long loopErrors;
 
     DutLoop(
@@ -198,8 +205,20 @@ final class DutLoop implements Runnable {
         }
     }
 
+    /** Tells {@code listener} of each wake-up later than the loop's deadline (see {@link LateWakeups}). */
+    void onLateWakeups(final LateWakeups listener) {
+        lateWakeups = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
     private void runRound() throws IOException {
         final long startNs = clock.nanoTime();
+        if (sleptUntilNs != Long.MAX_VALUE) {
+            final long lateNs = startNs - sleptUntilNs - SELECT_RESOLUTION_NS;
+            sleptUntilNs = Long.MAX_VALUE;
+            if (lateNs >= LATE_WAKEUP_NS) {
+                lateWakeups.wokeLate(startNs, lateNs);
+            }
+        }
         ControlTask task;
         for (int i = 0; i < CONTROL_BUDGET && (task = control.poll()) != null; i++) {
             try {
@@ -249,6 +268,7 @@ final class DutLoop implements Runnable {
                 return;
             }
             final long waitNs = deadlineNs - clock.nanoTime();
+            sleptUntilNs = deadlineNs;
             if (waitNs <= 0) {
                 selector.selectNow();
             } else if (waitNs < SELECT_RESOLUTION_NS) {

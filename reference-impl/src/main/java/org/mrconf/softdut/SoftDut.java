@@ -244,6 +244,15 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
     }
 
     /**
+     * Tells {@code listener} of each time the loop woke later than its next timer was due, because its host held it
+     * back (see {@link LateWakeups}); the embedded reference charges these to the host, as the tester does its own
+     * stalls.
+     */
+    public void onLateWakeups(final LateWakeups listener) {
+        loop.onLateWakeups(listener);
+    }
+
+    /**
      * In-memory variant only: a packet arrives at the DUT from {@code source}:{@code sourcePort} with IP
      * ECN field {@code ecn}. Any thread; never blocks. The array is copied. Returns false if the receive
      * queue was full and the packet was dropped (counted as {@code x_memory_rx_queue_drops}).

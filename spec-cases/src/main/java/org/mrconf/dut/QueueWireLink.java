@@ -58,6 +58,7 @@ public final class QueueWireLink implements WireLink {
 
     private final LinkedBlockingQueue<CapturedPacket> fromDut = new LinkedBlockingQueue<>();
     private final AtomicLong undecodableFrames = new AtomicLong();
+    private volatile DeviceStalls deviceStalls = DeviceStalls.NONE;
     private volatile boolean closed;
 
     /**
@@ -250,6 +251,19 @@ public final class QueueWireLink implements WireLink {
     @Override
     public InetSocketAddress dutAddress() {
         return dut;
+    }
+
+    @Override
+    public void reportDeviceStallsTo(final DeviceStalls sink) {
+        deviceStalls = Objects.requireNonNull(sink, "sink");
+    }
+
+    /**
+     * The device in this process was held back by its host for {@code stallNs}, ending at {@code wakeNs} on this
+     * link's clock (the embedded reference's loop woke that late): passed to whoever {@link #reportDeviceStallsTo}.
+     */
+    public void deviceStalled(final long wakeNs, final long stallNs) {
+        deviceStalls.stalled(wakeNs, stallNs);
     }
 
     @Override

@@ -119,6 +119,24 @@ public interface WireLink extends AutoCloseable {
         return discarded;
     }
 
+    /** Hears the stalls of a device that shares the tester's host (see {@link #reportDeviceStallsTo}). */
+    @FunctionalInterface
+    interface DeviceStalls {
+        /** Hears nothing. */
+        DeviceStalls NONE = (wakeNs, stallNs) -> {};
+
+        /** The device was held back by {@code stallNs}, ending at {@code wakeNs} on this link's clock. */
+        void stalled(long wakeNs, long stallNs);
+    }
+
+    /**
+     * Tells {@code sink} of each time the device was held back by the host it shares with the tester (its timers fired
+     * late because the host starved it), so that a timing check excuses that lateness as it does the tester's own
+     * stalls. Only a link to a device in the tester's own process can know this; a link to a separate device (a NIC,
+     * a process over UDP) reports nothing. {@link DeviceStalls#NONE} stops the reports.
+     */
+    default void reportDeviceStallsTo(final DeviceStalls sink) {}
+
     /** The tester's IP address: the connection's peer address at the DUT. */
     InetAddress testerAddress();
 

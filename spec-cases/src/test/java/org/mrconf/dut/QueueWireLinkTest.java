@@ -26,6 +26,22 @@ class QueueWireLinkTest {
     private final QueueWireLink link = new QueueWireLink(TESTER, DUT, toDut::add, () -> nowNs);
 
     @Test
+    void shouldPassTheStallsOfTheDeviceInThisProcessToWhoeverListensAndStopWhenToldTo() {
+        final org.mrconf.peer.StallMonitor stalls = new org.mrconf.peer.StallMonitor(
+                () -> nowNs, nanos -> {}, Duration.ofMillis(1), Duration.ofMillis(1), 16);
+        link.deviceStalled(5_000_000, 2_000_000); // nobody listens yet: dropped
+        link.reportDeviceStallsTo(stalls::record);
+        link.deviceStalled(60_000_000, 30_000_000);
+
+        assertThat(stalls.longestStallNs(40_000_000, 50_000_000)).isEqualTo(30_000_000);
+        assertThat(stalls.longestStallNs(1_000_000, 6_000_000)).isZero();
+
+        link.reportDeviceStallsTo(WireLink.DeviceStalls.NONE);
+        link.deviceStalled(90_000_000, 40_000_000);
+        assertThat(stalls.longestEverNs()).isEqualTo(30_000_000);
+    }
+
+    @Test
     void shouldHandWhatTheTesterSendsToTheDutSide() throws Exception {
         link.send(new byte[] {1, 2}, 50_000, Ecn.CE);
         link.send(new byte[] {3}, 50_001);

@@ -78,6 +78,8 @@ public final class EmbeddedReferenceDut implements AutoCloseable {
                             Ecn.fromCodepoint(ecn))));
         }
         device[0] = dut;
+        // Same host, same clock (System.nanoTime): the reference's late wake-ups are the host's stalls.
+        dut.onLateWakeups(link::deviceStalled);
         this.control = new JsonLineControlClient(dut::control);
     }
 
