@@ -123,7 +123,7 @@ public final class VectorReplay {
      * first that passes or fails is the verdict, so another attempt can only decide what one could not, never turn a
      * failure into a pass.
      */
-    static final int ATTEMPTS = 2;
+    static final int ATTEMPTS = 3;
 
     /**
      * As {@link #run(TestVector, DutControl, WireLink)}, knowing what the device declares. A vector with steps gets up
