@@ -78,6 +78,23 @@ class TimingChecksOnAStalledHostTest {
     }
 
     @Test
+    void shouldJudgeByTheDutsClockWhenOnlyTheTestersIsOffAndByNoMoreThanItsHostsStall() {
+        // 320 ms expected (300 to 645 allowed); the DUT stamped 320 ms, the tester received the earlier packet 25 ms
+        // late and measured 295 ms: a stall of 30 ms lets the DUT's clock decide, none leaves it undecided.
+        assertThatCode(() -> TimerCase.judge(
+                        TIMERS, 295 * MS, 320 * MS, 320 * MS, "6.6.3: interval 6", stalled(30), FROM, TO))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> TimerCase.judge(
+                        TIMERS, 295 * MS, 320 * MS, 320 * MS, "6.6.3: interval 6", StallMonitor.none(), FROM, TO))
+                .isInstanceOf(TestAbortedException.class)
+                .hasMessageContaining("only one is within");
+        // The tester's clock in range and the DUT's not: the DUT's own stamps are never excused.
+        assertThatThrownBy(() -> TimerCase.judge(
+                        TIMERS, 320 * MS, 295 * MS, 320 * MS, "6.6.3: interval 6", stalled(30), FROM, TO))
+                .isInstanceOf(TestAbortedException.class);
+    }
+
+    @Test
     void shouldMakeACopyForAGapEarlyWithinTheStallInconclusive() {
         // 6.4.3: no second copy within 195 ms of the resend; one came at 120 ms by both clocks, 75 ms early.
         assertThatThrownBy(
