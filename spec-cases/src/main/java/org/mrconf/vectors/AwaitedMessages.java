@@ -5,11 +5,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.mrconf.peer.ReceivedPacket;
+import org.mrconf.peer.StallMonitor;
 import org.mrconf.peer.TesterPeer;
 import org.mrconf.wire.DataPacket;
 import org.mrconf.wire.Opcode;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The DUT's side of a sender vector as the tester sees it: every data packet and READ_REQUEST it sent on the vector's
@@ -20,10 +23,18 @@ import org.mrconf.wire.Opcode;
 final class AwaitedMessages {
     private static final long POLL_MS = 5;
 
+    /**
+     * A host stall this long, before the DUT's first resend while ACKs are withheld, may have let the DUT's timer fire
+     * before its sending caught up: the expiry then collapsed a window (clause 10.1.3) that would have let the whole
+     * message out. Shorter stalls are the scheduling noise of any host.
+     */
+    static final long TIMER_STALL_NS = 10_000_000L;
+
     private final TesterPeer peer;
     private final int mark;
     private final PlaceholderRewriter rewriter;
     private final List<String> failures;
+    private final StallMonitor stalls;
     /** Messages an await step named ({@code as}). */
     private final Map<String, MessageKey> named = new HashMap<>();
 
@@ -38,8 +49,13 @@ final class AwaitedMessages {
     }
 
     AwaitedMessages(
-            final TesterPeer peer, final int mark, final PlaceholderRewriter rewriter, final List<String> failures) {
+            final TesterPeer peer,
+            final int mark,
+            final PlaceholderRewriter rewriter,
+            final List<String> failures,
+            final StallMonitor stalls) {
         this.peer = peer;
+        this.stalls = stalls;
         this.mark = mark;
         this.rewriter = rewriter;
         this.failures = failures;
@@ -93,6 +109,7 @@ final class AwaitedMessages {
             }
             if (late) {
                 if (acksWithheld) {
+                    undecidedIfATimerFiredInAStall(at, await);
                     // Without ACKs a DUT may rightly hold the message back for its congestion or send window: a
                     // sender may keep fewer packets in flight than its windows allow, and a tester assumes no more
                     // than one (section 10). The device's windows, not the tester, kept the vector's condition from
@@ -119,6 +136,58 @@ final class AwaitedMessages {
             }
             Thread.sleep(POLL_MS);
         }
+    }
+
+    /**
+     * Throws INCONCLUSIVE (the attempt is undecided, so {@link VectorReplay} replays it) when the DUT's timer may have
+     * kept the message back ({@link #timerFiredInAStall}); returns otherwise.
+     */
+    private void undecidedIfATimerFiredInAStall(final String at, final Sidecar.Await await) {
+        final List<Transmission> sent = sentPackets().stream()
+                .map(p -> new Transmission(
+                        p.data().orElseThrow().header().pathId(),
+                        p.data().orElseThrow().header().psn(),
+                        p.receivedNs()))
+                .toList();
+        timerFiredInAStall(sent, stalls).ifPresent(why -> {
+            throw new TestAbortedException(String.format(
+                    java.util.Locale.ROOT,
+                    "%s: the DUT sent no whole %s message on stream %d while the tester left packets unacknowledged,"
+                            + " and %s: the expiry, not the device's windows, may have kept the message back (clause"
+                            + " 10.1.3); an attempt on a host that does not stall decides",
+                    at,
+                    await.opcode(),
+                    await.stream(),
+                    why));
+        });
+    }
+
+    /** One packet the DUT sent: its path, PSN and arrival on the tester's clock. */
+    record Transmission(int path, long psn, long receivedNs) {}
+
+    /**
+     * Why the DUT's timer, not its windows, may have kept a message back while ACKs were withheld: it resent a packet
+     * (its timer fired; the first resend is the expiry that could have collapsed a window) after the host stalled at
+     * least {@link #TIMER_STALL_NS} since its first packet. Empty when it resent nothing (nothing collapsed its
+     * windows) or no such stall came before the first resend.
+     */
+    static Optional<String> timerFiredInAStall(final List<Transmission> sent, final StallMonitor stalls) {
+        final java.util.Set<String> seen = new java.util.HashSet<>();
+        for (final Transmission packet : sent) {
+            if (seen.add(packet.path() + "/" + packet.psn())) {
+                continue;
+            }
+            final long stallNs = stalls.longestStallNs(sent.get(0).receivedNs(), packet.receivedNs());
+            return stallNs < TIMER_STALL_NS
+                    ? Optional.empty()
+                    : Optional.of(String.format(
+                            java.util.Locale.ROOT,
+                            "its timer fired (PSN %d on path %d resent) after the host stalled %d ms",
+                            packet.psn(),
+                            packet.path(),
+                            stallNs / 1_000_000));
+        }
+        return Optional.empty();
     }
 
     private static boolean isWhole(final DataPacket first, final List<DataPacket> sent) {

@@ -135,7 +135,7 @@ final class SenderSteps {
         this.regions = regions;
         this.completions = completions;
         this.failures = failures;
-        this.messages = new AwaitedMessages(peer, mark, rewriter, failures);
+        this.messages = new AwaitedMessages(peer, mark, rewriter, failures, stalls);
         this.heldAckChecks = new HeldAckChecks(
                 sidecar,
                 timers,
