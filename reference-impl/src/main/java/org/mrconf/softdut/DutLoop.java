@@ -75,8 +75,8 @@ final class DutLoop implements Runnable {
     private volatile boolean sleeping;
     private volatile Thread thread;
     private boolean wakeupRequested;
-    /** The deadline the loop last slept for, or {@link Long#MAX_VALUE} when it slept for none. */
-    private long sleptUntilNs = Long.MAX_VALUE;
+    /** How late each wake-up came, past what the loop asked for. */
+    private final OversleepMeter oversleep = new OversleepMeter(SELECT_RESOLUTION_NS);
 
     private volatile LateWakeups lateWakeups = LateWakeups.NONE;
     private long loopErrors;
@@ -212,12 +212,9 @@ final class DutLoop implements Runnable {
 
     private void runRound() throws IOException {
         final long startNs = clock.nanoTime();
-        if (sleptUntilNs != Long.MAX_VALUE) {
-            final long lateNs = startNs - sleptUntilNs - SELECT_RESOLUTION_NS;
-            sleptUntilNs = Long.MAX_VALUE;
-            if (lateNs >= LATE_WAKEUP_NS) {
-                lateWakeups.wokeLate(startNs, lateNs);
-            }
+        final long lateNs = oversleep.woke(startNs);
+        if (lateNs >= LATE_WAKEUP_NS) {
+            lateWakeups.wokeLate(startNs, lateNs);
         }
         ControlTask task;
         for (int i = 0; i < CONTROL_BUDGET && (task = control.poll()) != null; i++) {
@@ -264,11 +261,13 @@ final class DutLoop implements Runnable {
             }
             final long deadlineNs = Math.min(endpoint.nextWakeupNs(), agent.nextDeadlineNs());
             if (deadlineNs == Long.MAX_VALUE) {
+                oversleep.sleepingWithoutDeadline();
                 selector.select();
                 return;
             }
-            final long waitNs = deadlineNs - clock.nanoTime();
-            sleptUntilNs = deadlineNs;
+            final long nowNs = clock.nanoTime();
+            final long waitNs = deadlineNs - nowNs;
+            oversleep.sleeping(deadlineNs, nowNs);
             if (waitNs <= 0) {
                 selector.selectNow();
             } else if (waitNs < SELECT_RESOLUTION_NS) {
