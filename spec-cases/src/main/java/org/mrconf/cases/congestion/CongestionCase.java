@@ -176,6 +176,103 @@ class CongestionCase {
     }
 
     /**
+     * Rounds without CE over which the additive increase is judged, from a window of at least {@link
+     * #MIN_JUDGED_WINDOW}: "about one packet per RTT" adds up to more than the counts' slack. Such a window grows by
+     * 1 / W for each of the floor(W) packets a round acknowledges, at least 7/8 of a packet per round, so the count
+     * grows by at least {@code ADDITIVE_ROUNDS - 2}; the case allows one packet more of slack.
+     */
+    private static final int ADDITIVE_ROUNDS = 8;
+
+    @Test
+    @DisplayName("without CE the windows grow by about one packet per round trip: six rounds of a full window, each"
+            + " acknowledged without CE, put about six more packets in flight")
+    @Verifies("10.1.1")
+    @Verifies("10.1.2")
+    void windowsGrowAdditivelyWithoutCe(final DeviceUnderTest dut) throws Exception {
+        // One path: its count is the smaller of the path and connection windows, which grow by the same rule from the
+        // same ACKs (10.1.1, 10.1.2), so a window of either that does not grow holds the count back.
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.CONGESTION);
+            judgeAdditiveIncrease(testbed);
+        } catch (final org.mrconf.dut.DutControlException e) {
+            if (String.valueOf(e.getMessage()).contains("has failed")) {
+                throw org.mrconf.cases.Inconclusive.because("the DUT's connection timed out while the case withheld"
+                        + " ACKs between rounds, so the rounds could not be judged: " + e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Counts the packets in flight round by round, each round after an ACK of all of the previous without CE. A window
+     * below {@link #MIN_JUDGED_WINDOW} (a small declared first window, or a timer in the warm-up) first grows, up to
+     * {@link #MAX_GROWTH_ROUNDS} rounds: from any window, 1 / W per acknowledged packet adds at least half a packet a
+     * round and loses less than three packets in all over those rounds to rounding, so a window still below it after
+     * them did not grow as clause 10.1.1 says. Then {@link #ADDITIVE_ROUNDS} rounds are judged: the count grows by at
+     * least {@code ADDITIVE_ROUNDS - 3} and at most {@code ADDITIVE_ROUNDS + 2}.
+     */
+    private void judgeAdditiveIncrease(final Testbed testbed) throws Exception {
+        WindowRounds.warmUp(testbed, "10.1.1", 340);
+        final int maximum = testbed.profile().parameters().congestion().maxConnectionWindow();
+        if (maximum > 0 && maximum < MIN_JUDGED_WINDOW + ADDITIVE_ROUNDS) {
+            throw NotApplicable.because(String.format(
+                    "the device's configuration: its declared maximum connection window of %d (10.1.2, freedom F-24)"
+                            + " leaves too little room over %d packets to show %d rounds of growth; a larger declared"
+                            + " maximum would exercise it",
+                    maximum, MIN_JUDGED_WINDOW, ADDITIVE_ROUNDS));
+        }
+        final int mark = testbed.peer().mark();
+        postLongWrite(testbed, 351, LONG_WRITE);
+        final List<Integer> counts = new java.util.ArrayList<>();
+        counts.add(round(testbed, mark)[0]);
+        while (counts.get(counts.size() - 1) < MIN_JUDGED_WINDOW && counts.size() <= MAX_GROWTH_ROUNDS) {
+            counts.add(nextRound(testbed, mark));
+        }
+        final int grown = counts.get(counts.size() - 1);
+        if (grown < MIN_JUDGED_WINDOW) {
+            assertThat(grown - counts.get(0))
+                    .as(
+                            "10.1.1 and 10.1.2: growth of the packets in flight over %d rounds each acknowledged"
+                                    + " without CE (counts %s): about one packet per round trip (1 / W for each newly"
+                                    + " acknowledged packet)",
+                            counts.size() - 1, counts)
+                    .isGreaterThanOrEqualTo(counts.size() - 1 - 4);
+        }
+        final int from = counts.size() - 1;
+        for (int r = 0; r < ADDITIVE_ROUNDS; r++) {
+            counts.add(nextRound(testbed, mark));
+        }
+        final int last = counts.get(counts.size() - 1);
+        if (last + 1 >= 256 || (maximum > 0 && last + 1 >= maximum)) {
+            throw NotApplicable.because(String.format(
+                    "the device's configuration: its window reached %s within the rounds (%s), past which it need not"
+                            + " grow; smaller declared first windows would exercise it",
+                    last + 1 >= 256
+                            ? "the ceiling of 256 packets (10.1.1)"
+                            : "its declared maximum connection window of " + maximum + " (10.1.2, freedom F-24)",
+                    counts));
+        }
+        assertThat(last - grown)
+                .as(
+                        "10.1.1 and 10.1.2: growth of the packets in flight over the %d rounds after round %d, each"
+                                + " acknowledged without CE (counts %s): about one packet per round trip (1 / W for"
+                                + " each newly acknowledged packet)",
+                        ADDITIVE_ROUNDS, from, counts)
+                .isBetween(ADDITIVE_ROUNDS - 3, ADDITIVE_ROUNDS + 2);
+        testbed.connection().autoAck(true);
+        acknowledgeAll(testbed, mark, new int[1], false);
+    }
+
+    /** Acknowledges everything since {@code mark} without CE and counts the next round on path 0. */
+    private static int nextRound(final Testbed testbed, final int mark) throws Exception {
+        final int next = testbed.peer().mark();
+        acknowledgeAll(testbed, mark, new int[1], false, WARM_UP_RTT.toNanos());
+        final int count = round(testbed, next)[0];
+        requireDataLeft(testbed, mark);
+        return count;
+    }
+
+    /**
      * Whether the declared first connection window (undeclared: unbounded, as for a device without the congestion
      * profile) exceeds what two paths' windows can reach in the case's rounds, so that it never binds them: the
      * larger of the declared first path window and {@link #MIN_JUDGED_WINDOW}, plus a packet per growth round and
