@@ -5,7 +5,6 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import java.util.Locale;
 import java.util.Optional;
 import org.apiguardian.api.API;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The one rule every timing check of the suite follows on a loaded host: a measured delay (a timer's interval, a
@@ -64,7 +63,7 @@ public final class StallAllowance {
 
     /**
      * Applies the rule to a check measured over {@code [fromNs, toNs]} on the monitor's clock: throws
-     * INCONCLUSIVE ({@link TestAbortedException}) when {@code missNs} is positive and no larger than the longest stall
+     * INCONCLUSIVE ({@link HostStalled}) when {@code missNs} is positive and no larger than the longest stall
      * of that window; returns otherwise, and the check then judges as it would without the rule.
      */
     public static void excuse(
@@ -75,7 +74,7 @@ public final class StallAllowance {
         final Optional<String> reason =
                 reason(what, missNs, stalls.longestStallNs(Math.min(fromNs, toNs), Math.max(fromNs, toNs)));
         if (reason.isPresent()) {
-            throw new TestAbortedException(reason.get());
+            throw new HostStalled(reason.get());
         }
     }
 

@@ -443,6 +443,17 @@ class TimerCase {
     static void backOffUnanswered(
             final DeviceUnderTest dut, final long wrId, final int seed, final String clause, final boolean repath)
             throws Exception {
+        // The backoff is watched over seconds of intervals: a host stall in any one leaves the attempt undecided, and
+        // a new connection may meet none.
+        org.mrconf.peer.HostStalled.retry(STALLED_ATTEMPTS, () -> backOffOnce(dut, wrId, seed, clause, repath));
+    }
+
+    /** How many connections {@link #backOffUnanswered} tries while a host stall leaves each undecided. */
+    private static final int STALLED_ATTEMPTS = 3;
+
+    private static void backOffOnce(
+            final DeviceUnderTest dut, final long wrId, final int seed, final String clause, final boolean repath)
+            throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1)) {
             final DeviceDeclaration.Timers timers =
                     testbed.profile().parameters().timers();
