@@ -88,7 +88,7 @@ public final class Endpoint implements PacketReceiver {
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,
                 config.mtuBytes() + (config.defects().has(Defect.MTU_WITHOUT_IP_HEADER) ? config.ipHeaderBytes() : 0),
-                config.defects(),
+                state.seams.outbound(),
                 config.offers(Feature.CONGESTION) || config.defects().has(Defect.CONGESTION_REPORTED_UNCLAIMED));
         this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);

@@ -1,0 +1,19 @@
+package org.mrconf.transport;
+
+import java.util.Objects;
+
+/**
+ * The seams of the reference transport: for each component, the decisions the spec fixes, which the clean reference
+ * answers as the spec says ({@link #CORRECT}) and a self-validation run answers wrongly, one deliberate defect at a
+ * time (built by {@code org.mrconf.transport.defects.DefectSeams}). The transport itself never asks which defects are active.
+ *
+ * @param outbound how {@link OutboundPackets} encodes what it sends
+ */
+public record TransportSeams(OutboundSeam outbound) {
+    /** The spec's answer at every seam: the clean reference. */
+    public static final TransportSeams CORRECT = new TransportSeams(OutboundSeam.CORRECT);
+
+    public TransportSeams {
+        Objects.requireNonNull(outbound, "outbound");
+    }
+}

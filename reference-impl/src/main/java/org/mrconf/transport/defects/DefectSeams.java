@@ -1,0 +1,110 @@
+package org.mrconf.transport.defects;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.mrconf.defect.Defect;
+import org.mrconf.defect.Defects;
+import org.mrconf.transport.OutboundSeam;
+import org.mrconf.transport.TransportSeams;
+
+/**
+ * Builds the transport's seams for a set of active defects. Each defect committed inside the transport is one class,
+ * named for it, in the subpackage of {@code org.mrconf.transport.defects} of its seam: it wraps the seam built so far and
+ * changes only the decisions the defect gets wrong, forwarding the rest. Several defects active at one seam wrap one
+ * another in catalogue order, so {@code --defect a,b} commits both. A defect in no table here is committed outside
+ * {@code org.mrconf.transport} (agent, soft DUT) or still read as a flag by a transport class not yet moved to seams.
+ */
+public final class DefectSeams {
+    /** The defects at {@link OutboundSeam}: what {@code OutboundPackets} writes into a packet. */
+    private static final Table<OutboundSeam> OUTBOUND = new Table<>(OutboundSeam.CORRECT)
+            .put(Defect.RETRANSMIT_WITHOUT_FLAG, org.mrconf.transport.defects.outbound.RetransmitWithoutFlag::new)
+            .put(Defect.RETRANSMIT_ON_OTHER_PATH, org.mrconf.transport.defects.outbound.RetransmitOnOtherPath::new)
+            .put(
+                    Defect.UNHEALTHY_PATH_RESENDS_ELSEWHERE,
+                    org.mrconf.transport.defects.outbound.UnhealthyPathResendsElsewhere::new)
+            .put(Defect.RETRANSMIT_STALE_TIMESTAMP, org.mrconf.transport.defects.outbound.RetransmitStaleTimestamp::new)
+            .put(Defect.SACK_FIRST_WORD_ONLY, org.mrconf.transport.defects.outbound.SackFirstWordOnly::new)
+            .put(Defect.NOT_ECT_ON_DATA, org.mrconf.transport.defects.outbound.NotEctOnData::new)
+            .put(Defect.PROBE_NOT_ECT, org.mrconf.transport.defects.outbound.ProbeNotEct::new)
+            .put(Defect.NONZERO_RESERVED_ON_SEND, org.mrconf.transport.defects.outbound.NonzeroReservedOnSend::new)
+            .put(Defect.SEND_MINOR_VERSION, org.mrconf.transport.defects.outbound.SendMinorVersion::new)
+            .put(Defect.MESSAGE_LENGTH_PER_PACKET, org.mrconf.transport.defects.outbound.MessageLengthPerPacket::new)
+            .put(Defect.PER_PACKET_REMOTE_ADDRESS, org.mrconf.transport.defects.outbound.PerPacketRemoteAddress::new)
+            .put(Defect.RSN_FROM_MSN, org.mrconf.transport.defects.outbound.RsnFromMsn::new)
+            .put(Defect.READ_RESPONSE_MSN_ZERO, org.mrconf.transport.defects.outbound.ReadResponseMsnZero::new)
+            .put(Defect.CRC_LITTLE_ENDIAN, org.mrconf.transport.defects.outbound.CrcLittleEndian::new)
+            .put(Defect.SHIM_BEFORE_HEADER, org.mrconf.transport.defects.outbound.ShimBeforeHeader::new)
+            .put(Defect.ACK_LAST_RECEIVED_PSN, org.mrconf.transport.defects.outbound.AckLastReceivedPsn::new)
+            .put(Defect.SACK_MSB_FIRST, org.mrconf.transport.defects.outbound.SackMsbFirst::new)
+            .put(Defect.NACK_ON_PATH_ZERO, org.mrconf.transport.defects.outbound.NackOnPathZero::new)
+            .put(
+                    Defect.RECEIVER_NOT_READY_WRONG_CODE,
+                    org.mrconf.transport.defects.outbound.ReceiverNotReadyWrongCode::new)
+            .put(Defect.MESSAGE_TOO_LONG_WRONG_CODE, org.mrconf.transport.defects.outbound.MessageTooLongWrongCode::new)
+            .put(Defect.INVALID_REQUEST_WRONG_CODE, org.mrconf.transport.defects.outbound.InvalidRequestWrongCode::new)
+            .put(Defect.OUT_OF_WINDOW_WRONG_CODE, org.mrconf.transport.defects.outbound.OutOfWindowWrongCode::new)
+            .put(Defect.BOUNDS_WRONG_CODE, org.mrconf.transport.defects.outbound.BoundsWrongCode::new)
+            .put(Defect.ACK_REPORTS_ANOTHER_PATH, org.mrconf.transport.defects.outbound.AckReportsAnotherPath::new)
+            .put(Defect.CE_COUNT_NEVER_SET, org.mrconf.transport.defects.outbound.CeCountNeverSet::new)
+            .put(Defect.NACK_RESETS_CE_COUNT, org.mrconf.transport.defects.outbound.NackResetsCeCount::new);
+
+    private static final List<Table<?>> TABLES = List.of(OUTBOUND);
+
+    private DefectSeams() {}
+
+    /** The seams that commit exactly {@code defects}; {@link TransportSeams#CORRECT} when none is active. */
+    public static TransportSeams of(final Defects defects) {
+        if (defects.isEmpty()) {
+            return TransportSeams.CORRECT;
+        }
+        return new TransportSeams(OUTBOUND.chain(defects));
+    }
+
+    /** Each defect committed at a transport seam, with the class that commits it. */
+    static Map<Defect, Class<?>> seamClasses() {
+        final Map<Defect, Class<?>> classes = new EnumMap<>(Defect.class);
+        for (final Table<?> table : TABLES) {
+            table.classesInto(classes);
+        }
+        return classes;
+    }
+
+    /** One seam's defects, each with the constructor of its class, which wraps the next seam. */
+    private static final class Table<S> {
+        private final Map<Defect, UnaryOperator<S>> wraps = new EnumMap<>(Defect.class);
+        private final S correct;
+
+        Table(final S correct) {
+            this.correct = correct;
+        }
+
+        Table<S> put(final Defect defect, final UnaryOperator<S> wrap) {
+            if (wraps.put(defect, wrap) != null) {
+                throw new IllegalStateException(defect + " twice at one seam");
+            }
+            return this;
+        }
+
+        /** The correct seam wrapped by each active defect of this table, in catalogue order. */
+        S chain(final Defects defects) {
+            S seam = correct;
+            for (final Defect defect : defects.active()) {
+                final UnaryOperator<S> wrap = wraps.get(defect);
+                if (wrap != null) {
+                    seam = wrap.apply(seam);
+                }
+            }
+            return seam;
+        }
+
+        void classesInto(final Map<Defect, Class<?>> classes) {
+            wraps.forEach((defect, wrap) -> {
+                if (classes.put(defect, wrap.apply(correct).getClass()) != null) {
+                    throw new IllegalStateException(defect + " at two seams");
+                }
+            });
+        }
+    }
+}
