@@ -67,16 +67,18 @@ final class Connection {
             receivePaths[p] = new PathReceiver(p, ignoreInitialPsn ? 0 : config.initialReceivePsn());
         }
         // Without the congestion profile the connection window never grows past the first one (clause 10.1.6).
+        final SenderSeam seam = endpointConfig.seams().sender();
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
                 AimdWindow.largest(
                         endpointConfig,
+                        seam,
                         endpointConfig.initialConnectionWindow(),
                         endpointConfig.defects().has(org.mrconf.defect.Defect.MAXIMUM_CONNECTION_WINDOW_EXCEEDED)
                                 ? EndpointConfig.UNBOUNDED_CONNECTION_WINDOW // the defect: declared, not kept
                                 : endpointConfig.maxConnectionWindow()),
                 endpointConfig.decreaseFactor(),
-                endpointConfig.defects());
+                seam);
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.
         this.pacer = new Pacer(endpointConfig.lineRateBitsPerSecond(), 4L * endpointConfig.mtuBytes(), nowNs);
         this.lastHeardNs = nowNs;

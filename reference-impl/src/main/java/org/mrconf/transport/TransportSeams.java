@@ -5,15 +5,18 @@ import java.util.Objects;
 /**
  * The seams of the reference transport: for each component, the decisions the spec fixes, which the clean reference
  * answers as the spec says ({@link #CORRECT}) and a self-validation run answers wrongly, one deliberate defect at a
- * time (built by {@code org.mrconf.transport.defects.DefectSeams}). The transport itself never asks which defects are active.
+ * time (built by {@code org.mrconf.transport.defects.DefectSeams}). The transport itself never asks which defects
+ * are active.
  *
- * @param outbound how {@link OutboundPackets} encodes what it sends
+ * @param outbound what {@code OutboundPackets} writes into a packet
+ * @param sender a sending path's PSNs, timers and windows
  */
-public record TransportSeams(OutboundSeam outbound) {
+public record TransportSeams(OutboundSeam outbound, SenderSeam sender) {
     /** The spec's answer at every seam: the clean reference. */
-    public static final TransportSeams CORRECT = new TransportSeams(OutboundSeam.CORRECT);
+    public static final TransportSeams CORRECT = new TransportSeams(OutboundSeam.CORRECT, SenderSeam.CORRECT);
 
     public TransportSeams {
         Objects.requireNonNull(outbound, "outbound");
+        Objects.requireNonNull(sender, "sender");
     }
 }

@@ -26,25 +26,19 @@ class TransportReadsNoDefectTest {
      */
     private static final Set<String> NOT_YET_MOVED = Set.of(
             "AckHandler",
-            "AimdWindow",
             "CompletionDispatcher",
             "Connection",
-            "DecreaseSpacing",
             "EagerInvalidation",
             "Endpoint",
             "ForgottenWork",
             "InboundData",
             "InboundReads",
             "LateNackAtDelivery",
-            "PathSender",
             "PeerMessageLimit",
             "RateHint",
             "ReceiveDefects",
             "Refusals",
-            "ReorderTolerance",
-            "RttEstimator",
             "SendScheduler",
-            "TailLossProbe",
             "UnknownConnections");
 
     private static final String[] DEFECT_PACKAGES = {"org.mrconf.defect..", "org.mrconf.transport.defects.."};

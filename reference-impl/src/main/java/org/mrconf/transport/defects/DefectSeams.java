@@ -7,6 +7,7 @@ import java.util.function.UnaryOperator;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
 import org.mrconf.transport.OutboundSeam;
+import org.mrconf.transport.SenderSeam;
 import org.mrconf.transport.TransportSeams;
 
 /**
@@ -50,7 +51,35 @@ public final class DefectSeams {
             .put(Defect.CE_COUNT_NEVER_SET, org.mrconf.transport.defects.outbound.CeCountNeverSet::new)
             .put(Defect.NACK_RESETS_CE_COUNT, org.mrconf.transport.defects.outbound.NackResetsCeCount::new);
 
-    private static final List<Table<?>> TABLES = List.of(OUTBOUND);
+    /** The defects at {@link SenderSeam}: a sending path's PSNs, timers and windows. */
+    private static final Table<SenderSeam> SENDER = new Table<>(SenderSeam.CORRECT)
+            .put(Defect.INITIAL_PSN_IGNORED, org.mrconf.transport.defects.sender.InitialPsnIgnored::new)
+            .put(Defect.SEND_WINDOW_OFF_BY_ONE, org.mrconf.transport.defects.sender.SendWindowOffByOne::new)
+            .put(Defect.INITIAL_RTO_AT_MINIMUM, org.mrconf.transport.defects.sender.InitialRtoAtMinimum::new)
+            .put(Defect.BACKOFF_NOT_RESTORED, org.mrconf.transport.defects.sender.BackoffNotRestored::new)
+            .put(Defect.NO_RTO_BACKOFF, org.mrconf.transport.defects.sender.NoRtoBackoff::new)
+            .put(Defect.RTO_NOT_CLAMPED_TO_MAX, org.mrconf.transport.defects.sender.RtoNotClampedToMax::new)
+            .put(Defect.RTO_CAPPED_AT_511_MS, org.mrconf.transport.defects.sender.RtoCappedAt511Ms::new)
+            .put(
+                    Defect.WINDOWS_GROW_WITHOUT_CONGESTION,
+                    org.mrconf.transport.defects.sender.WindowsGrowWithoutCongestion::new)
+            .put(Defect.NO_MULTIPLICATIVE_DECREASE, org.mrconf.transport.defects.sender.NoMultiplicativeDecrease::new)
+            .put(Defect.DECREASE_ON_EVERY_CE_ACK, org.mrconf.transport.defects.sender.DecreaseOnEveryCeAck::new)
+            .put(Defect.WINDOW_GROWTH_EXPONENTIAL, org.mrconf.transport.defects.sender.WindowGrowthExponential::new)
+            .put(
+                    Defect.DECREASE_SPACED_FROM_LAST_CE_REPORT,
+                    org.mrconf.transport.defects.sender.DecreaseSpacedFromLastCeReport::new)
+            .put(
+                    Defect.CE_REPORT_GROWS_WINDOW_WITHIN_SRTT,
+                    org.mrconf.transport.defects.sender.CeReportGrowsWindowWithinSrtt::new)
+            .put(Defect.TAIL_PROBE_REPEATED, org.mrconf.transport.defects.sender.TailProbeRepeated::new)
+            .put(
+                    Defect.TAIL_PROBE_RESENT_ON_OLD_ENTROPY,
+                    org.mrconf.transport.defects.sender.TailProbeResentOnOldEntropy::new)
+            .put(Defect.REORDER_TOLERANCE_IGNORED, org.mrconf.transport.defects.sender.ReorderToleranceIgnored::new)
+            .put(Defect.REORDER_TIME_FROM_SEND, org.mrconf.transport.defects.sender.ReorderTimeFromSend::new);
+
+    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER);
 
     private DefectSeams() {}
 
@@ -59,7 +88,7 @@ public final class DefectSeams {
         if (defects.isEmpty()) {
             return TransportSeams.CORRECT;
         }
-        return new TransportSeams(OUTBOUND.chain(defects));
+        return new TransportSeams(OUTBOUND.chain(defects), SENDER.chain(defects));
     }
 
     /** Each defect committed at a transport seam, with the class that commits it. */
