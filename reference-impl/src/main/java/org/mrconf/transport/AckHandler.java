@@ -73,7 +73,7 @@ final class AckHandler {
         this.receivesKeptAfterFailure = defects.has(org.mrconf.defect.Defect.RECEIVES_KEPT_AFTER_FAILURE);
         this.nackFieldsUnchecked = defects.has(org.mrconf.defect.Defect.NACK_FIELDS_UNCHECKED);
         this.staleNackFailsStreamHead = defects.has(org.mrconf.defect.Defect.STALE_NACK_FAILS_STREAM_HEAD);
-        this.lateNackAtDelivery = new LateNackAtDelivery(defects);
+        this.lateNackAtDelivery = new LateNackAtDelivery(state.seams.connection());
         this.reorderedAckCountedInvalid = defects.has(org.mrconf.defect.Defect.REORDERED_ACK_COUNTED_INVALID);
         this.outOfWindowResentAtOnce = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_RESENT_AT_ONCE);
         this.nackCodeCheckedAgainstOpcode = defects.has(org.mrconf.defect.Defect.NACK_CODE_CHECKED_AGAINST_OPCODE);

@@ -93,7 +93,7 @@ public final class Endpoint implements PacketReceiver {
         this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
         this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
         this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
-        this.forgottenWork = new ForgottenWork(config.defects());
+        this.forgottenWork = new ForgottenWork(state.seams.connection());
         this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
         this.ackRequestOnAckAnswered = config.defects().has(Defect.ACK_REQUEST_ON_ACK_ANSWERED);
         this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
@@ -107,7 +107,7 @@ public final class Endpoint implements PacketReceiver {
         this.inboundData = new InboundData(state, out, completions, rateHint);
         this.scheduler = new SendScheduler(state, out, completions, ackHandler);
         this.unknownConnections = new UnknownConnections(state, out);
-        this.eagerInvalidation = new EagerInvalidation(config.defects());
+        this.eagerInvalidation = new EagerInvalidation(state.seams.connection());
         this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
         this.lastNowNs = clock.nanoTime();
     }

@@ -10,13 +10,16 @@ import java.util.Objects;
  *
  * @param outbound what {@code OutboundPackets} writes into a packet
  * @param sender a sending path's PSNs, timers and windows
+ * @param connection a connection's own state and its peers
  */
-public record TransportSeams(OutboundSeam outbound, SenderSeam sender) {
+public record TransportSeams(OutboundSeam outbound, SenderSeam sender, ConnectionSeam connection) {
     /** The spec's answer at every seam: the clean reference. */
-    public static final TransportSeams CORRECT = new TransportSeams(OutboundSeam.CORRECT, SenderSeam.CORRECT);
+    public static final TransportSeams CORRECT =
+            new TransportSeams(OutboundSeam.CORRECT, SenderSeam.CORRECT, ConnectionSeam.CORRECT);
 
     public TransportSeams {
         Objects.requireNonNull(outbound, "outbound");
         Objects.requireNonNull(sender, "sender");
+        Objects.requireNonNull(connection, "connection");
     }
 }

@@ -27,19 +27,11 @@ class TransportReadsNoDefectTest {
     private static final Set<String> NOT_YET_MOVED = Set.of(
             "AckHandler",
             "CompletionDispatcher",
-            "Connection",
-            "EagerInvalidation",
             "Endpoint",
-            "ForgottenWork",
             "InboundData",
             "InboundReads",
-            "LateNackAtDelivery",
-            "PeerMessageLimit",
-            "RateHint",
             "ReceiveDefects",
-            "Refusals",
-            "SendScheduler",
-            "UnknownConnections");
+            "SendScheduler");
 
     private static final String[] DEFECT_PACKAGES = {"org.mrconf.defect..", "org.mrconf.transport.defects.."};
 

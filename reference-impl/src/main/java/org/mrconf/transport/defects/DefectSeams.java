@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
+import org.mrconf.transport.ConnectionSeam;
 import org.mrconf.transport.OutboundSeam;
 import org.mrconf.transport.SenderSeam;
 import org.mrconf.transport.TransportSeams;
@@ -79,7 +80,64 @@ public final class DefectSeams {
             .put(Defect.REORDER_TOLERANCE_IGNORED, org.mrconf.transport.defects.sender.ReorderToleranceIgnored::new)
             .put(Defect.REORDER_TIME_FROM_SEND, org.mrconf.transport.defects.sender.ReorderTimeFromSend::new);
 
-    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER);
+    /** The defects at {@link ConnectionSeam}: a connection's own state and its peers. */
+    private static final Table<ConnectionSeam> CONNECTION = new Table<>(ConnectionSeam.CORRECT)
+            .put(Defect.SAME_ENTROPY_ALL_PATHS, org.mrconf.transport.defects.connection.SameEntropyAllPaths::new)
+            .put(Defect.IGNORE_INITIAL_PSN, org.mrconf.transport.defects.connection.IgnoreInitialPsn::new)
+            .put(Defect.READ_WAIT_NEVER_TIMES_OUT, org.mrconf.transport.defects.connection.ReadWaitNeverTimesOut::new)
+            .put(
+                    Defect.MAXIMUM_CONNECTION_WINDOW_EXCEEDED,
+                    org.mrconf.transport.defects.connection.MaximumConnectionWindowExceeded::new)
+            .put(
+                    Defect.RECEIVE_RING_GROWN_WITH_STALE_INDEX,
+                    org.mrconf.transport.defects.connection.ReceiveRingGrownWithStaleIndex::new)
+            .put(
+                    Defect.MESSAGE_RING_GROWN_WITH_STALE_INDEX,
+                    org.mrconf.transport.defects.connection.MessageRingGrownWithStaleIndex::new)
+            .put(
+                    Defect.FAIR_SHARE_COUNTS_READ_REQUESTS,
+                    org.mrconf.transport.defects.connection.FairShareCountsReadRequests::new)
+            .put(
+                    Defect.FAIR_SHARE_COUNTS_IDLE_CONNECTIONS,
+                    org.mrconf.transport.defects.connection.FairShareCountsIdleConnections::new)
+            .put(Defect.FAIR_SHARE_NEVER_FORGETS, org.mrconf.transport.defects.connection.FairShareNeverForgets::new)
+            .put(
+                    Defect.FAIR_SHARE_DISCOUNTS_A_LONE_SENDER,
+                    org.mrconf.transport.defects.connection.FairShareDiscountsALoneSender::new)
+            .put(
+                    Defect.UNKNOWN_CONNECTION_NACK_FLOOD,
+                    org.mrconf.transport.defects.connection.UnknownConnectionNackFlood::new)
+            .put(
+                    Defect.UNKNOWN_CONNECTION_NACK_WITH_OWN_IDS,
+                    org.mrconf.transport.defects.connection.UnknownConnectionNackWithOwnIds::new)
+            .put(
+                    Defect.UNKNOWN_CONNECTION_NACK_MATCHED_BY_LOCAL_ID,
+                    org.mrconf.transport.defects.connection.UnknownConnectionNackMatchedByLocalId::new)
+            .put(
+                    Defect.UNKNOWN_CONNECTION_NACK_MATCHED_WITHOUT_PSN,
+                    org.mrconf.transport.defects.connection.UnknownConnectionNackMatchedWithoutPsn::new)
+            .put(Defect.NACK_QUEUED_BEHIND_ACK, org.mrconf.transport.defects.connection.NackQueuedBehindAck::new)
+            .put(
+                    Defect.REJECTED_MESSAGE_REJECTED_AGAIN,
+                    org.mrconf.transport.defects.connection.RejectedMessageRejectedAgain::new)
+            .put(
+                    Defect.TEARDOWN_FORGETS_UNSTARTED_WORK,
+                    org.mrconf.transport.defects.connection.TeardownForgetsUnstartedWork::new)
+            .put(
+                    Defect.TEARDOWN_FORGETS_WAITING_READ,
+                    org.mrconf.transport.defects.connection.TeardownForgetsWaitingRead::new)
+            .put(
+                    Defect.WHOLLY_SENT_SOURCE_FAILS_CONNECTION,
+                    org.mrconf.transport.defects.connection.WhollySentSourceFailsConnection::new)
+            .put(
+                    Defect.WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION,
+                    org.mrconf.transport.defects.connection.WhollySentSourceCompletesAtInvalidation::new)
+            .put(Defect.FINISHED_ONLY_AT_DELIVERY, org.mrconf.transport.defects.connection.FinishedOnlyAtDelivery::new)
+            .put(
+                    Defect.PEER_MESSAGE_LIMIT_IGNORED,
+                    org.mrconf.transport.defects.connection.PeerMessageLimitIgnored::new);
+
+    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER, CONNECTION);
 
     private DefectSeams() {}
 
@@ -88,7 +146,7 @@ public final class DefectSeams {
         if (defects.isEmpty()) {
             return TransportSeams.CORRECT;
         }
-        return new TransportSeams(OUTBOUND.chain(defects), SENDER.chain(defects));
+        return new TransportSeams(OUTBOUND.chain(defects), SENDER.chain(defects), CONNECTION.chain(defects));
     }
 
     /** Each defect committed at a transport seam, with the class that commits it. */
