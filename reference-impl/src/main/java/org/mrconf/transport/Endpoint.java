@@ -83,7 +83,8 @@ public final class Endpoint implements PacketReceiver {
         this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
         this.foreignSourceKeepsAlive = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_KEEPS_ALIVE);
         this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED) && config.ipv6();
-        this.completions = new CompletionDispatcher(state.counters, config.defects(), config.flushedReceiveNamesSend());
+        this.completions =
+                new CompletionDispatcher(state.counters, state.seams.completion(), config.flushedReceiveNamesSend());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,

@@ -11,15 +11,28 @@ import java.util.Objects;
  * @param outbound what {@code OutboundPackets} writes into a packet
  * @param sender a sending path's PSNs, timers and windows
  * @param connection a connection's own state and its peers
+ * @param completion completions and the responder side of a READ
+ * @param scheduler what is sent next, on which path, and what a timeout does
  */
-public record TransportSeams(OutboundSeam outbound, SenderSeam sender, ConnectionSeam connection) {
+public record TransportSeams(
+        OutboundSeam outbound,
+        SenderSeam sender,
+        ConnectionSeam connection,
+        CompletionSeam completion,
+        SchedulerSeam scheduler) {
     /** The spec's answer at every seam: the clean reference. */
-    public static final TransportSeams CORRECT =
-            new TransportSeams(OutboundSeam.CORRECT, SenderSeam.CORRECT, ConnectionSeam.CORRECT);
+    public static final TransportSeams CORRECT = new TransportSeams(
+            OutboundSeam.CORRECT,
+            SenderSeam.CORRECT,
+            ConnectionSeam.CORRECT,
+            CompletionSeam.CORRECT,
+            SchedulerSeam.CORRECT);
 
     public TransportSeams {
         Objects.requireNonNull(outbound, "outbound");
         Objects.requireNonNull(sender, "sender");
         Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(completion, "completion");
+        Objects.requireNonNull(scheduler, "scheduler");
     }
 }

@@ -6,8 +6,10 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
+import org.mrconf.transport.CompletionSeam;
 import org.mrconf.transport.ConnectionSeam;
 import org.mrconf.transport.OutboundSeam;
+import org.mrconf.transport.SchedulerSeam;
 import org.mrconf.transport.SenderSeam;
 import org.mrconf.transport.TransportSeams;
 
@@ -137,7 +139,73 @@ public final class DefectSeams {
                     Defect.PEER_MESSAGE_LIMIT_IGNORED,
                     org.mrconf.transport.defects.connection.PeerMessageLimitIgnored::new);
 
-    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER, CONNECTION);
+    /** The defects at {@link CompletionSeam}: completions and the responder side of a READ. */
+    private static final Table<CompletionSeam> COMPLETION = new Table<>(CompletionSeam.CORRECT)
+            .put(
+                    Defect.COMPLETIONS_OUT_OF_MSN_ORDER,
+                    org.mrconf.transport.defects.completion.CompletionsOutOfMsnOrder::new)
+            .put(
+                    Defect.HOL_BLOCKING_ACROSS_STREAMS,
+                    org.mrconf.transport.defects.completion.HolBlockingAcrossStreams::new)
+            .put(
+                    Defect.ERROR_COMPLETION_OUT_OF_ORDER,
+                    org.mrconf.transport.defects.completion.ErrorCompletionOutOfOrder::new)
+            .put(
+                    Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES,
+                    org.mrconf.transport.defects.completion.ReceiveCompletionOvertakesSilentMessages::new)
+            .put(
+                    Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE,
+                    org.mrconf.transport.defects.completion.ReadResponseAgreementBeforeHandle::new)
+            .put(Defect.FAILURE_STATUS_UNIFORM, org.mrconf.transport.defects.completion.FailureStatusUniform::new)
+            .put(
+                    Defect.PARTLY_FILLED_RECEIVE_NEVER_FLUSHED,
+                    org.mrconf.transport.defects.completion.PartlyFilledReceiveNeverFlushed::new)
+            .put(
+                    Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS,
+                    org.mrconf.transport.defects.completion.UnknownKeyNackedAsBounds::new)
+            .put(Defect.IGNORE_REMOTE_READ_FLAG, org.mrconf.transport.defects.completion.IgnoreRemoteReadFlag::new)
+            .put(
+                    Defect.BOUNDS_CHECKED_BEFORE_ACCESS,
+                    org.mrconf.transport.defects.completion.BoundsCheckedBeforeAccess::new)
+            .put(Defect.EMPTY_RANGE_UNCHECKED, org.mrconf.transport.defects.completion.EmptyRangeUnchecked::new)
+            .put(Defect.READ_RESPONSE_SHORT, org.mrconf.transport.defects.completion.ReadResponseShort::new)
+            .put(
+                    Defect.READ_COMPLETES_ON_LAST_SEGMENT,
+                    org.mrconf.transport.defects.completion.ReadCompletesOnLastSegment::new)
+            .put(
+                    Defect.INVALIDATED_SINK_COMPLETES_SUCCESS,
+                    org.mrconf.transport.defects.completion.InvalidatedSinkCompletesSuccess::new);
+
+    /** The defects at {@link SchedulerSeam}: what is sent next, on which path, and what a timeout does. */
+    private static final Table<SchedulerSeam> SCHEDULER = new Table<>(SchedulerSeam.CORRECT)
+            .put(
+                    Defect.INVALIDATION_MISSES_QUEUED_SENDS,
+                    org.mrconf.transport.defects.scheduler.InvalidationMissesQueuedSends::new)
+            .put(Defect.INVALIDATED_SOURCE_RESENT, org.mrconf.transport.defects.scheduler.InvalidatedSourceResent::new)
+            .put(Defect.SPRAY_FIRST_PATH_ONLY, org.mrconf.transport.defects.scheduler.SprayFirstPathOnly::new)
+            .put(Defect.SPRAY_ROUND_ROBIN_ONLY, org.mrconf.transport.defects.scheduler.SprayRoundRobinOnly::new)
+            .put(
+                    Defect.SPRAY_POINTER_MOVES_ON_TIES_ONLY,
+                    org.mrconf.transport.defects.scheduler.SprayPointerMovesOnTiesOnly::new)
+            .put(Defect.TIMEOUT_KEEPS_WINDOW, org.mrconf.transport.defects.scheduler.TimeoutKeepsWindow::new)
+            .put(Defect.GO_BACK_N, org.mrconf.transport.defects.scheduler.GoBackN::new)
+            .put(Defect.NO_REPATH_AFTER_RTO, org.mrconf.transport.defects.scheduler.NoRepathAfterRto::new)
+            .put(
+                    Defect.WAITING_PSN_RESENT_ON_TIMEOUT,
+                    org.mrconf.transport.defects.scheduler.WaitingPsnResentOnTimeout::new)
+            .put(Defect.NO_CONNECTION_TIMEOUT, org.mrconf.transport.defects.scheduler.NoConnectionTimeout::new)
+            .put(
+                    Defect.PATH_TIMER_ARMED_BY_CONNECTION_COUNT,
+                    org.mrconf.transport.defects.scheduler.PathTimerArmedByConnectionCount::new)
+            .put(
+                    Defect.SENDER_COMPLETES_BEFORE_ACK,
+                    org.mrconf.transport.defects.scheduler.SenderCompletesBeforeAck::new)
+            .put(
+                    Defect.INVALIDATED_UNSENT_SKIPPED,
+                    org.mrconf.transport.defects.scheduler.InvalidatedUnsentSkipped::new)
+            .put(Defect.CONNECTION_WINDOW_IGNORED, org.mrconf.transport.defects.scheduler.ConnectionWindowIgnored::new);
+
+    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER, CONNECTION, COMPLETION, SCHEDULER);
 
     private DefectSeams() {}
 
@@ -146,7 +214,12 @@ public final class DefectSeams {
         if (defects.isEmpty()) {
             return TransportSeams.CORRECT;
         }
-        return new TransportSeams(OUTBOUND.chain(defects), SENDER.chain(defects), CONNECTION.chain(defects));
+        return new TransportSeams(
+                OUTBOUND.chain(defects),
+                SENDER.chain(defects),
+                CONNECTION.chain(defects),
+                COMPLETION.chain(defects),
+                SCHEDULER.chain(defects));
     }
 
     /** Each defect committed at a transport seam, with the class that commits it. */
