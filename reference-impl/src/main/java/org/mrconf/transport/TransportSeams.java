@@ -13,20 +13,23 @@ import java.util.Objects;
  * @param connection a connection's own state and its peers
  * @param completion completions and the responder side of a READ
  * @param scheduler what is sent next, on which path, and what a timeout does
+ * @param ack what the sender does with ACKs and NACKs
  */
 public record TransportSeams(
         OutboundSeam outbound,
         SenderSeam sender,
         ConnectionSeam connection,
         CompletionSeam completion,
-        SchedulerSeam scheduler) {
+        SchedulerSeam scheduler,
+        AckSeam ack) {
     /** The spec's answer at every seam: the clean reference. */
     public static final TransportSeams CORRECT = new TransportSeams(
             OutboundSeam.CORRECT,
             SenderSeam.CORRECT,
             ConnectionSeam.CORRECT,
             CompletionSeam.CORRECT,
-            SchedulerSeam.CORRECT);
+            SchedulerSeam.CORRECT,
+            AckSeam.CORRECT);
 
     public TransportSeams {
         Objects.requireNonNull(outbound, "outbound");
@@ -34,5 +37,6 @@ public record TransportSeams(
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(completion, "completion");
         Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(ack, "ack");
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
+import org.mrconf.transport.AckSeam;
 import org.mrconf.transport.CompletionSeam;
 import org.mrconf.transport.ConnectionSeam;
 import org.mrconf.transport.OutboundSeam;
@@ -205,7 +206,56 @@ public final class DefectSeams {
                     org.mrconf.transport.defects.scheduler.InvalidatedUnsentSkipped::new)
             .put(Defect.CONNECTION_WINDOW_IGNORED, org.mrconf.transport.defects.scheduler.ConnectionWindowIgnored::new);
 
-    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER, CONNECTION, COMPLETION, SCHEDULER);
+    /** The defects at {@link AckSeam}: what the sender does with ACKs and NACKs. */
+    private static final Table<AckSeam> ACK = new Table<>(AckSeam.CORRECT)
+            .put(Defect.RECEIVER_NOT_READY_FATAL, org.mrconf.transport.defects.ack.ReceiverNotReadyFatal::new)
+            .put(Defect.RECEIVES_KEPT_AFTER_FAILURE, org.mrconf.transport.defects.ack.ReceivesKeptAfterFailure::new)
+            .put(Defect.NACK_FIELDS_UNCHECKED, org.mrconf.transport.defects.ack.NackFieldsUnchecked::new)
+            .put(Defect.STALE_NACK_FAILS_STREAM_HEAD, org.mrconf.transport.defects.ack.StaleNackFailsStreamHead::new)
+            .put(Defect.REORDERED_ACK_COUNTED_INVALID, org.mrconf.transport.defects.ack.ReorderedAckCountedInvalid::new)
+            .put(Defect.OUT_OF_WINDOW_RESENT_AT_ONCE, org.mrconf.transport.defects.ack.OutOfWindowResentAtOnce::new)
+            .put(
+                    Defect.NACK_CODE_CHECKED_AGAINST_OPCODE,
+                    org.mrconf.transport.defects.ack.NackCodeCheckedAgainstOpcode::new)
+            .put(Defect.ZERO_RETRY_AFTER_DROPPED, org.mrconf.transport.defects.ack.ZeroRetryAfterDropped::new)
+            .put(Defect.NACK_MATCHED_BY_MSN_ALONE, org.mrconf.transport.defects.ack.NackMatchedByMsnAlone::new)
+            .put(Defect.LATE_ACK_TAKEN_AS_NEW, org.mrconf.transport.defects.ack.LateAckTakenAsNew::new)
+            .put(Defect.LATE_ACK_ENDS_BACKOFF, org.mrconf.transport.defects.ack.LateAckEndsBackoff::new)
+            .put(Defect.LATE_ACK_RESETS_EXPIRY_COUNT, org.mrconf.transport.defects.ack.LateAckResetsExpiryCount::new)
+            .put(Defect.LATE_ACK_HEALS_PATH, org.mrconf.transport.defects.ack.LateAckHealsPath::new)
+            .put(Defect.RETRY_AFTER_IGNORED, org.mrconf.transport.defects.ack.RetryAfterIgnored::new)
+            .put(Defect.WAITING_PSN_LOST_ON_GAP, org.mrconf.transport.defects.ack.WaitingPsnLostOnGap::new)
+            .put(Defect.FINAL_NACK_RETRANSMITTED, org.mrconf.transport.defects.ack.FinalNackRetransmitted::new)
+            .put(Defect.BOUNDS_ERROR_MISREPORTED, org.mrconf.transport.defects.ack.BoundsErrorMisreported::new)
+            .put(
+                    Defect.PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0,
+                    org.mrconf.transport.defects.ack.PathTimerNotRestartedBeyondPath0::new)
+            .put(
+                    Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE,
+                    org.mrconf.transport.defects.ack.UnknownConnectionFailsOnlyMessage::new)
+            .put(
+                    Defect.INVALIDATED_SOURCE_COMPLETES_SUCCESS,
+                    org.mrconf.transport.defects.ack.InvalidatedSourceCompletesSuccess::new)
+            .put(Defect.RATE_HINT_IGNORED, org.mrconf.transport.defects.ack.RateHintIgnored::new)
+            .put(Defect.RATE_HINT_READ_AS_BYTES, org.mrconf.transport.defects.ack.RateHintReadAsBytes::new)
+            .put(Defect.DECREASE_APPLIED_TO_ALL_PATHS, org.mrconf.transport.defects.ack.DecreaseAppliedToAllPaths::new)
+            .put(Defect.CONNECTION_WINDOW_BLIND_TO_CE, org.mrconf.transport.defects.ack.ConnectionWindowBlindToCe::new)
+            .put(
+                    Defect.CONNECTION_DECREASE_SPACED_BY_MARKED_PATH,
+                    org.mrconf.transport.defects.ack.ConnectionDecreaseSpacedByMarkedPath::new)
+            .put(Defect.ONLY_FIRST_HOLE_LOST, org.mrconf.transport.defects.ack.OnlyFirstHoleLost::new)
+            .put(Defect.FIRST_HOLE_LEFT_TO_THE_TIMER, org.mrconf.transport.defects.ack.FirstHoleLeftToTheTimer::new)
+            .put(Defect.GAP_RESENDS_ON_EVERY_ACK, org.mrconf.transport.defects.ack.GapResendsOnEveryAck::new)
+            .put(Defect.RATE_HINT_FLOOR_IGNORED, org.mrconf.transport.defects.ack.RateHintFloorIgnored::new)
+            .put(Defect.UNHEALTHY_PATH_NOT_RECOVERED, org.mrconf.transport.defects.ack.UnhealthyPathNotRecovered::new)
+            .put(Defect.ECHO_IGNORED, org.mrconf.transport.defects.ack.EchoIgnored::new)
+            .put(Defect.HALF_WAY_PSN_TAKEN_AS_OLD, org.mrconf.transport.defects.ack.HalfWayPsnTakenAsOld::new)
+            .put(Defect.EMPTY_READ_COMPLETES_ON_ACK, org.mrconf.transport.defects.ack.EmptyReadCompletesOnAck::new)
+            .put(
+                    Defect.NACKED_PSN_ACKNOWLEDGED_FIRST,
+                    org.mrconf.transport.defects.ack.NackedPsnAcknowledgedFirst::new);
+
+    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER, CONNECTION, COMPLETION, SCHEDULER, ACK);
 
     private DefectSeams() {}
 
@@ -219,7 +269,8 @@ public final class DefectSeams {
                 SENDER.chain(defects),
                 CONNECTION.chain(defects),
                 COMPLETION.chain(defects),
-                SCHEDULER.chain(defects));
+                SCHEDULER.chain(defects),
+                ACK.chain(defects));
     }
 
     /** Each defect committed at a transport seam, with the class that commits it. */
