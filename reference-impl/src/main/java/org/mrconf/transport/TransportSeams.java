@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param completion completions and the responder side of a READ
  * @param scheduler what is sent next, on which path, and what a timeout does
  * @param ack what the sender does with ACKs and NACKs
+ * @param receive the receive path of data packets and READ requests, and the ACKs it answers with
+ * @param decode how a received packet's bytes are judged before the endpoint acts on it
+ * @param endpoint the endpoint's own decisions: verbs, segmentation, and which datagrams reach a connection
  */
 public record TransportSeams(
         OutboundSeam outbound,
@@ -21,7 +24,10 @@ public record TransportSeams(
         ConnectionSeam connection,
         CompletionSeam completion,
         SchedulerSeam scheduler,
-        AckSeam ack) {
+        AckSeam ack,
+        ReceiveSeam receive,
+        DecodeSeam decode,
+        EndpointSeam endpoint) {
     /** The spec's answer at every seam: the clean reference. */
     public static final TransportSeams CORRECT = new TransportSeams(
             OutboundSeam.CORRECT,
@@ -29,7 +35,10 @@ public record TransportSeams(
             ConnectionSeam.CORRECT,
             CompletionSeam.CORRECT,
             SchedulerSeam.CORRECT,
-            AckSeam.CORRECT);
+            AckSeam.CORRECT,
+            ReceiveSeam.CORRECT,
+            DecodeSeam.CORRECT,
+            EndpointSeam.CORRECT);
 
     public TransportSeams {
         Objects.requireNonNull(outbound, "outbound");
@@ -38,5 +47,8 @@ public record TransportSeams(
         Objects.requireNonNull(completion, "completion");
         Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(ack, "ack");
+        Objects.requireNonNull(receive, "receive");
+        Objects.requireNonNull(decode, "decode");
+        Objects.requireNonNull(endpoint, "endpoint");
     }
 }

@@ -9,7 +9,10 @@ import org.mrconf.defect.Defects;
 import org.mrconf.transport.AckSeam;
 import org.mrconf.transport.CompletionSeam;
 import org.mrconf.transport.ConnectionSeam;
+import org.mrconf.transport.DecodeSeam;
+import org.mrconf.transport.EndpointSeam;
 import org.mrconf.transport.OutboundSeam;
+import org.mrconf.transport.ReceiveSeam;
 import org.mrconf.transport.SchedulerSeam;
 import org.mrconf.transport.SenderSeam;
 import org.mrconf.transport.TransportSeams;
@@ -19,7 +22,8 @@ import org.mrconf.transport.TransportSeams;
  * named for it, in the subpackage of {@code org.mrconf.transport.defects} of its seam: it wraps the seam built so far and
  * changes only the decisions the defect gets wrong, forwarding the rest. Several defects active at one seam wrap one
  * another in catalogue order, so {@code --defect a,b} commits both. A defect in no table here is committed outside
- * {@code org.mrconf.transport} (agent, soft DUT) or still read as a flag by a transport class not yet moved to seams.
+ * {@code org.mrconf.transport}, by the agent or the soft DUT; {@code DefectSeamsTest} checks that every defect is one
+ * or the other.
  */
 public final class DefectSeams {
     /** The defects at {@link OutboundSeam}: what {@code OutboundPackets} writes into a packet. */
@@ -255,7 +259,151 @@ public final class DefectSeams {
                     Defect.NACKED_PSN_ACKNOWLEDGED_FIRST,
                     org.mrconf.transport.defects.ack.NackedPsnAcknowledgedFirst::new);
 
-    private static final List<Table<?>> TABLES = List.of(OUTBOUND, SENDER, CONNECTION, COMPLETION, SCHEDULER, ACK);
+    /** The defects at {@link ReceiveSeam}: the receive path of data packets and READ requests, and the ACKs it answers with. */
+    private static final Table<ReceiveSeam> RECEIVE = new Table<>(ReceiveSeam.CORRECT)
+            .put(Defect.LAST_PATH_REJECTED, org.mrconf.transport.defects.receive.LastPathRejected::new)
+            .put(Defect.FOUR_PATHS_ONLY, org.mrconf.transport.defects.receive.FourPathsOnly::new)
+            .put(Defect.SHARED_RECEIVE_STATE, org.mrconf.transport.defects.receive.SharedReceiveState::new)
+            .put(Defect.STREAM_BOUND_TO_PATH, org.mrconf.transport.defects.receive.StreamBoundToPath::new)
+            .put(Defect.DROP_ON_ENTROPY_CHANGE, org.mrconf.transport.defects.receive.DropOnEntropyChange::new)
+            .put(
+                    Defect.ACK_ENTROPY_FROM_FIRST_PACKET,
+                    org.mrconf.transport.defects.receive.AckEntropyFromFirstPacket::new)
+            .put(Defect.DROP_CE_MARKED, org.mrconf.transport.defects.receive.DropCeMarked::new)
+            .put(Defect.DROP_OUT_OF_ORDER, org.mrconf.transport.defects.receive.DropOutOfOrder::new)
+            .put(Defect.LAST_STREAM_REJECTED, org.mrconf.transport.defects.receive.LastStreamRejected::new)
+            .put(Defect.EIGHT_STREAMS_ONLY, org.mrconf.transport.defects.receive.EightStreamsOnly::new)
+            .put(Defect.UNSIGNED_PSN_COMPARE, org.mrconf.transport.defects.receive.UnsignedPsnCompare::new)
+            .put(Defect.RECEIVE_WINDOW_OFF_BY_ONE, org.mrconf.transport.defects.receive.ReceiveWindowOffByOne::new)
+            .put(Defect.DUPLICATE_SACKED_PLACED, org.mrconf.transport.defects.receive.DuplicateSackedPlaced::new)
+            .put(
+                    Defect.OUT_OF_ORDER_DROPPED_WITH_ACK,
+                    org.mrconf.transport.defects.receive.OutOfOrderDroppedWithAck::new)
+            .put(Defect.REORDER_BUFFER, org.mrconf.transport.defects.receive.ReorderBuffer::new)
+            .put(Defect.CUMULATIVE_OVER_GAP, org.mrconf.transport.defects.receive.CumulativeOverGap::new)
+            .put(
+                    Defect.WRITE_IGNORES_MESSAGE_OFFSET,
+                    org.mrconf.transport.defects.receive.WriteIgnoresMessageOffset::new)
+            .put(
+                    Defect.WRITE_ADDRESS_FROM_FIRST_PACKET,
+                    org.mrconf.transport.defects.receive.WriteAddressFromFirstPacket::new)
+            .put(Defect.IMMEDIATE_TRUNCATED, org.mrconf.transport.defects.receive.ImmediateTruncated::new)
+            .put(Defect.SEND_MATCHED_BY_MSN, org.mrconf.transport.defects.receive.SendMatchedByMsn::new)
+            .put(Defect.RNR_RECORDS_PSN, org.mrconf.transport.defects.receive.RnrRecordsPsn::new)
+            .put(
+                    Defect.SEND_LENGTH_CHECKED_PER_PACKET,
+                    org.mrconf.transport.defects.receive.SendLengthCheckedPerPacket::new)
+            .put(Defect.READ_REQUEST_REEXECUTED, org.mrconf.transport.defects.receive.ReadRequestReexecuted::new)
+            .put(Defect.UNCLAIMED_OPCODES_HANDLED, org.mrconf.transport.defects.receive.UnclaimedOpcodesHandled::new)
+            .put(Defect.ZERO_LENGTH_NOT_COMPLETED, org.mrconf.transport.defects.receive.ZeroLengthNotCompleted::new)
+            .put(Defect.STALE_PLACED, org.mrconf.transport.defects.receive.StalePlaced::new)
+            .put(
+                    Defect.OUTSTANDING_LIMIT_OFF_BY_ONE,
+                    org.mrconf.transport.defects.receive.OutstandingLimitOffByOne::new)
+            .put(Defect.CONFLICTING_SEGMENT_PLACED, org.mrconf.transport.defects.receive.ConflictingSegmentPlaced::new)
+            .put(Defect.STALE_NOT_ACKED, org.mrconf.transport.defects.receive.StaleNotAcked::new)
+            .put(Defect.IGNORE_REMOTE_WRITE_FLAG, org.mrconf.transport.defects.receive.IgnoreRemoteWriteFlag::new)
+            .put(
+                    Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE,
+                    org.mrconf.transport.defects.receive.IgnoreRemoteWriteFlagForImmediate::new)
+            .put(Defect.BOUNDS_CHECKED_PER_PACKET, org.mrconf.transport.defects.receive.BoundsCheckedPerPacket::new)
+            .put(Defect.BOUNDS_OFFSET_IN_32_BITS, org.mrconf.transport.defects.receive.BoundsOffsetIn32Bits::new)
+            .put(
+                    Defect.INVALIDATION_MISSES_POSTED_RECEIVES,
+                    org.mrconf.transport.defects.receive.InvalidationMissesPostedReceives::new)
+            .put(
+                    Defect.SEND_OVERRUNS_RECEIVE_BUFFER,
+                    org.mrconf.transport.defects.receive.SendOverrunsReceiveBuffer::new)
+            .put(Defect.OUT_OF_WINDOW_NOT_NACKED, org.mrconf.transport.defects.receive.OutOfWindowNotNacked::new)
+            .put(Defect.OUT_OF_WINDOW_PLACED, org.mrconf.transport.defects.receive.OutOfWindowPlaced::new)
+            .put(Defect.FINAL_NACK_PSN_NOT_RECORDED, org.mrconf.transport.defects.receive.FinalNackPsnNotRecorded::new)
+            .put(
+                    Defect.RECEIVER_NOT_READY_PSN_RECORDED,
+                    org.mrconf.transport.defects.receive.ReceiverNotReadyPsnRecorded::new)
+            .put(Defect.NACK_RATE_LIMIT_MISSING, org.mrconf.transport.defects.receive.NackRateLimitMissing::new)
+            .put(Defect.NO_IMMEDIATE_ACK_ON_GAP, org.mrconf.transport.defects.receive.NoImmediateAckOnGap::new)
+            .put(Defect.DUPLICATE_NOT_ACKNOWLEDGED, org.mrconf.transport.defects.receive.DuplicateNotAcknowledged::new)
+            .put(Defect.ACK_REQUEST_IGNORED, org.mrconf.transport.defects.receive.AckRequestIgnored::new)
+            .put(Defect.ACK_DELAY_IN_MILLISECONDS, org.mrconf.transport.defects.receive.AckDelayInMilliseconds::new)
+            .put(
+                    Defect.ACK_COALESCING_COUNT_IGNORED,
+                    org.mrconf.transport.defects.receive.AckCoalescingCountIgnored::new)
+            .put(Defect.TIMESTAMP_ECHO_STUCK, org.mrconf.transport.defects.receive.TimestampEchoStuck::new)
+            .put(
+                    Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS,
+                    org.mrconf.transport.defects.receive.TimestampEchoSkipsRetransmissions::new)
+            .put(Defect.CE_COUNTED_PER_CONNECTION, org.mrconf.transport.defects.receive.CeCountedPerConnection::new)
+            .put(Defect.CE_COUNTED_ONLY_WHEN_PLACED, org.mrconf.transport.defects.receive.CeCountedOnlyWhenPlaced::new)
+            .put(
+                    Defect.MESSAGE_LENGTH_LIMIT_UNCHECKED,
+                    org.mrconf.transport.defects.receive.MessageLengthLimitUnchecked::new)
+            .put(Defect.RNR_RETRY_HARD_CODED, org.mrconf.transport.defects.receive.RnrRetryHardCoded::new)
+            .put(
+                    Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS,
+                    org.mrconf.transport.defects.receive.RateHintMissingFromDuplicateAcks::new)
+            .put(Defect.READ_CLAIMED_BUT_MISSING, org.mrconf.transport.defects.receive.ReadClaimedButMissing::new)
+            .put(Defect.HALF_SPACE_PSN_AHEAD, org.mrconf.transport.defects.receive.HalfSpacePsnAhead::new)
+            .put(Defect.NO_ACK_AFTER_NACK, org.mrconf.transport.defects.receive.NoAckAfterNack::new)
+            .put(
+                    Defect.STREAM_CHECKED_BEFORE_WINDOW,
+                    org.mrconf.transport.defects.receive.StreamCheckedBeforeWindow::new)
+            .put(
+                    Defect.KEY_CHECKED_BEFORE_MESSAGE_STATE,
+                    org.mrconf.transport.defects.receive.KeyCheckedBeforeMessageState::new);
+
+    /** The defects at {@link DecodeSeam}: how a received packet's bytes are judged before the endpoint acts on it. */
+    private static final Table<DecodeSeam> DECODE = new Table<>(DecodeSeam.CORRECT)
+            .put(Defect.ACCEPT_BAD_CRC, org.mrconf.transport.defects.decode.AcceptBadCrc::new)
+            .put(Defect.STRICT_MINOR_VERSION, org.mrconf.transport.defects.decode.StrictMinorVersion::new)
+            .put(Defect.ACCEPT_ANY_MAJOR_VERSION, org.mrconf.transport.defects.decode.AcceptAnyMajorVersion::new)
+            .put(Defect.UNKNOWN_OPCODE_AS_WRITE, org.mrconf.transport.defects.decode.UnknownOpcodeAsWrite::new)
+            .put(Defect.LENGTH_FROM_DATAGRAM, org.mrconf.transport.defects.decode.LengthFromDatagram::new)
+            .put(Defect.SEGMENT_BOUNDS_UNCHECKED, org.mrconf.transport.defects.decode.SegmentBoundsUnchecked::new)
+            .put(
+                    Defect.READ_REQUEST_FIELDS_UNCHECKED,
+                    org.mrconf.transport.defects.decode.ReadRequestFieldsUnchecked::new)
+            .put(
+                    Defect.READ_REQUEST_SEGMENT_CHECKED,
+                    org.mrconf.transport.defects.decode.ReadRequestSegmentChecked::new)
+            .put(Defect.ACCEPT_SACK_BIT0, org.mrconf.transport.defects.decode.AcceptSackBit0::new)
+            .put(Defect.REJECT_NONZERO_RESERVED, org.mrconf.transport.defects.decode.RejectNonzeroReserved::new)
+            .put(Defect.CRC_CHECKED_FIRST, org.mrconf.transport.defects.decode.CrcCheckedFirst::new)
+            .put(
+                    Defect.UNKNOWN_NACK_CODE_AS_REMOTE_ACCESS,
+                    org.mrconf.transport.defects.decode.UnknownNackCodeAsRemoteAccess::new);
+
+    /** The defects at {@link EndpointSeam}: the endpoint's own decisions: verbs, segmentation, and which received datagrams reach a connection. */
+    private static final Table<EndpointSeam> ENDPOINT = new Table<>(EndpointSeam.CORRECT)
+            .put(
+                    Defect.INVALIDATED_KEY_STILL_VALID,
+                    org.mrconf.transport.defects.endpoint.InvalidatedKeyStillValid::new)
+            .put(
+                    Defect.RECEIVE_WITHOUT_LOCAL_WRITE,
+                    org.mrconf.transport.defects.endpoint.ReceiveWithoutLocalWrite::new)
+            .put(Defect.FOREIGN_SOURCE_ACCEPTED, org.mrconf.transport.defects.endpoint.ForeignSourceAccepted::new)
+            .put(Defect.FOREIGN_SOURCE_NACKED, org.mrconf.transport.defects.endpoint.ForeignSourceNacked::new)
+            .put(Defect.FOREIGN_SOURCE_KEEPS_ALIVE, org.mrconf.transport.defects.endpoint.ForeignSourceKeepsAlive::new)
+            .put(Defect.IPV6_RECEIVE_DROPPED, org.mrconf.transport.defects.endpoint.Ipv6ReceiveDropped::new)
+            .put(
+                    Defect.CONGESTION_REPORTED_UNCLAIMED,
+                    org.mrconf.transport.defects.endpoint.CongestionReportedUnclaimed::new)
+            .put(Defect.UNDERFILLED_SEGMENTS, org.mrconf.transport.defects.endpoint.UnderfilledSegments::new)
+            .put(Defect.MTU_WITHOUT_IP_HEADER, org.mrconf.transport.defects.endpoint.MtuWithoutIpHeader::new)
+            .put(Defect.NO_FLUSH_ON_DESTROY, org.mrconf.transport.defects.endpoint.NoFlushOnDestroy::new)
+            .put(
+                    Defect.FAILED_CONNECTION_STILL_RECEIVES,
+                    org.mrconf.transport.defects.endpoint.FailedConnectionStillReceives::new)
+            .put(Defect.ACK_REQUEST_ON_ACK_ANSWERED, org.mrconf.transport.defects.endpoint.AckRequestOnAckAnswered::new)
+            .put(
+                    Defect.PROBE_ECHOES_DATA_TIMESTAMP,
+                    org.mrconf.transport.defects.endpoint.ProbeEchoesDataTimestamp::new)
+            .put(Defect.PROBE_CE_NOT_COUNTED, org.mrconf.transport.defects.endpoint.ProbeCeNotCounted::new)
+            .put(Defect.SINK_HANDLE_REUSED, org.mrconf.transport.defects.endpoint.SinkHandleReused::new)
+            .put(Defect.MSN_PER_CONNECTION, org.mrconf.transport.defects.endpoint.MsnPerConnection::new)
+            .put(Defect.RECEIVED_ECN_IGNORED, org.mrconf.transport.defects.endpoint.ReceivedEcnIgnored::new);
+
+    private static final List<Table<?>> TABLES =
+            List.of(OUTBOUND, SENDER, CONNECTION, COMPLETION, SCHEDULER, ACK, RECEIVE, DECODE, ENDPOINT);
 
     private DefectSeams() {}
 
@@ -270,7 +418,10 @@ public final class DefectSeams {
                 CONNECTION.chain(defects),
                 COMPLETION.chain(defects),
                 SCHEDULER.chain(defects),
-                ACK.chain(defects));
+                ACK.chain(defects),
+                RECEIVE.chain(defects),
+                DECODE.chain(defects),
+                ENDPOINT.chain(defects));
     }
 
     /** Each defect committed at a transport seam, with the class that commits it. */

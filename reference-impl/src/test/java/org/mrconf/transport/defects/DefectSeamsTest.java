@@ -2,7 +2,14 @@ package org.mrconf.transport.defects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.mrconf.defect.Defect;
 import org.mrconf.defect.Defects;
@@ -17,6 +24,47 @@ class DefectSeamsTest {
             assertThat(type.getSimpleName()).isEqualTo(className(defect));
             assertThat(type.getPackageName()).startsWith("org.mrconf.transport.defects.");
         });
+    }
+
+    /**
+     * Every defect of the catalogue is committed: by its class at a transport seam, or (for the few that live outside
+     * the transport: the agent's reports, the soft DUT's sockets) by a reference class that reads its flag. A defect
+     * in neither place would be a catalogue entry the reference never commits, so the mapping cannot drift.
+     */
+    @Test
+    void everyDefectIsCommittedAtASeamOrOutsideTheTransport() {
+        final Map<Defect, Class<?>> atSeams = DefectSeams.seamClasses();
+        final Set<String> readOutside = new TreeSet<>();
+        for (final JavaClass javaClass : new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.mrconf")) {
+            if (javaClass.getPackageName().startsWith("org.mrconf.transport")
+                    || javaClass.getPackageName().startsWith("org.mrconf.defect")) {
+                continue;
+            }
+            for (final JavaFieldAccess access : javaClass.getFieldAccessesFromSelf()) {
+                if (access.getTargetOwner().isEquivalentTo(Defect.class)) {
+                    readOutside.add(access.getName());
+                }
+            }
+        }
+        final Set<Defect> nowhere = new TreeSet<>();
+        for (final Defect defect : Defect.values()) {
+            if (!atSeams.containsKey(defect) && !readOutside.contains(defect.name())) {
+                nowhere.add(defect);
+            }
+        }
+        assertThat(nowhere)
+                .as("defects committed neither at a transport seam nor outside the transport")
+                .isEmpty();
+        assertThat(atSeams).as("most defects live at the transport's seams").hasSizeGreaterThan(readOutside.size());
+    }
+
+    @Test
+    void eachDefectAtASeamChangesItsSeam() {
+        for (final Defect defect : DefectSeams.seamClasses().keySet()) {
+            assertThat(DefectSeams.of(Defects.of(defect))).as(defect.name()).isNotEqualTo(TransportSeams.CORRECT);
+        }
     }
 
     @Test
