@@ -10,108 +10,25 @@ import org.mrconf.wire.NackFlyweight;
  * 8, 9 and 10).
  */
 final class AckHandler {
+    /** The decisions the spec fixes here; see {@link AckSeam}. */
+    private final AckSeam seam;
+
     private static final long HALF_RANGE = 1L << 31;
 
     private final EndpointState state;
     private final CompletionDispatcher completions;
 
-    /** Self-validation defects (see {@link org.mrconf.defect.Defect}); all false when clean. */
-    private final boolean receiverNotReadyFatal;
-
-    private final boolean retryAfterIgnored;
-    private final boolean waitingPsnLostOnGap;
-    private final boolean finalNackRetransmitted;
-    private final boolean boundsErrorMisreported;
-    /** {@link org.mrconf.defect.Defect#PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0}. */
-    private final boolean pathTimerNotRestartedBeyondPath0;
-
-    private final boolean unknownConnectionFailsOnlyMessage;
-    private final boolean invalidatedSourceCompletesSuccess;
-    private final boolean rateHintIgnored;
-    private final boolean rateHintReadAsBytes;
-    private final boolean decreaseAppliedToAllPaths;
-    private final boolean connectionWindowBlindToCe;
-    private final boolean connectionDecreaseSpacedByMarkedPath;
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
-    private final boolean onlyFirstHoleLost;
-    /** {@link org.mrconf.defect.Defect#FIRST_HOLE_LEFT_TO_THE_TIMER}. */
-    private final boolean firstHoleLeftToTheTimer;
-
-    private final boolean gapResendsOnEveryAck;
-    private final boolean rateHintFloorIgnored;
     private final ReorderTolerance reorderTolerance;
-    private final boolean unhealthyPathNotRecovered;
-    private final boolean echoIgnored;
-    private final boolean nackedPsnAcknowledgedFirst;
-    private final boolean receivesKeptAfterFailure;
-    private final boolean nackFieldsUnchecked;
-    private final boolean staleNackFailsStreamHead;
-    /** Defect FINISHED_ONLY_AT_DELIVERY. */
     private final LateNackAtDelivery lateNackAtDelivery;
-
-    private final boolean reorderedAckCountedInvalid;
-    private final boolean outOfWindowResentAtOnce;
-    private final boolean nackCodeCheckedAgainstOpcode;
-    private final boolean zeroRetryAfterDropped;
-    private final boolean nackMatchedByMsnAlone;
-    private final boolean lateAckTakenAsNew;
-    private final boolean lateAckEndsBackoff;
-    private final boolean lateAckResetsExpiryCount;
-    private final boolean lateAckHealsPath;
-
-    private final boolean halfWayTakenAsOld;
-    private final boolean emptyReadCompletesOnAck;
-
     private final TailLossProbe tailLossProbe;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.tailLossProbe = new TailLossProbe(state.config);
         this.state = state;
         this.completions = completions;
-        final org.mrconf.defect.Defects defects = state.config.defects();
-        this.receiverNotReadyFatal = defects.has(org.mrconf.defect.Defect.RECEIVER_NOT_READY_FATAL);
-        this.receivesKeptAfterFailure = defects.has(org.mrconf.defect.Defect.RECEIVES_KEPT_AFTER_FAILURE);
-        this.nackFieldsUnchecked = defects.has(org.mrconf.defect.Defect.NACK_FIELDS_UNCHECKED);
-        this.staleNackFailsStreamHead = defects.has(org.mrconf.defect.Defect.STALE_NACK_FAILS_STREAM_HEAD);
-        this.lateNackAtDelivery = new LateNackAtDelivery(defects);
-        this.reorderedAckCountedInvalid = defects.has(org.mrconf.defect.Defect.REORDERED_ACK_COUNTED_INVALID);
-        this.outOfWindowResentAtOnce = defects.has(org.mrconf.defect.Defect.OUT_OF_WINDOW_RESENT_AT_ONCE);
-        this.nackCodeCheckedAgainstOpcode = defects.has(org.mrconf.defect.Defect.NACK_CODE_CHECKED_AGAINST_OPCODE);
-        this.zeroRetryAfterDropped = defects.has(org.mrconf.defect.Defect.ZERO_RETRY_AFTER_DROPPED);
-        this.nackMatchedByMsnAlone = defects.has(org.mrconf.defect.Defect.NACK_MATCHED_BY_MSN_ALONE);
-        this.lateAckTakenAsNew = defects.has(org.mrconf.defect.Defect.LATE_ACK_TAKEN_AS_NEW);
-        this.lateAckEndsBackoff = defects.has(org.mrconf.defect.Defect.LATE_ACK_ENDS_BACKOFF);
-        this.lateAckResetsExpiryCount = defects.has(org.mrconf.defect.Defect.LATE_ACK_RESETS_EXPIRY_COUNT);
-        this.lateAckHealsPath = defects.has(org.mrconf.defect.Defect.LATE_ACK_HEALS_PATH);
-        this.retryAfterIgnored = defects.has(org.mrconf.defect.Defect.RETRY_AFTER_IGNORED);
-        this.waitingPsnLostOnGap = defects.has(org.mrconf.defect.Defect.WAITING_PSN_LOST_ON_GAP);
-        this.finalNackRetransmitted = defects.has(org.mrconf.defect.Defect.FINAL_NACK_RETRANSMITTED);
-        this.boundsErrorMisreported = defects.has(org.mrconf.defect.Defect.BOUNDS_ERROR_MISREPORTED);
-        this.pathTimerNotRestartedBeyondPath0 =
-                defects.has(org.mrconf.defect.Defect.PATH_TIMER_NOT_RESTARTED_BEYOND_PATH_0);
-        this.unknownConnectionFailsOnlyMessage =
-                defects.has(org.mrconf.defect.Defect.UNKNOWN_CONNECTION_FAILS_ONLY_MESSAGE);
-        this.invalidatedSourceCompletesSuccess =
-                defects.has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_COMPLETES_SUCCESS);
-        this.rateHintIgnored = defects.has(org.mrconf.defect.Defect.RATE_HINT_IGNORED);
-        this.rateHintReadAsBytes = defects.has(org.mrconf.defect.Defect.RATE_HINT_READ_AS_BYTES);
-        this.decreaseAppliedToAllPaths = defects.has(org.mrconf.defect.Defect.DECREASE_APPLIED_TO_ALL_PATHS);
-        this.connectionWindowBlindToCe = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_BLIND_TO_CE);
-        this.connectionDecreaseSpacedByMarkedPath =
-                defects.has(org.mrconf.defect.Defect.CONNECTION_DECREASE_SPACED_BY_MARKED_PATH);
-        this.onlyFirstHoleLost = state.config.defects().has(org.mrconf.defect.Defect.ONLY_FIRST_HOLE_LOST);
-        this.firstHoleLeftToTheTimer =
-                state.config.defects().has(org.mrconf.defect.Defect.FIRST_HOLE_LEFT_TO_THE_TIMER);
-        this.gapResendsOnEveryAck = state.config.defects().has(org.mrconf.defect.Defect.GAP_RESENDS_ON_EVERY_ACK);
-        this.rateHintFloorIgnored = state.config.defects().has(org.mrconf.defect.Defect.RATE_HINT_FLOOR_IGNORED);
+        this.seam = state.seams.ack();
+        this.lateNackAtDelivery = new LateNackAtDelivery(state.seams.connection());
         this.reorderTolerance = new ReorderTolerance(state.config);
-        this.unhealthyPathNotRecovered =
-                state.config.defects().has(org.mrconf.defect.Defect.UNHEALTHY_PATH_NOT_RECOVERED);
-        this.echoIgnored = state.config.defects().has(org.mrconf.defect.Defect.ECHO_IGNORED);
-        this.halfWayTakenAsOld = defects.has(org.mrconf.defect.Defect.HALF_WAY_PSN_TAKEN_AS_OLD);
-        this.emptyReadCompletesOnAck = defects.has(org.mrconf.defect.Defect.EMPTY_READ_COMPLETES_ON_ACK);
-        this.nackedPsnAcknowledgedFirst =
-                state.config.defects().has(org.mrconf.defect.Defect.NACKED_PSN_ACKNOWLEDGED_FIRST);
     }
 
     /** Whether {@code psn} is exactly 2^31 from {@code nextPsn}: neither before nor after it (clause 2.4). */
@@ -119,16 +36,16 @@ final class AckHandler {
         return Serial.distance(nextPsn, psn) == 1L << 31;
     }
 
-    /** Table 9-1's action for a code, unless a defect changes it. */
+    /** Table 9-1's action for a code, unless the seam changes it. */
     private NackCode.SenderAction actionFor(final NackCode code) {
         final NackCode.SenderAction action = code.senderAction();
-        if (action == NackCode.SenderAction.RETRY_LATER && receiverNotReadyFatal) {
+        if (action == NackCode.SenderAction.RETRY_LATER && seam.receiverNotReadyFatal()) {
             return NackCode.SenderAction.FAIL_MESSAGE;
         }
-        if (action == NackCode.SenderAction.FAIL_MESSAGE && finalNackRetransmitted) {
+        if (action == NackCode.SenderAction.FAIL_MESSAGE && seam.finalNackRetransmitted()) {
             return NackCode.SenderAction.RETRANSMIT;
         }
-        if (action == NackCode.SenderAction.FAIL_CONNECTION && unknownConnectionFailsOnlyMessage) {
+        if (action == NackCode.SenderAction.FAIL_CONNECTION && seam.unknownConnectionFailsOnlyMessage()) {
             return NackCode.SenderAction.FAIL_MESSAGE;
         }
         return action;
@@ -136,7 +53,7 @@ final class AckHandler {
 
     /** The error status a failed work request carries for a code (clause 7.5.8). */
     private WorkCompletionStatus statusFor(final NackCode code) {
-        return code == NackCode.BOUNDS && boundsErrorMisreported
+        return code == NackCode.BOUNDS && seam.boundsErrorMisreported()
                 ? WorkCompletionStatus.REMOTE_ACCESS_ERROR
                 : WorkCompletionStatus.fromNack(code);
     }
@@ -153,8 +70,8 @@ final class AckHandler {
         // A reordered ACK (its cumulative PSN before the path's) is no error (Table 5-13); the defect measures the
         // distance without asking which way it goes, so an old ACK looks like one for PSNs never sent. A cumulative
         // PSN exactly 2^31 from the next PSN is neither before nor after it: never sent either.
-        if ((isHalfWay(path.nextPsn, cumulative) && !halfWayTakenAsOld)
-                || (reorderedAckCountedInvalid || !Serial.before(cumulative, path.oldestUnackedPsn))
+        if ((isHalfWay(path.nextPsn, cumulative) && !seam.halfWayTakenAsOld())
+                || (seam.reorderedAckCountedInvalid() || !Serial.before(cumulative, path.oldestUnackedPsn))
                         && Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
             // Acknowledges PSNs never sent: a broken or hostile peer. Table 5-13 counts it as an invalid field;
             // the x_ counter tells it apart from the decoder's field checks.
@@ -166,9 +83,10 @@ final class AckHandler {
         // A late ACK (Table 5-13): its cumulative PSN is before the path's oldest unacknowledged PSN.
         // Unless it acknowledges some PSN for the first time, it gives an RTT sample and its CE count, but its rate
         // hint is not the most recent one (10.1.4) and it shows no progress: no health (6.7.2), no end of backoff.
-        final boolean behind = Serial.before(cumulative, path.oldestUnackedPsn) && !lateAckTakenAsNew;
-        final long echoed =
-                echoIgnored ? path.slotSentNs[PathSender.slot(Serial.add(cumulative, -1))] : ack.echoedTimestamp();
+        final boolean behind = Serial.before(cumulative, path.oldestUnackedPsn) && !seam.lateAckTakenAsNew();
+        final long echoed = seam.echoIgnored()
+                ? path.slotSentNs[PathSender.slot(Serial.add(cumulative, -1))]
+                : ack.echoedTimestamp();
         final long rttNs = (nowNs - echoed) & Serial.MASK;
         final boolean sampled = rttNs < HALF_RANGE;
         // An ACK whose cumulative PSN passes the oldest unacknowledged PSN moves the receive window (clause 9.1.11).
@@ -191,7 +109,7 @@ final class AckHandler {
         }
         final boolean late = behind && newlyAcked == 0;
         if (sampled) {
-            path.rtt.onSample(rttNs, !late || lateAckEndsBackoff);
+            path.rtt.onSample(rttNs, !late || seam.lateAckEndsBackoff());
         }
         path.advanceOldestUnacked();
         if (windowMoved) {
@@ -204,7 +122,9 @@ final class AckHandler {
         } else {
             onLateAckDefects(path);
         }
-        if (newlyAcked > 0 && path.unacknowledged > 0 && !(pathTimerNotRestartedBeyondPath0 && path.pathId != 0)) {
+        if (newlyAcked > 0
+                && path.unacknowledged > 0
+                && !(seam.pathTimerNotRestartedBeyondPath0() && path.pathId != 0)) {
             path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
         }
         if ((newlyAcked > 0 || answeredProbe) && path.unacknowledged > 0) {
@@ -214,10 +134,10 @@ final class AckHandler {
             applyRateHint(connection, ack.rateHint(), nowNs);
         }
         final long srttNs = path.rtt.srttNs();
-        final double connectionFloor = rateHintFloorIgnored ? 0 : hintedWindowPackets(connection, srttNs);
+        final double connectionFloor = seam.rateHintFloorIgnored() ? 0 : hintedWindowPackets(connection, srttNs);
         path.congestionWindow.onAck(
                 newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor / healthyPaths(connection));
-        if (decreaseAppliedToAllPaths && ack.ceCount() > 0) {
+        if (seam.decreaseAppliedToAllPaths() && ack.ceCount() > 0) {
             for (final PathSender other : connection.sendPaths) {
                 if (other != path) {
                     other.congestionWindow.onAck(0, ack.ceCount(), nowNs, srttNs, 0);
@@ -226,9 +146,9 @@ final class AckHandler {
         }
         connection.congestionWindow.onAck(
                 newlyAcked,
-                connectionWindowBlindToCe ? 0 : ack.ceCount(),
+                seam.connectionWindowBlindToCe() ? 0 : ack.ceCount(),
                 nowNs,
-                connectionDecreaseSpacedByMarkedPath ? srttNs : connectionSrttNs(connection, srttNs),
+                seam.connectionDecreaseSpacedByMarkedPath() ? srttNs : connectionSrttNs(connection, srttNs),
                 connectionFloor);
     }
 
@@ -285,7 +205,7 @@ final class AckHandler {
         onPathAnswered(path);
         final boolean outstanding = path.isOutstanding(psn);
         if (code != NackCode.UNKNOWN_CONNECTION) { // clause 9.1.10 matches that one on its own terms
-            if (halfWayTakenAsOld && isHalfWay(path.nextPsn, psn)) {
+            if (seam.halfWayTakenAsOld() && isHalfWay(path.nextPsn, psn)) {
                 state.counters.increment(Counter.RX_STALE); // the defect: a signed compare puts it in the past
                 return;
             }
@@ -294,21 +214,22 @@ final class AckHandler {
                 state.counters.increment(Counter.RX_INVALID_FIELD);
                 return;
             }
-            if (outstanding && !namesItsMessage(path, nack) && !nackFieldsUnchecked) {
+            if (outstanding && !namesItsMessage(path, nack) && !seam.nackFieldsUnchecked()) {
                 // Table 5-13: an outstanding PSN with another message's stream or MSN. Which of the two is wrong
                 // cannot be known, so the NACK changes nothing.
                 state.counters.increment(Counter.RX_INVALID_FIELD);
                 return;
             }
             if (outstanding && (codeMismatchDropped(path, psn, code) || zeroRetryDropped(nack, code))) {
-                state.counters.increment(Counter.RX_INVALID_FIELD); // the defects: a valid NACK read as malformed
+                state.counters.increment(
+                        Counter.RX_INVALID_FIELD); // only at the seam's say: a valid NACK read as malformed
                 return;
             }
         }
         // Clause 9.1.2: the code's action is taken whatever the opcode of the PSN it names.
         switch (actionFor(code)) {
             case RETRANSMIT -> {
-                if (outstanding && outOfWindowResentAtOnce) {
+                if (outstanding && seam.outOfWindowResentAtOnce()) {
                     path.markWaiting(psn, nowNs); // the defect: resent at once, as if a gap had shown it lost
                 } else if (outstanding) {
                     path.markWaitingForWindow(psn); // once an ACK moves the window, or on the timer (9.1.11)
@@ -318,7 +239,7 @@ final class AckHandler {
             }
             case RETRY_LATER -> {
                 if (outstanding) {
-                    path.markWaiting(psn, retryAfterIgnored ? nowNs : nowNs + nack.retryAfter() * 1000);
+                    path.markWaiting(psn, seam.retryAfterIgnored() ? nowNs : nowNs + nack.retryAfter() * 1000);
                 } else {
                     state.counters.increment(Counter.RX_STALE);
                 }
@@ -327,7 +248,7 @@ final class AckHandler {
                 if (outstanding) {
                     // The PSN names the message exactly; a READ response carries the requester's MSN space.
                     final SendMessage message = path.slotMessage[PathSender.slot(psn)];
-                    if (nackedPsnAcknowledgedFirst) {
+                    if (seam.nackedPsnAcknowledgedFirst()) {
                         acknowledge(connection, path, psn); // the defect: the message's last PSN completes it first
                     }
                     connection.sendQueue.remove(message);
@@ -340,7 +261,7 @@ final class AckHandler {
                     }
                     acknowledge(connection, path, psn); // the receiver recorded it (clause 9.1.4)
                     path.advanceOldestUnacked();
-                } else if (nackMatchedByMsnAlone || staleNackFailsStreamHead) {
+                } else if (seam.nackMatchedByMsnAlone() || seam.staleNackFailsStreamHead()) {
                     if (!failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code))) {
                         state.counters.increment(Counter.RX_STALE); // the defect's stream and MSN lookup found none
                     }
@@ -360,14 +281,14 @@ final class AckHandler {
      */
     private WorkCompletionStatus statusOnLastAck(final SendMessage message) {
         final boolean ownWork = message.opcode != org.mrconf.wire.Opcode.READ_RESPONSE;
-        return ownWork && !message.localRegion.isValid() && !invalidatedSourceCompletesSuccess
+        return ownWork && !message.localRegion.isValid() && !seam.invalidatedSourceCompletesSuccess()
                 ? WorkCompletionStatus.LOCAL_PROTECTION_ERROR
                 : WorkCompletionStatus.SUCCESS;
     }
 
     /** NACK_CODE_CHECKED_AGAINST_OPCODE: a RECEIVER_NOT_READY for no SEND, or a BOUNDS for a SEND. */
     private boolean codeMismatchDropped(final PathSender path, final long psn, final NackCode code) {
-        if (!nackCodeCheckedAgainstOpcode) {
+        if (!seam.nackCodeCheckedAgainstOpcode()) {
             return false;
         }
         final boolean send = path.slotMessage[PathSender.slot(psn)].opcode == org.mrconf.wire.Opcode.SEND;
@@ -376,16 +297,16 @@ final class AckHandler {
 
     /** ZERO_RETRY_AFTER_DROPPED: a RECEIVER_NOT_READY with retry-after 0. */
     private boolean zeroRetryDropped(final NackFlyweight nack, final NackCode code) {
-        return zeroRetryAfterDropped && code == NackCode.RECEIVER_NOT_READY && nack.retryAfter() == 0;
+        return seam.zeroRetryAfterDropped() && code == NackCode.RECEIVER_NOT_READY && nack.retryAfter() == 0;
     }
 
     /** Any answer on a path proves it carries traffic again (clause 6.7.2). */
-    /** The defects that take a late ACK as a sign of life (clauses 6.6.3, 6.7.2 say it is none). */
+    /** What the seam takes a late ACK as a sign of life for (nothing: clauses 6.6.3, 6.7.2 say it is none). */
     private void onLateAckDefects(final PathSender path) {
-        if (lateAckResetsExpiryCount) {
+        if (seam.lateAckResetsExpiryCount()) {
             path.consecutiveTimeouts = 0;
         }
-        if (lateAckHealsPath && !path.healthy) {
+        if (seam.lateAckHealsPath() && !path.healthy) {
             path.healthy = true;
             state.counters.increment(Counter.PATHS_RECOVERED);
         }
@@ -393,7 +314,7 @@ final class AckHandler {
 
     private void onPathAnswered(final PathSender path) {
         path.consecutiveTimeouts = 0;
-        if (!path.healthy && !unhealthyPathNotRecovered) {
+        if (!path.healthy && !seam.unhealthyPathNotRecovered()) {
             path.healthy = true;
             state.counters.increment(Counter.PATHS_RECOVERED);
         }
@@ -422,7 +343,8 @@ final class AckHandler {
         if (message.isFullySegmented()
                 && message.packetsAcked == message.packetCount
                 && (message.opcode != org.mrconf.wire.Opcode.READ_REQUEST
-                        || emptyReadCompletesOnAck && message.length == 0)) { // the defect: no bytes, nothing awaited
+                        || seam.emptyReadCompletesOnAck()
+                                && message.length == 0)) { // the defect: no bytes, nothing awaited
             completions.finishSend(connection, message, statusOnLastAck(message));
         }
         return true;
@@ -447,22 +369,22 @@ final class AckHandler {
                 reportedAfter--;
                 continue;
             }
-            if (waitingPsnLostOnGap && path.slotState[slot] == PathSender.WAITING) {
+            if (seam.waitingPsnLostOnGap() && path.slotState[slot] == PathSender.WAITING) {
                 path.slotState[slot] = PathSender.LOST; // the defect: the retry-after is cut short by the gap
                 continue;
             }
             // A PSN waiting for its RECEIVER_NOT_READY retry is not IN_FLIGHT: no gap makes it lost (clause 9.1.9).
             if (path.slotState[slot] == PathSender.IN_FLIGHT
                     && (!path.slotRetransmitted[slot]
-                            || gapResendsOnEveryAck
+                            || seam.gapResendsOnEveryAck()
                             || nowNs - path.slotSentNs[slot] >= path.rtt.srttNs())
                     && reorderTolerance.lostNow(path, slot, reportedAfter, nowNs)) {
-                if (firstHoleLeftToTheTimer && !firstHoleSeen) {
+                if (seam.firstHoleLeftToTheTimer() && !firstHoleSeen) {
                     firstHoleSeen = true; // the defect: the first hole is skipped, as by a loop starting one too far
                     continue;
                 }
                 path.markLost(psn);
-                if (onlyFirstHoleLost) {
+                if (seam.onlyFirstHoleLost()) {
                     return;
                 }
             }
@@ -488,9 +410,9 @@ final class AckHandler {
 
     private void applyRateHint(final Connection connection, final long hintMbps, final long nowNs) {
         final long lineRate = state.config.lineRateBitsPerSecond();
-        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT || rateHintIgnored
+        final long rate = hintMbps == AckFlyweight.RATE_HINT_NO_LIMIT || seam.rateHintIgnored()
                 ? lineRate
-                : Math.min(lineRate, Math.max(1, hintMbps) * (rateHintReadAsBytes ? 8_000_000L : 1_000_000L));
+                : Math.min(lineRate, Math.max(1, hintMbps) * (seam.rateHintReadAsBytes() ? 8_000_000L : 1_000_000L));
         if (rate != connection.pacer.rateBitsPerSecond()) {
             connection.pacer.rate(rate, nowNs);
         }
@@ -544,7 +466,7 @@ final class AckHandler {
             return false; // nothing was ever sent on it; a NACK naming it must not create state
         }
         for (final SendMessage message : stream.awaitingCompletion) {
-            if ((message.msn == msn || staleNackFailsStreamHead) && !message.isDone()) {
+            if ((message.msn == msn || seam.staleNackFailsStreamHead()) && !message.isDone()) {
                 connection.sendQueue.remove(message);
                 completions.finishSend(connection, message, status);
                 return true;
@@ -566,7 +488,7 @@ final class AckHandler {
         connection.failed = true;
         state.counters.increment(Counter.CONNECTIONS_FAILED);
         completions.flush(connection, status);
-        if (receivesKeptAfterFailure) {
+        if (seam.receivesKeptAfterFailure()) {
             return; // the defect: the receives wait for a destroy
         }
         completions.flushAllReceives(connection);

@@ -12,25 +12,16 @@ final class AimdWindow {
     private double window;
     private final DecreaseSpacing spacing;
 
-    /** Self-validation defects (see {@link org.mrconf.defect.Defect}); all false when clean. */
-    private final boolean noMultiplicativeDecrease;
-
-    private final boolean growthExponential;
-    private final boolean decreaseOnEveryCeAck;
+    /** The decisions the spec fixes about decrease and growth. */
+    private final SenderSeam seam;
 
     AimdWindow(final double initial, final double maximum, final double decreaseFactor) {
-        this(initial, maximum, decreaseFactor, org.mrconf.defect.Defects.NONE);
+        this(initial, maximum, decreaseFactor, SenderSeam.CORRECT);
     }
 
-    AimdWindow(
-            final double initial,
-            final double maximum,
-            final double decreaseFactor,
-            final org.mrconf.defect.Defects defects) {
-        this.noMultiplicativeDecrease = defects.has(org.mrconf.defect.Defect.NO_MULTIPLICATIVE_DECREASE);
-        this.growthExponential = defects.has(org.mrconf.defect.Defect.WINDOW_GROWTH_EXPONENTIAL);
-        this.decreaseOnEveryCeAck = defects.has(org.mrconf.defect.Defect.DECREASE_ON_EVERY_CE_ACK);
-        this.spacing = new DecreaseSpacing(defects);
+    AimdWindow(final double initial, final double maximum, final double decreaseFactor, final SenderSeam seam) {
+        this.seam = seam;
+        this.spacing = new DecreaseSpacing(seam);
         this.minimum = 1;
         this.maximum = maximum;
         this.decreaseFactor = decreaseFactor;
@@ -42,12 +33,8 @@ final class AimdWindow {
      * offers the congestion profile, else the first value itself (clause 10.1.6: the windows of a sender without the
      * congestion profile do not grow past their declared values).
      */
-    static int largest(final EndpointConfig config, final int first, final int withCongestion) {
-        if (config.offers(Feature.CONGESTION)
-                || config.defects().has(org.mrconf.defect.Defect.WINDOWS_GROW_WITHOUT_CONGESTION)) {
-            return withCongestion;
-        }
-        return Math.min(first, withCongestion);
+    static int largest(final EndpointConfig config, final SenderSeam seam, final int first, final int withCongestion) {
+        return seam.largestWindow(first, withCongestion, config.offers(Feature.CONGESTION));
     }
 
     /** The window rounded down to whole packets, at least 1. */
@@ -68,7 +55,7 @@ final class AimdWindow {
      */
     void onAck(final int newlyAcked, final int ceCount, final long nowNs, final long srttNs, final double floor) {
         if (ceCount > 0) {
-            if ((spacing.allows(nowNs, srttNs) || decreaseOnEveryCeAck) && !noMultiplicativeDecrease) {
+            if (seam.ceReportDecreases(spacing.allows(nowNs, srttNs))) {
                 window = Math.max(minimum, window * decreaseFactor);
                 spacing.decreased(nowNs);
             } else if (spacing.heldBack(nowNs) && newlyAcked > 0) {
@@ -82,7 +69,7 @@ final class AimdWindow {
     }
 
     private void grow(final int newlyAcked) {
-        window = Math.min(maximum, window + (growthExponential ? newlyAcked : (double) newlyAcked / window));
+        window = Math.min(maximum, window + seam.growth(newlyAcked, window));
     }
 
     /** A retransmission timeout: back to one packet (clause 10.1.3). */

@@ -8,46 +8,31 @@ import org.mrconf.wire.Opcode;
  * 7.5.5, 7.5.8): a message that finishes early waits in its stream until every earlier one has left.
  */
 final class CompletionDispatcher {
+    /** The decisions the spec fixes here; see {@link CompletionSeam}. */
+    private final CompletionSeam seam;
+
     private final ArrayDeque<Completion> completions = new ArrayDeque<>();
     private final Counters counters;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
-    private final boolean outOfMsnOrder;
-    private final boolean headOfLineAcrossStreams;
-    private final boolean errorFirst;
-    private final boolean receiveOvertakesSilentMessages;
-    private final boolean finishedReadsKept;
-    /** Defect FAILURE_STATUS_UNIFORM: every unfinished work request gets the failure's status (Table 6-1 ignored). */
-    private final boolean failureStatusUniform;
     /** Freedom F-14 (clause 6.7.4): a partly filled receive's FLUSHED completion names the SEND's MSN and length. */
     private final boolean flushedReceiveNamesSend;
-    /** Defect PARTLY_FILLED_RECEIVE_NEVER_FLUSHED: a receive a SEND has partly filled is left out of the flush. */
-    private final boolean partlyFilledReceiveKept;
 
     CompletionDispatcher(final Counters counters) {
-        this(counters, org.mrconf.defect.Defects.NONE);
+        this(counters, CompletionSeam.CORRECT);
     }
 
-    CompletionDispatcher(final Counters counters, final org.mrconf.defect.Defects defects) {
-        this(counters, defects, false);
+    CompletionDispatcher(final Counters counters, final CompletionSeam seam) {
+        this(counters, seam, false);
     }
 
     /**
      * @param flushedReceiveNamesSend whether a receive a SEND has partly filled when its connection fails completes
      *     FLUSHED naming that SEND's MSN and message length (freedom F-14) rather than neither
      */
-    CompletionDispatcher(
-            final Counters counters, final org.mrconf.defect.Defects defects, final boolean flushedReceiveNamesSend) {
+    CompletionDispatcher(final Counters counters, final CompletionSeam seam, final boolean flushedReceiveNamesSend) {
+        this.seam = seam;
         this.flushedReceiveNamesSend = flushedReceiveNamesSend;
         this.counters = counters;
-        this.outOfMsnOrder = defects.has(org.mrconf.defect.Defect.COMPLETIONS_OUT_OF_MSN_ORDER);
-        this.headOfLineAcrossStreams = defects.has(org.mrconf.defect.Defect.HOL_BLOCKING_ACROSS_STREAMS);
-        this.errorFirst = defects.has(org.mrconf.defect.Defect.ERROR_COMPLETION_OUT_OF_ORDER);
-        this.receiveOvertakesSilentMessages =
-                defects.has(org.mrconf.defect.Defect.RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES);
-        this.finishedReadsKept = defects.has(org.mrconf.defect.Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
-        this.failureStatusUniform = defects.has(org.mrconf.defect.Defect.FAILURE_STATUS_UNIFORM);
-        this.partlyFilledReceiveKept = defects.has(org.mrconf.defect.Defect.PARTLY_FILLED_RECEIVE_NEVER_FLUSHED);
     }
 
     /** Ends a message we send (once; later calls are ignored) and releases what its stream allows. */
@@ -58,19 +43,19 @@ final class CompletionDispatcher {
         message.status = status;
         if (message.opcode == Opcode.READ_REQUEST) {
             connection.readsBySink.remove((int) message.matchValue);
-            if (finishedReadsKept) {
+            if (seam.finishedReadsKeptBySink()) {
                 connection.finishedReadsBySink.put((int) message.matchValue, message);
             }
         }
         if (!message.completesToApplication()) {
             return;
         }
-        if (errorFirst && status != WorkCompletionStatus.SUCCESS) {
+        if (seam.errorCompletionsJumpTheQueue() && status != WorkCompletionStatus.SUCCESS) {
             connection.sendStream(message.streamId).awaitingCompletion.remove(message);
             emit(completionOf(connection, message));
             return;
         }
-        if (headOfLineAcrossStreams) {
+        if (seam.oneCompletionQueuePerConnection()) {
             for (final StreamSendState stream : connection.sendStreams()) {
                 if (stream != null && stream.awaitingCompletion.stream().anyMatch(m -> !m.isDone())) {
                     return; // one queue for the whole connection: every stream waits for the slowest
@@ -99,7 +84,7 @@ final class CompletionDispatcher {
     }
 
     private void drainSend(final Connection connection, final StreamSendState stream) {
-        if (outOfMsnOrder) {
+        if (seam.completionsOutOfMsnOrder()) {
             for (final java.util.Iterator<SendMessage> it = stream.awaitingCompletion.iterator(); it.hasNext(); ) {
                 final SendMessage done = it.next();
                 if (done.isDone()) {
@@ -145,7 +130,7 @@ final class CompletionDispatcher {
         while (true) {
             final int index = stream.messageIndex(stream.nextMsnToDeliver);
             if (stream.messageState[index] != StreamReceiveState.COMPLETE) {
-                if (receiveOvertakesSilentMessages) {
+                if (seam.receiveCompletionsSkipSilentMessages()) {
                     deliverSendsPastSilentMessages(connection, streamId, stream);
                 }
                 return;
@@ -181,7 +166,7 @@ final class CompletionDispatcher {
     }
 
     /**
-     * Defect RECEIVE_COMPLETION_OVERTAKES_SILENT_MESSAGES: orders receive completions only among the messages that
+     * When the seam says receive completions skip silent messages: orders receive completions only among the messages that
      * raise one, so a complete SEND behind incomplete WRITEs or READ_REQUESTs of its stream completes at once. Its
      * receive is retired and its RSN cleared, so {@link #drainReceive} delivers the message later without a second
      * completion.
@@ -226,7 +211,7 @@ final class CompletionDispatcher {
                 if (!message.isDone()) {
                     // Table 6-1 (clause 6.7.4): a work request whose own buffer was invalidated while in use completes
                     // LOCAL_PROTECTION_ERROR whatever ended the connection (clause 11.1.7).
-                    message.status = ownBufferInvalidated(message) && !failureStatusUniform
+                    message.status = ownBufferInvalidated(message) && !seam.failureStatusUniform()
                             ? WorkCompletionStatus.LOCAL_PROTECTION_ERROR
                             : status;
                 }
@@ -240,9 +225,9 @@ final class CompletionDispatcher {
         return message.opcode != org.mrconf.wire.Opcode.READ_RESPONSE && !message.localRegion.isValid();
     }
 
-    /** Whether the defect FAILURE_STATUS_UNIFORM is on. */
+    /** Whether a failure gives every unfinished work request its own status, Table 6-1 ignored (the spec: no). */
     boolean failureStatusUniform() {
-        return failureStatusUniform;
+        return seam.failureStatusUniform();
     }
 
     /** Flushes the posted receives of every stream of the connection. */
@@ -256,7 +241,7 @@ final class CompletionDispatcher {
             if (stream.isReceiveRetired(rsn)) {
                 continue; // completed already, out of RSN order
             }
-            if (partlyFilledReceiveKept && stream.isReceiveHeld(rsn)) {
+            if (seam.partlyFilledReceiveNeverFlushed() && stream.isReceiveHeld(rsn)) {
                 continue; // the defect: a SEND partly placed in it, so it is taken as consumed, and never completes
             }
             final int receive = stream.receiveIndex(rsn);

@@ -1,7 +1,6 @@
 package org.mrconf.transport;
 
 import java.util.ArrayDeque;
-import org.mrconf.defect.Defect;
 
 /**
  * All state of one connection at one endpoint: its paths below (send and receive halves), its streams
@@ -58,25 +57,25 @@ final class Connection {
         this.budget = budget.openShare();
         this.sendPaths = new PathSender[config.pathCount()];
         this.receivePaths = new PathReceiver[config.pathCount()];
-        final boolean sameEntropy = endpointConfig.defects().has(Defect.SAME_ENTROPY_ALL_PATHS);
-        final boolean ignoreInitialPsn = endpointConfig.defects().has(Defect.IGNORE_INITIAL_PSN);
-        this.readWaitNeverTimesOut = endpointConfig.defects().has(Defect.READ_WAIT_NEVER_TIMES_OUT);
+        final TransportSeams seams = endpointConfig.seams();
+        this.seam = seams.connection();
         for (int p = 0; p < config.pathCount(); p++) {
             sendPaths[p] = new PathSender(
-                    p, config.initialSendPsn(), config.entropyBase() + (sameEntropy ? 0 : p), endpointConfig);
-            receivePaths[p] = new PathReceiver(p, ignoreInitialPsn ? 0 : config.initialReceivePsn());
+                    p, config.initialSendPsn(), seam.pathEntropy(config.entropyBase(), p), endpointConfig);
+            receivePaths[p] = new PathReceiver(p, seam.initialReceivePsn(config.initialReceivePsn()));
         }
         // Without the congestion profile the connection window never grows past the first one (clause 10.1.6).
+        final SenderSeam sender = seams.sender();
         this.congestionWindow = new AimdWindow(
                 endpointConfig.initialConnectionWindow(),
                 AimdWindow.largest(
                         endpointConfig,
+                        sender,
                         endpointConfig.initialConnectionWindow(),
-                        endpointConfig.defects().has(org.mrconf.defect.Defect.MAXIMUM_CONNECTION_WINDOW_EXCEEDED)
-                                ? EndpointConfig.UNBOUNDED_CONNECTION_WINDOW // the defect: declared, not kept
-                                : endpointConfig.maxConnectionWindow()),
+                        seam.maxConnectionWindow(
+                                endpointConfig.maxConnectionWindow(), EndpointConfig.UNBOUNDED_CONNECTION_WINDOW)),
                 endpointConfig.decreaseFactor(),
-                endpointConfig.defects());
+                sender);
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.
         this.pacer = new Pacer(endpointConfig.lineRateBitsPerSecond(), 4L * endpointConfig.mtuBytes(), nowNs);
         this.lastHeardNs = nowNs;
@@ -145,8 +144,8 @@ final class Connection {
                 endpointConfig.maxPostedReceives(),
                 endpointConfig.maxOutstandingMessages(),
                 budget,
-                endpointConfig.defects().has(Defect.RECEIVE_RING_GROWN_WITH_STALE_INDEX),
-                endpointConfig.defects().has(Defect.MESSAGE_RING_GROWN_WITH_STALE_INDEX));
+                seam.receiveRingGrownWithStaleIndex(),
+                seam.messageRingGrownWithStaleIndex());
         stream.charged(charge);
         receiveStreams.put(streamId, stream);
         return stream;
@@ -175,9 +174,9 @@ final class Connection {
 
     /** Whether anything awaits the peer: PSNs not yet acknowledged, or READs whose data has not all arrived. */
     boolean hasOutstanding() {
-        return unacknowledged > 0 || readsBySink.size() > 0 && !readWaitNeverTimesOut;
+        return unacknowledged > 0 || readsBySink.size() > 0 && seam.readWaitKeepsTimerRunning();
     }
 
-    /** Defect READ_WAIT_NEVER_TIMES_OUT: a READ waiting for its data does not keep the connection timeout running. */
-    private final boolean readWaitNeverTimesOut;
+    /** The decisions the spec fixes about this connection's state. */
+    private final ConnectionSeam seam;
 }

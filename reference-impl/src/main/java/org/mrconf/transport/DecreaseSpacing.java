@@ -1,26 +1,18 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
-
 /**
  * When a CE report may decrease an AIMD window (clauses 10.1.1, 10.1.2): at most once per smoothed RTT, counted from
- * the last decrease, and a report that may not decrease leaves the window as it is. Kept apart from {@link AimdWindow}
- * so that the self-validation defects of this rule sit at one seam.
+ * the last decrease, and a report that may not decrease leaves the window as it is. Its two decisions are
+ * {@link SenderSeam}'s.
  */
 final class DecreaseSpacing {
     private long lastDecreaseNs;
     private boolean hasDecreased;
 
-    /** {@link Defect#DECREASE_SPACED_FROM_LAST_CE_REPORT}: every CE report restarts the spacing, not just a decrease. */
-    private final boolean fromLastReport;
+    private final SenderSeam seam;
 
-    /** {@link Defect#CE_REPORT_GROWS_WINDOW_WITHIN_SRTT}: a report that may not decrease grows the window instead. */
-    private final boolean heldReportGrows;
-
-    DecreaseSpacing(final Defects defects) {
-        this.fromLastReport = defects.has(Defect.DECREASE_SPACED_FROM_LAST_CE_REPORT);
-        this.heldReportGrows = defects.has(Defect.CE_REPORT_GROWS_WINDOW_WITHIN_SRTT);
+    DecreaseSpacing(final SenderSeam seam) {
+        this.seam = seam;
     }
 
     /** Whether a CE report at {@code nowNs} may decrease the window, given the path's or connection's smoothed RTT. */
@@ -39,9 +31,9 @@ final class DecreaseSpacing {
      * ACK would (never, when clean).
      */
     boolean heldBack(final long nowNs) {
-        if (fromLastReport && hasDecreased) {
-            lastDecreaseNs = nowNs;
+        if (hasDecreased) {
+            lastDecreaseNs = seam.spacingStartAfterHeldReport(lastDecreaseNs, nowNs);
         }
-        return heldReportGrows;
+        return seam.heldReportGrows();
     }
 }

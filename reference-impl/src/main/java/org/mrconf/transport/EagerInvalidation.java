@@ -2,28 +2,26 @@ package org.mrconf.transport;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
 import org.mrconf.wire.Opcode;
 
 /**
- * The self-validation defects that act on a work request at the moment its source region is invalidated, where the
- * clean reference acts only when the source is read again or the message's last ACK arrives (clause 11.1.7): a source
- * wholly sent when invalidated fails no connection, and its work request completes once every PSN of it is
- * acknowledged. With neither defect active this does nothing and is never consulted.
+ * What invalidating a source region does at once to the wholly sent work requests that read it
+ * ({@link ConnectionSeam#onWhollySentSourceInvalidated}). The spec's answer is nothing: the reference acts only when
+ * the source is read again or the message's last ACK arrives (clause 11.1.7), a source wholly sent when invalidated
+ * fails no connection, and its work request completes once every PSN of it is acknowledged; then this is never
+ * consulted.
  */
 final class EagerInvalidation {
-    private final boolean failsConnection;
-    private final boolean completesAtOnce;
+    /** One of {@link ConnectionSeam}'s INVALIDATION_ answers. */
+    private final int action;
 
-    EagerInvalidation(final Defects defects) {
-        this.failsConnection = defects.has(Defect.WHOLLY_SENT_SOURCE_FAILS_CONNECTION);
-        this.completesAtOnce = defects.has(Defect.WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION);
+    EagerInvalidation(final ConnectionSeam seam) {
+        this.action = seam.onWhollySentSourceInvalidated();
     }
 
-    /** Whether either defect is active. */
+    /** Whether invalidation acts at once at all. */
     boolean any() {
-        return failsConnection || completesAtOnce;
+        return action != ConnectionSeam.INVALIDATION_WAITS;
     }
 
     /** Acts on every unfinished, wholly sent work request of {@code connections} whose source is {@code region}. */
@@ -51,7 +49,7 @@ final class EagerInvalidation {
             if (sent.isEmpty()) {
                 continue;
             }
-            if (failsConnection) {
+            if (action == ConnectionSeam.INVALIDATION_FAILS_CONNECTION) {
                 // Table 6-1's row for an invalidated source: that work request LOCAL_PROTECTION_ERROR, the rest
                 // FLUSHED.
                 ackHandler.failConnection(connection, WorkCompletionStatus.FLUSHED);

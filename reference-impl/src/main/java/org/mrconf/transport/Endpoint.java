@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
-import org.mrconf.defect.Defect;
 import org.mrconf.net.EcnCodepoint;
 import org.mrconf.net.NanoClock;
 import org.mrconf.net.PacketReceiver;
@@ -26,20 +25,14 @@ public final class Endpoint implements PacketReceiver {
     private final EndpointState state;
     private final NanoClock clock;
     private final ReceiveDefects receiveChecks;
-    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
-    private final boolean invalidatedKeyStillValid;
+    /** The decisions the spec fixes here; see {@link EndpointSeam}. */
+    private final EndpointSeam seam;
+    /** The receive path's decisions that a probe shares with data; see {@link ReceiveSeam}. */
+    private final ReceiveSeam receiveSeam;
     /** Defects WHOLLY_SENT_SOURCE_FAILS_CONNECTION and WHOLLY_SENT_SOURCE_COMPLETES_AT_INVALIDATION. */
     private final EagerInvalidation eagerInvalidation;
 
-    private final boolean receiveWithoutLocalWrite;
-
     private final UnknownConnections unknownConnections;
-    private final boolean foreignSourceAccepted;
-    private final boolean foreignSourceNacked;
-    /** {@link org.mrconf.defect.Defect#FOREIGN_SOURCE_KEEPS_ALIVE}. */
-    private final boolean foreignSourceKeepsAlive;
-    /** {@link org.mrconf.defect.Defect#IPV6_RECEIVE_DROPPED}, on an endpoint configured for IPv6. */
-    private final boolean ipv6ReceiveDropped;
 
     private final DecodedPacket decoded = new DecodedPacket();
     private final CompletionDispatcher completions;
@@ -49,24 +42,10 @@ public final class Endpoint implements PacketReceiver {
     private final InboundData inboundData;
     private final SendScheduler scheduler;
     private final SplittableRandom keyRandom;
-    // Self-validation defects (org.mrconf.defect.Defect), read once.
-    private final boolean underfilledSegments;
-    private final boolean mtuWithoutIpHeader;
-    private final boolean noFlushOnDestroy;
     private final ForgottenWork forgottenWork;
-    private final boolean failedConnectionStillReceives;
-    private final boolean ackRequestOnAckAnswered;
-    private final boolean probeEchoesDataTimestamp;
-    private final boolean ackEntropyFromFirstPacket;
-    private final boolean probeCeNotCounted;
-    private final boolean sinkHandleReused;
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
     /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
-    private final boolean msnPerConnection;
-
-    private final boolean receivedEcnIgnored;
-
     private long sharedMsn;
 
     /**
@@ -76,38 +55,24 @@ public final class Endpoint implements PacketReceiver {
     public Endpoint(final EndpointConfig config, final PacketTransmitter transmitter, final NanoClock clock) {
         this.state = new EndpointState(Objects.requireNonNull(config, "config"));
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.receiveChecks = new ReceiveDefects(config.defects());
-        this.invalidatedKeyStillValid = config.defects().has(org.mrconf.defect.Defect.INVALIDATED_KEY_STILL_VALID);
-        this.receiveWithoutLocalWrite = config.defects().has(org.mrconf.defect.Defect.RECEIVE_WITHOUT_LOCAL_WRITE);
-        this.foreignSourceAccepted = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_ACCEPTED);
-        this.foreignSourceNacked = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_NACKED);
-        this.foreignSourceKeepsAlive = config.defects().has(org.mrconf.defect.Defect.FOREIGN_SOURCE_KEEPS_ALIVE);
-        this.ipv6ReceiveDropped = config.defects().has(org.mrconf.defect.Defect.IPV6_RECEIVE_DROPPED) && config.ipv6();
-        this.completions = new CompletionDispatcher(state.counters, config.defects(), config.flushedReceiveNamesSend());
+        this.seam = state.seams.endpoint();
+        this.receiveSeam = state.seams.receive();
+        this.receiveChecks = new ReceiveDefects(state.seams.decode());
+        this.completions =
+                new CompletionDispatcher(state.counters, state.seams.completion(), config.flushedReceiveNamesSend());
         this.out = new OutboundPackets(
                 Objects.requireNonNull(transmitter, "transmitter"),
                 state.counters,
-                config.mtuBytes() + (config.defects().has(Defect.MTU_WITHOUT_IP_HEADER) ? config.ipHeaderBytes() : 0),
-                config.defects(),
-                config.offers(Feature.CONGESTION) || config.defects().has(Defect.CONGESTION_REPORTED_UNCLAIMED));
-        this.underfilledSegments = config.defects().has(Defect.UNDERFILLED_SEGMENTS);
-        this.mtuWithoutIpHeader = config.defects().has(Defect.MTU_WITHOUT_IP_HEADER);
-        this.noFlushOnDestroy = config.defects().has(Defect.NO_FLUSH_ON_DESTROY);
-        this.forgottenWork = new ForgottenWork(config.defects());
-        this.failedConnectionStillReceives = config.defects().has(Defect.FAILED_CONNECTION_STILL_RECEIVES);
-        this.ackRequestOnAckAnswered = config.defects().has(Defect.ACK_REQUEST_ON_ACK_ANSWERED);
-        this.probeEchoesDataTimestamp = config.defects().has(Defect.PROBE_ECHOES_DATA_TIMESTAMP);
-        this.ackEntropyFromFirstPacket = config.defects().has(Defect.ACK_ENTROPY_FROM_FIRST_PACKET);
-        this.probeCeNotCounted = config.defects().has(Defect.PROBE_CE_NOT_COUNTED);
-        this.sinkHandleReused = config.defects().has(Defect.SINK_HANDLE_REUSED);
-        this.msnPerConnection = config.defects().has(Defect.MSN_PER_CONNECTION);
-        this.receivedEcnIgnored = config.defects().has(Defect.RECEIVED_ECN_IGNORED);
+                config.mtuBytes() + (seam.mtuWithoutIpHeader() ? config.ipHeaderBytes() : 0),
+                state.seams.outbound(),
+                config.offers(Feature.CONGESTION) || seam.congestionReportedUnclaimed());
+        this.forgottenWork = new ForgottenWork(state.seams.connection());
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);
         this.inboundData = new InboundData(state, out, completions, rateHint);
         this.scheduler = new SendScheduler(state, out, completions, ackHandler);
         this.unknownConnections = new UnknownConnections(state, out);
-        this.eagerInvalidation = new EagerInvalidation(config.defects());
+        this.eagerInvalidation = new EagerInvalidation(state.seams.connection());
         this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
         this.lastNowNs = clock.nanoTime();
     }
@@ -162,7 +127,7 @@ public final class Endpoint implements PacketReceiver {
             throw new IllegalArgumentException("no region with key 0x" + Integer.toHexString(key));
         }
         region.invalidate();
-        if (invalidatedKeyStillValid) {
+        if (seam.invalidatedKeyStillValid()) {
             // The remote key table keeps mapping the key to the old memory.
             state.regions.put(key, new MemoryRegion(key, region.address(), region.memory(), region.access()));
         }
@@ -190,12 +155,12 @@ public final class Endpoint implements PacketReceiver {
     /** Destroys a connection; its outstanding work and receives complete with FLUSHED (clause 4.2.2). */
     public void destroyConnection(final int localId) {
         final Connection connection = connection(localId);
-        if (!connection.failed && !noFlushOnDestroy) {
+        if (!connection.failed && !seam.noFlushOnDestroy()) {
             connection.failed = true;
             forgottenWork.forget(connection);
             completions.flush(connection, WorkCompletionStatus.FLUSHED);
         }
-        if (!connection.receivesFlushed && !noFlushOnDestroy) {
+        if (!connection.receivesFlushed && !seam.noFlushOnDestroy()) {
             completions.flushAllReceives(connection);
         }
         connection.releaseState();
@@ -260,7 +225,7 @@ public final class Endpoint implements PacketReceiver {
         final Connection connection = usableConnection(connectionId);
         requireStream(connection, streamId);
         final MemoryRegion region =
-                localBuffer(localKey, address, length, receiveWithoutLocalWrite ? 0 : AccessFlags.LOCAL_WRITE);
+                localBuffer(localKey, address, length, seam.receiveWithoutLocalWrite() ? 0 : AccessFlags.LOCAL_WRITE);
         final StreamReceiveState stream = connection.receiveStream(streamId);
         if (!stream.canPostReceive()) {
             throw new IllegalStateException(
@@ -372,11 +337,11 @@ public final class Endpoint implements PacketReceiver {
             matchValue = stream.nextRsn;
             stream.nextRsn = Serial.add(stream.nextRsn, 1);
         } else if (opcode == Opcode.READ_REQUEST) {
-            matchValue = sinkHandleReused ? lowestFreeSinkHandle(connection) : connection.nextSinkHandle;
+            matchValue = seam.sinkHandleReused() ? lowestFreeSinkHandle(connection) : connection.nextSinkHandle;
             // A handle is never reused on the connection, modulo 2^32 and skipping 0 (clause 7.4.4).
             connection.nextSinkHandle = connection.nextSinkHandle == -1 ? 1 : connection.nextSinkHandle + 1;
         }
-        final long msn = msnPerConnection ? sharedMsn++ & Serial.MASK : stream.nextMsn;
+        final long msn = seam.msnPerConnection() ? sharedMsn++ & Serial.MASK : stream.nextMsn;
         final SendMessage message = new SendMessage(
                 workRequestId,
                 opcode,
@@ -390,8 +355,8 @@ public final class Endpoint implements PacketReceiver {
                 remoteKey,
                 immediate,
                 state.config.maxPayload(opcode.headerLength())
-                        - (underfilledSegments ? 1 : 0)
-                        + (mtuWithoutIpHeader ? state.config.ipHeaderBytes() : 0));
+                        - (seam.underfilledSegments() ? 1 : 0)
+                        + (seam.mtuWithoutIpHeader() ? state.config.ipHeaderBytes() : 0));
         stream.nextMsn = Serial.add(stream.nextMsn, 1);
         stream.awaitingCompletion.addLast(message);
         connection.sendQueue.addLast(message);
@@ -428,7 +393,7 @@ public final class Endpoint implements PacketReceiver {
             final int length,
             final long nowNs) {
         lastNowNs = nowNs;
-        if (ipv6ReceiveDropped) {
+        if (state.config.ipv6() && seam.ipv6ReceiveDropped()) {
             state.counters.increment(Counter.RX_TRUNCATED);
             return;
         }
@@ -450,16 +415,16 @@ public final class Endpoint implements PacketReceiver {
         }
         final Connection connection =
                 state.connections.get((int) decoded.commonHeader().destinationConnectionId());
-        if (connection == null || connection.failed && !failedConnectionStillReceives) {
+        if (connection == null || connection.failed && !seam.failedConnectionStillReceives()) {
             unknownConnections.onPacket(srcNode, srcPort, decoded, nowNs);
             return;
         }
-        if (foreignSourceKeepsAlive) {
+        if (seam.foreignSourceKeepsAlive()) {
             connection.lastHeardNs = nowNs; // the defect: a sign of life taken before the source is checked
         }
-        if (srcNode != connection.config.peerNode() && !foreignSourceAccepted) {
+        if (srcNode != connection.config.peerNode() && !seam.foreignSourceAccepted()) {
             state.counters.increment(Counter.RX_UNEXPECTED_SOURCE);
-            if (foreignSourceNacked) {
+            if (seam.foreignSourceNacked()) {
                 out.sendNack(connection, 0, decoded.commonHeader().psn(), NackCode.REMOTE_ACCESS, 0, 0, 0);
             }
             return;
@@ -468,7 +433,7 @@ public final class Endpoint implements PacketReceiver {
         switch (decoded.opcode()) {
             case ACK -> {
                 ackHandler.onAck(connection, decoded.ack(), nowNs);
-                if (ackRequestOnAckAnswered
+                if (seam.ackRequestOnAckAnswered()
                         && decoded.commonHeader().hasFlags(PacketFlags.ACK_REQUEST)
                         && decoded.ack().pathId() < connection.receivePaths.length) {
                     // The defect: the flag is read on an ACK too, which clause 8.1.3 forbids (two such peers
@@ -482,7 +447,7 @@ public final class Endpoint implements PacketReceiver {
             default -> {
                 // Defect RECEIVED_ECN_IGNORED: a socket that never asked for the TOS byte reads every packet Not-ECT.
                 inboundData.onData(
-                        connection, srcPort, receivedEcnIgnored ? EcnCodepoint.NOT_ECT : ecn, decoded, nowNs);
+                        connection, srcPort, seam.receivedEcnIgnored() ? EcnCodepoint.NOT_ECT : ecn, decoded, nowNs);
                 if (connection.sendQueue.isEmpty()) {
                     return; // data opens no window; only a READ request queues something to send
                 }
@@ -508,14 +473,14 @@ public final class Endpoint implements PacketReceiver {
             return;
         }
         final PathReceiver path = connection.receivePaths[pathId];
-        if (ecn == EcnCodepoint.CE && !receivedEcnIgnored && !probeCeNotCounted) {
+        if (ecn == EcnCodepoint.CE && !seam.receivedEcnIgnored() && !seam.probeCeNotCounted()) {
             path.ceSinceAck++; // a PROBE's mark counts like a data packet's (clause 8.2.2)
             state.counters.increment(Counter.RX_CE_MARKED);
         }
-        if (!probeEchoesDataTimestamp) {
+        if (!seam.probeEchoesDataTimestamp()) {
             path.lastTimestamp = decoded.probe().transmitTimestamp();
         }
-        path.heardFrom(srcPort, ackEntropyFromFirstPacket);
+        path.heardFrom(srcPort, receiveSeam.ackEntropyFromFirstPacket());
         out.sendAck(connection, path, rateHint.currentMbps(nowNs));
     }
 

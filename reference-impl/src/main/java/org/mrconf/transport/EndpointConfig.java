@@ -94,6 +94,15 @@ public record EndpointConfig(
     }
 
     /**
+     * The transport's seams for this configuration: the spec's answer at each, except where one of {@link #defects}
+     * answers wrongly. This record carries the defects (for {@code hello} and the soft DUT); it is the one class of
+     * the transport that knows of them, and only to hand them to {@link org.mrconf.transport.defects.DefectSeams}.
+     */
+    public TransportSeams seams() {
+        return org.mrconf.transport.defects.DefectSeams.of(defects);
+    }
+
+    /**
      * Whether the declared reorder tolerance can hold a gap back at all (clause 6.3.3): both conditions are more than
      * an ACK that shows a gap already meets. Only then does the device list the clause.
      */

@@ -15,8 +15,12 @@ final class EndpointState {
     /** What packets may make the receive side allocate. */
     final StateBudget budget;
 
+    /** The decisions the spec fixes, as this endpoint's parts take them (the spec's own unless defects are set). */
+    final TransportSeams seams;
+
     EndpointState(final EndpointConfig config) {
         this.config = config;
+        this.seams = config.seams();
         this.budget = new StateBudget(config.receiveStateBudgetBytes());
     }
 }

@@ -1,30 +1,20 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
 import org.mrconf.wire.Opcode;
 
 /**
- * What a defective teardown loses before it flushes a destroyed connection's work (clause 4.2.2): nothing when clean.
- * Kept apart from {@link Endpoint} so that these self-validation defects sit at one seam.
+ * What a teardown drops without a completion before it flushes a destroyed connection's work (clause 4.2.2): nothing,
+ * as {@link ConnectionSeam#teardownForgets} answers for the spec.
  */
 final class ForgottenWork {
-    /** {@link Defect#TEARDOWN_FORGETS_UNSTARTED_WORK}. */
-    private final boolean unstarted;
+    private final ConnectionSeam seam;
 
-    /** {@link Defect#TEARDOWN_FORGETS_WAITING_READ}. */
-    private final boolean waitingRead;
-
-    ForgottenWork(final Defects defects) {
-        this.unstarted = defects.has(Defect.TEARDOWN_FORGETS_UNSTARTED_WORK);
-        this.waitingRead = defects.has(Defect.TEARDOWN_FORGETS_WAITING_READ);
+    ForgottenWork(final ConnectionSeam seam) {
+        this.seam = seam;
     }
 
-    /** Drops, without a completion, the unfinished work the defects forget. */
+    /** Drops, without a completion, the unfinished work the seam says a teardown forgets. */
     void forget(final Connection connection) {
-        if (!unstarted && !waitingRead) {
-            return;
-        }
         connection.sendQueue.removeIf(this::forgets);
         connection.forEachSendStream(stream -> stream.awaitingCompletion.removeIf(this::forgets));
     }
@@ -33,11 +23,10 @@ final class ForgottenWork {
         if (message.isDone() || !message.completesToApplication()) {
             return false;
         }
-        // A teardown that walks only the list of messages with packets on the wire frees the rest with the queue.
-        if (unstarted && message.packetsSent == 0) {
-            return true;
-        }
-        // A READ whose request is acknowledged has left the send side for the table of responses awaited.
-        return waitingRead && message.opcode == Opcode.READ_REQUEST && message.packetsAcked == message.packetCount;
+        // Unstarted: no packet on the wire. Waiting read: a READ whose request is acknowledged has left the send side
+        // for the table of responses awaited.
+        return seam.teardownForgets(
+                message.packetsSent == 0,
+                message.opcode == Opcode.READ_REQUEST && message.packetsAcked == message.packetCount);
     }
 }

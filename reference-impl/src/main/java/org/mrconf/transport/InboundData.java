@@ -1,7 +1,5 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
 import org.mrconf.net.EcnCodepoint;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
@@ -22,73 +20,12 @@ final class InboundData {
     private final RateHint rateHint;
     private final Refusals refusals;
     private final InboundReads reads;
-    /** Self-validation defects consulted here (see {@link org.mrconf.defect.Defect}); all false when clean. */
-    private final boolean unknownKeyNackedAsBounds;
+    /** The decisions the spec fixes on this path; see {@link ReceiveSeam}. */
+    private final ReceiveSeam seam;
+    /** The protection decisions shared with the responder side of a READ; see {@link CompletionSeam}. */
+    private final CompletionSeam completionSeam;
 
-    private final boolean ignoreRemoteWriteFlag;
-    private final boolean ignoreRemoteWriteFlagForImmediate;
-    private final boolean boundsCheckedPerPacket;
-    /** {@link Defect#BOUNDS_OFFSET_IN_32_BITS}. */
-    private final boolean boundsOffsetIn32Bits;
-
-    private final boolean invalidationMissesPostedReceives;
-    private final boolean sendOverrunsReceiveBuffer;
-    private final boolean outOfWindowNotNacked;
-    private final boolean outOfWindowPlaced;
-    private final boolean finalNackPsnNotRecorded;
-    private final boolean receiverNotReadyPsnRecorded;
-    private final boolean nackRateLimitMissing;
-    private final boolean noImmediateAckOnGap;
-    private final boolean duplicateNotAcknowledged;
-    private final boolean ackRequestIgnored;
     private final long ackDelayNs;
-    private final boolean ackCoalescingCountIgnored;
-    private final boolean timestampEchoStuck;
-    private final boolean timestampEchoSkipsRetransmissions;
-    private final boolean ceCountedPerConnection;
-    private final boolean ceCountedOnlyWhenPlaced;
-    private final boolean messageLengthLimitUnchecked;
-    private final boolean rnrRetryHardCoded;
-    private final boolean rateHintMissingFromDuplicateAcks;
-    private final boolean readClaimedButMissing;
-    private final boolean halfSpacePsnAhead;
-    private final boolean noAckAfterNack;
-    private final boolean streamCheckedBeforeWindow;
-    private final boolean keyCheckedBeforeMessageState;
-    private final boolean boundsCheckedBeforeAccess;
-    private final boolean emptyRangeUnchecked;
-    // Self-validation defects (org.mrconf.defect.Defect), read once.
-    private final boolean lastPathRejected;
-    private final boolean fourPathsOnly;
-    private final boolean sharedReceiveState;
-    private final boolean streamBoundToPath;
-    private final boolean dropOnEntropyChange;
-    private final boolean ackEntropyFromFirstPacket;
-    private final boolean dropCeMarked;
-    private final boolean dropOutOfOrder;
-    private final boolean lastStreamRejected;
-    private final boolean eightStreamsOnly;
-
-    // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
-    private final boolean unsignedPsnCompare;
-    private final boolean receiveWindowOffByOne;
-    private final boolean duplicateSackedPlaced;
-    private final boolean outOfOrderDroppedWithAck;
-    private final boolean reorderBuffer;
-    private final boolean cumulativeOverGap;
-    private final boolean writeIgnoresMessageOffset;
-    private final boolean writeAddressFromFirstPacket;
-    private final boolean immediateTruncated;
-    private final boolean sendMatchedByMsn;
-    private final boolean rnrRecordsPsn;
-    private final boolean sendLengthCheckedPerPacket;
-    private final boolean unclaimedOpcodesHandled;
-    private final boolean readRequestReexecuted;
-    private final boolean zeroLengthNotCompleted;
-    private final boolean stalePlaced;
-    private final boolean outstandingLimitOffByOne;
-    private final boolean conflictingSegmentPlaced;
-    private final boolean staleNotAcked;
     /** REORDER_BUFFER only: the packets each path holds back until its gap is filled. */
     private final java.util.Map<PathReceiver, java.util.List<byte[]>> held = new java.util.IdentityHashMap<>();
 
@@ -105,67 +42,9 @@ final class InboundData {
         this.rateHint = rateHint;
         this.refusals = new Refusals(state, out, completions);
         this.reads = new InboundReads(state, completions, refusals);
-        final Defects defects = state.config.defects();
-        this.lastPathRejected = defects.has(Defect.LAST_PATH_REJECTED);
-        this.fourPathsOnly = defects.has(Defect.FOUR_PATHS_ONLY);
-        this.sharedReceiveState = defects.has(Defect.SHARED_RECEIVE_STATE);
-        this.streamBoundToPath = defects.has(Defect.STREAM_BOUND_TO_PATH);
-        this.dropOnEntropyChange = defects.has(Defect.DROP_ON_ENTROPY_CHANGE);
-        this.ackEntropyFromFirstPacket = defects.has(Defect.ACK_ENTROPY_FROM_FIRST_PACKET);
-        this.dropCeMarked = defects.has(Defect.DROP_CE_MARKED);
-        this.dropOutOfOrder = defects.has(Defect.DROP_OUT_OF_ORDER);
-        this.lastStreamRejected = defects.has(Defect.LAST_STREAM_REJECTED);
-        this.eightStreamsOnly = defects.has(Defect.EIGHT_STREAMS_ONLY);
-        this.unsignedPsnCompare = defects.has(org.mrconf.defect.Defect.UNSIGNED_PSN_COMPARE);
-        this.receiveWindowOffByOne = defects.has(org.mrconf.defect.Defect.RECEIVE_WINDOW_OFF_BY_ONE);
-        this.duplicateSackedPlaced = defects.has(org.mrconf.defect.Defect.DUPLICATE_SACKED_PLACED);
-        this.outOfOrderDroppedWithAck = defects.has(Defect.OUT_OF_ORDER_DROPPED_WITH_ACK);
-        this.reorderBuffer = defects.has(org.mrconf.defect.Defect.REORDER_BUFFER);
-        this.cumulativeOverGap = defects.has(org.mrconf.defect.Defect.CUMULATIVE_OVER_GAP);
-        this.writeIgnoresMessageOffset = defects.has(org.mrconf.defect.Defect.WRITE_IGNORES_MESSAGE_OFFSET);
-        this.writeAddressFromFirstPacket = defects.has(Defect.WRITE_ADDRESS_FROM_FIRST_PACKET);
-        this.immediateTruncated = defects.has(org.mrconf.defect.Defect.IMMEDIATE_TRUNCATED);
-        this.sendMatchedByMsn = defects.has(org.mrconf.defect.Defect.SEND_MATCHED_BY_MSN);
-        this.rnrRecordsPsn = defects.has(org.mrconf.defect.Defect.RNR_RECORDS_PSN);
-        this.sendLengthCheckedPerPacket = defects.has(org.mrconf.defect.Defect.SEND_LENGTH_CHECKED_PER_PACKET);
-        this.readRequestReexecuted = defects.has(org.mrconf.defect.Defect.READ_REQUEST_REEXECUTED);
-        this.unclaimedOpcodesHandled = defects.has(Defect.UNCLAIMED_OPCODES_HANDLED);
-        this.zeroLengthNotCompleted = defects.has(org.mrconf.defect.Defect.ZERO_LENGTH_NOT_COMPLETED);
-        this.stalePlaced = defects.has(org.mrconf.defect.Defect.STALE_PLACED);
-        this.outstandingLimitOffByOne = defects.has(Defect.OUTSTANDING_LIMIT_OFF_BY_ONE);
-        this.conflictingSegmentPlaced = defects.has(Defect.CONFLICTING_SEGMENT_PLACED);
-        this.staleNotAcked = defects.has(org.mrconf.defect.Defect.STALE_NOT_ACKED);
-        this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
-        this.ignoreRemoteWriteFlag = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG);
-        this.ignoreRemoteWriteFlagForImmediate = defects.has(Defect.IGNORE_REMOTE_WRITE_FLAG_FOR_IMMEDIATE);
-        this.boundsCheckedPerPacket = defects.has(Defect.BOUNDS_CHECKED_PER_PACKET);
-        this.boundsOffsetIn32Bits = defects.has(Defect.BOUNDS_OFFSET_IN_32_BITS);
-        this.invalidationMissesPostedReceives = defects.has(Defect.INVALIDATION_MISSES_POSTED_RECEIVES);
-        this.sendOverrunsReceiveBuffer = defects.has(Defect.SEND_OVERRUNS_RECEIVE_BUFFER);
-        this.outOfWindowNotNacked = defects.has(Defect.OUT_OF_WINDOW_NOT_NACKED);
-        this.outOfWindowPlaced = defects.has(Defect.OUT_OF_WINDOW_PLACED);
-        this.finalNackPsnNotRecorded = defects.has(Defect.FINAL_NACK_PSN_NOT_RECORDED);
-        this.receiverNotReadyPsnRecorded = defects.has(Defect.RECEIVER_NOT_READY_PSN_RECORDED);
-        this.nackRateLimitMissing = defects.has(Defect.NACK_RATE_LIMIT_MISSING);
-        this.noImmediateAckOnGap = defects.has(Defect.NO_IMMEDIATE_ACK_ON_GAP);
-        this.duplicateNotAcknowledged = defects.has(Defect.DUPLICATE_NOT_ACKNOWLEDGED);
-        this.ackRequestIgnored = defects.has(Defect.ACK_REQUEST_IGNORED);
-        this.ackDelayNs = state.config.ackDelayNs() * (defects.has(Defect.ACK_DELAY_IN_MILLISECONDS) ? 1000 : 1);
-        this.ackCoalescingCountIgnored = defects.has(Defect.ACK_COALESCING_COUNT_IGNORED);
-        this.timestampEchoStuck = defects.has(Defect.TIMESTAMP_ECHO_STUCK);
-        this.timestampEchoSkipsRetransmissions = defects.has(Defect.TIMESTAMP_ECHO_SKIPS_RETRANSMISSIONS);
-        this.ceCountedPerConnection = defects.has(Defect.CE_COUNTED_PER_CONNECTION);
-        this.ceCountedOnlyWhenPlaced = defects.has(Defect.CE_COUNTED_ONLY_WHEN_PLACED);
-        this.messageLengthLimitUnchecked = defects.has(Defect.MESSAGE_LENGTH_LIMIT_UNCHECKED);
-        this.rnrRetryHardCoded = defects.has(Defect.RNR_RETRY_HARD_CODED);
-        this.rateHintMissingFromDuplicateAcks = defects.has(Defect.RATE_HINT_MISSING_FROM_DUPLICATE_ACKS);
-        this.readClaimedButMissing = defects.has(Defect.READ_CLAIMED_BUT_MISSING);
-        this.halfSpacePsnAhead = defects.has(Defect.HALF_SPACE_PSN_AHEAD);
-        this.noAckAfterNack = defects.has(Defect.NO_ACK_AFTER_NACK);
-        this.streamCheckedBeforeWindow = defects.has(Defect.STREAM_CHECKED_BEFORE_WINDOW);
-        this.keyCheckedBeforeMessageState = defects.has(Defect.KEY_CHECKED_BEFORE_MESSAGE_STATE);
-        this.boundsCheckedBeforeAccess = defects.has(Defect.BOUNDS_CHECKED_BEFORE_ACCESS);
-        this.emptyRangeUnchecked = defects.has(Defect.EMPTY_RANGE_UNCHECKED);
+        this.seam = state.seams.receive();
+        this.completionSeam = state.seams.completion();
+        this.ackDelayNs = state.config.ackDelayNs() * (seam.ackDelayInMilliseconds() ? 1000 : 1);
     }
 
     void onData(
@@ -179,21 +58,21 @@ final class InboundData {
         final int pathId = header.pathId();
         final int paths = connection.receivePaths.length;
         if (pathId >= paths
-                || lastPathRejected && pathId == paths - 1
-                || fourPathsOnly && pathId >= 4
-                || streamBoundToPath && header.streamId() % paths != pathId) {
+                || seam.lastPathRejected() && pathId == paths - 1
+                || seam.fourPathsOnly() && pathId >= 4
+                || seam.streamBoundToPath() && header.streamId() % paths != pathId) {
             state.counters.increment(Counter.RX_INVALID_PATH);
             return;
         }
-        final PathReceiver path = connection.receivePaths[sharedReceiveState ? 0 : pathId];
-        if (dropOnEntropyChange && path.lastEntropy != 0 && path.lastEntropy != srcPort) {
+        final PathReceiver path = connection.receivePaths[seam.sharedReceiveState() ? 0 : pathId];
+        if (seam.dropOnEntropyChange() && path.lastEntropy != 0 && path.lastEntropy != srcPort) {
             path.lastEntropy = srcPort;
             return;
         }
         rateHint.onArrival(connection, packet.opcode(), ecn, nowNs);
-        if (ecn == EcnCodepoint.CE && !ceCountedOnlyWhenPlaced) {
+        if (ecn == EcnCodepoint.CE && !seam.ceCountedOnlyWhenPlaced()) {
             // Counted before any connection-state check: the mark describes the path, not the packet's fate (8.2.2).
-            if (ceCountedPerConnection) {
+            if (seam.ceCountedPerConnection()) {
                 for (final PathReceiver any : connection.receivePaths) {
                     any.ceSinceAck++;
                 }
@@ -201,21 +80,21 @@ final class InboundData {
                 path.ceSinceAck++;
             }
             state.counters.increment(Counter.RX_CE_MARKED);
-            if (dropCeMarked) {
+            if (seam.dropCeMarked()) {
                 return;
             }
         }
-        if (!(timestampEchoStuck && path.hasTimestamp)
-                && !(timestampEchoSkipsRetransmissions && header.hasFlags(PacketFlags.RETRANSMISSION))) {
+        if (!(seam.timestampEchoStuck() && path.hasTimestamp)
+                && !(seam.timestampEchoSkipsRetransmissions() && header.hasFlags(PacketFlags.RETRANSMISSION))) {
             path.lastTimestamp = header.transmitTimestamp();
             path.hasTimestamp = true;
         }
-        path.heardFrom(srcPort, ackEntropyFromFirstPacket);
+        path.heardFrom(srcPort, seam.ackEntropyFromFirstPacket());
         final long psn = header.psn();
-        if (dropOutOfOrder && psn != path.window.cumulativePsn()) {
+        if (seam.dropOutOfOrder() && psn != path.window.cumulativePsn()) {
             return;
         }
-        if (streamCheckedBeforeWindow
+        if (seam.streamCheckedBeforeWindow()
                 && packet.opcode() != Opcode.READ_RESPONSE
                 && !connection.hasStream(header.streamId())
                 && path.window.classify(psn) != ReceiveWindow.Position.NEW) {
@@ -226,10 +105,10 @@ final class InboundData {
         switch (position(path, psn)) {
             case BEYOND_WINDOW -> {
                 state.counters.increment(Counter.RX_OUT_OF_WINDOW);
-                if (outOfWindowPlaced) {
+                if (seam.outOfWindowPlaced()) {
                     placeBeyondWindow(packet, header);
                 }
-                if (outOfWindowNotNacked) {
+                if (seam.outOfWindowNotNacked()) {
                     return;
                 }
                 out.sendNack(
@@ -244,33 +123,36 @@ final class InboundData {
             }
             case DUPLICATE -> {
                 state.counters.increment(Counter.RX_DUPLICATE);
-                if (readRequestReexecuted && packet.opcode() == Opcode.READ_REQUEST) {
+                if (seam.readRequestReexecuted() && packet.opcode() == Opcode.READ_REQUEST) {
                     reads.reexecute(connection, pathId, header);
                 }
-                if (!duplicateNotAcknowledged) {
-                    out.sendAck(connection, path, rateHintMissingFromDuplicateAcks ? 0 : rateHint.currentMbps(nowNs));
+                if (!seam.duplicateNotAcknowledged()) {
+                    out.sendAck(
+                            connection,
+                            path,
+                            seam.rateHintMissingFromDuplicateAcks() ? 0 : rateHint.currentMbps(nowNs));
                 }
                 return;
             }
             default -> {}
         }
         final boolean inOrder = psn == path.window.cumulativePsn() && !path.window.hasGap();
-        if (outOfOrderDroppedWithAck && psn != path.window.cumulativePsn()) {
+        if (seam.outOfOrderDroppedWithAck() && psn != path.window.cumulativePsn()) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
             return;
         }
-        if (reorderBuffer && psn != path.window.cumulativePsn()) {
+        if (seam.reorderBuffer() && psn != path.window.cumulativePsn()) {
             hold(path, packet);
             path.window.record(psn);
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
             return;
         }
-        final boolean refusedBefore = nackRateLimitMissing
+        final boolean refusedBefore = seam.nackRateLimitMissing()
                 && path.lastFinalNackCode > 0
                 && path.lastFinalNackStream == header.streamId()
                 && path.lastFinalNackMsn == header.messageSequenceNumber();
         final ReceiveOutcome outcome = deliver(connection, pathId, packet, header);
-        if (ceCountedOnlyWhenPlaced && ecn == EcnCodepoint.CE && outcome == ReceiveOutcome.PLACED) {
+        if (seam.ceCountedOnlyWhenPlaced() && ecn == EcnCodepoint.CE && outcome == ReceiveOutcome.PLACED) {
             path.ceSinceAck++; // the defect: only a placed packet's mark is counted
         }
         if (refusedBefore && outcome == ReceiveOutcome.STALE) {
@@ -285,29 +167,31 @@ final class InboundData {
                     0);
         }
         if (outcome == ReceiveOutcome.DROPPED
-                || outcome == ReceiveOutcome.NOT_READY && !rnrRecordsPsn && !receiverNotReadyPsnRecorded) {
+                || outcome == ReceiveOutcome.NOT_READY
+                        && !seam.rnrRecordsPsn()
+                        && !seam.receiverNotReadyPsnRecorded()) {
             return; // not recorded: the sender retries this PSN (clause 7.3.2)
         }
-        if (outcome == ReceiveOutcome.REJECTED && finalNackPsnNotRecorded) {
+        if (outcome == ReceiveOutcome.REJECTED && seam.finalNackPsnNotRecorded()) {
             return;
         }
-        if (outcome == ReceiveOutcome.STALE && staleNotAcked) {
+        if (outcome == ReceiveOutcome.STALE && seam.staleNotAcked()) {
             return;
         }
         path.window.record(psn);
-        if (cumulativeOverGap && Serial.before(path.window.cumulativePsn(), psn)) {
+        if (seam.cumulativeOverGap() && Serial.before(path.window.cumulativePsn(), psn)) {
             path.window.skipTo(Serial.add(psn, 1));
         }
-        if (reorderBuffer) {
+        if (seam.reorderBuffer()) {
             releaseHeld(connection, pathId, path);
         }
-        if (outcome == ReceiveOutcome.REJECTED && noAckAfterNack) {
+        if (outcome == ReceiveOutcome.REJECTED && seam.noAckAfterNack()) {
             return; // the defect: the NACK is taken as the packet's answer, so no ACK is scheduled for it
         }
-        if ((!inOrder && !noImmediateAckOnGap)
+        if ((!inOrder && !seam.noImmediateAckOnGap())
                 || outcome == ReceiveOutcome.STALE
-                || (header.hasFlags(PacketFlags.ACK_REQUEST) && !ackRequestIgnored)
-                || (++path.unacknowledged >= state.config.ackCoalescingCount() && !ackCoalescingCountIgnored)) {
+                || (header.hasFlags(PacketFlags.ACK_REQUEST) && !seam.ackRequestIgnored())
+                || (++path.unacknowledged >= state.config.ackCoalescingCount() && !seam.ackCoalescingCountIgnored())) {
             out.sendAck(connection, path, rateHint.currentMbps(nowNs));
         } else if (path.unacknowledged == 1) {
             path.ackDeadlineNs = nowNs + ackDelayNs;
@@ -319,18 +203,18 @@ final class InboundData {
     private ReceiveWindow.Position position(final PathReceiver path, final long psn) {
         final ReceiveWindow.Position position = path.window.classify(psn);
         final long cumulative = path.window.cumulativePsn();
-        if (unsignedPsnCompare && psn < cumulative) {
+        if (seam.unsignedPsnCompare() && psn < cumulative) {
             return ReceiveWindow.Position.DUPLICATE;
         }
-        if (halfSpacePsnAhead && Serial.distance(cumulative, psn) == 1L << 31) {
+        if (seam.halfSpacePsnAhead() && Serial.distance(cumulative, psn) == 1L << 31) {
             return ReceiveWindow.Position.BEYOND_WINDOW; // the serial compare's undefined point taken as "after"
         }
-        if (receiveWindowOffByOne
+        if (seam.receiveWindowOffByOne()
                 && position == ReceiveWindow.Position.NEW
                 && Serial.distance(cumulative, psn) == ReceiveWindow.SIZE - 1) {
             return ReceiveWindow.Position.BEYOND_WINDOW;
         }
-        if (duplicateSackedPlaced
+        if (seam.duplicateSackedPlaced()
                 && position == ReceiveWindow.Position.DUPLICATE
                 && Serial.distance(cumulative, psn) < ReceiveWindow.SIZE) {
             return ReceiveWindow.Position.NEW;
@@ -376,25 +260,25 @@ final class InboundData {
         if (opcode == Opcode.READ_RESPONSE) {
             return reads.placeResponse(connection, pathId, packet, header);
         }
-        if (keyCheckedBeforeMessageState && opcode != Opcode.SEND && !keyGrantsAccess(header, opcode)) {
+        if (seam.keyCheckedBeforeMessageState() && opcode != Opcode.SEND && !keyGrantsAccess(header, opcode)) {
             return refusals.reject(
                     connection, pathId, header, NackCode.REMOTE_ACCESS, null, 0); // the defect: key first
         }
         final int streamId = header.streamId();
         final long msn = header.messageSequenceNumber();
         if (!connection.hasStream(streamId)
-                || lastStreamRejected && streamId == connection.streamCount() - 1
-                || eightStreamsOnly && streamId >= 8) {
+                || seam.lastStreamRejected() && streamId == connection.streamCount() - 1
+                || seam.eightStreamsOnly() && streamId >= 8) {
             return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         final StreamReceiveState stream = connection.receiveStreamForPacket(streamId);
         if (stream == null) {
             return refusals.dropped();
         }
-        if (stream.isDelivered(msn) && !stalePlaced) {
+        if (stream.isDelivered(msn) && !seam.stalePlaced()) {
             return refusals.finished(connection, pathId, header);
         }
-        if (stream.isBeyondTracking(msn) && !(outstandingLimitOffByOne && stream.isAtTrackingLimit(msn))) {
+        if (stream.isBeyondTracking(msn) && !(seam.outstandingLimitOffByOne() && stream.isAtTrackingLimit(msn))) {
             return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         if (!stream.ensureCovers(msn)) {
@@ -406,7 +290,7 @@ final class InboundData {
             return refusals.finished(connection, pathId, header);
         }
         if (messageState == StreamReceiveState.PARTIAL
-                && !conflictingSegmentPlaced
+                && !seam.conflictingSegmentPlaced()
                 && (stream.messageOpcode[index] != opcode
                         || stream.messageLength[index] != header.messageLength()
                         || opcode == Opcode.WRITE_WITH_IMMEDIATE
@@ -416,7 +300,7 @@ final class InboundData {
         }
         if (opcode != Opcode.SEND
                 && header.messageLength() > state.config.maxMessageLengthBytes()
-                && !messageLengthLimitUnchecked) {
+                && !seam.messageLengthLimitUnchecked()) {
             // Longer than the declared maximum (Table 5-13, clause 5.6.6 step 7): before any key or region check.
             // The message is finished failed, so later messages of the stream still complete in MSN order.
             return refusals.reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
@@ -429,7 +313,7 @@ final class InboundData {
             case WRITE, WRITE_WITH_IMMEDIATE -> placeWrite(connection, pathId, packet, header, stream, index);
             case SEND -> placeSend(connection, pathId, packet, header, stream, index);
             case READ_REQUEST ->
-                readClaimedButMissing
+                seam.readClaimedButMissing()
                         ? refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, stream, index)
                         : reads.acceptRequest(connection, pathId, header, stream, index);
             default -> throw new IllegalStateException("not a data opcode: " + opcode);
@@ -439,8 +323,8 @@ final class InboundData {
     /** Whether the endpoint offers the profile of {@code opcode}, unless a defect handles it regardless. */
     private boolean offered(final Opcode opcode) {
         return switch (opcode) {
-            case READ_REQUEST -> state.config.offers(Feature.READ) || unclaimedOpcodesHandled;
-            case WRITE_WITH_IMMEDIATE -> state.config.offers(Feature.IMMEDIATE) || unclaimedOpcodesHandled;
+            case READ_REQUEST -> state.config.offers(Feature.READ) || seam.unclaimedOpcodesHandled();
+            case WRITE_WITH_IMMEDIATE -> state.config.offers(Feature.IMMEDIATE) || seam.unclaimedOpcodesHandled();
             default -> true;
         };
     }
@@ -456,7 +340,8 @@ final class InboundData {
         if (region == null) {
             return refusals.reject(connection, pathId, header, unknownKeyCode(), stream, index);
         }
-        if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
+        if (completionSeam.boundsCheckedBeforeAccess()
+                && !region.contains(header.remoteAddress(), header.messageLength())) {
             return refusals.reject(
                     connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
         }
@@ -464,16 +349,16 @@ final class InboundData {
             return refusals.reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
         final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
-        final long address = writeAddressFromFirstPacket && continuing
+        final long address = seam.writeAddressFromFirstPacket() && continuing
                 ? stream.messageAddress[index] // the defect: the first packet's address for the whole message
                 : header.remoteAddress();
-        final long start = address + (writeIgnoresMessageOffset ? 0 : header.messageOffset());
-        final boolean inBounds = boundsCheckedPerPacket
+        final long start = address + (seam.writeIgnoresMessageOffset() ? 0 : header.messageOffset());
+        final boolean inBounds = seam.boundsCheckedPerPacket()
                 ? region.contains(start, packet.payloadLength())
-                : boundsOffsetIn32Bits
+                : seam.boundsOffsetIn32Bits()
                         ? containsIn32Bits(region, header.remoteAddress(), header.messageLength())
                         : region.contains(header.remoteAddress(), header.messageLength());
-        if (!inBounds && !(emptyRangeUnchecked && header.messageLength() == 0)) {
+        if (!inBounds && !(completionSeam.emptyRangeUnchecked() && header.messageLength() == 0)) {
             return refusals.reject(
                     connection, pathId, header, NackCode.BOUNDS, stream, index); // whole message (11.1.3)
         }
@@ -483,7 +368,7 @@ final class InboundData {
                 packet.opcode(),
                 header,
                 packet.opcode() == Opcode.WRITE_WITH_IMMEDIATE
-                        ? (immediateTruncated ? header.immediate() & 0xFFFF : header.immediate())
+                        ? (seam.immediateTruncated() ? header.immediate() & 0xFFFF : header.immediate())
                         : 0,
                 isMultiPacket(packet, header))) {
             return refusals.dropped();
@@ -502,7 +387,7 @@ final class InboundData {
             final DataHeaderFlyweight header,
             final StreamReceiveState stream,
             final int index) {
-        final long rsn = sendMatchedByMsn ? header.messageSequenceNumber() : header.receiveSequenceNumber();
+        final long rsn = seam.sendMatchedByMsn() ? header.messageSequenceNumber() : header.receiveSequenceNumber();
         final boolean continuing = stream.messageState[index] == StreamReceiveState.PARTIAL;
         if (continuing && stream.messageRsn[index] != rsn) {
             // One message, one RSN: the agreement row of Table 5-13 (step 6 of clause 5.6.6). The packet is refused,
@@ -523,19 +408,20 @@ final class InboundData {
                     NackCode.RECEIVER_NOT_READY,
                     header.streamId(),
                     header.messageSequenceNumber(),
-                    rnrRetryHardCoded ? 1 : state.config.receiverNotReadyRetryNs() / 1000); // the declared value
+                    seam.rnrRetryHardCoded() ? 1 : state.config.receiverNotReadyRetryNs() / 1000); // the declared value
             return ReceiveOutcome.NOT_READY;
         }
         final int receive = stream.receiveIndex(rsn);
-        final long checkedLength =
-                sendLengthCheckedPerPacket ? header.messageOffset() + packet.payloadLength() : header.messageLength();
-        if (checkedLength > stream.receiveLength[receive] && !sendOverrunsReceiveBuffer) {
+        final long checkedLength = seam.sendLengthCheckedPerPacket()
+                ? header.messageOffset() + packet.payloadLength()
+                : header.messageLength();
+        if (checkedLength > stream.receiveLength[receive] && !seam.sendOverrunsReceiveBuffer()) {
             // The receive is consumed with a length error (clause 7.3.3); its completion keeps MSN order.
             consume(stream, index, header, rsn);
             return refusals.reject(connection, pathId, header, NackCode.MESSAGE_TOO_LONG, stream, index);
         }
         final MemoryRegion region = stream.receiveRegion[receive];
-        if (!region.isValid() && !invalidationMissesPostedReceives) {
+        if (!region.isValid() && !seam.invalidationMissesPostedReceives()) {
             consume(stream, index, header, rsn);
             return refusals.reject(
                     connection,
@@ -606,14 +492,14 @@ final class InboundData {
 
     /** The code for a key that names no region: REMOTE_ACCESS (clause 11.1.1). */
     private NackCode unknownKeyCode() {
-        return unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS;
+        return completionSeam.unknownKeyNackedAsBounds() ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS;
     }
 
     /** Whether the region lets the network write into it (clause 11.1.2). */
     private boolean mayWrite(final MemoryRegion region, final Opcode opcode) {
         return AccessFlags.allows(region.access(), AccessFlags.REMOTE_WRITE)
-                || ignoreRemoteWriteFlag
-                || (ignoreRemoteWriteFlagForImmediate && opcode == Opcode.WRITE_WITH_IMMEDIATE);
+                || seam.ignoreRemoteWriteFlag()
+                || (seam.ignoreRemoteWriteFlagForImmediate() && opcode == Opcode.WRITE_WITH_IMMEDIATE);
     }
 
     /**
@@ -655,7 +541,7 @@ final class InboundData {
         final SegmentTracker segments = stream.messageSegments[index];
         if (segments == null) {
             // A message carried whole by one packet needs no tracker: it is complete.
-            if (!(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
+            if (!(seam.zeroLengthNotCompleted() && stream.messageLength[index] == 0)) {
                 completions.finishReceived(connection, streamId, stream, index, WorkCompletionStatus.SUCCESS);
             }
             return ReceiveOutcome.PLACED;
@@ -663,7 +549,7 @@ final class InboundData {
         if (!segments.mark(offset, bytes)) {
             return refusals.dropped(); // more disjoint pieces than one message may hold; the sender retries
         }
-        if (segments.isComplete() && !(zeroLengthNotCompleted && stream.messageLength[index] == 0)) {
+        if (segments.isComplete() && !(seam.zeroLengthNotCompleted() && stream.messageLength[index] == 0)) {
             completions.finishReceived(connection, streamId, stream, index, WorkCompletionStatus.SUCCESS);
         }
         return ReceiveOutcome.PLACED;

@@ -1,7 +1,5 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.DecodedPacket;
 import org.mrconf.wire.NackCode;
@@ -15,32 +13,18 @@ import org.mrconf.wire.Opcode;
  * for a READ_REQUEST, the stream and message state.
  */
 final class InboundReads {
+    /** The decisions the spec fixes here; see {@link CompletionSeam}. */
+    private final CompletionSeam seam;
+
     private final EndpointState state;
     private final CompletionDispatcher completions;
     private final Refusals refusals;
-    // Self-validation defects (org.mrconf.defect.Defect), each read once; all false for the clean reference.
-    private final boolean unknownKeyNackedAsBounds;
-    private final boolean ignoreRemoteReadFlag;
-    private final boolean boundsCheckedBeforeAccess;
-    private final boolean emptyRangeUnchecked;
-    private final boolean readResponseShort;
-    private final boolean readCompletesOnLastSegment;
-    private final boolean invalidatedSinkCompletesSuccess;
-    private final boolean readResponseAgreementBeforeHandle;
 
     InboundReads(final EndpointState state, final CompletionDispatcher completions, final Refusals refusals) {
         this.state = state;
         this.completions = completions;
         this.refusals = refusals;
-        final Defects defects = state.config.defects();
-        this.unknownKeyNackedAsBounds = defects.has(Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS);
-        this.ignoreRemoteReadFlag = defects.has(Defect.IGNORE_REMOTE_READ_FLAG);
-        this.boundsCheckedBeforeAccess = defects.has(Defect.BOUNDS_CHECKED_BEFORE_ACCESS);
-        this.emptyRangeUnchecked = defects.has(Defect.EMPTY_RANGE_UNCHECKED);
-        this.readResponseShort = defects.has(Defect.READ_RESPONSE_SHORT);
-        this.readCompletesOnLastSegment = defects.has(Defect.READ_COMPLETES_ON_LAST_SEGMENT);
-        this.invalidatedSinkCompletesSuccess = defects.has(Defect.INVALIDATED_SINK_COMPLETES_SUCCESS);
-        this.readResponseAgreementBeforeHandle = defects.has(Defect.READ_RESPONSE_AGREEMENT_BEFORE_HANDLE);
+        this.seam = state.seams.completion();
     }
 
     ReceiveOutcome acceptRequest(
@@ -55,20 +39,20 @@ final class InboundReads {
                     connection,
                     pathId,
                     header,
-                    (unknownKeyNackedAsBounds ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS),
+                    (seam.unknownKeyNackedAsBounds() ? NackCode.BOUNDS : NackCode.REMOTE_ACCESS),
                     stream,
                     index);
         }
-        if (boundsCheckedBeforeAccess && !region.contains(header.remoteAddress(), header.messageLength())) {
+        if (seam.boundsCheckedBeforeAccess() && !region.contains(header.remoteAddress(), header.messageLength())) {
             return refusals.reject(
                     connection, pathId, header, NackCode.BOUNDS, stream, index); // the defect: bounds first
         }
         if (!region.isValid()
-                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || ignoreRemoteReadFlag)) {
+                || !(AccessFlags.allows(region.access(), AccessFlags.REMOTE_READ) || seam.remoteReadFlagIgnored())) {
             return refusals.reject(connection, pathId, header, NackCode.REMOTE_ACCESS, stream, index);
         }
         if (!region.contains(header.remoteAddress(), header.messageLength())
-                && !(emptyRangeUnchecked && header.messageLength() == 0)) {
+                && !(seam.emptyRangeUnchecked() && header.messageLength() == 0)) {
             return refusals.reject(connection, pathId, header, NackCode.BOUNDS, stream, index);
         }
         if (connection.sendQueue.size() >= state.config.maxOutstandingMessages()) {
@@ -85,7 +69,7 @@ final class InboundReads {
             final int pathId,
             final DataHeaderFlyweight header,
             final MemoryRegion region) {
-        final long length = header.messageLength() - (readResponseShort && header.messageLength() > 0 ? 1 : 0);
+        final long length = header.messageLength() - (seam.readResponseShort() && header.messageLength() > 0 ? 1 : 0);
         final SendMessage response = new SendMessage(
                 0,
                 Opcode.READ_RESPONSE,
@@ -119,7 +103,7 @@ final class InboundReads {
             final DataHeaderFlyweight header) {
         final SendMessage read = connection.readsBySink.get((int) header.sinkHandle());
         if (read == null) {
-            if (readResponseAgreementBeforeHandle && disagreesWithFinishedRead(connection, header)) {
+            if (seam.readResponseComparedWithFinishedRead() && disagreesWithFinishedRead(connection, header)) {
                 return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0); // the defect
             }
             return refusals.stale(); // the READ finished or failed already, whatever the packet carries (clause 5.6.6)
@@ -134,7 +118,7 @@ final class InboundReads {
             completions.finishSend(
                     connection,
                     read,
-                    invalidatedSinkCompletesSuccess
+                    seam.invalidatedSinkCompletesSuccess()
                             ? WorkCompletionStatus.SUCCESS
                             : WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
             return refusals.stale();
@@ -153,13 +137,14 @@ final class InboundReads {
             return refusals.dropped();
         }
         if (read.placed.isComplete()
-                || readCompletesOnLastSegment && header.messageOffset() + packet.payloadLength() == read.length) {
+                || seam.readCompletesOnLastSegment()
+                        && header.messageOffset() + packet.payloadLength() == read.length) {
             completions.finishSend(connection, read, WorkCompletionStatus.SUCCESS);
         }
         return ReceiveOutcome.PLACED;
     }
 
-    /** Defect READ_RESPONSE_AGREEMENT_BEFORE_HANDLE: compares with the finished READ its sink handle named. */
+    /** When the seam says so (never, as the spec says): compares with the finished READ its sink handle named. */
     private static boolean disagreesWithFinishedRead(final Connection connection, final DataHeaderFlyweight header) {
         final SendMessage finished = connection.finishedReadsBySink.get((int) header.sinkHandle());
         return finished != null

@@ -77,23 +77,23 @@ final class PathSender {
     /** A tail-loss probe found PSNs lost: give the path new entropy before resending them (clause 6.6.4). */
     boolean repathBeforeResend;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
-    private final boolean sendWindowOffByOne;
+    /** The PSNs this path may have outstanding: {@link #WINDOW}. */
+    private final int sendWindow;
 
     PathSender(final int pathId, final long initialPsn, final int entropy, final EndpointConfig config) {
         this.pathId = pathId;
-        this.nextPsn =
-                config.defects().has(org.mrconf.defect.Defect.INITIAL_PSN_IGNORED) ? 0 : initialPsn & Serial.MASK;
-        this.sendWindowOffByOne = config.defects().has(org.mrconf.defect.Defect.SEND_WINDOW_OFF_BY_ONE);
+        final SenderSeam seam = config.seams().sender();
+        this.nextPsn = seam.initialPsn(initialPsn & Serial.MASK);
+        this.sendWindow = seam.sendWindow(WINDOW);
         this.oldestUnackedPsn = this.nextPsn;
         this.entropy = entropy;
-        this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), config.defects());
+        this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), seam);
         // Without the congestion profile the path window never grows past the first one (clause 10.1.6).
         this.congestionWindow = new AimdWindow(
                 config.initialPathWindow(),
-                AimdWindow.largest(config, config.initialPathWindow(), WINDOW),
+                AimdWindow.largest(config, seam, config.initialPathWindow(), WINDOW),
                 config.decreaseFactor(),
-                config.defects());
+                seam);
     }
 
     static int slot(final long psn) {
@@ -110,8 +110,7 @@ final class PathSender {
         if (!healthy) {
             return 0;
         }
-        final int window = sendWindowOffByOne ? WINDOW + 1 : WINDOW;
-        return Math.min(window - outstandingSpan(), congestionWindow.packets() - unacknowledged);
+        return Math.min(sendWindow - outstandingSpan(), congestionWindow.packets() - unacknowledged);
     }
 
     /** Whether {@code psn} has been sent and is not yet behind the oldest unacknowledged PSN. */

@@ -1,7 +1,6 @@
 package org.mrconf.transport;
 
 import java.util.BitSet;
-import org.mrconf.defect.Defect;
 import org.mrconf.wire.Opcode;
 
 /**
@@ -15,18 +14,19 @@ import org.mrconf.wire.Opcode;
  * no other stream (clause 7.5.3's spirit on the sending side).
  */
 final class PeerMessageLimit {
-    private final boolean ignored;
+    /** Whether messages wait for the limit at all (the spec: yes). */
+    private final boolean honoured;
     /** Streams seen waiting during one scan of the queue; reused, so a scan allocates nothing. */
     private final BitSet waitingStreams = new BitSet();
 
     PeerMessageLimit(final EndpointConfig config) {
-        this.ignored = config.defects().has(Defect.PEER_MESSAGE_LIMIT_IGNORED);
+        this.honoured = config.seams().connection().honoursPeerMessageLimit();
     }
 
     /** Whether {@code message} must wait before its first packet. */
     boolean mustWait(final Connection connection, final SendMessage message) {
         final long limit = connection.config.peerMaxOutstandingMessages();
-        if (ignored
+        if (!honoured
                 || limit >= ConnectionConfig.NO_MESSAGE_LIMIT
                 || message.packetsSent > 0
                 || message.opcode == Opcode.READ_RESPONSE) {

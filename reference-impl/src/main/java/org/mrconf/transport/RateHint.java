@@ -31,11 +31,8 @@ final class RateHint {
     private long packets;
     private long marked;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
-    private final boolean countsIdle;
-    private final boolean neverForgets;
-    private final boolean discountsALoneSender;
-    private final boolean readRequestCounts;
+    /** Who counts towards the fair share, and how large it is. */
+    private final ConnectionSeam seam;
 
     RateHint(final EndpointConfig config, final List<Connection> connections) {
         this.lineRateMbps = Math.max(1, config.lineRateBitsPerSecond() / 1_000_000);
@@ -44,10 +41,7 @@ final class RateHint {
         this.activeWindowNs = Math.max(intervalNs, config.rateHintActiveWindowNs());
         this.connections = connections;
         this.hintMbps = lineRateMbps;
-        this.countsIdle = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_COUNTS_IDLE_CONNECTIONS);
-        this.neverForgets = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_NEVER_FORGETS);
-        this.discountsALoneSender = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_DISCOUNTS_A_LONE_SENDER);
-        this.readRequestCounts = config.defects().has(org.mrconf.defect.Defect.FAIR_SHARE_COUNTS_READ_REQUESTS);
+        this.seam = config.seams().connection();
     }
 
     /**
@@ -56,7 +50,7 @@ final class RateHint {
      * requester counts the READ_RESPONSEs).
      */
     void onArrival(final Connection connection, final Opcode opcode, final int ecn, final long nowNs) {
-        if (opcode == Opcode.READ_REQUEST && !readRequestCounts) {
+        if (opcode == Opcode.READ_REQUEST && !seam.readRequestCountsForFairShare()) {
             return;
         }
         connection.lastDataReceivedNs = nowNs;
@@ -82,10 +76,8 @@ final class RateHint {
     private void recount(final long nowNs) {
         int active = 0;
         for (int i = 0; i < connections.size(); i++) {
-            final long sinceData = nowNs - connections.get(i).lastDataReceivedNs;
-            if (sinceData <= activeWindowNs
-                    || countsIdle
-                    || (neverForgets && connections.get(i).lastDataReceivedNs != Connection.NO_DATA_YET)) {
+            final long lastDataNs = connections.get(i).lastDataReceivedNs;
+            if (seam.activeForFairShare(nowNs - lastDataNs, activeWindowNs, lastDataNs != Connection.NO_DATA_YET)) {
                 active++;
             }
         }
@@ -103,8 +95,7 @@ final class RateHint {
         packets = 0;
         marked = 0;
         // A lone sender may use the whole link; shared, a little headroom drains what transients build.
-        final double share =
-                active <= 1 && !discountsALoneSender ? lineRateMbps : lineRateMbps * utilization / Math.max(1, active);
+        final double share = seam.fairShareMbps(lineRateMbps, utilization, active);
         hintMbps = Math.max(1, (long) (share * scale));
         countedAtNs = nowNs;
     }

@@ -1,8 +1,6 @@
 package org.mrconf.transport;
 
 import java.nio.ByteBuffer;
-import org.mrconf.defect.Defect;
-import org.mrconf.defect.Defects;
 import org.mrconf.wire.AckFlyweight;
 import org.mrconf.wire.CommonHeaderFlyweight;
 import org.mrconf.wire.Crc32cTrailer;
@@ -16,7 +14,7 @@ import org.mrconf.wire.PacketFlags;
 import org.mrconf.wire.WireConstants;
 
 /**
- * The receive checks of {@link Endpoint}, with the decode-stage {@link Defect}s of the self-validation catalogue
+ * The receive checks of {@link Endpoint}, with the decode-stage self-validation defects of {@link DecodeSeam}
  * applied: each active defect turns one verdict of the (always correct) {@link PacketDecoder} into the verdict a
  * device with that bug would reach, rewriting the received bytes where the bug would read them differently. With no
  * defect active this is exactly the decoder and costs one branch.
@@ -26,34 +24,14 @@ final class ReceiveDefects {
 
     private final PacketDecoder decoder = new PacketDecoder();
     private final Crc32cTrailer crc = new Crc32cTrailer();
+    /** The verdicts the spec fixes here; see {@link DecodeSeam}. */
+    private final DecodeSeam seam;
+    /** Whether any decode-stage defect is active; the clean reference takes the decoder's verdict as it is. */
     private final boolean any;
-    private final boolean acceptBadCrc;
-    private final boolean strictMinorVersion;
-    private final boolean acceptAnyMajorVersion;
-    private final boolean unknownOpcodeAsWrite;
-    private final boolean lengthFromDatagram;
-    private final boolean segmentBoundsUnchecked;
-    private final boolean readRequestFieldsUnchecked;
-    private final boolean readRequestSegmentChecked;
-    private final boolean acceptSackBit0;
-    private final boolean rejectNonzeroReserved;
-    private final boolean crcCheckedFirst;
-    private final boolean unknownNackCodeAsRemoteAccess;
 
-    ReceiveDefects(final Defects defects) {
-        this.any = !defects.isEmpty();
-        this.acceptBadCrc = defects.has(Defect.ACCEPT_BAD_CRC);
-        this.strictMinorVersion = defects.has(Defect.STRICT_MINOR_VERSION);
-        this.acceptAnyMajorVersion = defects.has(Defect.ACCEPT_ANY_MAJOR_VERSION);
-        this.unknownOpcodeAsWrite = defects.has(Defect.UNKNOWN_OPCODE_AS_WRITE);
-        this.lengthFromDatagram = defects.has(Defect.LENGTH_FROM_DATAGRAM);
-        this.segmentBoundsUnchecked = defects.has(Defect.SEGMENT_BOUNDS_UNCHECKED);
-        this.readRequestFieldsUnchecked = defects.has(Defect.READ_REQUEST_FIELDS_UNCHECKED);
-        this.readRequestSegmentChecked = defects.has(Defect.READ_REQUEST_SEGMENT_CHECKED);
-        this.acceptSackBit0 = defects.has(Defect.ACCEPT_SACK_BIT0);
-        this.rejectNonzeroReserved = defects.has(Defect.REJECT_NONZERO_RESERVED);
-        this.crcCheckedFirst = defects.has(Defect.CRC_CHECKED_FIRST);
-        this.unknownNackCodeAsRemoteAccess = defects.has(Defect.UNKNOWN_NACK_CODE_AS_REMOTE_ACCESS);
+    ReceiveDefects(final DecodeSeam seam) {
+        this.seam = seam;
+        this.any = seam != DecodeSeam.CORRECT;
     }
 
     /** Decodes the packet into {@code out}; returns the status the endpoint acts on (counts and drops unless OK). */
@@ -70,35 +48,35 @@ final class ReceiveDefects {
             final DecodedPacket out) {
         if (status == DecodeStatus.OK) {
             final CommonHeaderFlyweight header = out.commonHeader();
-            if (strictMinorVersion && header.versionMinor() != 0) {
+            if (seam.strictMinorVersion() && header.versionMinor() != 0) {
                 return DecodeStatus.UNSUPPORTED_VERSION;
             }
-            if (rejectNonzeroReserved
+            if (seam.rejectNonzeroReserved()
                     && (header.reserved1() != 0 || header.reserved2() != 0 || (header.flags() & ~KNOWN_FLAGS) != 0)) {
                 return DecodeStatus.INVALID_FIELD;
             }
             return status;
         }
         final DecodeError error = out.error();
-        if (crcCheckedFirst
+        if (seam.crcCheckedFirst()
                 && (status == DecodeStatus.UNSUPPORTED_VERSION || status == DecodeStatus.UNKNOWN_OPCODE)
                 && !crc.verify(buffer, offset, length)) {
             return DecodeStatus.BAD_CRC;
         }
-        if (status == DecodeStatus.BAD_CRC && acceptBadCrc) {
+        if (status == DecodeStatus.BAD_CRC && seam.acceptBadCrc()) {
             return redecode(buffer, offset, length, out); // never compares the trailer
         }
-        if (status == DecodeStatus.UNSUPPORTED_VERSION && acceptAnyMajorVersion) {
+        if (status == DecodeStatus.UNSUPPORTED_VERSION && seam.acceptAnyMajorVersion()) {
             buffer.put(offset, (byte) WireConstants.VERSION_1_0);
             return redecode(buffer, offset, length, out);
         }
-        if (status == DecodeStatus.UNKNOWN_OPCODE && unknownOpcodeAsWrite) {
+        if (status == DecodeStatus.UNKNOWN_OPCODE && seam.unknownOpcodeAsWrite()) {
             buffer.put(offset + 1, (byte) Opcode.WRITE.value());
             return redecode(buffer, offset, length, out);
         }
         if (status == DecodeStatus.INCONSISTENT_LENGTH
                 && DecodeError.FIELD_PACKET_LENGTH.equals(error.field())
-                && lengthFromDatagram) {
+                && seam.lengthFromDatagram()) {
             final Opcode opcode = Opcode.fromValue(buffer.get(offset + 1) & 0xFF);
             final int payload = length - opcode.headerLength() - Crc32cTrailer.LENGTH;
             if (opcode.carriesPayload() && payload >= 0 && payload <= 0xFFFF) {
@@ -108,12 +86,14 @@ final class ReceiveDefects {
         }
         if (status == DecodeStatus.INCONSISTENT_LENGTH
                 && DecodeError.FIELD_MESSAGE_OFFSET.equals(error.field())
-                && segmentBoundsUnchecked
+                && seam.segmentBoundsUnchecked()
                 && error.actual() <= 0xFFFF_FFFFL) {
             putU32(buffer, offset + DataHeaderFlyweight.MESSAGE_LENGTH_OFFSET, error.actual());
             return redecode(buffer, offset, length, out);
         }
-        if (status == DecodeStatus.INVALID_FIELD && "5.2.5".equals(error.clause()) && readRequestSegmentChecked) {
+        if (status == DecodeStatus.INVALID_FIELD
+                && "5.2.5".equals(error.clause())
+                && seam.readRequestSegmentChecked()) {
             // The defect: a READ_REQUEST's offset and payload length field checked as a data packet's segment (5.2.2).
             final long end = getU32(buffer, offset + DataHeaderFlyweight.MESSAGE_OFFSET_OFFSET)
                     + (buffer.getShort(offset + DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET) & 0xFFFF);
@@ -121,14 +101,16 @@ final class ReceiveDefects {
                 return DecodeStatus.INCONSISTENT_LENGTH;
             }
         }
-        if (status == DecodeStatus.INVALID_FIELD && "5.2.5".equals(error.clause()) && readRequestFieldsUnchecked) {
+        if (status == DecodeStatus.INVALID_FIELD
+                && "5.2.5".equals(error.clause())
+                && seam.readRequestFieldsUnchecked()) {
             putU16(buffer, offset + DataHeaderFlyweight.PAYLOAD_LENGTH_OFFSET, 0);
             putU32(buffer, offset + DataHeaderFlyweight.MESSAGE_OFFSET_OFFSET, 0);
             return redecode(buffer, offset, length, out);
         }
         if (status == DecodeStatus.INVALID_FIELD
                 && DecodeError.FIELD_SACK_BITMAP.equals(error.field())
-                && acceptSackBit0) {
+                && seam.acceptSackBit0()) {
             // Reads bit 0 as "the cumulative PSN was received too".
             final int psnIndex = offset + CommonHeaderFlyweight.PSN_OFFSET;
             putU32(buffer, psnIndex, (getU32(buffer, psnIndex) + 1) & 0xFFFF_FFFFL);
@@ -138,7 +120,7 @@ final class ReceiveDefects {
         }
         if (status == DecodeStatus.INVALID_FIELD
                 && DecodeError.FIELD_CODE.equals(error.field())
-                && unknownNackCodeAsRemoteAccess) {
+                && seam.unknownNackCodeAsRemoteAccess()) {
             buffer.put(offset + org.mrconf.wire.NackFlyweight.CODE_OFFSET, (byte) 0x01);
             return redecode(buffer, offset, length, out);
         }

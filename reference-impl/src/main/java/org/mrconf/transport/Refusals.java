@@ -1,6 +1,5 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
 import org.mrconf.wire.DataHeaderFlyweight;
 import org.mrconf.wire.NackCode;
 
@@ -14,8 +13,8 @@ final class Refusals {
     private final EndpointState state;
     private final OutboundPackets out;
     private final CompletionDispatcher completions;
-    /** Defect NACK_QUEUED_BEHIND_ACK: the NACK waits until the packet's ACK has gone ({@link #sendQueuedNack}). */
-    private final boolean nackQueuedBehindAck;
+    /** Whether a NACK waits for the packet's ACK ({@link #sendQueuedNack}), and whether a rejected message stays so. */
+    private final ConnectionSeam seam;
 
     private NackCode queuedNackCode;
     private Connection queuedNackConnection;
@@ -26,10 +25,9 @@ final class Refusals {
     /** The time of the packet being processed, for the NACK rate limit. */
     private long nowNs;
 
-    /** Defect REJECTED_MESSAGE_REJECTED_AGAIN: the last message this endpoint finished by rejecting it. */
-    private final boolean rejectedMessageRejectedAgain;
-
+    /** The last message this endpoint finished by rejecting it, kept only if the seam rejects it again. */
     private Connection lastRejectedConnection;
+
     private int lastRejectedStream;
     private long lastRejectedMsn;
     private NackCode lastRejectedCode;
@@ -38,8 +36,7 @@ final class Refusals {
         this.state = state;
         this.out = out;
         this.completions = completions;
-        this.nackQueuedBehindAck = state.config.defects().has(Defect.NACK_QUEUED_BEHIND_ACK);
-        this.rejectedMessageRejectedAgain = state.config.defects().has(Defect.REJECTED_MESSAGE_REJECTED_AGAIN);
+        this.seam = state.seams.connection();
     }
 
     /** The time of the packet now processed. */
@@ -86,7 +83,7 @@ final class Refusals {
                     default -> Counter.REJECT_INVALID_REQUEST;
                 });
         if (!isSuppressed(connection, pathId, header, code)) {
-            if (nackQueuedBehindAck) {
+            if (seam.nackQueuedBehindAck()) {
                 queuedNackCode = code;
                 queuedNackConnection = connection;
                 queuedNackPath = pathId;
@@ -99,7 +96,7 @@ final class Refusals {
             }
         }
         if (stream != null) {
-            if (rejectedMessageRejectedAgain) {
+            if (seam.rejectedMessageRejectedAgain()) {
                 lastRejectedConnection = connection;
                 lastRejectedStream = header.streamId();
                 lastRejectedMsn = header.messageSequenceNumber();
@@ -151,11 +148,11 @@ final class Refusals {
     }
 
     /**
-     * A packet of a finished message: stale (clause 7.5.6), unless the defect REJECTED_MESSAGE_REJECTED_AGAIN rejects a
-     * later packet of the message it last rejected again with the same code.
+     * A packet of a finished message: stale (clause 7.5.6), unless the seam rejects a later packet of the
+     * message it last rejected again with the same code (never, as the spec says).
      */
     ReceiveOutcome finished(final Connection connection, final int pathId, final DataHeaderFlyweight header) {
-        if (rejectedMessageRejectedAgain
+        if (seam.rejectedMessageRejectedAgain()
                 && lastRejectedConnection == connection
                 && lastRejectedStream == header.streamId()
                 && lastRejectedMsn == header.messageSequenceNumber()) {

@@ -1,7 +1,5 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
-
 /**
  * The sender's declared reorder tolerance (clause 6.3.3): a PSN an ACK shows missing, with later PSNs received, is
  * deemed lost once the declared number of PSNs after it are reported received, or once the declared time has passed
@@ -15,24 +13,20 @@ final class ReorderTolerance {
 
     private final int packets;
     private final long timeNs;
-    /** Defect REORDER_TOLERANCE_IGNORED: declares the tolerance and deems every gap lost at once. */
-    private final boolean ignored;
-
     private final boolean holdsGaps;
-    /** Defect REORDER_TIME_FROM_SEND: counts the time from the PSN's transmission, not from the ACK. */
-    private final boolean fromSend;
+    /** When a gap's declared time starts. */
+    private final SenderSeam seam;
 
     ReorderTolerance(final EndpointConfig config) {
         this.packets = config.reorderTolerancePackets();
         this.timeNs = config.reorderToleranceNs();
-        this.ignored = config.defects().has(Defect.REORDER_TOLERANCE_IGNORED);
-        this.holdsGaps = config.reorderToleranceHoldsGaps();
-        this.fromSend = config.defects().has(Defect.REORDER_TIME_FROM_SEND);
+        this.seam = config.seams().sender();
+        this.holdsGaps = config.reorderToleranceHoldsGaps() && seam.honoursReorderTolerance();
     }
 
     /** Whether a gap may wait at all: both declared conditions are more than an ACK showing a gap already meets. */
     boolean active() {
-        return holdsGaps && !ignored;
+        return holdsGaps;
     }
 
     /**
@@ -81,7 +75,7 @@ final class ReorderTolerance {
     }
 
     private long since(final PathSender path, final int slot) {
-        return fromSend ? path.slotSentNs[slot] : path.slotGapSeenNs[slot];
+        return seam.reorderTimeStartNs(path.slotGapSeenNs[slot], path.slotSentNs[slot]);
     }
 
     /** The declared time, or a quarter of the path's smoothed RTT if that is shorter. */

@@ -14,30 +14,19 @@ final class RttEstimator {
     private int backoffShift;
     private long minRttNs = Long.MAX_VALUE;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
-    private final boolean noBackoff;
-    private final boolean notClampedToMax;
-    private final boolean backoffNotRestored;
-    private final boolean cappedAt511Ms;
-    private final boolean initialAtMinimum;
+    /** The RTO before any sample. */
+    private final long firstRtoNs;
 
-    /** The ceiling of a 9-bit millisecond timer field ({@link org.mrconf.defect.Defect#RTO_CAPPED_AT_511_MS}). */
-    private static final long NINE_BIT_MS_CEILING_NS = 511_000_000L;
+    /** The decisions the spec fixes about backoff and the armed RTO. */
+    private final SenderSeam seam;
 
     RttEstimator(final long minRtoNs, final long initialRtoNs, final long maxRtoNs) {
-        this(minRtoNs, initialRtoNs, maxRtoNs, org.mrconf.defect.Defects.NONE);
+        this(minRtoNs, initialRtoNs, maxRtoNs, SenderSeam.CORRECT);
     }
 
-    RttEstimator(
-            final long minRtoNs,
-            final long initialRtoNs,
-            final long maxRtoNs,
-            final org.mrconf.defect.Defects defects) {
-        this.noBackoff = defects.has(org.mrconf.defect.Defect.NO_RTO_BACKOFF);
-        this.notClampedToMax = defects.has(org.mrconf.defect.Defect.RTO_NOT_CLAMPED_TO_MAX);
-        this.backoffNotRestored = defects.has(org.mrconf.defect.Defect.BACKOFF_NOT_RESTORED);
-        this.cappedAt511Ms = defects.has(org.mrconf.defect.Defect.RTO_CAPPED_AT_511_MS);
-        this.initialAtMinimum = defects.has(org.mrconf.defect.Defect.INITIAL_RTO_AT_MINIMUM);
+    RttEstimator(final long minRtoNs, final long initialRtoNs, final long maxRtoNs, final SenderSeam seam) {
+        this.seam = seam;
+        this.firstRtoNs = seam.firstRtoNs(minRtoNs, initialRtoNs);
         this.minRtoNs = minRtoNs;
         this.initialRtoNs = initialRtoNs;
         this.maxRtoNs = maxRtoNs;
@@ -62,16 +51,14 @@ final class RttEstimator {
             rttVarNs += (Math.abs(srttNs - rttNs) - rttVarNs) / 4;
             srttNs += (rttNs - srttNs) / 8;
         }
-        if (endsBackoff && !backoffNotRestored) {
-            backoffShift = 0;
+        if (endsBackoff) {
+            backoffShift = seam.backoffAfterProgress(backoffShift);
         }
     }
 
     /** Doubles the timeout after an expiry with no answer, up to the maximum. */
     void backOff() {
-        if (backoffShift < 30 && !noBackoff) {
-            backoffShift++;
-        }
+        backoffShift = seam.backoffAfterExpiry(backoffShift);
     }
 
     /** Restores the computed timeout: the path made progress. */
@@ -99,12 +86,8 @@ final class RttEstimator {
 
     /** The current timeout including backoff, clamped to [min RTO, max RTO]. */
     long rtoNs() {
-        final long base =
-                hasSample ? srttNs + Math.max(1_000, 4 * rttVarNs) : initialAtMinimum ? minRtoNs : initialRtoNs;
-        long rto = Math.max(minRtoNs, Math.min(maxRtoNs, base));
-        for (int i = 0; i < backoffShift && (rto < maxRtoNs || notClampedToMax); i++) {
-            rto = notClampedToMax ? rto * 2 : Math.min(maxRtoNs, rto * 2);
-        }
-        return cappedAt511Ms ? Math.min(rto, NINE_BIT_MS_CEILING_NS) : rto;
+        final long base = hasSample ? srttNs + Math.max(1_000, 4 * rttVarNs) : firstRtoNs;
+        final long rto = Math.max(minRtoNs, Math.min(maxRtoNs, base));
+        return seam.armedRtoNs(backoffShift == 0 ? rto : seam.backedOffRtoNs(rto, backoffShift, maxRtoNs));
     }
 }

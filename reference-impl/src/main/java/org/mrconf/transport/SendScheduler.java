@@ -9,6 +9,9 @@ import org.mrconf.wire.Opcode;
  * connection windows and the pacer; and runs the per-path timers (clauses 6.6.2 to 6.7.3).
  */
 final class SendScheduler {
+    /** The decisions the spec fixes here; see {@link SchedulerSeam}. */
+    private final SchedulerSeam seam;
+
     private static final int EPHEMERAL_PORT_BASE = 49152;
     private static final int EPHEMERAL_PORT_COUNT = 65536 - EPHEMERAL_PORT_BASE;
     /** Draws before {@link #repath} gives up looking for a better entropy value (a bounded loop, never a hang). */
@@ -19,15 +22,6 @@ final class SendScheduler {
     private final CompletionDispatcher completions;
     private final AckHandler ackHandler;
     private final SplittableRandom entropyRandom;
-    /** Self-validation defect (see {@link org.mrconf.defect.Defect}); false when clean. */
-    private final boolean invalidationMissesQueuedSends;
-    /** Defect INVALIDATED_SOURCE_RESENT: a resend reads an invalidated source anyway. */
-    private final boolean invalidatedSourceResent;
-
-    private final boolean sprayFirstPathOnly;
-    private final boolean sprayRoundRobinOnly;
-    private final boolean sprayPointerOnTiesOnly;
-    private final boolean timeoutKeepsWindow;
 
     SendScheduler(
             final EndpointState state,
@@ -41,43 +35,15 @@ final class SendScheduler {
         this.tailLossProbe = new TailLossProbe(state.config);
         this.peerMessageLimit = new PeerMessageLimit(state.config);
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
-        this.invalidationMissesQueuedSends =
-                state.config.defects().has(org.mrconf.defect.Defect.INVALIDATION_MISSES_QUEUED_SENDS);
-        this.invalidatedSourceResent = state.config.defects().has(org.mrconf.defect.Defect.INVALIDATED_SOURCE_RESENT);
-        this.sprayFirstPathOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_FIRST_PATH_ONLY);
-        this.sprayRoundRobinOnly = state.config.defects().has(org.mrconf.defect.Defect.SPRAY_ROUND_ROBIN_ONLY);
-        this.sprayPointerOnTiesOnly =
-                state.config.defects().has(org.mrconf.defect.Defect.SPRAY_POINTER_MOVES_ON_TIES_ONLY);
-        this.timeoutKeepsWindow = state.config.defects().has(org.mrconf.defect.Defect.TIMEOUT_KEEPS_WINDOW);
-        final org.mrconf.defect.Defects defects = state.config.defects();
-        this.goBackN = defects.has(org.mrconf.defect.Defect.GO_BACK_N);
-        this.noRepathAfterRto = defects.has(org.mrconf.defect.Defect.NO_REPATH_AFTER_RTO);
-        this.waitingPsnResentOnTimeout = defects.has(org.mrconf.defect.Defect.WAITING_PSN_RESENT_ON_TIMEOUT);
-        this.noConnectionTimeout = defects.has(org.mrconf.defect.Defect.NO_CONNECTION_TIMEOUT);
-        this.pathTimerArmedByConnectionCount =
-                defects.has(org.mrconf.defect.Defect.PATH_TIMER_ARMED_BY_CONNECTION_COUNT);
-        this.completesBeforeAck = defects.has(org.mrconf.defect.Defect.SENDER_COMPLETES_BEFORE_ACK);
-        this.invalidatedUnsentSkipped = defects.has(org.mrconf.defect.Defect.INVALIDATED_UNSENT_SKIPPED);
-        this.connectionWindowIgnored = defects.has(org.mrconf.defect.Defect.CONNECTION_WINDOW_IGNORED);
+        this.seam = state.seams.scheduler();
         this.timeoutResendsOldestOnly = state.config.timeoutResendsOldestOnly();
     }
 
     /** A legal choice of clause 6.6.2 (freedom F-11): an expiry resends the oldest outstanding PSN alone. */
     private final boolean timeoutResendsOldestOnly;
 
-    // Self-validation defects (org.mrconf.defect.Defect); all false for the clean reference.
-    private final boolean goBackN;
-    private final boolean connectionWindowIgnored;
-    private final boolean noRepathAfterRto;
-    private final boolean waitingPsnResentOnTimeout;
     private final TailLossProbe tailLossProbe;
     private final PeerMessageLimit peerMessageLimit;
-    private final boolean noConnectionTimeout;
-    /** {@link org.mrconf.defect.Defect#PATH_TIMER_ARMED_BY_CONNECTION_COUNT}. */
-    private final boolean pathTimerArmedByConnectionCount;
-
-    private final boolean completesBeforeAck;
-    private final boolean invalidatedUnsentSkipped;
 
     /** Sends everything the windows and the pacer allow now. */
     void pump(final Connection connection, final long nowNs) {
@@ -104,11 +70,11 @@ final class SendScheduler {
             }
             if (message.opcode != Opcode.READ_REQUEST
                     && !message.localRegion.isValid()
-                    && !invalidationMissesQueuedSends) {
+                    && !seam.invalidationMissesQueuedSends()) {
                 // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
                 if (message.opcode == Opcode.READ_RESPONSE) {
                     abandonReadResponse(connection, message);
-                } else if (invalidatedUnsentSkipped) {
+                } else if (seam.invalidatedUnsentSkipped()) {
                     // The defect: the message is dropped and the stream goes on, leaving its MSN for ever unfinished
                     // at the peer.
                     connection.sendQueue.remove(message);
@@ -125,9 +91,9 @@ final class SendScheduler {
                 }
                 continue;
             }
-            final PathSender path = sprayFirstPathOnly
+            final PathSender path = seam.sprayFirstPathOnly()
                     ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
-                    : choosePath(connection, sprayRoundRobinOnly, sprayPointerOnTiesOnly);
+                    : choosePath(connection, seam.sprayRoundRobinOnly(), seam.sprayPointerMovesOnTiesOnly());
             if (path == null) {
                 return;
             }
@@ -139,7 +105,7 @@ final class SendScheduler {
             final long psn = path.assign(message, message.nextOffset, length, nowNs);
             connection.unacknowledged++;
             if (path.unacknowledged == 1) {
-                if (!pathTimerArmedByConnectionCount || connection.unacknowledged == 1) {
+                if (!seam.pathTimerArmedByConnectionCount() || connection.unacknowledged == 1) {
                     path.rtoDeadlineNs = nowNs + path.rtt.rtoNs(); // the defect: armed by the connection's count
                 }
                 tailLossProbe.arm(path, nowNs);
@@ -155,7 +121,7 @@ final class SendScheduler {
                 } else {
                     connection.sendQueue.removeFirstOccurrence(message); // only while the head waits (7.5.10)
                 }
-                if (completesBeforeAck
+                if (seam.senderCompletesBeforeAck()
                         && message.opcode != Opcode.READ_REQUEST
                         && message.opcode != Opcode.READ_RESPONSE) {
                     completions.finishSend(connection, message, WorkCompletionStatus.SUCCESS);
@@ -174,7 +140,7 @@ final class SendScheduler {
             }
             if (path.repathBeforeResend) {
                 path.repathBeforeResend = false;
-                if (!noRepathAfterRto) {
+                if (!seam.noRepathAfterRto()) {
                     repath(connection, path);
                 }
             }
@@ -190,7 +156,7 @@ final class SendScheduler {
                 final SendMessage message = path.slotMessage[slot];
                 if (message.opcode != Opcode.READ_REQUEST
                         && !message.localRegion.isValid()
-                        && !invalidatedSourceResent) {
+                        && !seam.invalidatedSourceResent()) {
                     // Its bytes may belong to someone else now; a PSN cannot be withdrawn, so the connection fails,
                     // as a verbs queue pair does on a local protection error (clause 11.1.7).
                     // Table 6-1: this work request LOCAL_PROTECTION_ERROR (its own buffer), the others FLUSHED.
@@ -212,7 +178,7 @@ final class SendScheduler {
                 out.sendData(connection, path, psn, true, nowNs);
                 path.slotSentNs[slot] = nowNs; // after sending: RETRANSMIT_STALE_TIMESTAMP reads the previous time
                 connection.pacer.onSent(wireBytes, nowNs);
-                if (goBackN) {
+                if (seam.goBackN()) {
                     for (long later = Serial.add(psn, 1); later != path.nextPsn; later = Serial.add(later, 1)) {
                         if (path.slotState[PathSender.slot(later)] == PathSender.ACKED) {
                             out.sendData(connection, path, later, true, nowNs);
@@ -276,7 +242,7 @@ final class SendScheduler {
         if (connection.failed) {
             return;
         }
-        if (!noConnectionTimeout
+        if (!seam.noConnectionTimeout()
                 && connection.hasOutstanding()
                 && nowNs - connection.lastHeardNs >= state.config.connectionTimeoutNs()) {
             ackHandler.failConnection(connection, WorkCompletionStatus.TRANSPORT_TIMEOUT);
@@ -317,17 +283,17 @@ final class SendScheduler {
             path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
             state.counters.increment(Counter.PATHS_MARKED_UNHEALTHY);
         }
-        if (!noRepathAfterRto) {
+        if (!seam.noRepathAfterRto()) {
             repath(connection, path);
         }
-        if (!timeoutKeepsWindow) {
+        if (!seam.timeoutKeepsWindow()) {
             path.congestionWindow.onTimeout();
         }
         path.repathBeforeResend = false;
         path.releaseOnTimeout(); // a PSN NACKed PSN_OUT_OF_WINDOW: on the timer if no ACK moved the window (9.1.11)
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
             // Only IN_FLIGHT PSNs become lost: one waiting for its RECEIVER_NOT_READY retry keeps waiting (9.1.9).
-            if (waitingPsnResentOnTimeout && path.slotState[PathSender.slot(psn)] == PathSender.WAITING) {
+            if (seam.waitingPsnResentOnTimeout() && path.slotState[PathSender.slot(psn)] == PathSender.WAITING) {
                 path.slotState[PathSender.slot(psn)] = PathSender.LOST; // the defect
             }
             if (timeoutResendsOldestOnly && path.slotState[PathSender.slot(psn)] != PathSender.IN_FLIGHT) {
@@ -395,7 +361,7 @@ final class SendScheduler {
 
     /** Whether the connection has as many packets in flight as its congestion window allows (clause 10.1.2). */
     private boolean connectionWindowFull(final Connection connection) {
-        return connection.unacknowledged >= connection.congestionWindow.packets() && !connectionWindowIgnored;
+        return connection.unacknowledged >= connection.congestionWindow.packets() && !seam.connectionWindowIgnored();
     }
 
     /** The earliest time this connection needs attention, or {@link Long#MAX_VALUE}. */

@@ -1,7 +1,5 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
-
 /**
  * Tail-loss probes: loss detection for a path that has nothing more to send after a lost packet.
  *
@@ -34,14 +32,13 @@ import org.mrconf.defect.Defect;
 final class TailLossProbe {
     private final boolean enabled;
     private final long ackDelayNs;
-    private final boolean repeated;
-    private final boolean resentOnOldEntropy;
+    /** Whether a probe repeats, and whether what it shows lost is resent on a new entropy. */
+    private final SenderSeam seam;
 
     TailLossProbe(final EndpointConfig config) {
         this.enabled = config.tailLossProbe();
         this.ackDelayNs = config.ackDelayNs();
-        this.repeated = config.defects().has(Defect.TAIL_PROBE_REPEATED);
-        this.resentOnOldEntropy = config.defects().has(Defect.TAIL_PROBE_RESENT_ON_OLD_ENTROPY);
+        this.seam = config.seams().sender();
     }
 
     /** Starts the quiet-period clock of a path with packets outstanding (after a send or an ACK with progress). */
@@ -82,10 +79,10 @@ final class TailLossProbe {
         path.tailProbeOutstanding = true;
         path.tailProbeSentNs = nowNs;
         path.tailProbeTimestamp = timestamp;
-        if (repeated) {
-            // The defect: the probe re-arms itself, so a silent path draws one every half SRTT until the timer expires.
+        final long againNs = seam.tailProbeRepeatDelayNs(path.rtt.srttNs());
+        if (againNs >= 0) {
             path.tailProbeArmed = true;
-            path.tailProbeDeadlineNs = nowNs + path.rtt.srttNs() / 2;
+            path.tailProbeDeadlineNs = nowNs + againNs;
         }
     }
 
@@ -102,7 +99,7 @@ final class TailLossProbe {
             final int slot = PathSender.slot(psn);
             if (path.slotState[slot] == PathSender.IN_FLIGHT && path.slotSentNs[slot] - path.tailProbeSentNs < 0) {
                 path.markLost(psn);
-                path.repathBeforeResend = !resentOnOldEntropy; // the defect resends from the port the PSN was lost on
+                path.repathBeforeResend = seam.repathAfterTailProbe();
             }
         }
         return true;

@@ -1,6 +1,5 @@
 package org.mrconf.transport;
 
-import org.mrconf.defect.Defect;
 import org.mrconf.wire.DecodedPacket;
 import org.mrconf.wire.NackCode;
 import org.mrconf.wire.NackFlyweight;
@@ -16,20 +15,16 @@ final class UnknownConnections {
 
     private final EndpointState state;
     private final OutboundPackets out;
-    // Self-validation defects (org.mrconf.defect.Defect), read once.
-    private final boolean nackFlood;
-    private final boolean nackWithOwnIds;
-    private final boolean matchedByLocalId;
-    private final boolean matchedWithoutPsn;
+    /** How NACKs UNKNOWN_CONNECTION are answered and matched. */
+    private final ConnectionSeam seam;
+    /** The least time between two answers to one address. */
+    private final long answerIntervalNs;
 
     UnknownConnections(final EndpointState state, final OutboundPackets out) {
         this.state = state;
         this.out = out;
-        final var defects = state.config.defects();
-        this.nackFlood = defects.has(Defect.UNKNOWN_CONNECTION_NACK_FLOOD);
-        this.nackWithOwnIds = defects.has(Defect.UNKNOWN_CONNECTION_NACK_WITH_OWN_IDS);
-        this.matchedByLocalId = defects.has(Defect.UNKNOWN_CONNECTION_NACK_MATCHED_BY_LOCAL_ID);
-        this.matchedWithoutPsn = defects.has(Defect.UNKNOWN_CONNECTION_NACK_MATCHED_WITHOUT_PSN);
+        this.seam = state.seams.connection();
+        this.answerIntervalNs = seam.unknownConnectionAnswerIntervalNs(ANSWER_INTERVAL_NS);
     }
 
     /**
@@ -46,13 +41,13 @@ final class UnknownConnections {
         if (via == null) {
             return;
         }
-        if (nowNs - via.unknownConnectionAnsweredNs < ANSWER_INTERVAL_NS && !nackFlood) {
+        if (nowNs - via.unknownConnectionAnsweredNs < answerIntervalNs) {
             return;
         }
         via.unknownConnectionAnsweredNs = nowNs;
         final long psn = decoded.commonHeader().psn();
-        if (nackWithOwnIds) {
-            out.sendNack(via, 0, psn, NackCode.UNKNOWN_CONNECTION, 0, 0, 0); // the defect: its own view of the peer
+        if (!seam.unknownConnectionNackEchoesIds()) {
+            out.sendNack(via, 0, psn, NackCode.UNKNOWN_CONNECTION, 0, 0, 0); // its own view of the peer
             return;
         }
         out.sendUnknownConnectionNack(
@@ -71,9 +66,9 @@ final class UnknownConnections {
      * the NACK is dropped and counted.
      */
     Connection match(final int srcNode, final long destinationConnectionId, final NackFlyweight nack) {
-        if (matchedByLocalId) {
+        if (seam.unknownConnectionNackMatchedByLocalId()) {
             final Connection connection = state.connections.get((int) destinationConnectionId);
-            return connection == null || connection.failed ? null : connection; // the defect: as any other packet
+            return connection == null || connection.failed ? null : connection; // as any other packet
         }
         for (final Connection connection : state.connectionList) {
             if (connection.failed
@@ -82,7 +77,7 @@ final class UnknownConnections {
                 continue;
             }
             final int pathId = nack.pathId();
-            if (matchedWithoutPsn
+            if (!seam.unknownConnectionNackNeedsOutstandingPsn()
                     || pathId < connection.sendPaths.length && connection.sendPaths[pathId].isOutstanding(nack.psn())) {
                 return connection;
             }
