@@ -464,6 +464,13 @@ public enum Defect {
      */
     MAXIMUM_CONNECTION_WINDOW_EXCEEDED(breaks("10.1.2")),
 
+    /**
+     * Never grows a window, of a path or of the connection, by additive increase: a CE report still decreases it and a
+     * timeout still collapses it, but no ACK without CE adds the 1 / W per packet of clause 10.1.1 (mutation report
+     * MTP-1). Caught by {@code CongestionCase.windowsGrowAdditivelyWithoutCe}.
+     */
+    NO_ADDITIVE_INCREASE(breaks("10.1.1", "10.1.2")),
+
     /** Grows a window by one packet per acknowledged packet (exponentially) instead of one per window. Caught by {@code CongestionCase.perPathAimd}. */
     WINDOW_GROWTH_EXPONENTIAL(breaks("10.1.1")),
 

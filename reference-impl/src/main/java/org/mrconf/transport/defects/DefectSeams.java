@@ -73,6 +73,7 @@ public final class DefectSeams {
                     org.mrconf.transport.defects.sender.WindowsGrowWithoutCongestion::new)
             .put(Defect.NO_MULTIPLICATIVE_DECREASE, org.mrconf.transport.defects.sender.NoMultiplicativeDecrease::new)
             .put(Defect.DECREASE_ON_EVERY_CE_ACK, org.mrconf.transport.defects.sender.DecreaseOnEveryCeAck::new)
+            .put(Defect.NO_ADDITIVE_INCREASE, org.mrconf.transport.defects.sender.NoAdditiveIncrease::new)
             .put(Defect.WINDOW_GROWTH_EXPONENTIAL, org.mrconf.transport.defects.sender.WindowGrowthExponential::new)
             .put(
                     Defect.DECREASE_SPACED_FROM_LAST_CE_REPORT,
