@@ -310,8 +310,8 @@ public enum Defect {
      */
     WRITE_ADDRESS_FROM_FIRST_PACKET(breaks("7.1.1")),
     /**
-     * Completes a zero-length READ as soon as its READ_REQUEST is acknowledged, since no byte is awaited, where Open
-     * Draft 0.11 completes it when its one READ_RESPONSE arrives (clause 7.4.2). Caught by {@code
+     * Completes a zero-length READ as soon as its READ_REQUEST is acknowledged, since no byte is awaited, where clause
+     * 7.4.2 completes it when its one READ_RESPONSE arrives. Caught by {@code
      * ReadCase.zeroLengthReadCompletesOnItsEmptyResponse}.
      */
     EMPTY_READ_COMPLETES_ON_ACK(breaks("7.4.2")),

@@ -273,8 +273,7 @@ public interface AckSeam {
 
     /**
      * Whether the endpoint does this (the spec: no): completes a zero-length READ as soon as its READ_REQUEST is
-     * acknowledged, since no byte is awaited, where Open Draft 0.11 completes it when its one READ_RESPONSE arrives
-     * (clause 7.4.2).
+     * acknowledged, since no byte is awaited, where clause 7.4.2 completes it when its one READ_RESPONSE arrives.
      */
     default boolean emptyReadCompletesOnAck() {
         return false;

@@ -42,8 +42,8 @@ import org.mrconf.wire.Opcode;
  *       sends alone again: the second is no longer counted, and every hint is the whole link rate again.
  * </ol>
  *
- * A share is the spec's L x u / n rounded down; where L x u / n is a whole number, 1 Mbit/s below it conforms too (Open
- * Draft 0.14: binary floating point may land there, 0.95 having no exact binary form). The hints are judged
+ * A share is the spec's L x u / n rounded down; where L x u / n is a whole number, 1 Mbit/s below it conforms too (clause
+ * 8.2.4: binary floating point may land there, 0.95 having no exact binary form). The hints are judged
  * against the declared link rate and target utilisation (Table 12-2). A declared active window longer than {@link
  * #LONGEST_SILENCE} leaves the third phase undecided (INCONCLUSIVE).
  *
