@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.mrconf.dut.DeviceDeclaration;
 import org.mrconf.peer.ReceivedPacket;
 import org.mrconf.peer.StallMonitor;
 import org.mrconf.peer.TesterPeer;
@@ -35,6 +36,11 @@ final class AwaitedMessages {
     private final PlaceholderRewriter rewriter;
     private final List<String> failures;
     private final StallMonitor stalls;
+    /**
+     * The device's declared first windows, when nothing in the vector can shrink them (no CE count, no rate hint):
+     * then only a timeout's collapse of a window (clause 10.1.3) can hold the DUT below them.
+     */
+    private final Optional<DeviceDeclaration.Congestion> unshrunkWindows;
     /** Messages an await step named ({@code as}). */
     private final Map<String, MessageKey> named = new HashMap<>();
 
@@ -53,9 +59,11 @@ final class AwaitedMessages {
             final int mark,
             final PlaceholderRewriter rewriter,
             final List<String> failures,
-            final StallMonitor stalls) {
+            final StallMonitor stalls,
+            final Optional<DeviceDeclaration.Congestion> unshrunkWindows) {
         this.peer = peer;
         this.stalls = stalls;
+        this.unshrunkWindows = unshrunkWindows;
         this.mark = mark;
         this.rewriter = rewriter;
         this.failures = failures;
@@ -110,6 +118,7 @@ final class AwaitedMessages {
             if (late) {
                 if (acksWithheld) {
                     undecidedIfATimerFiredInAStall(at, await);
+                    replayIfTheWindowsLeftRoom(at, await);
                     // Without ACKs a DUT may rightly hold the message back for its congestion or send window: a
                     // sender may keep fewer packets in flight than its windows allow, and a tester assumes no more
                     // than one (section 10). The device's windows, not the tester, kept the vector's condition from
@@ -143,13 +152,7 @@ final class AwaitedMessages {
      * kept the message back ({@link #timerFiredInAStall}); returns otherwise.
      */
     private void undecidedIfATimerFiredInAStall(final String at, final Sidecar.Await await) {
-        final List<Transmission> sent = sentPackets().stream()
-                .map(p -> new Transmission(
-                        p.data().orElseThrow().header().pathId(),
-                        p.data().orElseThrow().header().psn(),
-                        p.receivedNs()))
-                .toList();
-        timerFiredInAStall(sent, stalls).ifPresent(why -> {
+        timerFiredInAStall(transmissions(), stalls).ifPresent(why -> {
             throw new TestAbortedException(String.format(
                     java.util.Locale.ROOT,
                     "%s: the DUT sent no whole %s message on stream %d while the tester left packets unacknowledged,"
@@ -160,6 +163,68 @@ final class AwaitedMessages {
                     await.stream(),
                     why));
         });
+    }
+
+    /**
+     * Throws NOT_APPLICABLE worth another attempt ({@link VectorNotApplicable#unlessAnotherAttemptDecides}) when the
+     * device's declared first windows had room for more than the DUT sent ({@link #windowsLeftRoom}): the windows do
+     * not explain the missing message; the sender's own choice (section 10) or a timer that collapsed a window (an
+     * early expiry on a loaded host, before the tester's work requests all reached the DUT) does. Returns otherwise.
+     */
+    private void replayIfTheWindowsLeftRoom(final String at, final Sidecar.Await await) {
+        if (unshrunkWindows.isEmpty()) {
+            return;
+        }
+        final List<Transmission> sent = transmissions();
+        if (windowsLeftRoom(sent, unshrunkWindows.get())) {
+            // A sender may keep fewer packets in flight than its windows allow (section 10): not applicable, unless a
+            // replay sees the message come, since a timeout's collapse of a window (clause 10.1.3) on a loaded host
+            // explains it as well.
+            throw VectorNotApplicable.unlessAnotherAttemptDecides(String.format(
+                    java.util.Locale.ROOT,
+                    "%s: the device's configuration: the DUT sent no whole %s message on stream %d while the tester"
+                            + " left packets unacknowledged, and put only %d PSNs on the wire where its declared first"
+                            + " windows allow %d per path and %d per connection (a sender may keep fewer in flight,"
+                            + " section 10; or a timeout collapsed its window, clause 10.1.3): nothing is judged",
+                    at,
+                    await.opcode(),
+                    await.stream(),
+                    distinctPsns(sent),
+                    unshrunkWindows.get().initialPathWindow(),
+                    unshrunkWindows.get().initialConnectionWindow()));
+        }
+    }
+
+    /**
+     * Whether windows that nothing shrank had room for another packet: fewer distinct PSNs were sent than the smaller
+     * of the declared first path and connection windows (windows grow from there without CE, clauses 10.1.1 and
+     * 10.1.2). False when the device declares no first windows.
+     */
+    static boolean windowsLeftRoom(final List<Transmission> sent, final DeviceDeclaration.Congestion declared) {
+        final int room = Math.min(declared.initialPathWindow(), declared.initialConnectionWindow());
+        return room > 0 && distinctPsns(sent) < room;
+    }
+
+    private static int distinctPsns(final List<Transmission> sent) {
+        final java.util.Set<String> psns = new java.util.HashSet<>();
+        sent.forEach(t -> psns.add(t.path() + "/" + t.psn()));
+        return psns.size();
+    }
+
+    /** Whether a step of the vector can shrink the DUT's windows or rate: an ACK with a CE count or a rate hint. */
+    static boolean windowsMayShrink(final Sidecar sidecar) {
+        return sidecar.steps().stream()
+                .anyMatch(s -> s instanceof Sidecar.Acks acks
+                        && (acks.ceCount().orElse(0) > 0 || acks.rateHintMbps().isPresent()));
+    }
+
+    private List<Transmission> transmissions() {
+        return sentPackets().stream()
+                .map(p -> new Transmission(
+                        p.data().orElseThrow().header().pathId(),
+                        p.data().orElseThrow().header().psn(),
+                        p.receivedNs()))
+                .toList();
     }
 
     /** One packet the DUT sent: its path, PSN and arrival on the tester's clock. */

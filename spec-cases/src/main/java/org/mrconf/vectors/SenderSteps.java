@@ -135,7 +135,13 @@ final class SenderSteps {
         this.regions = regions;
         this.completions = completions;
         this.failures = failures;
-        this.messages = new AwaitedMessages(peer, mark, rewriter, failures, stalls);
+        this.messages = new AwaitedMessages(
+                peer,
+                mark,
+                rewriter,
+                failures,
+                stalls,
+                congestion.filter(c -> !AwaitedMessages.windowsMayShrink(sidecar)));
         this.heldAckChecks = new HeldAckChecks(
                 sidecar,
                 timers,

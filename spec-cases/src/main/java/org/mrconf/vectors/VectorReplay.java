@@ -170,7 +170,10 @@ public final class VectorReplay {
                 attempt(vector, control, link, declared, stalls, peerOpened);
                 return;
             } catch (final VectorNotApplicable e) {
-                throw e; // the device's configuration: another attempt meets the same
+                if (!e.worthAnotherAttempt() || attempt >= attempts) {
+                    throw e; // the device's configuration: another attempt meets the same
+                }
+                reasons.add(e.getMessage()); // maybe a timer of the device's: another attempt may see it arise
             } catch (final TestAbortedException e) {
                 reasons.add(e.getMessage());
                 if (attempt >= attempts) {

@@ -63,4 +63,32 @@ class AwaitedMessagesOnAStalledHostTest {
         assertThat(AwaitedMessages.timerFiredInAStall(List.of(), stalled(2, 100)))
                 .isEmpty();
     }
+
+    private static org.mrconf.dut.DeviceDeclaration.Congestion windows(final int path, final int connection) {
+        return new org.mrconf.dut.DeviceDeclaration.Congestion(
+                0.5,
+                100_000,
+                0.95,
+                Duration.ofMillis(1),
+                path,
+                connection,
+                java.util.Set.of(),
+                Duration.ofMillis(1),
+                0);
+    }
+
+    @Test
+    void shouldSeeRoomLeftOnlyBelowTheSmallerDeclaredWindow() {
+        // The 7.5.2 vector under load: PSN 0 (lost) sent three times, PSN 1 once; the third WRITE never came.
+        final List<Transmission> sent = resentAt(150).subList(0, 2);
+        assertThat(AwaitedMessages.windowsLeftRoom(sent, windows(16, 64))).isTrue();
+        assertThat(AwaitedMessages.windowsLeftRoom(resentAt(150), windows(16, 64)))
+                .isTrue();
+        // Windows of two or three packets: the DUT sent as many distinct PSNs as they allow.
+        assertThat(AwaitedMessages.windowsLeftRoom(sent, windows(2, 64))).isFalse();
+        assertThat(AwaitedMessages.windowsLeftRoom(resentAt(150), windows(16, 3)))
+                .isFalse();
+        // No declared first windows: nothing to compare with.
+        assertThat(AwaitedMessages.windowsLeftRoom(sent, windows(0, 0))).isFalse();
+    }
 }
