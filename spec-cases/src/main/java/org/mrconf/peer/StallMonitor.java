@@ -159,13 +159,15 @@ public final class StallMonitor implements AutoCloseable {
         long longest = ongoingStallNs(toNs);
         synchronized (this) {
             final long kept = Math.min(count, wakeNs.length);
-            // Nothing overwritten yet: the ring holds every stall there was.
-            boolean reachedBack = count <= wakeNs.length;
+            // Every kept stall is looked at: they come from more than one recorder (this monitor's thread, and a
+            // device sharing the host that reports its own late wake-ups), so their wake times are not in order, and
+            // an older record may still overlap the window.
+            boolean reachedBack = count <= wakeNs.length; // nothing overwritten: the ring holds every stall there was
             for (long i = count - 1; i >= count - kept; i--) {
                 final int at = (int) (i % wakeNs.length);
                 if (wakeNs[at] - fromNs < 0) {
-                    reachedBack = true; // this one and all older ones ended before the window
-                    break;
+                    reachedBack = true; // a stall kept that ended before the window: the lost ones are older still
+                    continue;
                 }
                 if (wakeNs[at] - stallNs[at] - toNs <= 0) {
                     longest = Math.max(longest, stallNs[at]);

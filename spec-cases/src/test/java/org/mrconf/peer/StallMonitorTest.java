@@ -74,6 +74,16 @@ class StallMonitorTest {
     }
 
     @Test
+    void shouldFindAStallRecordedBeforeAnotherThatEndedEarlier() {
+        // Two recorders (this monitor's thread and a device on the same host): the newer record ended before the
+        // window, the older one overlaps it, and must still be found.
+        final StallMonitor monitor = new FakeHost().monitor(16);
+        monitor.record(1_000 * MS, 300 * MS); // [700, 1000] ms
+        monitor.record(500 * MS, 2 * MS); // [498, 500] ms, recorded later
+        assertThat(monitor.longestStallNs(800 * MS, 900 * MS)).isEqualTo(300 * MS);
+    }
+
+    @Test
     void shouldSeeNoStallWhenNothingIsInstalled() {
         final StallMonitor none = StallMonitor.none();
         assertThat(none.longestStallNs(Long.MIN_VALUE / 2, Long.MAX_VALUE / 2)).isZero();

@@ -59,7 +59,7 @@ class StalledHostVerdictsTest {
         assertThat(run(Defect.NO_RTO_BACKOFF, backoff, stalledThroughout(Duration.ofMinutes(20))))
                 .singleElement()
                 .satisfies(result -> {
-                    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+                    assertThat(result.verdict()).as(result.message()).isEqualTo(Verdict.INCONCLUSIVE);
                     assertThat(result.message()).contains("the host stalled", "re-run on an idle host");
                 });
     }
@@ -74,7 +74,7 @@ class StalledHostVerdictsTest {
         assertThat(run(Defect.NO_RTO_BACKOFF, vector, stalledThroughout(Duration.ofMinutes(20))))
                 .singleElement()
                 .satisfies(result -> {
-                    assertThat(result.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+                    assertThat(result.verdict()).as(result.message()).isEqualTo(Verdict.INCONCLUSIVE);
                     assertThat(result.message()).contains("the host stalled");
                 });
     }
