@@ -51,18 +51,107 @@ public record Program(
      * @param firstPath  the path of its first segment; segment j goes on path (firstPath + j) mod paths
      * @param slack      for a SEND, how many bytes the posted receive has beyond the message length
      * @param dataSeed   the seed of its payload bytes
+     * @param fault      what makes the receiver refuse it, if anything ({@link Fault#NONE}: a valid message); when
+     *     the device sends, the first message's fault is the NACK the tester answers it with (clause 9.1.7)
      */
-    public record Message(Op op, int stream, int length, long immediate, int firstPath, int slack, long dataSeed) {
+    public record Message(
+            Op op, int stream, int length, long immediate, int firstPath, int slack, long dataSeed, Fault fault) {
         public Message {
             Objects.requireNonNull(op, "op");
+            Objects.requireNonNull(fault, "fault");
+            if (fault != Fault.NONE && fault.sendOnly() != (op == Op.SEND)) {
+                throw new IllegalArgumentException(fault + " does not fit a " + op);
+            }
+        }
+
+        /** A valid message. */
+        public Message(
+                final Op op,
+                final int stream,
+                final int length,
+                final long immediate,
+                final int firstPath,
+                final int slack,
+                final long dataSeed) {
+            this(op, stream, length, immediate, firstPath, slack, dataSeed, Fault.NONE);
         }
 
         Message withLength(final int newLength) {
-            return new Message(op, stream, newLength, immediate, firstPath, slack, dataSeed);
+            return new Message(op, stream, newLength, immediate, firstPath, slack, dataSeed, fault);
         }
 
         Message onStream(final int newStream) {
-            return new Message(op, newStream, length, immediate, firstPath, slack, dataSeed);
+            return new Message(op, newStream, length, immediate, firstPath, slack, dataSeed, fault);
+        }
+
+        Message valid() {
+            return new Message(op, stream, length, immediate, firstPath, slack, dataSeed, Fault.NONE);
+        }
+
+        /** Whether the receiver must refuse it (a LONGER_THAN_RECEIVE SEND of 0 or 1 byte fits its receive). */
+        boolean refused() {
+            return fault != Fault.NONE && (fault != Fault.LONGER_THAN_RECEIVE || length >= 2);
+        }
+    }
+
+    /**
+     * What makes a message the tester sends invalid, and the answer every conforming receiver gives it: a NACK with
+     * the fault's code, nothing placed, no receive completed except the length error of clause 7.3.3 (clauses 9.1.1,
+     * 9.1.3), and the rest of the program unaffected (the refused message is finished at the receiver, clause 7.5.9).
+     * Each fault fails exactly one check of clause 5.6.6, so the code does not depend on the order a device checks
+     * in, except where the draft fixes that order ({@link #NO_WRITE_ACCESS_PAST_END}).
+     */
+    public enum Fault {
+        /** A valid message. */
+        NONE("", "", false),
+        /** A WRITE whose key names no region (clause 11.1.1). */
+        BAD_KEY("11.1.1", "REMOTE_ACCESS", false),
+        /** A WRITE into a region without REMOTE_WRITE, inside its bounds (clause 11.1.2). */
+        NO_WRITE_ACCESS("11.1.2", "REMOTE_ACCESS", false),
+        /** A WRITE into a region without REMOTE_WRITE that also runs past its end: access comes first (5.6.6). */
+        NO_WRITE_ACCESS_PAST_END("5.6.6", "REMOTE_ACCESS", false),
+        /** A WRITE whose range starts inside the region and runs past its end (an empty one: one byte past it). */
+        CROSSES_END("11.1.3", "BOUNDS", false),
+        /** A WRITE 4 GiB above its place in the region: its offset does not fit 32 bits (clause 11.1.3). */
+        FAR_ABOVE("11.1.3", "BOUNDS", false),
+        /** A WRITE on a stream the connection lacks (Table 5-13, clause 9.1.1). */
+        UNKNOWN_STREAM("9.1.1", "INVALID_REQUEST", false),
+        /** A SEND longer than the receive it matches (clause 7.3.3). */
+        LONGER_THAN_RECEIVE("7.3.3", "MESSAGE_TOO_LONG", true);
+
+        private final String clause;
+        private final String code;
+        private final boolean sendOnly;
+
+        Fault(final String clause, final String code, final boolean sendOnly) {
+            this.clause = clause;
+            this.code = code;
+            this.sendOnly = sendOnly;
+        }
+
+        /** The clause a device breaks when it does not refuse such a message as it must. */
+        public String clause() {
+            return clause;
+        }
+
+        /** The NACK code a conforming receiver answers with. */
+        public String nackCode() {
+            return code;
+        }
+
+        boolean sendOnly() {
+            return sendOnly;
+        }
+
+        /** The error status a sender completes a work request NACKed with this fault's code with (clause 9.1.7). */
+        public String completionStatus() {
+            return switch (code) {
+                case "REMOTE_ACCESS" -> "REMOTE_ACCESS_ERROR";
+                case "BOUNDS" -> "REMOTE_BOUNDS_ERROR";
+                case "MESSAGE_TOO_LONG" -> "REMOTE_MESSAGE_TOO_LONG";
+                case "INVALID_REQUEST" -> "REMOTE_INVALID_REQUEST";
+                default -> "SUCCESS";
+            };
         }
     }
 
@@ -78,7 +167,17 @@ public record Program(
          * The packet arrives marked Congestion Experienced (clauses 4.1.7, 8.2.2); when the device sends, the tester's ACKs
          * report a CE count instead (clauses 8.2.2, 10.1.1).
          */
-        CE
+        CE,
+        /**
+         * The packet arrives with a bit of its payload flipped (its CRC32C no longer matches: clause 5.6.2, drop it
+         * and count it); the tester resends it intact {@code distance} packets later.
+         */
+        CORRUPT,
+        /**
+         * The packet carries non-zero reserved fields and flags and minor version 1, which a receiver ignores
+         * (clauses 5.1.1, 5.6.3): it must be handled exactly as the plain packet.
+         */
+        RESERVED_SET
     }
 
     /**

@@ -12,7 +12,9 @@ import org.mrconf.dut.DutLimits;
  * (WRITE_WITH_IMMEDIATE with {@code immediate}), more than one path only with {@code multipath} and more than one
  * stream only with {@code streams}, within its limits of paths, streams and message length, and never more messages
  * on a stream than its maximum outstanding messages (clause 7.5.10: the tester does not wait for ACKs, so every
- * message of a stream may be outstanding at once). Half the programs have the device send the messages instead
+ * message of a stream may be outstanding at once). When the tester sends, one message in {@value #FAULT_ONE_IN} is
+ * one the device must refuse (a {@link Program.Fault}), and the impairments include damaged copies and copies with
+ * reserved fields set. Half the programs have the device send the messages instead
  * (posted through its control channel); their only impairment is a CE count in the tester's ACKs, and only for a
  * device that claims {@code congestion}. The same seed always draws the same program.
  */
@@ -23,6 +25,10 @@ public final class ProgramGenerator {
     static final int MAX_PATHS = 4;
     static final int MAX_STREAMS = 4;
     static final int MAX_IMPAIRMENTS = 6;
+    /** When the tester sends, one message in this many is one the device must refuse ({@link Program.Fault}). */
+    static final int FAULT_ONE_IN = 4;
+    /** When the device sends, one program in this many has the tester NACK its first message with a final code. */
+    static final int NACK_ONE_IN = 3;
 
     private final DeviceDeclaration profile;
     private final int segment;
@@ -59,14 +65,22 @@ public final class ProgramGenerator {
             final int pick = random.nextInt(immediate ? 3 : 2);
             final Program.Op op =
                     pick == 0 ? Program.Op.WRITE : pick == 1 ? Program.Op.SEND : Program.Op.WRITE_WITH_IMMEDIATE;
+            final Program.Fault fault =
+                    !deviceSends && random.nextInt(FAULT_ONE_IN) == 0 ? fault(random, op) : Program.Fault.NONE;
             messages.add(new Program.Message(
                     op,
                     stream,
-                    length(random, limits.maxMessageLength()),
+                    fault == Program.Fault.NONE
+                            ? length(random, limits.maxMessageLength())
+                            : faultLength(random, limits.maxMessageLength()),
                     op == Program.Op.WRITE_WITH_IMMEDIATE ? random.nextLong() & 0xFFFF_FFFFL : 0,
                     random.nextInt(paths),
                     random.nextInt(4) == 0 ? random.nextInt(64) : 0,
-                    random.nextLong()));
+                    random.nextLong(),
+                    fault));
+        }
+        if (deviceSends && !messages.isEmpty() && random.nextInt(NACK_ONE_IN) == 0) {
+            messages.set(0, nacked(random, messages.get(0)));
         }
         final List<Program.Impairment> impairments = new ArrayList<>();
         final int impaired = random.nextInt(MAX_IMPAIRMENTS + 1);
@@ -79,6 +93,58 @@ public final class ProgramGenerator {
         }
         final long initialPsn = random.nextInt(4) == 0 ? (0xFFFF_FFFFL - random.nextInt(8)) : random.nextInt(1 << 20);
         return new Program(seed, deviceSends, paths, streams, initialPsn, messages, impairments);
+    }
+
+    /** A fault that fits {@code op}: a SEND can only be longer than its receive; a WRITE can break any WRITE rule. */
+    private static Program.Fault fault(final SplittableRandom random, final Program.Op op) {
+        if (op == Program.Op.SEND) {
+            return Program.Fault.LONGER_THAN_RECEIVE;
+        }
+        final List<Program.Fault> writeFaults = List.of(
+                Program.Fault.BAD_KEY,
+                Program.Fault.NO_WRITE_ACCESS,
+                Program.Fault.NO_WRITE_ACCESS_PAST_END,
+                Program.Fault.CROSSES_END,
+                Program.Fault.FAR_ABOVE,
+                Program.Fault.UNKNOWN_STREAM);
+        return writeFaults.get(random.nextInt(writeFaults.size()));
+    }
+
+    /**
+     * The first message of a program the device sends, to be NACKed with a final code that fits its opcode (clause
+     * 9.1.7): one packet long at most, so that the device sends it whole into any window while the tester holds its
+     * ACKs back.
+     */
+    private static Program.Message nacked(final SplittableRandom random, final Program.Message first) {
+        final Program.Fault fault;
+        if (first.op() == Program.Op.SEND) {
+            fault = Program.Fault.LONGER_THAN_RECEIVE;
+        } else {
+            final List<Program.Fault> codes =
+                    List.of(Program.Fault.BAD_KEY, Program.Fault.CROSSES_END, Program.Fault.UNKNOWN_STREAM);
+            fault = codes.get(random.nextInt(codes.size()));
+        }
+        return new Program.Message(
+                first.op(),
+                first.stream(),
+                Math.min(first.length(), 64),
+                first.immediate(),
+                first.firstPath(),
+                first.slack(),
+                first.dataSeed(),
+                fault);
+    }
+
+    /**
+     * The length of a message the device must refuse: empty one time in four (a check that looks only at the bytes
+     * it places misses it), of several packets one time in two (a check of each packet's own bytes places the
+     * packets that lie inside), else short.
+     */
+    private int faultLength(final SplittableRandom random, final long maxMessageLength) {
+        final int roll = random.nextInt(4);
+        final long length =
+                roll == 0 ? 0 : roll == 1 ? 1 + random.nextInt(64) : segment + 1 + random.nextInt(3 * segment);
+        return (int) Math.min(length, maxMessageLength);
     }
 
     private int length(final SplittableRandom random, final long maxMessageLength) {

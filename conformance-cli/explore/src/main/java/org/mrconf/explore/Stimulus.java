@@ -9,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.mrconf.dut.CompletionStatus;
 import org.mrconf.dut.CompletionType;
 import org.mrconf.peer.PacketBuilder;
 import org.mrconf.wire.Opcode;
@@ -30,6 +31,15 @@ final class Stimulus {
     static final long TARGET_ADDRESS = 0x7000_0000L;
     static final long TARGET_KEY = 0x0000_0077L;
     static final String TARGET = "target";
+    /** A second region, without REMOTE_WRITE, for the WRITEs that must be refused REMOTE_ACCESS (clause 11.1.2). */
+    static final String LOCKED = "locked";
+
+    static final long LOCKED_ADDRESS = 0x7100_0000L;
+    static final long LOCKED_KEY = 0x0000_0088L;
+    /** A key no placeholder names, so replay leaves it as it is: it names no region of the device (clause 11.1.1). */
+    static final long BAD_KEY = 0x00BA_D077L;
+    /** The free tail every region keeps at least, past the messages' stretches. */
+    private static final int TAIL = 64;
     /** Receives are posted with work request ids from here (RECEIVE_IMMEDIATE completions carry 0). */
     static final long RECEIVE_WR_ID = 1000;
     /** Work requests the device posts (when it sends) have ids from here. */
@@ -53,8 +63,36 @@ final class Stimulus {
     /** The stretch of the region message {@code message} writes, and its whole span (a SEND's receive buffer). */
     record Chunk(int message, int offset, int length, int span) {}
 
-    /** A receive-side completion a conforming device delivers. */
-    record Expected(int message, int stream, long msn, CompletionType type, long wrId, long length, long immediate) {}
+    /**
+     * A completion a conforming device delivers; {@code status} is SUCCESS except for the length error of a SEND
+     * longer than its receive (clause 7.3.3), whose type and length the draft leaves open.
+     */
+    record Expected(
+            int message,
+            int stream,
+            long msn,
+            CompletionType type,
+            long wrId,
+            long length,
+            long immediate,
+            CompletionStatus status) {
+        Expected(
+                final int message,
+                final int stream,
+                final long msn,
+                final CompletionType type,
+                final long wrId,
+                final long length,
+                final long immediate) {
+            this(message, stream, msn, type, wrId, length, immediate, CompletionStatus.SUCCESS);
+        }
+    }
+
+    /**
+     * A message the device must refuse: the NACK it answers with (naming the packet, when the message has only one,
+     * as a NACK must, Table 5-10; a longer message's first arriving packet draws it, later ones are stale, 5.6.6).
+     */
+    record Refusal(int message, Program.Fault fault, int stream, long msn, int packets, long psnOffset) {}
 
     /** A receive the device is given, in posting order. */
     record Receive(int stream, int offset, int length, long wrId) {}
@@ -66,6 +104,7 @@ final class Stimulus {
     final List<Chunk> chunks;
     final List<Expected> completions;
     final List<Receive> receives;
+    final List<Refusal> refusals;
     final int segments;
 
     private Stimulus(
@@ -76,6 +115,7 @@ final class Stimulus {
             final List<Chunk> chunks,
             final List<Expected> completions,
             final List<Receive> receives,
+            final List<Refusal> refusals,
             final int segments) {
         this.program = program;
         this.frames = frames;
@@ -84,6 +124,7 @@ final class Stimulus {
         this.chunks = chunks;
         this.completions = completions;
         this.receives = receives;
+        this.refusals = refusals;
         this.segments = segments;
     }
 
@@ -129,23 +170,34 @@ final class Stimulus {
     private static final class Segment {
         final java.util.function.Supplier<PacketBuilder> builder;
         final int path;
+        final int payload;
 
-        Segment(final java.util.function.Supplier<PacketBuilder> builder, final int path) {
+        Segment(final java.util.function.Supplier<PacketBuilder> builder, final int path, final int payload) {
             this.builder = builder;
             this.path = path;
+            this.payload = payload;
         }
     }
 
-    /** One transmission: a segment, resent or not, marked CE or not. Duplicates are the same object twice. */
+    /** A flag bit the draft reserves (Table 5-1). */
+    private static final int RESERVED_FLAG = 0x0100;
+
+    /**
+     * One transmission: a segment, resent or not, marked CE or not, corrupted or not, with its reserved fields set or
+     * not. Duplicates are the same object twice.
+     */
     private static final class Transmission {
         final Segment segment;
         final boolean resent;
+        final boolean corrupt;
         boolean ce;
+        boolean reservedSet;
 
-        Transmission(final Segment segment, final boolean resent, final boolean ce) {
+        Transmission(final Segment segment, final boolean resent, final boolean ce, final boolean corrupt) {
             this.segment = segment;
             this.resent = resent;
             this.ce = ce;
+            this.corrupt = corrupt;
         }
     }
 
@@ -154,9 +206,20 @@ final class Stimulus {
         final List<Chunk> chunks = new ArrayList<>();
         final List<Expected> completions = new ArrayList<>();
         final List<Receive> receives = new ArrayList<>();
+        final List<Refusal> refusals = new ArrayList<>();
         final long[] nextMsn = new long[program.streams()];
         final long[] nextRsn = new long[program.streams()];
         final long[] nextPsn = new long[program.paths()];
+        long unknownMsn = 0;
+        int end = 0;
+        int tail = TAIL;
+        for (final Program.Message message : program.messages()) {
+            end += aligned(message.length() + (message.op() == Program.Op.SEND ? message.slack() : 0));
+            if (!program.deviceSends() && message.refused()) {
+                tail = Math.max(tail, message.length() + 1); // the free tail a WRITE crossing the end reaches into
+            }
+        }
+        final int regionLength = regionLength(end, tail);
         int offset = 0;
         final List<byte[]> datas = new ArrayList<>();
         for (int i = 0; i < program.messages().size(); i++) {
@@ -167,13 +230,27 @@ final class Stimulus {
             final int span = message.length() + (message.op() == Program.Op.SEND ? message.slack() : 0);
             chunks.add(new Chunk(i, offset, message.length(), span));
             final int chunk = offset;
-            offset += Math.max(ALIGN, (span + ALIGN - 1) / ALIGN * ALIGN);
-            final int stream = message.stream();
-            final long msn = nextMsn[stream]++;
+            offset += aligned(span);
+            final boolean refused = !program.deviceSends() && message.refused();
+            final Program.Fault fault = refused ? message.fault() : Program.Fault.NONE;
+            // A WRITE on a stream the connection lacks consumes no MSN of any stream the connection has; each one
+            // gets its own MSN there, so that a NACK rate limit (clause 9.1.5, per message) cannot merge two.
+            final boolean unknownStream = fault == Program.Fault.UNKNOWN_STREAM;
+            final int stream = unknownStream ? program.streams() : message.stream();
+            final long msn = unknownStream ? unknownMsn++ : nextMsn[stream]++;
             long rsn = -1;
             if (program.deviceSends()) {
-                completions.add(
-                        new Expected(i, stream, msn, sentType(message.op()), SEND_WR_ID + i, message.length(), 0));
+                completions.add(new Expected(
+                        i,
+                        stream,
+                        msn,
+                        sentType(message.op()),
+                        SEND_WR_ID + i,
+                        message.length(),
+                        0,
+                        i == 0 && message.fault() != Program.Fault.NONE
+                                ? CompletionStatus.valueOf(message.fault().completionStatus())
+                                : CompletionStatus.SUCCESS));
                 if (message.op() == Program.Op.SEND) {
                     nextRsn[stream]++;
                 }
@@ -182,14 +259,29 @@ final class Stimulus {
             if (message.op() == Program.Op.SEND) {
                 rsn = nextRsn[stream]++;
                 final long wrId = RECEIVE_WR_ID + i;
-                receives.add(new Receive(stream, chunk, Math.max(1, span), wrId));
-                completions.add(new Expected(i, stream, msn, CompletionType.RECEIVE, wrId, message.length(), 0));
+                if (refused) {
+                    // The receive is half the message's length: the SEND is refused and the receive completes with a
+                    // length error (clause 7.3.3), whose type and length the draft leaves open.
+                    receives.add(new Receive(stream, chunk, message.length() / 2, wrId));
+                    completions.add(new Expected(
+                            i, stream, msn, CompletionType.RECEIVE, wrId, 0, 0, CompletionStatus.LOCAL_LENGTH_ERROR));
+                } else {
+                    receives.add(new Receive(stream, chunk, Math.max(1, span), wrId));
+                    completions.add(new Expected(i, stream, msn, CompletionType.RECEIVE, wrId, message.length(), 0));
+                }
+            } else if (refused) {
+                // A refused WRITE_WITH_IMMEDIATE completes no receive (clause 9.1.3).
             } else if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
                 completions.add(new Expected(
                         i, stream, msn, CompletionType.RECEIVE_IMMEDIATE, 0, message.length(), message.immediate()));
             }
             final int size = maxPayload(opcode, mtu, ipv6);
             final int count = Math.max(1, (message.length() + size - 1) / size);
+            if (refused) {
+                final int firstPath = message.firstPath() % program.paths();
+                refusals.add(new Refusal(i, fault, stream, msn, count, nextPsn[firstPath]));
+            }
+            final Target target = target(message, fault, chunk, regionLength);
             for (int j = 0; j < count; j++) {
                 final int path = (message.firstPath() + j) % program.paths();
                 final long psn = (program.initialPsn() + nextPsn[path]++) & 0xFFFF_FFFFL;
@@ -202,16 +294,58 @@ final class Stimulus {
                         opcode,
                         path,
                         psn,
+                        stream,
                         msn,
                         segmentRsn,
-                        chunk,
+                        target,
                         from,
                         Arrays.copyOfRange(data, from, to),
                         last);
-                segments.add(new Segment(builder, path));
+                segments.add(new Segment(builder, path, to - from));
             }
         }
-        return finish(program, segments, chunks, completions, receives, datas, offset);
+        return finish(program, segments, chunks, completions, receives, refusals, datas, regionLength);
+    }
+
+    private static int aligned(final int span) {
+        return Math.max(ALIGN, (span + ALIGN - 1) / ALIGN * ALIGN);
+    }
+
+    /** The length of each region: the messages' stretches, then a free tail a WRITE crossing the end can reach. */
+    private static int regionLength(final int end, final int tail) {
+        return Math.max(4096, (end + tail + 4095) / 4096 * 4096);
+    }
+
+    /**
+     * The offset of a refused WRITE that crosses its region's end: only its last byte lies past the end, so every
+     * packet but its last lies wholly inside the region (a device that checks each packet's own bytes places those);
+     * a one-byte WRITE starts at the end, an empty one a byte past it (clause 11.1.3: an empty range at the end is in
+     * bounds).
+     */
+    private static long pastEnd(final Program.Message message, final int regionLength) {
+        if (message.length() == 0) {
+            return regionLength + 1L;
+        }
+        return regionLength - (message.length() - 1L);
+    }
+
+    /** Where a WRITE goes: its remote address and key (the placeholders replay rewrites, or a bad key). */
+    private record Target(long address, long key) {}
+
+    /**
+     * The address and key of a message at {@code chunk}: its own stretch of the target region, or for a refused one
+     * the place its fault names. The regions are as long as {@link #regionLength(int)} makes them.
+     */
+    private static Target target(
+            final Program.Message message, final Program.Fault fault, final int chunk, final int regionLength) {
+        return switch (fault) {
+            case BAD_KEY -> new Target(TARGET_ADDRESS + chunk, BAD_KEY);
+            case NO_WRITE_ACCESS -> new Target(LOCKED_ADDRESS + chunk, LOCKED_KEY);
+            case NO_WRITE_ACCESS_PAST_END -> new Target(LOCKED_ADDRESS + pastEnd(message, regionLength), LOCKED_KEY);
+            case CROSSES_END -> new Target(TARGET_ADDRESS + pastEnd(message, regionLength), TARGET_KEY);
+            case FAR_ABOVE -> new Target(TARGET_ADDRESS + (1L << 32) + chunk, TARGET_KEY);
+            default -> new Target(TARGET_ADDRESS + chunk, TARGET_KEY);
+        };
     }
 
     private static PacketBuilder build(
@@ -219,14 +353,14 @@ final class Stimulus {
             final Opcode opcode,
             final int path,
             final long psn,
+            final int stream,
             final long msn,
             final long rsn,
-            final int chunk,
+            final Target target,
             final int from,
             final byte[] payload,
             final boolean last) {
-        final PacketBuilder builder = PacketBuilder.of(opcode).connection(CONNECTION).path(path).psn(psn).stream(
-                        message.stream())
+        final PacketBuilder builder = PacketBuilder.of(opcode).connection(CONNECTION).path(path).psn(psn).stream(stream)
                 .msn(msn)
                 .messageLength(message.length())
                 .messageOffset(from)
@@ -234,7 +368,7 @@ final class Stimulus {
         if (message.op() == Program.Op.SEND) {
             builder.rsn(rsn);
         } else {
-            builder.remoteAddress(TARGET_ADDRESS + chunk).remoteKey(TARGET_KEY);
+            builder.remoteAddress(target.address()).remoteKey(target.key());
             if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
                 builder.immediate(message.immediate());
             }
@@ -252,11 +386,15 @@ final class Stimulus {
             final List<Chunk> chunks,
             final List<Expected> completions,
             final List<Receive> receives,
+            final List<Refusal> refusals,
             final List<byte[]> datas,
-            final int offset) {
-        final int regionLength = Math.max(4096, (offset + 4095) / 4096 * 4096);
+            final int regionLength) {
         final byte[] region = new byte[regionLength];
         for (final Chunk chunk : chunks) {
+            if (!program.deviceSends()
+                    && program.messages().get(chunk.message()).refused()) {
+                continue; // nothing of a refused message is placed (clause 9.1.3)
+            }
             System.arraycopy(datas.get(chunk.message()), 0, region, chunk.offset(), chunk.length());
         }
         completions.sort(java.util.Comparator.comparingInt(Expected::stream).thenComparingLong(Expected::msn));
@@ -268,6 +406,7 @@ final class Stimulus {
                 chunks,
                 completions,
                 receives,
+                refusals,
                 segments.size());
     }
 
@@ -279,7 +418,7 @@ final class Stimulus {
         final List<Transmission> order = new ArrayList<>();
         final List<Transmission> firsts = new ArrayList<>();
         for (final Segment segment : segments) {
-            final Transmission first = new Transmission(segment, false, false);
+            final Transmission first = new Transmission(segment, false, false, false);
             order.add(first);
             firsts.add(first);
         }
@@ -307,10 +446,21 @@ final class Stimulus {
                         // Every copy of it is gone: the tester's resend brings the segment back.
                         order.add(
                                 Math.min(at + distance, order.size()),
-                                new Transmission(segment, true, transmission.ce));
+                                new Transmission(segment, true, transmission.ce, false));
+                    }
+                }
+                case CORRUPT -> {
+                    // This copy arrives damaged; unless an intact copy still comes, the tester resends one later.
+                    order.set(at, new Transmission(segment, transmission.resent, transmission.ce, true));
+                    final boolean intactLeft = order.stream().anyMatch(t -> t.segment == segment && !t.corrupt);
+                    if (!intactLeft) {
+                        order.add(
+                                Math.min(at + 1 + distance, order.size()),
+                                new Transmission(segment, true, transmission.ce, false));
                     }
                 }
                 case CE -> transmission.ce = true;
+                case RESERVED_SET -> transmission.reservedSet = true;
             }
         }
         final Map<Transmission, byte[]> built = new IdentityHashMap<>();
@@ -320,15 +470,45 @@ final class Stimulus {
             final long timestamp = (1_000L + 997L * i) & 0xFFFF_FFFFL;
             final byte[] bytes = built.computeIfAbsent(transmission, t -> {
                 final PacketBuilder builder = t.segment.builder.get().transmitTimestamp(timestamp);
-                return t.resent ? builder.retransmission().build() : builder.build();
+                if (t.resent) {
+                    builder.retransmission();
+                }
+                if (t.reservedSet) {
+                    // Ignored on receipt (clauses 5.1.1, 5.6.3): a reserved flag, both reserved fields, minor 1.
+                    builder.addFlags(RESERVED_FLAG)
+                            .reserved1(0xA5)
+                            .reserved2(0x5A5A)
+                            .version(0x11);
+                }
+                final byte[] packet = builder.build();
+                if (t.corrupt) {
+                    // One bit of the last payload byte (the CRC's last byte when there is none): the recorded CRC no
+                    // longer matches, and replay keeps that error whatever fields it rewrites.
+                    packet[packet.length - (t.segment.payload > 0 ? 1 + WireConstants.TRAILER_LENGTH : 1)] ^= 0x01;
+                }
+                return packet;
             });
             frames.add(new Frame(bytes, transmission.segment.path, transmission.ce));
         }
         return frames;
     }
 
-    /** The used stretch of the region. */
+    /** Whether a refused message names {@code fault}. */
+    boolean refuses(final Program.Fault fault) {
+        return refusals.stream().anyMatch(r -> r.fault() == fault);
+    }
+
+    /** The vector's kind: {@code invalid} when the tester sends a packet the device must refuse or drop. */
+    String kind() {
+        final boolean corrupt = program.impairments().stream().anyMatch(i -> i.kind() == Program.Kind.CORRUPT);
+        return !program.deviceSends() && (!refusals.isEmpty() || corrupt) ? "invalid" : "valid";
+    }
+
+    /** The stretch of the region the expectations check: all of it when a refused WRITE crosses its end. */
     int used() {
+        if (refuses(Program.Fault.CROSSES_END)) {
+            return regionLength;
+        }
         return Math.max(
                 1,
                 chunks.stream()
@@ -364,7 +544,7 @@ final class Stimulus {
         for (final Expected completion : completions) {
             expected.addObject()
                     .put("wrId", completion.wrId())
-                    .put("status", "SUCCESS")
+                    .put("status", completion.status().name())
                     .put("type", completion.type().name());
         }
         expect.put("noOtherCompletions", true);
@@ -376,53 +556,107 @@ final class Stimulus {
         final long ce = program.impairments().stream()
                 .filter(i -> i.kind() == Program.Kind.CE)
                 .count();
-        if (ce > 0) {
+        final long[] rsn = new long[program.streams()];
+        final boolean nacks = nacked();
+        if (nacks) {
+            // The tester holds its ACKs, waits for the first message whole (one packet: it fits any window), NACKs
+            // it with a final code, and only then acknowledges: the work request must fail with the code's status
+            // (clause 9.1.7), the rest of the program go on as if nothing happened.
+            steps.addObject().putObject("acks").put("hold", true);
+            post(steps, chunks.get(0));
+            await(
+                            steps,
+                            completions.stream()
+                                    .filter(c -> c.message() == 0)
+                                    .findFirst()
+                                    .orElseThrow(),
+                            rsn)
+                    .put("as", NACKED);
+            steps.addObject()
+                    .putObject("nack")
+                    .put("of", NACKED)
+                    .put("code", program.messages().get(0).fault().nackCode());
+            steps.addObject().putObject("acks").put("hold", false).put("ceCount", ce);
+        } else if (ce > 0) {
             steps.addObject().putObject("acks").put("hold", false).put("ceCount", ce);
         }
-        final long[] rsn = new long[program.streams()];
         for (final Chunk chunk : chunks) {
-            final Program.Message message = program.messages().get(chunk.message());
-            final ObjectNode post = steps.addObject().putObject("post");
-            post.put("op", message.op().name())
-                    .put("stream", message.stream())
-                    .put("wrId", SEND_WR_ID + chunk.message())
-                    .put("region", SOURCE)
-                    .put("offset", chunk.offset())
-                    .put("length", message.length());
-            if (message.op() != Program.Op.SEND) {
-                post.put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
-                        .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+            if (nacks && chunk.message() == 0) {
+                continue;
             }
-            if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
-                post.put("immediate", message.immediate());
-            }
+            post(steps, chunk);
         }
         for (final Expected completion : completions) {
-            final Program.Message message = program.messages().get(completion.message());
-            final Chunk chunk = chunks.get(completion.message());
-            final ObjectNode await = steps.addObject().putObject("await");
-            await.put("opcode", message.op().name())
-                    .put("stream", message.stream())
-                    .put("msn", completion.msn())
-                    .put("messageLength", message.length());
-            if (message.op() == Program.Op.SEND) {
-                await.put("rsn", rsn[message.stream()]++);
-            } else {
-                await.put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
-                        .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+            if (nacks && completion.message() == 0) {
+                continue;
             }
-            if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
-                await.put("immediate", message.immediate());
-            }
-            final byte[] payload = Arrays.copyOfRange(region, chunk.offset(), chunk.offset() + message.length());
-            if (payload.length == 0) {
-                await.put("messageLength", 0); // nothing to compare but the length
-            } else if (payload.length <= HEX_LIMIT) {
-                await.put("payloadHex", HexFormat.of().formatHex(payload));
-            } else {
-                await.put("payloadSha256", org.mrconf.vectors.VectorFiles.sha256(payload));
-            }
-            await.put("reservedZero", true).put("fullSegments", true);
+            await(steps, completion, rsn);
+        }
+    }
+
+    /** The name the await of a message the tester NACKs binds it by. */
+    private static final String NACKED = "nacked";
+
+    /** Whether the tester NACKs the device's first message (a sender program whose first message has a fault). */
+    boolean nacked() {
+        return program.deviceSends()
+                && !program.messages().isEmpty()
+                && program.messages().get(0).fault() != Program.Fault.NONE;
+    }
+
+    private void post(final ArrayNode steps, final Chunk chunk) {
+        final Program.Message message = program.messages().get(chunk.message());
+        final ObjectNode post = steps.addObject().putObject("post");
+        post.put("op", message.op().name())
+                .put("stream", message.stream())
+                .put("wrId", SEND_WR_ID + chunk.message())
+                .put("region", SOURCE)
+                .put("offset", chunk.offset())
+                .put("length", message.length());
+        if (message.op() != Program.Op.SEND) {
+            post.put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
+                    .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+        }
+        if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
+            post.put("immediate", message.immediate());
+        }
+    }
+
+    private ObjectNode await(final ArrayNode steps, final Expected completion, final long[] rsn) {
+        final Program.Message message = program.messages().get(completion.message());
+        final Chunk chunk = chunks.get(completion.message());
+        final ObjectNode await = steps.addObject().putObject("await");
+        await.put("opcode", message.op().name())
+                .put("stream", message.stream())
+                .put("msn", completion.msn())
+                .put("messageLength", message.length());
+        if (message.op() == Program.Op.SEND) {
+            await.put("rsn", rsn[message.stream()]++);
+        } else {
+            await.put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
+                    .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+        }
+        if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
+            await.put("immediate", message.immediate());
+        }
+        final byte[] payload = Arrays.copyOfRange(region, chunk.offset(), chunk.offset() + message.length());
+        if (payload.length == 0) {
+            await.put("messageLength", 0); // nothing to compare but the length
+        } else if (payload.length <= HEX_LIMIT) {
+            await.put("payloadHex", HexFormat.of().formatHex(payload));
+        } else {
+            await.put("payloadSha256", org.mrconf.vectors.VectorFiles.sha256(payload));
+        }
+        await.put("reservedZero", true).put("fullSegments", true);
+        return await;
+    }
+
+    private static void expectBytes(final ObjectNode entry, final byte[] expected) {
+        entry.put("offset", 0).put("length", expected.length);
+        if (expected.length <= HEX_LIMIT) {
+            entry.put("hex", HexFormat.of().formatHex(expected));
+        } else {
+            entry.put("sha256", org.mrconf.vectors.VectorFiles.sha256(expected));
         }
     }
 
@@ -439,10 +673,19 @@ final class Stimulus {
         }
         final ObjectNode setup = sidecar.putObject("setup");
         setup.put("paths", program.paths()).put("streams", program.streams()).put("initialPsn", program.initialPsn());
-        final ObjectNode target = setup.putArray("regions").addObject();
+        final ArrayNode regionList = setup.putArray("regions");
+        final ObjectNode target = regionList.addObject();
         target.put("name", TARGET).put("length", regionLength);
         target.putArray("access").add("LOCAL_WRITE").add("REMOTE_WRITE").add("REMOTE_READ");
         target.put("fill", 0);
+        final boolean locked =
+                refuses(Program.Fault.NO_WRITE_ACCESS) || refuses(Program.Fault.NO_WRITE_ACCESS_PAST_END);
+        if (locked) {
+            final ObjectNode second = regionList.addObject();
+            second.put("name", LOCKED).put("length", regionLength);
+            second.putArray("access").add("LOCAL_WRITE");
+            second.put("fill", 0);
+        }
         if (!receives.isEmpty()) {
             final ArrayNode posted = setup.putArray("receives");
             for (final Receive receive : receives) {
@@ -457,29 +700,42 @@ final class Stimulus {
         final ObjectNode placeholders = sidecar.putObject("placeholders");
         placeholders.put("connection", String.format("0x%08x", CONNECTION));
         placeholders.put("psnBase", program.initialPsn());
-        placeholders
-                .putObject("regions")
-                .putObject(TARGET)
+        final ObjectNode named = placeholders.putObject("regions");
+        named.putObject(TARGET)
                 .put("address", String.format("0x%08x", TARGET_ADDRESS))
                 .put("key", String.format("0x%08x", TARGET_KEY));
+        if (locked) {
+            named.putObject(LOCKED)
+                    .put("address", String.format("0x%08x", LOCKED_ADDRESS))
+                    .put("key", String.format("0x%08x", LOCKED_KEY));
+        }
         sidecar.put("pacing", "fast");
         if (marksCe()) {
             sidecar.putArray("asCaptured").add("ecn");
         }
         final ObjectNode expect = sidecar.putObject("expect");
-        final int used = Math.max(
-                1,
-                chunks.stream()
-                        .mapToInt(c -> c.offset() + Math.max(c.span(), 1))
-                        .max()
-                        .orElse(1));
-        final ObjectNode bytes = expect.putArray("regions").addObject();
-        bytes.put("region", TARGET).put("offset", 0).put("length", used);
-        final byte[] expected = Arrays.copyOf(region, used);
-        if (used <= HEX_LIMIT) {
-            bytes.put("hex", HexFormat.of().formatHex(expected));
-        } else {
-            bytes.put("sha256", org.mrconf.vectors.VectorFiles.sha256(expected));
+        final int used = used();
+        final ArrayNode regions = expect.putArray("regions");
+        expectBytes(regions.addObject().put("region", TARGET), Arrays.copyOf(region, used));
+        if (locked) {
+            expectBytes(regions.addObject().put("region", LOCKED), new byte[regionLength]);
+        }
+        if (!refusals.isEmpty()) {
+            // Each refused message draws a NACK with its fault's code (clauses 9.1.1, 11.1.1 to 11.1.3, 7.3.3); a
+            // one-packet message's names that packet (Table 5-10).
+            final ArrayNode responses = expect.putArray("responses");
+            for (final Refusal refusal : refusals) {
+                final ObjectNode nack = responses
+                        .addObject()
+                        .put("opcode", "NACK")
+                        .put("nackCode", refusal.fault().nackCode());
+                if (refusal.packets() == 1) {
+                    nack.putObject("rejected")
+                            .put("psnOffset", refusal.psnOffset())
+                            .put("stream", refusal.stream())
+                            .put("msn", refusal.msn());
+                }
+            }
         }
         // Completions by work request id: RECEIVE_IMMEDIATEs all carry 0, so their immediate is expected only when
         // there is one of them (the sidecar matches by id); explore's own judge checks each by stream and MSN.
@@ -497,8 +753,10 @@ final class Stimulus {
             }
             final ObjectNode entry = expectedCompletions.addObject();
             entry.put("wrId", completion.wrId())
-                    .put("status", "SUCCESS")
-                    .put("type", completion.type().name());
+                    .put("status", completion.status().name());
+            if (completion.status() == CompletionStatus.SUCCESS) {
+                entry.put("type", completion.type().name());
+            }
             if (completion.type() == CompletionType.RECEIVE_IMMEDIATE && immediates == 1) {
                 entry.put("immediate", completion.immediate());
             }

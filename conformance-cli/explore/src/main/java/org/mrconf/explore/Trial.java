@@ -160,7 +160,7 @@ public final class Trial {
             if (finding.clause().isEmpty()) {
                 named.add(new Finding(
                         state.isEmpty()
-                                ? (program.deviceSends() ? "5.2.1" : "7.1.1")
+                                ? replayClause(stimulus, finding.what())
                                 : state.get(0).clause(),
                         finding.what(),
                         finding.judge()));
@@ -171,6 +171,28 @@ public final class Trial {
         deleteTree(root);
         return new Outcome(
                 named, named.isEmpty() ? inconclusive : Optional.empty(), stimulus.frames.size(), deviceSent);
+    }
+
+    /**
+     * The clause of a replay failure no other judge named: the data header when the device sent; the fault's clause
+     * when a refused message's NACK or the locked region is what differed; else the placement of what the tester sent.
+     */
+    static String replayClause(final Stimulus stimulus, final String what) {
+        if (stimulus.program.deviceSends()) {
+            return "5.2.1";
+        }
+        if (what.contains(Stimulus.LOCKED)) {
+            return "11.1.2";
+        }
+        if (what.contains("NACK")) {
+            return stimulus.refusals.stream()
+                    .filter(r -> what.toUpperCase(java.util.Locale.ROOT)
+                            .contains("CODE " + r.fault().nackCode()))
+                    .map(r -> r.fault().clause())
+                    .findFirst()
+                    .orElse("9.1.1");
+        }
+        return "7.1.1";
     }
 
     /** The failure lines of a replay's message, without its heading line (the trial vector's id). */
@@ -246,7 +268,16 @@ public final class Trial {
             final DutCompletion actual = matching.get(0);
             final boolean immediate = expected.type() == CompletionType.RECEIVE_IMMEDIATE;
             final String clause = sends ? "7.5.4" : immediate ? "7.2.2" : "7.3.1";
-            if (actual.status() != CompletionStatus.SUCCESS) {
+            if (expected.status() != CompletionStatus.SUCCESS) {
+                // A refused SEND's receive (clause 7.3.3) or a NACKed work request (9.1.7): only its status is fixed.
+                if (actual.status() != expected.status() || actual.wrId() != expected.wrId()) {
+                    findings.add(new Finding(
+                            sends ? "9.1.7" : "7.3.3",
+                            message + " completed " + (sends ? "work request " : "receive ") + actual.wrId() + " "
+                                    + actual.status() + ", not " + expected.wrId() + " " + expected.status(),
+                            "state"));
+                }
+            } else if (actual.status() != CompletionStatus.SUCCESS) {
                 findings.add(
                         new Finding(sends ? "7.5.4" : "7.5.1", message + " completed " + actual.status(), "state"));
             } else if (actual.type() != expected.type()) {
@@ -278,7 +309,13 @@ public final class Trial {
                     .noneMatch(e -> sends
                             ? e.wrId() == completion.wrId()
                             : e.stream() == completion.stream() && e.msn() == completion.msn())) {
-                findings.add(new Finding("7.5.5", "a completion of no message: " + completion, "state"));
+                final boolean ofRefused = !sends
+                        && stimulus.refusals.stream()
+                                .anyMatch(r -> r.stream() == completion.stream() && r.msn() == completion.msn());
+                findings.add(
+                        ofRefused
+                                ? new Finding("9.1.3", "a completion of a refused message: " + completion, "state")
+                                : new Finding("7.5.5", "a completion of no message: " + completion, "state"));
             }
         }
         for (int stream = 0; stream < stimulus.program.streams(); stream++) {
@@ -309,10 +346,15 @@ public final class Trial {
         }
         for (final Stimulus.Chunk chunk : stimulus.chunks) {
             if (index >= chunk.offset() && index < chunk.offset() + Math.max(chunk.span(), 1)) {
-                return stimulus.program.messages().get(chunk.message()).op() == Program.Op.SEND ? "7.3.1" : "7.2.1";
+                final Program.Message message = stimulus.program.messages().get(chunk.message());
+                if (message.refused()) {
+                    return message.fault().clause();
+                }
+                return message.op() == Program.Op.SEND ? "7.3.1" : "7.2.1";
             }
         }
-        return "7.1.1";
+        // Past every message's stretch: only a WRITE refused for crossing the region's end reaches there.
+        return stimulus.refuses(Program.Fault.CROSSES_END) ? "11.1.3" : "7.1.1";
     }
 
     private static String whoseByte(final Stimulus stimulus, final int index) {

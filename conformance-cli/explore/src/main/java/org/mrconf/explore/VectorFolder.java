@@ -56,7 +56,7 @@ final class VectorFolder {
         sidecar.put("id", id);
         sidecar.put("specVersion", specVersion);
         clauses.forEach(sidecar.putArray("clauses")::add);
-        sidecar.put("kind", "valid");
+        sidecar.put("kind", stimulus.kind());
         sidecar.put("purpose", purpose);
         profiles.forEach(sidecar.putArray("profiles")::add);
         stimulus.describe(sidecar);
