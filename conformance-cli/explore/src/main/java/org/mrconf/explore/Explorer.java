@@ -176,7 +176,8 @@ public final class Explorer {
         clauses.addAll(List.of("7.1.1", "7.2.1", "7.3.1", "7.5.1", "7.5.2", "7.5.5"));
         // The receiver's half of what the tester's refused messages, damaged copies and reserved fields exercise.
         clauses.addAll(List.of(
-                "5.1.1", "5.6.2", "5.6.3", "5.6.6", "7.3.3", "9.1.1", "9.1.3", "9.1.7", "11.1.1", "11.1.2", "11.1.3"));
+                "5.1.1", "5.6.2", "5.6.3", "5.6.6", "7.3.3", "7.5.6", "7.5.9", "8.1.4", "9.1.1", "9.1.3", "9.1.7",
+                "11.1.1", "11.1.2", "11.1.3"));
         if (device.profile().claims(Profile.IMMEDIATE)) {
             clauses.add("7.2.2");
         }

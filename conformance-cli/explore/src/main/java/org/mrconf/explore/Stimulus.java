@@ -58,7 +58,11 @@ final class Stimulus {
     private static final int HEX_LIMIT = 2048;
 
     /** One frame of the stimulus. */
-    record Frame(byte[] packet, int path, boolean ce) {}
+    /**
+     * One frame of the stimulus: its bytes, path and CE mark, the message it carries a segment of, and whether it
+     * arrives intact (a damaged copy does not count as an arrival).
+     */
+    record Frame(byte[] packet, int path, boolean ce, int message, int segment, boolean intact) {}
 
     /** The stretch of the region message {@code message} writes, and its whole span (a SEND's receive buffer). */
     record Chunk(int message, int offset, int length, int span) {}
@@ -106,6 +110,10 @@ final class Stimulus {
     final List<Receive> receives;
     final List<Refusal> refusals;
     final int segments;
+    /** How many segments (PSNs) each path carries from the tester. */
+    final int[] packetsPerPath;
+    /** How many segments each message has. */
+    final int[] packetsPerMessage;
 
     private Stimulus(
             final Program program,
@@ -116,7 +124,9 @@ final class Stimulus {
             final List<Expected> completions,
             final List<Receive> receives,
             final List<Refusal> refusals,
-            final int segments) {
+            final int segments,
+            final int[] packetsPerPath,
+            final int[] packetsPerMessage) {
         this.program = program;
         this.frames = frames;
         this.regionLength = regionLength;
@@ -126,6 +136,8 @@ final class Stimulus {
         this.receives = receives;
         this.refusals = refusals;
         this.segments = segments;
+        this.packetsPerPath = packetsPerPath;
+        this.packetsPerMessage = packetsPerMessage;
     }
 
     /** The work-request completion type of a message the device sends. */
@@ -171,11 +183,17 @@ final class Stimulus {
         final java.util.function.Supplier<PacketBuilder> builder;
         final int path;
         final int payload;
+        final int message;
 
-        Segment(final java.util.function.Supplier<PacketBuilder> builder, final int path, final int payload) {
+        Segment(
+                final java.util.function.Supplier<PacketBuilder> builder,
+                final int path,
+                final int payload,
+                final int message) {
             this.builder = builder;
             this.path = path;
             this.payload = payload;
+            this.message = message;
         }
     }
 
@@ -301,7 +319,7 @@ final class Stimulus {
                         from,
                         Arrays.copyOfRange(data, from, to),
                         last);
-                segments.add(new Segment(builder, path, to - from));
+                segments.add(new Segment(builder, path, to - from, i));
             }
         }
         return finish(program, segments, chunks, completions, receives, refusals, datas, regionLength);
@@ -407,7 +425,13 @@ final class Stimulus {
                 completions,
                 receives,
                 refusals,
-                segments.size());
+                segments.size(),
+                segments.stream()
+                        .mapToInt(t -> t.path)
+                        .collect(() -> new int[program.paths()], (a, path) -> a[path]++, (a, b) -> {}),
+                segments.stream()
+                        .mapToInt(t -> t.message)
+                        .collect(() -> new int[program.messages().size()], (a, m) -> a[m]++, (a, b) -> {}));
     }
 
     /** The segments as the impaired network delivers them; every segment arrives at least once. */
@@ -488,7 +512,13 @@ final class Stimulus {
                 }
                 return packet;
             });
-            frames.add(new Frame(bytes, transmission.segment.path, transmission.ce));
+            frames.add(new Frame(
+                    bytes,
+                    transmission.segment.path,
+                    transmission.ce,
+                    transmission.segment.message,
+                    segments.indexOf(transmission.segment),
+                    !transmission.corrupt));
         }
         return frames;
     }
@@ -720,10 +750,37 @@ final class Stimulus {
         if (locked) {
             expectBytes(regions.addObject().put("region", LOCKED), new byte[regionLength]);
         }
+        final ArrayNode responses = expect.putArray("responses");
+        for (int path = 0; path < program.paths(); path++) {
+            if (packetsPerPath[path] > 0) {
+                // Once the last new PSN of a path has arrived, every PSN below it has too, and an ACK reporting it
+                // follows within the ACK delay, after any NACK of it (clauses 8.1.2 to 8.1.4, 9.1.8): its
+                // cumulative PSN is the path's next, whatever the device coalesced before.
+                responses
+                        .addObject()
+                        .put("opcode", "ACK")
+                        .put("path", path)
+                        .put("cumulativePsnOffset", packetsPerPath[path]);
+            }
+        }
         if (!refusals.isEmpty()) {
             // Each refused message draws a NACK with its fault's code (clauses 9.1.1, 11.1.1 to 11.1.3, 7.3.3); a
             // one-packet message's names that packet (Table 5-10).
-            final ArrayNode responses = expect.putArray("responses");
+            for (final String code : List.of("REMOTE_ACCESS", "BOUNDS", "MESSAGE_TOO_LONG")) {
+                final long finished = refusals.stream()
+                        .filter(r -> r.fault().nackCode().equals(code))
+                        .count();
+                if (finished > 0) {
+                    // Refused at step 8 of clause 5.6.6, a message is finished: its later packets are stale and
+                    // acknowledged, never NACKed again (clause 7.5.6), so each such message draws exactly one NACK.
+                    responses
+                            .addObject()
+                            .put("opcode", "NACK")
+                            .put("nackCode", code)
+                            .put("atLeast", finished)
+                            .put("atMost", finished);
+                }
+            }
             for (final Refusal refusal : refusals) {
                 final ObjectNode nack = responses
                         .addObject()
@@ -766,5 +823,76 @@ final class Stimulus {
             // Replay compares the order of the listed completions as one sequence: only sound on one stream.
             expect.put("completionsInOrder", true);
         }
+        describePause(sidecar);
+    }
+
+    /**
+     * A pause in the stimulus where some SEND has arrived whole while an earlier message of its stream has not: the
+     * tester sends the frames before it, checks that no such SEND's receive has completed (clause 7.5.9: a message
+     * without a completion keeps its place; 7.5.2), and sends the rest. The pause is the frame where the most SENDs
+     * are held back; a program with none has no steps.
+     */
+    private void describePause(final ObjectNode sidecar) {
+        int bestAt = -1;
+        List<Long> best = List.of();
+        for (int at = 1; at < frames.size(); at++) {
+            final List<Long> held = heldBack(at);
+            if (held.size() > best.size()) {
+                best = held;
+                bestAt = at;
+            }
+        }
+        if (best.isEmpty()) {
+            return;
+        }
+        final ArrayNode steps = sidecar.putArray("steps");
+        final ArrayNode before = steps.addObject().putObject("send").putArray("frames");
+        for (int i = 0; i < bestAt; i++) {
+            before.add(i);
+        }
+        final ArrayNode notCompleted = steps.addObject().putObject("check").putArray("notCompleted");
+        best.forEach(notCompleted::add);
+        final ArrayNode after = steps.addObject().putObject("send").putArray("frames");
+        for (int i = bestAt; i < frames.size(); i++) {
+            after.add(i);
+        }
+    }
+
+    /**
+     * The receives of SENDs that have arrived whole in the first {@code at} frames while an earlier message of their
+     * stream is not finished (a valid one not whole yet, a refused one not yet arrived at all).
+     */
+    private List<Long> heldBack(final int at) {
+        final int[] arrived = new int[program.messages().size()];
+        final java.util.BitSet intact = new java.util.BitSet(segments);
+        for (int i = 0; i < at; i++) {
+            final Frame frame = frames.get(i);
+            // Each segment counts once, at its first intact arrival (duplicates and resends come again).
+            if (frame.intact() && !intact.get(frame.segment())) {
+                intact.set(frame.segment());
+                arrived[frame.message()]++;
+            }
+        }
+        final List<Long> held = new ArrayList<>();
+        for (final Expected completion : completions) {
+            final Program.Message message = program.messages().get(completion.message());
+            if (message.op() != Program.Op.SEND
+                    || completion.status() != CompletionStatus.SUCCESS
+                    || arrived[completion.message()] < packetsPerMessage[completion.message()]) {
+                continue;
+            }
+            for (int earlier = 0; earlier < completion.message(); earlier++) {
+                final Program.Message other = program.messages().get(earlier);
+                final boolean sameStream = other.stream() == message.stream()
+                        && !(other.refused() && other.fault() == Program.Fault.UNKNOWN_STREAM);
+                final boolean finished =
+                        other.refused() ? arrived[earlier] > 0 : arrived[earlier] >= packetsPerMessage[earlier];
+                if (sameStream && !finished) {
+                    held.add(completion.wrId());
+                    break;
+                }
+            }
+        }
+        return held;
     }
 }

@@ -184,6 +184,12 @@ public final class Trial {
         if (what.contains(Stimulus.LOCKED)) {
             return "11.1.2";
         }
+        if (what.contains("not to have completed yet")) {
+            return "7.5.9"; // a SEND's receive completed while an earlier message of its stream was not finished
+        }
+        if (what.contains("expected at least 1 ACK")) {
+            return "8.1.4"; // no ACK reported a path's every PSN once they had all arrived
+        }
         if (what.contains("NACK")) {
             return stimulus.refusals.stream()
                     .filter(r -> what.toUpperCase(java.util.Locale.ROOT)

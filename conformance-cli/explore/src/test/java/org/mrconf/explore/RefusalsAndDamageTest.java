@@ -41,7 +41,9 @@ class RefusalsAndDamageTest {
                 Arguments.of(sendLongerThanItsReceive(), "send-overruns-receive-buffer", "7.3.3"),
                 Arguments.of(impaired(Program.Kind.CORRUPT), "accept-bad-crc", "7.3.1"), // the damaged SEND's bytes
                 Arguments.of(impaired(Program.Kind.RESERVED_SET), "reject-nonzero-reserved", "7.5.1"),
-                Arguments.of(deviceSendsNacked(), "final-nack-retransmitted", "9.1.7"));
+                Arguments.of(deviceSendsNacked(), "final-nack-retransmitted", "9.1.7"),
+                Arguments.of(sendOvertakesWrite(), "receive-completion-overtakes-silent-messages", "7.5.9"),
+                Arguments.of(sendOvertakesWrite(), "ack-last-received-psn", "8.1.4"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -77,6 +79,20 @@ class RefusalsAndDamageTest {
                         new Program.Message(Program.Op.WRITE, 0, length, 0, 0, 0, 12, fault),
                         new Program.Message(Program.Op.SEND, 0, 50, 0, 0, 0, 13)),
                 List.of());
+    }
+
+    /** A WRITE of three packets whose last the network holds back behind a SEND of the same stream. */
+    private static Program sendOvertakesWrite() {
+        return new Program(
+                5,
+                false,
+                1,
+                1,
+                0,
+                List.of(
+                        new Program.Message(Program.Op.WRITE, 0, THREE_PACKETS, 0, 0, 0, 51),
+                        new Program.Message(Program.Op.SEND, 0, 20, 0, 0, 0, 52)),
+                List.of(new Program.Impairment(Program.Kind.REORDER, 2, 1)));
     }
 
     private static Program sendLongerThanItsReceive() {
