@@ -157,7 +157,12 @@ public record Program(
 
     /** What the network may do to one packet, inside the draft's envelope. */
     public enum Kind {
-        /** The packet is lost; the tester resends it (RETRANSMISSION flag, fresh timestamp) {@code distance} later. */
+        /**
+         * The packet is lost; the tester resends it (RETRANSMISSION flag, fresh timestamp) {@code distance} later. When
+         * the device sends, the tester loses, on every path, the new PSN at offset {@code segment} mod 4 of what the
+         * program's messages put there, shows the holes in one ACK per path, and judges the resends (clauses 6.3.1,
+         * 6.4.1, 6.4.2).
+         */
         LOSS,
         /** The network delivers a second copy {@code distance} packets later (clause 6.5.1). */
         DUPLICATE,

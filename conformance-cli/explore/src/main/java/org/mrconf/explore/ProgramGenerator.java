@@ -86,8 +86,10 @@ public final class ProgramGenerator {
         final int impaired = random.nextInt(MAX_IMPAIRMENTS + 1);
         for (int i = 0; i < impaired; i++) {
             final Program.Kind kind = Program.Kind.values()[random.nextInt(Program.Kind.values().length)];
-            if (deviceSends && (kind != Program.Kind.CE || !profile.claims(Profile.CONGESTION))) {
-                continue; // when the device sends, the tester's ACKs carry CE counts only (see Stimulus)
+            final boolean ceCount = kind == Program.Kind.CE && profile.claims(Profile.CONGESTION);
+            final boolean lostPsn = kind == Program.Kind.LOSS && limits.maxMessageLength() >= Stimulus.STRETCH_LENGTH;
+            if (deviceSends && !ceCount && !lostPsn) {
+                continue; // when the device sends, the tester's ACKs carry CE counts, or it loses PSNs (see Stimulus)
             }
             impairments.add(new Program.Impairment(kind, random.nextInt(1 << 16), 1 + random.nextInt(4)));
         }

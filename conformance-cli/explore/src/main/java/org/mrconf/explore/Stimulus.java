@@ -226,6 +226,12 @@ final class Stimulus {
         final List<Receive> receives = new ArrayList<>();
         final List<Refusal> refusals = new ArrayList<>();
         final long[] nextMsn = new long[program.streams()];
+        if (loses(program)) {
+            // The WRITE that stretches the device's timer goes first, on stream 0 (see describeSender).
+            nextMsn[0] = 1;
+            completions.add(
+                    new Expected(STRETCH_MESSAGE, 0, 0, CompletionType.WRITE, STRETCH_WR_ID, STRETCH_LENGTH, 0));
+        }
         final long[] nextRsn = new long[program.streams()];
         final long[] nextPsn = new long[program.paths()];
         long unknownMsn = 0;
@@ -559,11 +565,19 @@ final class Stimulus {
         setup.put("paths", program.paths())
                 .put("streams", program.streams())
                 .put("initialSendPsn", program.initialPsn());
-        final ObjectNode source = setup.putArray("regions").addObject();
+        final ArrayNode regionList = setup.putArray("regions");
+        final ObjectNode source = regionList.addObject();
         source.put("name", SOURCE).put("length", regionLength);
         source.putArray("access").add("LOCAL_WRITE");
         source.put("fill", 0);
         source.put("hex", HexFormat.of().formatHex(Arrays.copyOf(region, used())));
+        final boolean loses = loses(program);
+        if (loses) {
+            final ObjectNode stretch = regionList.addObject();
+            stretch.put("name", STRETCH).put("length", STRETCH_LENGTH);
+            stretch.putArray("access").add("LOCAL_WRITE");
+            stretch.put("fill", 0x5A);
+        }
         final ObjectNode placeholders = sidecar.putObject("placeholders");
         placeholders.put("connection", String.format("0x%08x", CONNECTION));
         placeholders.put("psnBase", 0);
@@ -607,6 +621,36 @@ final class Stimulus {
                     .put("of", NACKED)
                     .put("code", program.messages().get(0).fault().nackCode());
             steps.addObject().putObject("acks").put("hold", false).put("ceCount", ce);
+        } else if (loses) {
+            // As the corpus's vector 6.3.1/dut-resends-every-hole-of-one-ack does: ACKs echoing timestamps 400 ms
+            // old stretch the device's RTT and so its timer, over a first WRITE; then the tester holds its ACKs and
+            // loses the PSNs the program names on every path; one ACK per path then shows the holes, and the device
+            // must resend every hole and nothing the ACK reported received (clauses 6.3.1, 6.4.1), resends that
+            // keep their path and fields (6.4.2, judged by the packet judge); then everything is acknowledged.
+            steps.addObject().putObject("acks").put("hold", false).put("echoAge", 400);
+            final ObjectNode stretch = steps.addObject().putObject("post");
+            stretch.put("op", "WRITE")
+                    .put("stream", 0)
+                    .put("wrId", STRETCH_WR_ID)
+                    .put("region", STRETCH)
+                    .put("offset", 0)
+                    .put("length", STRETCH_LENGTH)
+                    .put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS))
+                    .put("remoteKey", String.format("0x%08x", TESTER_KEY));
+            steps.addObject()
+                    .putObject("await")
+                    .put("opcode", "WRITE")
+                    .put("stream", 0)
+                    .put("msn", 0);
+            steps.addObject().putObject("check").putArray("completed").add(STRETCH_WR_ID);
+            final ArrayNode lose =
+                    steps.addObject().putObject("acks").put("hold", true).putArray("lose");
+            program.impairments().stream()
+                    .filter(i -> i.kind() == Program.Kind.LOSS)
+                    .map(i -> Math.floorMod(i.segment(), LOSS_SPAN))
+                    .distinct()
+                    .sorted()
+                    .forEach(lose::add);
         } else if (ce > 0) {
             steps.addObject().putObject("acks").put("hold", false).put("ceCount", ce);
         }
@@ -617,11 +661,40 @@ final class Stimulus {
             post(steps, chunk);
         }
         for (final Expected completion : completions) {
-            if (nacks && completion.message() == 0) {
+            if (nacks && completion.message() == 0 || completion.message() == STRETCH_MESSAGE) {
                 continue;
             }
             await(steps, completion, rsn);
         }
+        if (loses) {
+            steps.addObject().putObject("acks").put("hold", true).put("describe", true);
+            steps.addObject().putObject("check").put("resentOnlyLost", true);
+            steps.addObject().putObject("acks").put("hold", false);
+        }
+    }
+
+    /** The tester loses PSNs among the first this many new ones of each path. */
+    private static final int LOSS_SPAN = 4;
+
+    /** The work request of the WRITE that stretches the device's timer before the tester loses its packets. */
+    static final long STRETCH_WR_ID = SEND_WR_ID - 1;
+    /** Its length: enough packets that every path gets an RTT sample (the corpus's 6.3.1 vector uses 256 KiB). */
+    static final int STRETCH_LENGTH = 64 * 1024;
+    /** The message index the stretching WRITE's completion is filed under: no message of the program. */
+    static final int STRETCH_MESSAGE = -1;
+
+    private static final String STRETCH = "stretch";
+
+    /**
+     * Whether the tester loses some of what the device sends: a sender program with LOSS impairments, whose first
+     * message the tester does not NACK.
+     */
+    static boolean loses(final Program program) {
+        final boolean nacks =
+                !program.messages().isEmpty() && program.messages().get(0).fault() != Program.Fault.NONE;
+        return program.deviceSends()
+                && !nacks
+                && program.impairments().stream().anyMatch(i -> i.kind() == Program.Kind.LOSS);
     }
 
     /** The name the await of a message the tester NACKs binds it by. */

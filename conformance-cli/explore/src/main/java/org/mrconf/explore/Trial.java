@@ -178,6 +178,10 @@ public final class Trial {
      * when a refused message's NACK or the locked region is what differed; else the placement of what the tester sent.
      */
     static String replayClause(final Stimulus stimulus, final String what) {
+        final java.util.regex.Matcher named = NAMED_CLAUSE.matcher(what);
+        if (named.find()) {
+            return named.group(1); // a step's check names its clause, e.g. "steps[9].check: 6.4.1: ..."
+        }
         if (stimulus.program.deviceSends()) {
             return "5.2.1";
         }
@@ -200,6 +204,9 @@ public final class Trial {
         }
         return "7.1.1";
     }
+
+    private static final java.util.regex.Pattern NAMED_CLAUSE =
+            java.util.regex.Pattern.compile(": (\\d+\\.\\d+\\.\\d+): ");
 
     /** The failure lines of a replay's message, without its heading line (the trial vector's id). */
     private static String failureLines(final String message) {

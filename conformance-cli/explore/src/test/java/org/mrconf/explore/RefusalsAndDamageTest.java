@@ -43,7 +43,10 @@ class RefusalsAndDamageTest {
                 Arguments.of(impaired(Program.Kind.RESERVED_SET), "reject-nonzero-reserved", "7.5.1"),
                 Arguments.of(deviceSendsNacked(), "final-nack-retransmitted", "9.1.7"),
                 Arguments.of(sendOvertakesWrite(), "receive-completion-overtakes-silent-messages", "7.5.9"),
-                Arguments.of(sendOvertakesWrite(), "ack-last-received-psn", "8.1.4"));
+                Arguments.of(sendOvertakesWrite(), "ack-last-received-psn", "8.1.4"),
+                Arguments.of(deviceSendsAndTheTesterLoses(), "go-back-n", "6.4.1"),
+                Arguments.of(deviceSendsAndTheTesterLoses(), "only-first-hole-lost", "6.3.1"),
+                Arguments.of(deviceSendsAndTheTesterLoses(), "retransmit-without-flag", "6.4.2"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -120,6 +123,20 @@ class RefusalsAndDamageTest {
                         new Program.Message(Program.Op.SEND, 0, 300, 0, 0, 0, 31),
                         new Program.Message(Program.Op.WRITE, 0, 300, 0, 0, 0, 32)),
                 List.of(new Program.Impairment(kind, 0, 1)));
+    }
+
+    /** The device sends a WRITE of five packets, and the tester loses its first and third PSN. */
+    private static Program deviceSendsAndTheTesterLoses() {
+        return new Program(
+                6,
+                true,
+                1,
+                1,
+                0,
+                List.of(new Program.Message(Program.Op.WRITE, 0, 5 * 4000, 0, 0, 0, 61)),
+                List.of(
+                        new Program.Impairment(Program.Kind.LOSS, 0, 1),
+                        new Program.Impairment(Program.Kind.LOSS, 2, 1)));
     }
 
     /** The device sends a SEND the tester NACKs MESSAGE_TOO_LONG, then a WRITE that must still succeed. */
