@@ -84,8 +84,8 @@ public record Program(
             return new Message(op, newStream, length, immediate, firstPath, slack, dataSeed, fault);
         }
 
-        Message valid() {
-            return new Message(op, stream, length, immediate, firstPath, slack, dataSeed, Fault.NONE);
+        Message onPath(final int path) {
+            return new Message(op, stream, length, immediate, path, slack, dataSeed, fault);
         }
 
         /** Whether the receiver must refuse it (a LONGER_THAN_RECEIVE SEND of 0 or 1 byte fits its receive). */

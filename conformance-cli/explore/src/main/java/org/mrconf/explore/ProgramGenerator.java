@@ -94,7 +94,53 @@ public final class ProgramGenerator {
             impairments.add(new Program.Impairment(kind, random.nextInt(1 << 16), 1 + random.nextInt(4)));
         }
         final long initialPsn = random.nextInt(4) == 0 ? (0xFFFF_FFFFL - random.nextInt(8)) : random.nextInt(1 << 20);
+        if (deviceSends && impairments.stream().anyMatch(i -> i.kind() == Program.Kind.LOSS)) {
+            if (lossyPackets() < 2) {
+                impairments.removeIf(i -> i.kind() == Program.Kind.LOSS);
+            } else {
+                return lossy(new Program(seed, true, 1, streams, initialPsn, messages, impairments));
+            }
+        }
         return new Program(seed, deviceSends, paths, streams, initialPsn, messages, impairments);
+    }
+
+    /** Most packets the device sends while the tester loses some. */
+    static final int LOSSY_PACKETS = 6;
+
+    /**
+     * How many packets the device may send while the tester holds its ACKs and loses some: at most its declared
+     * first windows, path and connection (the stretching WRITE, acknowledged without CE, can only have grown them,
+     * clause 10.1.1), so that it sends them all whatever legal windows it keeps; 0 for a device that declares none
+     * (it gets no such program: a tester assumes no more than one packet in flight, section 10).
+     */
+    private int lossyPackets() {
+        final var congestion = profile.parameters().congestion();
+        return Math.min(LOSSY_PACKETS, Math.min(congestion.initialPathWindow(), congestion.initialConnectionWindow()));
+    }
+
+    /**
+     * A program in which the tester loses some of what the device sends, on one path (see {@link Stimulus}): its
+     * messages cut to the first that fit in {@link #lossyPackets()} packets, so that the device sends them all while
+     * the tester holds its ACKs.
+     */
+    private Program lossy(final Program program) {
+        final List<Program.Message> kept = new ArrayList<>();
+        int packets = 0;
+        for (final Program.Message message : program.messages()) {
+            final int more = Math.max(1, (message.length() + segment - 1) / segment);
+            if (packets + more > lossyPackets()) {
+                break;
+            }
+            kept.add(message.onPath(0));
+            packets += more;
+        }
+        if (kept.isEmpty() && !program.messages().isEmpty()) {
+            kept.add(program.messages()
+                    .get(0)
+                    .onPath(0)
+                    .withLength(Math.min(program.messages().get(0).length(), lossyPackets() * segment)));
+        }
+        return program.withMessages(kept);
     }
 
     /** A fault that fits {@code op}: a SEND can only be longer than its receive; a WRITE can break any WRITE rule. */

@@ -114,6 +114,10 @@ final class Stimulus {
     final int[] packetsPerPath;
     /** How many segments each message has. */
     final int[] packetsPerMessage;
+    /** Whether the tester loses some of what the device sends ({@link #loses(Program, int)}). */
+    final boolean loses;
+    /** The packets the device sends for the program's messages, when it sends them. */
+    final int devicePackets;
 
     private Stimulus(
             final Program program,
@@ -126,7 +130,9 @@ final class Stimulus {
             final List<Refusal> refusals,
             final int segments,
             final int[] packetsPerPath,
-            final int[] packetsPerMessage) {
+            final int[] packetsPerMessage,
+            final boolean loses,
+            final int devicePackets) {
         this.program = program;
         this.frames = frames;
         this.regionLength = regionLength;
@@ -138,6 +144,8 @@ final class Stimulus {
         this.segments = segments;
         this.packetsPerPath = packetsPerPath;
         this.packetsPerMessage = packetsPerMessage;
+        this.loses = loses;
+        this.devicePackets = devicePackets;
     }
 
     /** The work-request completion type of a message the device sends. */
@@ -226,7 +234,9 @@ final class Stimulus {
         final List<Receive> receives = new ArrayList<>();
         final List<Refusal> refusals = new ArrayList<>();
         final long[] nextMsn = new long[program.streams()];
-        if (loses(program)) {
+        final int devicePackets = program.deviceSends() ? devicePackets(program, mtu, ipv6) : 0;
+        final boolean loses = loses(program, devicePackets);
+        if (loses) {
             // The WRITE that stretches the device's timer goes first, on stream 0 (see describeSender).
             nextMsn[0] = 1;
             completions.add(
@@ -328,7 +338,8 @@ final class Stimulus {
                 segments.add(new Segment(builder, path, to - from, i));
             }
         }
-        return finish(program, segments, chunks, completions, receives, refusals, datas, regionLength);
+        return finish(
+                program, segments, chunks, completions, receives, refusals, datas, regionLength, loses, devicePackets);
     }
 
     private static int aligned(final int span) {
@@ -412,7 +423,9 @@ final class Stimulus {
             final List<Receive> receives,
             final List<Refusal> refusals,
             final List<byte[]> datas,
-            final int regionLength) {
+            final int regionLength,
+            final boolean loses,
+            final int devicePackets) {
         final byte[] region = new byte[regionLength];
         for (final Chunk chunk : chunks) {
             if (!program.deviceSends()
@@ -437,7 +450,9 @@ final class Stimulus {
                         .collect(() -> new int[program.paths()], (a, path) -> a[path]++, (a, b) -> {}),
                 segments.stream()
                         .mapToInt(t -> t.message)
-                        .collect(() -> new int[program.messages().size()], (a, m) -> a[m]++, (a, b) -> {}));
+                        .collect(() -> new int[program.messages().size()], (a, m) -> a[m]++, (a, b) -> {}),
+                loses,
+                devicePackets);
     }
 
     /** The segments as the impaired network delivers them; every segment arrives at least once. */
@@ -571,7 +586,6 @@ final class Stimulus {
         source.putArray("access").add("LOCAL_WRITE");
         source.put("fill", 0);
         source.put("hex", HexFormat.of().formatHex(Arrays.copyOf(region, used())));
-        final boolean loses = loses(program);
         if (loses) {
             final ObjectNode stretch = regionList.addObject();
             stretch.put("name", STRETCH).put("length", STRETCH_LENGTH);
@@ -647,7 +661,7 @@ final class Stimulus {
                     steps.addObject().putObject("acks").put("hold", true).putArray("lose");
             program.impairments().stream()
                     .filter(i -> i.kind() == Program.Kind.LOSS)
-                    .map(i -> Math.floorMod(i.segment(), LOSS_SPAN))
+                    .map(i -> Math.floorMod(i.segment(), devicePackets - 1))
                     .distinct()
                     .sorted()
                     .forEach(lose::add);
@@ -670,11 +684,11 @@ final class Stimulus {
             steps.addObject().putObject("acks").put("hold", true).put("describe", true);
             steps.addObject().putObject("check").put("resentOnlyLost", true);
             steps.addObject().putObject("acks").put("hold", false);
+            // Waited for (at most 5 s): a resend the describing ACKs did not ask for waits for the stretched timer.
+            final ArrayNode done = steps.addObject().putObject("check").putArray("completed");
+            completions.forEach(c -> done.add(c.wrId()));
         }
     }
-
-    /** The tester loses PSNs among the first this many new ones of each path. */
-    private static final int LOSS_SPAN = 4;
 
     /** The work request of the WRITE that stretches the device's timer before the tester loses its packets. */
     static final long STRETCH_WR_ID = SEND_WR_ID - 1;
@@ -689,12 +703,27 @@ final class Stimulus {
      * Whether the tester loses some of what the device sends: a sender program with LOSS impairments, whose first
      * message the tester does not NACK.
      */
-    static boolean loses(final Program program) {
+    static boolean loses(final Program program, final int packets) {
         final boolean nacks =
                 !program.messages().isEmpty() && program.messages().get(0).fault() != Program.Fault.NONE;
+        // One path, so that every PSN the tester loses is followed by one it receives (a tail loss would leave the
+        // repair to the device's stretched timer): the device fills its segments (clause 4.1.9), so its packets are
+        // known, and the tester loses only PSNs before its last.
         return program.deviceSends()
                 && !nacks
+                && program.paths() == 1
+                && packets >= 2
                 && program.impairments().stream().anyMatch(i -> i.kind() == Program.Kind.LOSS);
+    }
+
+    /** The packets a device that fills its segments (clause 4.1.9) sends for the program's messages. */
+    static int devicePackets(final Program program, final int mtu, final boolean ipv6) {
+        int packets = 0;
+        for (final Program.Message message : program.messages()) {
+            final int size = maxPayload(opcode(message.op()), mtu, ipv6);
+            packets += Math.max(1, (message.length() + size - 1) / size);
+        }
+        return packets;
     }
 
     /** The name the await of a message the tester NACKs binds it by. */
