@@ -181,6 +181,9 @@ public final class Explorer {
         if (device.profile().claims(Profile.IMMEDIATE)) {
             clauses.add("7.2.2");
         }
+        if (generator.losesWhatTheDeviceSends()) {
+            clauses.add("6.3.1"); // every hole of one ACK resent (6.4.1 and 6.4.2 are the packet judge's too)
+        }
         clauses.addAll(org.mrconf.analyze.CaptureAnalysis.judgedClauses());
         return List.copyOf(clauses);
     }

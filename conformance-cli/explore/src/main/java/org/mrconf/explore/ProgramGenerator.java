@@ -104,6 +104,11 @@ public final class ProgramGenerator {
         return new Program(seed, deviceSends, paths, streams, initialPsn, messages, impairments);
     }
 
+    /** Whether some programs have the tester lose what the device sends (it declares first windows of 2 or more). */
+    public boolean losesWhatTheDeviceSends() {
+        return lossyPackets() >= 2 && profile.conformance().limits().maxMessageLength() >= Stimulus.STRETCH_LENGTH;
+    }
+
     /** Most packets the device sends while the tester loses some. */
     static final int LOSSY_PACKETS = 6;
 
