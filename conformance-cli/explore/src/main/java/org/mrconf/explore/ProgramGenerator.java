@@ -30,6 +30,15 @@ public final class ProgramGenerator {
     /** When the device sends, one program in this many has the tester NACK its first message with a final code. */
     static final int NACK_ONE_IN = 3;
 
+    /** The faults a WRITE can have, each failing one check of clause 5.6.6. */
+    private static final List<Program.Fault> WRITE_FAULTS = List.of(
+            Program.Fault.BAD_KEY,
+            Program.Fault.NO_WRITE_ACCESS,
+            Program.Fault.NO_WRITE_ACCESS_PAST_END,
+            Program.Fault.CROSSES_END,
+            Program.Fault.FAR_ABOVE,
+            Program.Fault.UNKNOWN_STREAM);
+
     private final DeviceDeclaration profile;
     private final int segment;
 
@@ -153,14 +162,7 @@ public final class ProgramGenerator {
         if (op == Program.Op.SEND) {
             return Program.Fault.LONGER_THAN_RECEIVE;
         }
-        final List<Program.Fault> writeFaults = List.of(
-                Program.Fault.BAD_KEY,
-                Program.Fault.NO_WRITE_ACCESS,
-                Program.Fault.NO_WRITE_ACCESS_PAST_END,
-                Program.Fault.CROSSES_END,
-                Program.Fault.FAR_ABOVE,
-                Program.Fault.UNKNOWN_STREAM);
-        return writeFaults.get(random.nextInt(writeFaults.size()));
+        return WRITE_FAULTS.get(random.nextInt(WRITE_FAULTS.size()));
     }
 
     /**

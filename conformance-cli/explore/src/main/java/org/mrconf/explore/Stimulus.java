@@ -369,7 +369,7 @@ final class Stimulus {
 
     /**
      * The address and key of a message at {@code chunk}: its own stretch of the target region, or for a refused one
-     * the place its fault names. The regions are as long as {@link #regionLength(int)} makes them.
+     * the place its fault names. The regions are as long as {@link #regionLength(int, int)} makes them.
      */
     private static Target target(
             final Program.Message message, final Program.Fault fault, final int chunk, final int regionLength) {
@@ -704,13 +704,11 @@ final class Stimulus {
      * message the tester does not NACK.
      */
     static boolean loses(final Program program, final int packets) {
-        final boolean nacks =
-                !program.messages().isEmpty() && program.messages().get(0).fault() != Program.Fault.NONE;
         // One path, so that every PSN the tester loses is followed by one it receives (a tail loss would leave the
         // repair to the device's stretched timer): the device fills its segments (clause 4.1.9), so its packets are
         // known, and the tester loses only PSNs before its last.
         return program.deviceSends()
-                && !nacks
+                && !nacks(program)
                 && program.paths() == 1
                 && packets >= 2
                 && program.impairments().stream().anyMatch(i -> i.kind() == Program.Kind.LOSS);
@@ -731,6 +729,11 @@ final class Stimulus {
 
     /** Whether the tester NACKs the device's first message (a sender program whose first message has a fault). */
     boolean nacked() {
+        return nacks(program);
+    }
+
+    /** Whether the tester NACKs the first message of {@code program}, a sender program whose first has a fault. */
+    static boolean nacks(final Program program) {
         return program.deviceSends()
                 && !program.messages().isEmpty()
                 && program.messages().get(0).fault() != Program.Fault.NONE;
