@@ -134,9 +134,13 @@ final class AckHandler {
             applyRateHint(connection, ack.rateHint(), nowNs);
         }
         final long srttNs = path.rtt.srttNs();
-        final double connectionFloor = seam.rateHintFloorIgnored() ? 0 : hintedWindowPackets(connection, srttNs);
-        path.congestionWindow.onAck(
-                newlyAcked, ack.ceCount(), nowNs, srttNs, connectionFloor / healthyPaths(connection));
+        final double exactFloor = seam.rateHintFloorIgnored() ? 0 : hintedWindowPackets(connection, srttNs);
+        final double exactPathFloor = exactFloor / healthyPaths(connection);
+        // Freedom F-26: either floor may be kept exact or rounded up to whole packets (clause 10.1.5).
+        final boolean wholePackets = state.config.choices().windowFloorsRoundedUp();
+        final double connectionFloor = wholePackets ? Math.ceil(exactFloor) : exactFloor;
+        final double pathFloor = wholePackets ? Math.ceil(exactPathFloor) : exactPathFloor;
+        path.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, pathFloor);
         if (seam.decreaseAppliedToAllPaths() && ack.ceCount() > 0) {
             for (final PathSender other : connection.sendPaths) {
                 if (other != path) {

@@ -77,7 +77,11 @@ final class Connection {
                 endpointConfig.decreaseFactor(),
                 sender);
         // One MTU-sized burst at line rate keeps back-to-back packets paced, not bunched.
-        this.pacer = new Pacer(endpointConfig.lineRateBitsPerSecond(), 4L * endpointConfig.mtuBytes(), nowNs);
+        this.pacer = new Pacer(
+                endpointConfig.lineRateBitsPerSecond(),
+                4L * endpointConfig.mtuBytes(),
+                nowNs,
+                endpointConfig.choices().pacingTickNs());
         this.lastHeardNs = nowNs;
     }
 

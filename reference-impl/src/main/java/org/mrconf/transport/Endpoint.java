@@ -65,7 +65,8 @@ public final class Endpoint implements PacketReceiver {
                 state.counters,
                 config.mtuBytes() + (seam.mtuWithoutIpHeader() ? config.ipHeaderBytes() : 0),
                 state.seams.outbound(),
-                config.offers(Feature.CONGESTION) || seam.congestionReportedUnclaimed());
+                config.offers(Feature.CONGESTION) || seam.congestionReportedUnclaimed(),
+                config.choices().controlPacketEcn());
         this.forgottenWork = new ForgottenWork(state.seams.connection());
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);

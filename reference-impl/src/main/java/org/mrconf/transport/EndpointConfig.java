@@ -51,6 +51,8 @@ import org.mrconf.defect.Defects;
  *                              outstanding one (clause 6.6.2 allows either, freedom F-11); false by default
  * @param flushedReceiveNamesSend  a receive a SEND has partly filled when its connection fails completes FLUSHED naming
  *     that SEND's MSN and message length, not neither (clause 6.7.4, freedom F-14)
+ * @param choices               the other choices the draft leaves open and nothing declares ({@link OpenChoices};
+ *                              {@link OpenChoices#STANDARD} by default)
  * @param features              the optional parts of the protocol the endpoint offers ({@link Feature}; all by
  *                              default), so that it can stand for a device that claims fewer profiles
  * @param defects               deliberate non-conformances to commit ({@link Defects#NONE} for the clean reference);
@@ -85,11 +87,13 @@ public record EndpointConfig(
         long reorderToleranceNs,
         boolean timeoutResendsOldestOnly,
         boolean flushedReceiveNamesSend,
+        OpenChoices choices,
         java.util.Set<Feature> features,
         Defects defects) {
 
     public EndpointConfig {
         java.util.Objects.requireNonNull(defects, "defects");
+        java.util.Objects.requireNonNull(choices, "choices");
         features = java.util.Set.copyOf(features);
     }
 
@@ -171,6 +175,7 @@ public record EndpointConfig(
         b.reorderToleranceNs = reorderToleranceNs;
         b.timeoutResendsOldestOnly = timeoutResendsOldestOnly;
         b.flushedReceiveNamesSend = flushedReceiveNamesSend;
+        b.choices = choices;
         b.features = java.util.EnumSet.noneOf(Feature.class);
         b.features.addAll(features);
         b.defects = defects;
@@ -207,6 +212,7 @@ public record EndpointConfig(
         private long reorderToleranceNs;
         private boolean timeoutResendsOldestOnly;
         private boolean flushedReceiveNamesSend;
+        private OpenChoices choices = OpenChoices.STANDARD;
         private java.util.Set<Feature> features = java.util.EnumSet.allOf(Feature.class);
         private Defects defects = Defects.NONE;
 
@@ -325,10 +331,6 @@ public record EndpointConfig(
         }
 
         /**
-         * Whether a retransmission timeout resends only the path's oldest outstanding PSN (clause 6.6.2's least, freedom
-         * F-11) rather than every outstanding PSN of the path (the default).
-         */
-        /**
          * Whether a receive a SEND has partly filled when its connection fails completes FLUSHED naming that SEND's MSN
          * and message length, rather than neither (clause 6.7.4, freedom F-14).
          */
@@ -337,8 +339,18 @@ public record EndpointConfig(
             return this;
         }
 
+        /**
+         * Whether a retransmission timeout resends only the path's oldest outstanding PSN (clause 6.6.2's least, freedom
+         * F-11) rather than every outstanding PSN of the path (the default).
+         */
         public Builder timeoutResendsOldestOnly(final boolean oldestOnly) {
             this.timeoutResendsOldestOnly = oldestOnly;
+            return this;
+        }
+
+        /** The choices the draft leaves open that nothing declares ({@link OpenChoices}). */
+        public Builder choices(final OpenChoices open) {
+            this.choices = java.util.Objects.requireNonNull(open, "choices");
             return this;
         }
 
@@ -403,6 +415,7 @@ public record EndpointConfig(
                     reorderToleranceNs,
                     timeoutResendsOldestOnly,
                     flushedReceiveNamesSend,
+                    choices,
                     features,
                     defects);
         }

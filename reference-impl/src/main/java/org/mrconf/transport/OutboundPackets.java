@@ -23,22 +23,27 @@ final class OutboundPackets {
     private final OutboundSeam seam;
 
     private final boolean reportsCongestion;
+    /** The ECN codepoint of ACKs and NACKs: Not-ECT or ECT, the device's choice (clause 4.1.7, freedom F-4). */
+    private final int controlPacketEcn;
 
     OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
-        this(transmitter, counters, mtuBytes, OutboundSeam.CORRECT, true);
+        this(transmitter, counters, mtuBytes, OutboundSeam.CORRECT, true, EcnCodepoint.NOT_ECT);
     }
 
     /**
      * @param reportsCongestion whether ACKs carry the CE count and rate hint; false for an endpoint without the
      *                          congestion profile, whose ACKs carry 0 and no limit (clause 8.2.6)
+     * @param controlPacketEcn  the ECN codepoint of ACKs and NACKs ({@link OpenChoices#controlPacketEcn()})
      */
     OutboundPackets(
             final PacketTransmitter transmitter,
             final Counters counters,
             final int mtuBytes,
             final OutboundSeam seam,
-            final boolean reportsCongestion) {
+            final boolean reportsCongestion,
+            final int controlPacketEcn) {
         this.reportsCongestion = reportsCongestion;
+        this.controlPacketEcn = controlPacketEcn;
         this.seam = seam;
         this.transmitter = transmitter;
         this.counters = counters;
@@ -127,7 +132,7 @@ final class OutboundPackets {
         transmitter.transmit(
                 connection.config.peerNode(),
                 replyEntropy(connection, path.pathId),
-                EcnCodepoint.NOT_ECT,
+                controlPacketEcn,
                 buffer,
                 0,
                 packetLength);
@@ -199,7 +204,7 @@ final class OutboundPackets {
                 .cumulativePsn(cumulativePsn)
                 .retryAfter(retryAfterMicros);
         final int packetLength = encoder.finish(buffer, 0, Opcode.NACK.packetLength(0));
-        transmitter.transmit(node, entropy, EcnCodepoint.NOT_ECT, buffer, 0, packetLength);
+        transmitter.transmit(node, entropy, controlPacketEcn, buffer, 0, packetLength);
         counters.increment(Counter.TX_NACKS);
     }
 

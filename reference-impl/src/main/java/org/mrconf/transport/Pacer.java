@@ -4,14 +4,25 @@ package org.mrconf.transport;
  * A token bucket that keeps a connection's sending rate within a limit: the NIC line rate and the
  * receiver's fair-share rate hint (spec clause 10.1.4). The bucket holds at most one burst, so over any
  * interval the bytes sent stay within rate * interval + burst.
+ *
+ * <p>With a tick (freedom F-25, a coarser pacing granularity) the bucket is refilled only at whole ticks, as a timer
+ * wheel would: tokens are never credited before their time, so the bound holds and the sender is only slower.
  */
 final class Pacer {
     private final long burstBytes;
+    /** Refill granularity in ns; 0 refills continuously. */
+    private final long tickNs;
+
     private long rateBitsPerSecond;
     private double tokens;
     private long lastRefillNs;
 
     Pacer(final long rateBitsPerSecond, final long burstBytes, final long nowNs) {
+        this(rateBitsPerSecond, burstBytes, nowNs, 0);
+    }
+
+    Pacer(final long rateBitsPerSecond, final long burstBytes, final long nowNs, final long tickNs) {
+        this.tickNs = tickNs;
         this.rateBitsPerSecond = rateBitsPerSecond;
         this.burstBytes = burstBytes;
         this.tokens = burstBytes;
@@ -47,14 +58,24 @@ final class Pacer {
         if (missing <= 0) {
             return nowNs;
         }
-        return nowNs + (long) Math.ceil(missing * 8e9 / rateBitsPerSecond);
+        // The tokens held are those credited up to the last refill (now, without a tick); with a tick the missing ones
+        // are credited at the first tick boundary that covers them.
+        final long waitNs = (long) Math.ceil(missing * 8e9 / rateBitsPerSecond);
+        return Math.max(nowNs, lastRefillNs + (tickNs > 0 ? ceilToTick(waitNs) : waitNs));
+    }
+
+    private long ceilToTick(final long ns) {
+        return (ns + tickNs - 1) / tickNs * tickNs;
     }
 
     private void refill(final long nowNs) {
-        final long elapsed = nowNs - lastRefillNs;
+        long elapsed = nowNs - lastRefillNs;
+        if (tickNs > 0 && elapsed > 0) {
+            elapsed -= elapsed % tickNs;
+        }
         if (elapsed > 0) {
             tokens = Math.min(burstBytes, tokens + elapsed * (rateBitsPerSecond / 8e9));
-            lastRefillNs = nowNs;
+            lastRefillNs += elapsed;
         }
     }
 }

@@ -15,6 +15,8 @@ final class Refusals {
     private final CompletionDispatcher completions;
     /** Whether a NACK waits for the packet's ACK ({@link #sendQueuedNack}), and whether a rejected message stays so. */
     private final ConnectionSeam seam;
+    /** What the NACK rate limit counts in: per message, stream or connection (clause 9.1.5, freedom F-20). */
+    private final OpenChoices.NackLimitScope limitScope;
 
     private NackCode queuedNackCode;
     private Connection queuedNackConnection;
@@ -37,6 +39,7 @@ final class Refusals {
         this.out = out;
         this.completions = completions;
         this.seam = state.seams.connection();
+        this.limitScope = state.config.choices().nackLimitScope();
     }
 
     /** The time of the packet now processed. */
@@ -82,7 +85,7 @@ final class Refusals {
                     case MESSAGE_TOO_LONG -> Counter.REJECT_MESSAGE_TOO_LONG;
                     default -> Counter.REJECT_INVALID_REQUEST;
                 });
-        if (!isSuppressed(connection, pathId, header, code)) {
+        if (!isSuppressed(connection, pathId, header, code, stream != null)) {
             if (seam.nackQueuedBehindAck()) {
                 queuedNackCode = code;
                 queuedNackConnection = connection;
@@ -112,14 +115,30 @@ final class Refusals {
 
     /**
      * At most one final NACK per path, code and message per smoothed RTT (clause 9.1.5): the first already
-     * fails the message, and the rejected PSNs are recorded as received, so the ACKs cover the rest.
+     * fails the message, and the rejected PSNs are recorded as received, so the ACKs cover the rest. With a wider
+     * {@link #limitScope} (freedom F-20) the last NACK of the path and code also holds back that of another message of
+     * its stream, or of any message, but only for a packet refused at step 3, 5 or 6 of clause 5.6.6, the only ones
+     * the limit can apply to: those that finish no message ({@code finishesMessage} false). A message refused at step
+     * 7 or 8 always draws its NACK.
      */
     private boolean isSuppressed(
-            final Connection connection, final int pathId, final DataHeaderFlyweight header, final NackCode code) {
+            final Connection connection,
+            final int pathId,
+            final DataHeaderFlyweight header,
+            final NackCode code,
+            final boolean finishesMessage) {
         final PathReceiver path = connection.receivePaths[pathId];
+        final boolean sameMessage = path.lastFinalNackStream == header.streamId()
+                && path.lastFinalNackMsn == header.messageSequenceNumber();
+        final boolean sameScope = sameMessage
+                || !finishesMessage
+                        && switch (limitScope) {
+                            case MESSAGE -> false;
+                            case STREAM -> path.lastFinalNackStream == header.streamId();
+                            case CONNECTION -> true;
+                        };
         final boolean repeat = path.lastFinalNackCode == code.value()
-                && path.lastFinalNackStream == header.streamId()
-                && path.lastFinalNackMsn == header.messageSequenceNumber()
+                && sameScope
                 && nowNs - path.lastFinalNackNs < connection.sendPaths[pathId].rtt.srttNs();
         if (!repeat) {
             path.lastFinalNackCode = code.value();

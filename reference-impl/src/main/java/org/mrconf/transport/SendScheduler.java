@@ -37,10 +37,14 @@ final class SendScheduler {
         this.entropyRandom = new SplittableRandom(state.config.entropySeed());
         this.seam = state.seams.scheduler();
         this.timeoutResendsOldestOnly = state.config.timeoutResendsOldestOnly();
+        this.messagesInterleaved = state.config.choices().messagesInterleaved();
     }
 
     /** A legal choice of clause 6.6.2 (freedom F-11): an expiry resends the oldest outstanding PSN alone. */
     private final boolean timeoutResendsOldestOnly;
+
+    /** A legal choice of clause 7.5.7 (freedom F-16): queued messages take turns, one packet each. */
+    private final boolean messagesInterleaved;
 
     private final TailLossProbe tailLossProbe;
     private final PeerMessageLimit peerMessageLimit;
@@ -126,6 +130,10 @@ final class SendScheduler {
                         && message.opcode != Opcode.READ_RESPONSE) {
                     completions.finishSend(connection, message, WorkCompletionStatus.SUCCESS);
                 }
+            } else if (messagesInterleaved && message == head) {
+                // Freedom F-16 (clause 7.5.7): the next packet is the next queued message's, so the packets of
+                // queued messages, of one stream or several, go out interleaved.
+                connection.sendQueue.addLast(connection.sendQueue.pollFirst());
             }
             out.sendData(connection, path, psn, false, nowNs);
             connection.pacer.onSent(wireBytes, nowNs);

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import org.mrconf.net.EcnCodepoint;
 import org.mrconf.transport.EndpointConfig;
 import org.mrconf.transport.Feature;
+import org.mrconf.transport.OpenChoices;
 
 /**
  * The catalogue of legal variants of the reference: the mirror image of {@link org.mrconf.defect.Defect}. A defect
@@ -169,7 +171,72 @@ public enum Variant implements LegalChoice {
             "F-7",
             "6.3.3",
             on("6.3", "6.4", "6.5"),
-            c -> c.toBuilder().reorderTolerance(3, 40_000_000L).build());
+            c -> c.toBuilder().reorderTolerance(3, 40_000_000L).build()),
+
+    /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
+    ACKS_AND_NACKS_ECN_CAPABLE(
+            "F-4",
+            "4.1.7",
+            on("4.1.7", "8.1", "8.2", "9.1", "10.1"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withControlPacketEcn(EcnCodepoint.ECT_0))
+                    .build()),
+
+    /**
+     * The NACK rate limit of clause 9.1.5 counted per stream, so that a NACK of one message may hold back that of
+     * another message of its stream within a smoothed RTT (freedom F-20), for the packets the limit can apply to: those
+     * refused at step 3, 5 or 6 of clause 5.6.6.
+     */
+    NACK_LIMIT_PER_STREAM(
+            "F-20",
+            "9.1.5",
+            on("9.1", "5.6", "7.3", "7.5", "11.1"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withNackLimitScope(OpenChoices.NackLimitScope.STREAM))
+                    .build()),
+
+    /**
+     * The NACK rate limit of clause 9.1.5 counted per connection (freedom F-20), the widest scope allowed: any NACK of
+     * a code on a path holds back, within a smoothed RTT, that of another packet refused with it at step 3, 5 or 6.
+     */
+    NACK_LIMIT_PER_CONNECTION(
+            "F-20",
+            "9.1.5",
+            on("9.1", "5.6", "7.3", "7.5", "11.1"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withNackLimitScope(OpenChoices.NackLimitScope.CONNECTION))
+                    .build()),
+
+    /**
+     * A coarser pacing granularity (clause 10.1.4, freedom F-25): the token bucket is refilled in whole ticks of 10
+     * microseconds, as a timer wheel would, so the sender sends in lumps and, at high rates, slower than its limit.
+     */
+    COARSER_PACING(
+            "F-25",
+            "10.1.4",
+            on("10", "8.2", "6.6.5"),
+            c -> c.toBuilder().choices(c.choices().withPacingTickNs(10_000)).build()),
+
+    /** The rate-hint window floors rounded up to whole packets (clause 10.1.5, freedom F-26). */
+    WINDOW_FLOORS_ROUNDED_UP(
+            "F-26",
+            "10.1.5",
+            on("10", "8.2"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withWindowFloorsRoundedUp(true))
+                    .build()),
+
+    /**
+     * Queued messages take turns on the wire, one packet each, within a stream and across streams, rather than each
+     * going out wholly before the next (clause 7.5.7, freedom F-16); completions stay in MSN order.
+     */
+    MESSAGES_INTERLEAVED(
+            "F-16",
+            "7.5.7",
+            on("5.6", "6.3", "6.4", "7", "9.1", "11.1"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withMessagesInterleaved(true))
+                    .build());
 
     private final String freedom;
     private final String clause;
