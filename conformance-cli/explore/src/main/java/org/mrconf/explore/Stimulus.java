@@ -886,7 +886,23 @@ final class Stimulus {
                             .put("atMost", finished);
                 }
             }
+            final long unknownStreams = refusals.stream()
+                    .filter(r -> r.fault() == Program.Fault.UNKNOWN_STREAM)
+                    .count();
+            if (unknownStreams > 1) {
+                // Refused at step 3 of clause 5.6.6, each of these packets falls under the NACK rate limit, which a
+                // device may count per stream or per connection (clause 9.1.5, freedom F-20): the first NACK
+                // INVALID_REQUEST may hold back the others' within a smoothed RTT. Only one is certain.
+                responses
+                        .addObject()
+                        .put("opcode", "NACK")
+                        .put("nackCode", Program.Fault.UNKNOWN_STREAM.nackCode())
+                        .put("atLeast", 1);
+            }
             for (final Refusal refusal : refusals) {
+                if (unknownStreams > 1 && refusal.fault() == Program.Fault.UNKNOWN_STREAM) {
+                    continue;
+                }
                 final ObjectNode nack = responses
                         .addObject()
                         .put("opcode", "NACK")
