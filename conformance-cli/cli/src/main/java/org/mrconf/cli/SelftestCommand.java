@@ -54,7 +54,8 @@ final class SelftestCommand implements Callable<Integer> {
     @Option(
             names = "--all-cases",
             description = "Run every case against every defect, so the matrix shows collateral failures too "
-                    + "(default: only the cases of the clauses each defect declares).")
+                    + "(default: only the cases of the clauses each defect declares); with --variants, every case "
+                    + "against every variant (default: the clauses each variant bears on).")
     boolean allCases;
 
     @Option(
@@ -230,7 +231,8 @@ final class SelftestCommand implements Callable<Integer> {
                 selected.size(), declarations, seed, jobs);
         console.flush();
         final long started = System.nanoTime();
-        final List<VariantSelfTest.VariantOutcome> outcomes = new VariantSelfTest(VariantSelfTest.Scope.BEARS_ON, jobs)
+        final List<VariantSelfTest.VariantOutcome> outcomes = new VariantSelfTest(
+                        allCases ? VariantSelfTest.Scope.ALL_CASES : VariantSelfTest.Scope.BEARS_ON, jobs)
                 .run(choices, outcome -> {
                     console.printf(
                             "%-8s %-40s %s%s%n",

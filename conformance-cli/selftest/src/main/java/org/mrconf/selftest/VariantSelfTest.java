@@ -33,7 +33,9 @@ public final class VariantSelfTest {
          * Only the cases of the clause that leaves a variant's choice open ({@link Variant#clause()}): a quick sample
          * (sampled declarations still run on what they bear on).
          */
-        OWN_CLAUSE
+        OWN_CLAUSE,
+        /** Every case and vector of the suite, whatever the variant bears on: the widest (and slowest) check. */
+        ALL_CASES
     }
 
     private final int jobs;
@@ -52,15 +54,15 @@ public final class VariantSelfTest {
     public List<VariantOutcome> run(
             final List<? extends LegalChoice> variants, final Consumer<VariantOutcome> onOutcome) throws Exception {
         return InParallel.map(
-                jobs,
-                "mrconf-variant",
-                variants,
-                variant -> runOne(
-                        variant,
-                        scope == Scope.BEARS_ON || !(variant instanceof Variant v)
-                                ? variant.bearsOn()
-                                : List.of(v.clause())),
-                onOutcome);
+                jobs, "mrconf-variant", variants, variant -> runOne(variant, clausesFor(variant)), onOutcome);
+    }
+
+    /** The clauses (ids or section prefixes) whose cases {@code variant} runs on in this scope; empty for all. */
+    private List<String> clausesFor(final LegalChoice variant) {
+        if (scope == Scope.ALL_CASES) {
+            return List.of(); // a selection that names nothing selects every case
+        }
+        return scope == Scope.BEARS_ON || !(variant instanceof Variant v) ? variant.bearsOn() : List.of(v.clause());
     }
 
     /** One variant on the cases of {@code clauses} (ids or section prefixes), blocking cases run once more. */
