@@ -118,6 +118,9 @@ public final class SoftDut implements AutoCloseable, RequestHandler {
         if (!endpointConfig.tailLossProbe()) {
             optionalClauses.remove("6.3.4");
         }
+        if (!endpointConfig.choices().answersUnknownConnections()) {
+            optionalClauses.remove("11.2.3"); // a MAY this device leaves out (freedom F-29)
+        }
         if (endpointConfig.reorderToleranceHoldsGaps()) {
             optionalClauses.add("6.3.3"); // a tolerance that can hold a gap back (spec clause 6.3.3, a MAY)
         }

@@ -66,7 +66,7 @@ public final class Endpoint implements PacketReceiver {
                 config.mtuBytes() + (seam.mtuWithoutIpHeader() ? config.ipHeaderBytes() : 0),
                 state.seams.outbound(),
                 config.offers(Feature.CONGESTION) || seam.congestionReportedUnclaimed(),
-                config.choices().controlPacketEcn());
+                config.choices());
         this.forgottenWork = new ForgottenWork(state.seams.connection());
         this.rateHint = new RateHint(config, state.connectionList);
         this.ackHandler = new AckHandler(state, completions);

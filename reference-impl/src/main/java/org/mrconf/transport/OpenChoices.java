@@ -7,6 +7,8 @@ import org.mrconf.net.EcnCodepoint;
  * standard configuration takes one way ({@link #STANDARD}). The legal variants of {@code org.mrconf.variant} take them
  * the other way, so that the suite is shown to accept either.
  *
+ * @param ectCodepoint          the ECN-capable codepoint of data packets, READ_REQUESTs and PROBEs: {@link
+ *                              EcnCodepoint#ECT_0} or {@link EcnCodepoint#ECT_1} (clause 4.1.7, freedom F-3)
  * @param controlPacketEcn      the ECN codepoint of ACKs and NACKs: {@link EcnCodepoint#NOT_ECT} or an ECT one (clause
  *                              4.1.7, freedom F-4: nobody counts their marks)
  * @param nackLimitScope        what the NACK rate limit of clause 9.1.5 counts in (freedom F-20)
@@ -17,19 +19,26 @@ import org.mrconf.net.EcnCodepoint;
  * @param messagesInterleaved   whether the packets of queued messages, of one stream or several, go out interleaved
  *                              (one packet of each in turn) rather than each message wholly before the next (clause
  *                              7.5.7, freedom F-16)
+ * @param answersUnknownConnections whether a packet for no connection is answered with NACK UNKNOWN_CONNECTION (clause
+ *                              11.2.3, a MAY clause the device lists in {@code hello} or not, freedom F-29)
  */
 public record OpenChoices(
+        int ectCodepoint,
         int controlPacketEcn,
         NackLimitScope nackLimitScope,
         long pacingTickNs,
         boolean windowFloorsRoundedUp,
-        boolean messagesInterleaved) {
+        boolean messagesInterleaved,
+        boolean answersUnknownConnections) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD =
-            new OpenChoices(EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false);
+            new OpenChoices(EcnCodepoint.ECT_0, EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false, true);
 
     public OpenChoices {
+        if (!EcnCodepoint.isCapable(ectCodepoint)) {
+            throw new IllegalArgumentException("data must be marked ECT(0) or ECT(1), not codepoint " + ectCodepoint);
+        }
         if (controlPacketEcn < 0 || controlPacketEcn > 3) {
             throw new IllegalArgumentException("an ECN codepoint is 0 to 3, not " + controlPacketEcn);
         }
@@ -52,23 +61,80 @@ public record OpenChoices(
         CONNECTION
     }
 
-    public OpenChoices withControlPacketEcn(final int codepoint) {
-        return new OpenChoices(codepoint, nackLimitScope, pacingTickNs, windowFloorsRoundedUp, messagesInterleaved);
+    public OpenChoices withEctCodepoint(final int value) {
+        return new OpenChoices(
+                value,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections);
     }
 
-    public OpenChoices withNackLimitScope(final NackLimitScope scope) {
-        return new OpenChoices(controlPacketEcn, scope, pacingTickNs, windowFloorsRoundedUp, messagesInterleaved);
+    public OpenChoices withControlPacketEcn(final int value) {
+        return new OpenChoices(
+                ectCodepoint,
+                value,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections);
     }
 
-    public OpenChoices withPacingTickNs(final long tickNs) {
-        return new OpenChoices(controlPacketEcn, nackLimitScope, tickNs, windowFloorsRoundedUp, messagesInterleaved);
+    public OpenChoices withNackLimitScope(final NackLimitScope value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                value,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections);
     }
 
-    public OpenChoices withWindowFloorsRoundedUp(final boolean roundedUp) {
-        return new OpenChoices(controlPacketEcn, nackLimitScope, pacingTickNs, roundedUp, messagesInterleaved);
+    public OpenChoices withPacingTickNs(final long value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                value,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections);
     }
 
-    public OpenChoices withMessagesInterleaved(final boolean interleaved) {
-        return new OpenChoices(controlPacketEcn, nackLimitScope, pacingTickNs, windowFloorsRoundedUp, interleaved);
+    public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                value,
+                messagesInterleaved,
+                answersUnknownConnections);
+    }
+
+    public OpenChoices withMessagesInterleaved(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                value,
+                answersUnknownConnections);
+    }
+
+    public OpenChoices withAnswersUnknownConnections(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                value);
     }
 }

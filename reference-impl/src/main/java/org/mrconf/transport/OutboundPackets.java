@@ -25,15 +25,18 @@ final class OutboundPackets {
     private final boolean reportsCongestion;
     /** The ECN codepoint of ACKs and NACKs: Not-ECT or ECT, the device's choice (clause 4.1.7, freedom F-4). */
     private final int controlPacketEcn;
+    /** The ECN-capable codepoint of data and PROBEs, ECT(0) or ECT(1): the device's choice (clause 4.1.7, F-3). */
+    private final int ectCodepoint;
 
     OutboundPackets(final PacketTransmitter transmitter, final Counters counters, final int mtuBytes) {
-        this(transmitter, counters, mtuBytes, OutboundSeam.CORRECT, true, EcnCodepoint.NOT_ECT);
+        this(transmitter, counters, mtuBytes, OutboundSeam.CORRECT, true, OpenChoices.STANDARD);
     }
 
     /**
      * @param reportsCongestion whether ACKs carry the CE count and rate hint; false for an endpoint without the
      *                          congestion profile, whose ACKs carry 0 and no limit (clause 8.2.6)
-     * @param controlPacketEcn  the ECN codepoint of ACKs and NACKs ({@link OpenChoices#controlPacketEcn()})
+     * @param choices           the ECN codepoints the device chose ({@link OpenChoices#ectCodepoint()}, {@link
+     *                          OpenChoices#controlPacketEcn()})
      */
     OutboundPackets(
             final PacketTransmitter transmitter,
@@ -41,9 +44,10 @@ final class OutboundPackets {
             final int mtuBytes,
             final OutboundSeam seam,
             final boolean reportsCongestion,
-            final int controlPacketEcn) {
+            final OpenChoices choices) {
         this.reportsCongestion = reportsCongestion;
-        this.controlPacketEcn = controlPacketEcn;
+        this.controlPacketEcn = choices.controlPacketEcn();
+        this.ectCodepoint = choices.ectCodepoint();
         this.seam = seam;
         this.transmitter = transmitter;
         this.counters = counters;
@@ -56,6 +60,11 @@ final class OutboundPackets {
     }
     /** Room for bytes a seam may add before the header when it finishes a packet. */
     private static final int SHIM_BYTES = 4;
+
+    /** The seam's codepoint, with the device's own ECT codepoint where the seam answers ECT(0), the spec's default. */
+    private int capable(final int seamEcn) {
+        return seamEcn == EcnCodepoint.ECT_0 ? ectCodepoint : seamEcn;
+    }
 
     /** Sends (or resends) the packet recorded for {@code psn} on {@code path} (spec clause 6.4.2). */
     void sendData(
@@ -111,7 +120,8 @@ final class OutboundPackets {
         }
         final int packetLength =
                 seam.finishDataPacket(buffer, encoder.finish(buffer, 0, message.opcode.packetLength(length)));
-        transmitter.transmit(connection.config.peerNode(), path.entropy, seam.dataEcn(), buffer, 0, packetLength);
+        transmitter.transmit(
+                connection.config.peerNode(), path.entropy, capable(seam.dataEcn()), buffer, 0, packetLength);
         counters.increment(retransmission ? Counter.TX_RETRANSMISSIONS : Counter.TX_DATA_PACKETS);
     }
 
@@ -227,7 +237,8 @@ final class OutboundPackets {
         final int packetLength = encoder.finish(buffer, 0, Opcode.PROBE.packetLength(0));
         // ECN-capable like data (clause 4.1.7): a congested queue marks the probe instead of dropping
         // it, and the receiver's CE count of the path covers it (clause 8.2.2).
-        transmitter.transmit(connection.config.peerNode(), path.entropy, seam.probeEcn(), buffer, 0, packetLength);
+        transmitter.transmit(
+                connection.config.peerNode(), path.entropy, capable(seam.probeEcn()), buffer, 0, packetLength);
         counters.increment(Counter.TX_PROBES);
     }
 }

@@ -37,6 +37,9 @@ final class UnknownConnections {
         if (!decoded.opcode().hasDataHeader()) {
             return; // only data packets and READ_REQUESTs are ever NACKed (clause 9.1.1)
         }
+        if (!state.config.choices().answersUnknownConnections()) {
+            return; // clause 11.2.3 is a MAY this device does not implement (freedom F-29)
+        }
         final Connection via = anyConnectionTo(srcNode);
         if (via == null) {
             return;

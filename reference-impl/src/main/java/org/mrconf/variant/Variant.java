@@ -173,6 +173,27 @@ public enum Variant implements LegalChoice {
             on("6.3", "6.4", "6.5"),
             c -> c.toBuilder().reorderTolerance(3, 40_000_000L).build()),
 
+    /** Data packets, READ_REQUESTs and PROBEs marked ECT(1) rather than ECT(0) (clause 4.1.7, freedom F-3). */
+    ECT_ONE_MARKS(
+            "F-3",
+            "4.1.7",
+            on("4.1", "8.2", "10.1", "6.3.4", "6.7"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withEctCodepoint(EcnCodepoint.ECT_1))
+                    .build()),
+
+    /**
+     * No answer to packets for unknown connections: clause 11.2.3 is a MAY, which this device does not list in {@code
+     * hello} (freedom F-29); the packets are still dropped and counted (clause 11.2.1).
+     */
+    SILENT_TO_UNKNOWN_CONNECTIONS(
+            "F-29",
+            "11.2.3",
+            on("11.2", "9.1.10", "6.7.4", "4.2.2"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withAnswersUnknownConnections(false))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
