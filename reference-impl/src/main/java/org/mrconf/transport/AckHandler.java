@@ -108,8 +108,16 @@ final class AckHandler {
             }
         }
         final boolean late = behind && newlyAcked == 0;
+        // Clause 6.6.3: an ACK that advances the cumulative PSN or sets a new SACK bit restores the computed RTO;
+        // another
+        // that is not late may (freedom F-12: the standard configuration does, a variant does not).
+        final boolean advances = newlyAcked > 0 || Serial.before(path.highestCumulativePsn, cumulative);
+        if (Serial.before(path.highestCumulativePsn, cumulative)) {
+            path.highestCumulativePsn = cumulative;
+        }
+        final boolean restores = !late && (advances || !state.config.choices().backoffKeptWithoutProgress());
         if (sampled) {
-            path.rtt.onSample(rttNs, !late || seam.lateAckEndsBackoff());
+            path.rtt.onSample(rttNs, restores || seam.lateAckEndsBackoff());
         }
         path.advanceOldestUnacked();
         if (windowMoved) {

@@ -21,6 +21,9 @@ import org.mrconf.net.EcnCodepoint;
  *                              7.5.7, freedom F-16)
  * @param answersUnknownConnections whether a packet for no connection is answered with NACK UNKNOWN_CONNECTION (clause
  *                              11.2.3, a MAY clause the device lists in {@code hello} or not, freedom F-29)
+ * @param backoffKeptWithoutProgress whether an ACK that is not late but neither advances the cumulative PSN nor sets a
+ *                              new SACK bit leaves the backed-off RTO as it is, rather than restoring the computed one
+ *                              (clause 6.6.3, freedom F-12)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -29,11 +32,12 @@ public record OpenChoices(
         long pacingTickNs,
         boolean windowFloorsRoundedUp,
         boolean messagesInterleaved,
-        boolean answersUnknownConnections) {
+        boolean answersUnknownConnections,
+        boolean backoffKeptWithoutProgress) {
 
     /** What the standard configuration chooses. */
-    public static final OpenChoices STANDARD =
-            new OpenChoices(EcnCodepoint.ECT_0, EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false, true);
+    public static final OpenChoices STANDARD = new OpenChoices(
+            EcnCodepoint.ECT_0, EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false, true, false);
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -69,7 +73,8 @@ public record OpenChoices(
                 pacingTickNs,
                 windowFloorsRoundedUp,
                 messagesInterleaved,
-                answersUnknownConnections);
+                answersUnknownConnections,
+                backoffKeptWithoutProgress);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -80,7 +85,8 @@ public record OpenChoices(
                 pacingTickNs,
                 windowFloorsRoundedUp,
                 messagesInterleaved,
-                answersUnknownConnections);
+                answersUnknownConnections,
+                backoffKeptWithoutProgress);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -91,7 +97,8 @@ public record OpenChoices(
                 pacingTickNs,
                 windowFloorsRoundedUp,
                 messagesInterleaved,
-                answersUnknownConnections);
+                answersUnknownConnections,
+                backoffKeptWithoutProgress);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -102,7 +109,8 @@ public record OpenChoices(
                 value,
                 windowFloorsRoundedUp,
                 messagesInterleaved,
-                answersUnknownConnections);
+                answersUnknownConnections,
+                backoffKeptWithoutProgress);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -113,7 +121,8 @@ public record OpenChoices(
                 pacingTickNs,
                 value,
                 messagesInterleaved,
-                answersUnknownConnections);
+                answersUnknownConnections,
+                backoffKeptWithoutProgress);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -124,7 +133,8 @@ public record OpenChoices(
                 pacingTickNs,
                 windowFloorsRoundedUp,
                 value,
-                answersUnknownConnections);
+                answersUnknownConnections,
+                backoffKeptWithoutProgress);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -135,6 +145,19 @@ public record OpenChoices(
                 pacingTickNs,
                 windowFloorsRoundedUp,
                 messagesInterleaved,
+                value,
+                backoffKeptWithoutProgress);
+    }
+
+    public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
                 value);
     }
 }

@@ -53,6 +53,8 @@ final class PathSender {
     long nextPsn;
     /** Oldest PSN not yet acknowledged; equals {@link #nextPsn} when nothing is outstanding. */
     long oldestUnackedPsn;
+    /** The furthest cumulative PSN an ACK of the path has reported, to tell an ACK that advances it (clause 6.6.3). */
+    long highestCumulativePsn;
     /** PSNs sent and not yet acknowledged (in flight, lost or waiting). */
     int unacknowledged;
     /** PSNs in state LOST or WAITING, so the sender knows without a scan that there is nothing to resend. */
@@ -86,6 +88,7 @@ final class PathSender {
         this.nextPsn = seam.initialPsn(initialPsn & Serial.MASK);
         this.sendWindow = seam.sendWindow(WINDOW);
         this.oldestUnackedPsn = this.nextPsn;
+        this.highestCumulativePsn = this.nextPsn;
         this.entropy = entropy;
         this.rtt = new RttEstimator(config.minRtoNs(), config.initialRtoNs(), config.maxRtoNs(), seam);
         // Without the congestion profile the path window never grows past the first one (clause 10.1.6).

@@ -194,6 +194,18 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withAnswersUnknownConnections(false))
                     .build()),
 
+    /**
+     * An ACK that is not late but acknowledges nothing new leaves a backed-off RTO as it is; only progress (a cumulative
+     * PSN advanced or a new SACK bit) restores the computed one (clause 6.6.3, freedom F-12).
+     */
+    BACKOFF_KEPT_WITHOUT_PROGRESS(
+            "F-12",
+            "6.6.3",
+            on("6.6", "6.7", "6.3.4", "9.1.9", "10.1.3"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withBackoffKeptWithoutProgress(true))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
