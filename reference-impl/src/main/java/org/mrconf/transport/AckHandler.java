@@ -21,6 +21,10 @@ final class AckHandler {
     private final ReorderTolerance reorderTolerance;
     private final LateNackAtDelivery lateNackAtDelivery;
     private final TailLossProbe tailLossProbe;
+    /** A sender without the congestion profile that ignores CE counts and rate hints (clause 8.2.6, freedom F-19). */
+    private final boolean ignoresCongestionSignals;
+    /** How long a PSN NACKed RECEIVER_NOT_READY with retry-after 0 waits: 0, at once, or later (clause 9.1.9, F-22). */
+    private final long zeroRetryAfterWaitNs;
 
     AckHandler(final EndpointState state, final CompletionDispatcher completions) {
         this.tailLossProbe = new TailLossProbe(state.config);
@@ -29,6 +33,9 @@ final class AckHandler {
         this.seam = state.seams.ack();
         this.lateNackAtDelivery = new LateNackAtDelivery(state.seams.connection());
         this.reorderTolerance = new ReorderTolerance(state.config);
+        this.ignoresCongestionSignals = !state.config.offers(Feature.CONGESTION)
+                && state.config.choices().ignoresCongestionSignals();
+        this.zeroRetryAfterWaitNs = state.config.choices().zeroRetryAfterWaitNs();
     }
 
     /** Whether {@code psn} is exactly 2^31 from {@code nextPsn}: neither before nor after it (clause 2.4). */
@@ -137,6 +144,9 @@ final class AckHandler {
         }
         if ((newlyAcked > 0 || answeredProbe) && path.unacknowledged > 0) {
             tailLossProbe.arm(path, nowNs);
+        }
+        if (ignoresCongestionSignals) {
+            return; // without the congestion profile, CE counts and rate hints may be ignored (clause 8.2.6, F-19)
         }
         if (!late) {
             applyRateHint(connection, ack.rateHint(), nowNs);
@@ -251,7 +261,8 @@ final class AckHandler {
             }
             case RETRY_LATER -> {
                 if (outstanding) {
-                    path.markWaiting(psn, seam.retryAfterIgnored() ? nowNs : nowNs + nack.retryAfter() * 1000);
+                    final long waitNs = nack.retryAfter() == 0 ? zeroRetryAfterWaitNs : nack.retryAfter() * 1000;
+                    path.markWaiting(psn, seam.retryAfterIgnored() ? nowNs : nowNs + waitNs);
                 } else {
                     state.counters.increment(Counter.RX_STALE);
                 }

@@ -24,6 +24,11 @@ import org.mrconf.net.EcnCodepoint;
  * @param backoffKeptWithoutProgress whether an ACK that is not late but neither advances the cumulative PSN nor sets a
  *                              new SACK bit leaves the backed-off RTO as it is, rather than restoring the computed one
  *                              (clause 6.6.3, freedom F-12)
+ * @param ignoresCongestionSignals whether a sender without the congestion profile ignores the CE counts and rate hints
+ *                              it receives rather than acting on them (clause 8.2.6, freedom F-19); no effect on a
+ *                              sender with the profile
+ * @param zeroRetryAfterWaitNs  how long a PSN NACKed RECEIVER_NOT_READY with retry-after 0 waits before its resend:
+ *                              0 resends at once (clause 9.1.9, freedom F-22)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -33,11 +38,13 @@ public record OpenChoices(
         boolean windowFloorsRoundedUp,
         boolean messagesInterleaved,
         boolean answersUnknownConnections,
-        boolean backoffKeptWithoutProgress) {
+        boolean backoffKeptWithoutProgress,
+        boolean ignoresCongestionSignals,
+        long zeroRetryAfterWaitNs) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD = new OpenChoices(
-            EcnCodepoint.ECT_0, EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false, true, false);
+            EcnCodepoint.ECT_0, EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false, true, false, false, 0);
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -50,6 +57,9 @@ public record OpenChoices(
             throw new IllegalArgumentException("a sender never marks its own packets CE (RFC 3168)");
         }
         java.util.Objects.requireNonNull(nackLimitScope, "nackLimitScope");
+        if (zeroRetryAfterWaitNs < 0) {
+            throw new IllegalArgumentException("a wait is at least 0 ns");
+        }
         if (pacingTickNs < 0) {
             throw new IllegalArgumentException("a pacing tick is at least 0 ns");
         }
@@ -74,7 +84,9 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 messagesInterleaved,
                 answersUnknownConnections,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -86,7 +98,9 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 messagesInterleaved,
                 answersUnknownConnections,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -98,7 +112,9 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 messagesInterleaved,
                 answersUnknownConnections,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -110,7 +126,9 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 messagesInterleaved,
                 answersUnknownConnections,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -122,7 +140,9 @@ public record OpenChoices(
                 value,
                 messagesInterleaved,
                 answersUnknownConnections,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -134,7 +154,9 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 value,
                 answersUnknownConnections,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -146,7 +168,9 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 messagesInterleaved,
                 value,
-                backoffKeptWithoutProgress);
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
     }
 
     public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
@@ -158,6 +182,36 @@ public record OpenChoices(
                 windowFloorsRoundedUp,
                 messagesInterleaved,
                 answersUnknownConnections,
+                value,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs);
+    }
+
+    public OpenChoices withIgnoresCongestionSignals(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                value,
+                zeroRetryAfterWaitNs);
+    }
+
+    public OpenChoices withZeroRetryAfterWaitNs(final long value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
                 value);
     }
 }

@@ -206,6 +206,31 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withBackoffKeptWithoutProgress(true))
                     .build()),
 
+    /**
+     * Core alone, its sender ignoring the CE counts and rate hints it receives, where the standard core configuration
+     * acts on them within its declared windows (clause 8.2.6, freedom F-19).
+     */
+    CORE_ONLY_IGNORES_CONGESTION_SIGNALS(
+            "F-19",
+            "8.2.6",
+            on("8.2", "10", "6"),
+            c -> c.toBuilder()
+                    .features(EnumSet.noneOf(Feature.class))
+                    .choices(c.choices().withIgnoresCongestionSignals(true))
+                    .build()),
+
+    /**
+     * A PSN NACKed RECEIVER_NOT_READY with retry-after 0 (which a conforming receiver never sends) is resent only after
+     * the device's own declared retry interval, not at once (clause 9.1.9, freedom F-22).
+     */
+    ZERO_RETRY_AFTER_WAITS(
+            "F-22",
+            "9.1.9",
+            on("9.1", "7.3"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withZeroRetryAfterWaitNs(c.receiverNotReadyRetryNs()))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
