@@ -29,6 +29,10 @@ import org.mrconf.net.EcnCodepoint;
  *                              sender with the profile
  * @param zeroRetryAfterWaitNs  how long a PSN NACKed RECEIVER_NOT_READY with retry-after 0 waits before its resend:
  *                              0 resends at once (clause 9.1.9, freedom F-22)
+ * @param lateTailLossProbe     whether the tail-loss probe waits three quarters of the path's RTO rather than 1.25
+ *                              smoothed RTTs plus the ACK delay (clause 6.3.4, freedom F-8: any time below the RTO)
+ * @param probeDeemsNothingLost whether the probe's ACK leaves the PSNs it does not report to the timer rather than
+ *                              deeming them lost (clause 6.3.4, freedom F-9)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -40,11 +44,24 @@ public record OpenChoices(
         boolean answersUnknownConnections,
         boolean backoffKeptWithoutProgress,
         boolean ignoresCongestionSignals,
-        long zeroRetryAfterWaitNs) {
+        long zeroRetryAfterWaitNs,
+        boolean lateTailLossProbe,
+        boolean probeDeemsNothingLost) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD = new OpenChoices(
-            EcnCodepoint.ECT_0, EcnCodepoint.NOT_ECT, NackLimitScope.MESSAGE, 0, false, false, true, false, false, 0);
+            EcnCodepoint.ECT_0,
+            EcnCodepoint.NOT_ECT,
+            NackLimitScope.MESSAGE,
+            0,
+            false,
+            false,
+            true,
+            false,
+            false,
+            0,
+            false,
+            false);
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -86,7 +103,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -100,7 +119,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -114,7 +135,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -128,7 +151,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -142,7 +167,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -156,7 +183,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -170,7 +199,9 @@ public record OpenChoices(
                 value,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
@@ -184,7 +215,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 value,
                 ignoresCongestionSignals,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withIgnoresCongestionSignals(final boolean value) {
@@ -198,7 +231,9 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 value,
-                zeroRetryAfterWaitNs);
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
     }
 
     public OpenChoices withZeroRetryAfterWaitNs(final long value) {
@@ -212,6 +247,40 @@ public record OpenChoices(
                 answersUnknownConnections,
                 backoffKeptWithoutProgress,
                 ignoresCongestionSignals,
+                value,
+                lateTailLossProbe,
+                probeDeemsNothingLost);
+    }
+
+    public OpenChoices withLateTailLossProbe(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs,
+                value,
+                probeDeemsNothingLost);
+    }
+
+    public OpenChoices withProbeDeemsNothingLost(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
                 value);
     }
 }

@@ -34,8 +34,14 @@ final class TailLossProbe {
     private final long ackDelayNs;
     /** Whether a probe repeats, and whether what it shows lost is resent on a new entropy. */
     private final SenderSeam seam;
+    /** Whether the probe is sent at three quarters of the path's RTO, if later than the standard wait (F-8). */
+    private final boolean late;
+    /** Whether the probe's ACK deems lost the PSNs sent before the probe that it does not report (F-9). */
+    private final boolean deemsLost;
 
     TailLossProbe(final EndpointConfig config) {
+        this.late = config.choices().lateTailLossProbe();
+        this.deemsLost = !config.choices().probeDeemsNothingLost();
         this.enabled = config.tailLossProbe();
         this.ackDelayNs = config.ackDelayNs();
         this.seam = config.seams().sender();
@@ -49,7 +55,9 @@ final class TailLossProbe {
         final long srttNs = path.rtt.srttNs();
         path.tailProbeOutstanding = false;
         path.tailProbeArmed = srttNs > 0 && path.unacknowledged > 0;
-        path.tailProbeDeadlineNs = nowNs + srttNs + srttNs / 4 + ackDelayNs;
+        final long waitNs = srttNs + srttNs / 4 + ackDelayNs;
+        // Freedom F-8: any time above 0 and below the path's RTO; the late choice waits three quarters of it.
+        path.tailProbeDeadlineNs = nowNs + (late ? Math.max(waitNs, path.rtt.rtoNs() / 4 * 3) : waitNs);
     }
 
     /** When the path's probe is due, or {@link Long#MAX_VALUE}. */
@@ -97,7 +105,9 @@ final class TailLossProbe {
         path.tailProbeOutstanding = false;
         for (long psn = path.oldestUnackedPsn; psn != path.nextPsn; psn = Serial.add(psn, 1)) {
             final int slot = PathSender.slot(psn);
-            if (path.slotState[slot] == PathSender.IN_FLIGHT && path.slotSentNs[slot] - path.tailProbeSentNs < 0) {
+            if (deemsLost
+                    && path.slotState[slot] == PathSender.IN_FLIGHT
+                    && path.slotSentNs[slot] - path.tailProbeSentNs < 0) {
                 path.markLost(psn);
                 path.repathBeforeResend = seam.repathAfterTailProbe();
             }

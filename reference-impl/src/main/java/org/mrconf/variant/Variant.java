@@ -231,6 +231,25 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withZeroRetryAfterWaitNs(c.receiverNotReadyRetryNs()))
                     .build()),
 
+    /** The tail-loss probe sent late: at three quarters of the path's RTO (clause 6.3.4, freedom F-8). */
+    LATE_TAIL_LOSS_PROBE(
+            "F-8",
+            "6.3.4",
+            on("6"),
+            c -> c.toBuilder().choices(c.choices().withLateTailLossProbe(true)).build()),
+
+    /**
+     * The tail-loss probe's ACK deems nothing lost: the PSNs it does not report wait for the timer (or a gap) instead
+     * of being resent at once (clause 6.3.4, freedom F-9).
+     */
+    PROBE_DEEMS_NOTHING_LOST(
+            "F-9",
+            "6.3.4",
+            on("6"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withProbeDeemsNothingLost(true))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
