@@ -56,6 +56,8 @@ final class Connection {
         this.endpointConfig = endpointConfig;
         this.budget = budget.openShare();
         this.sendPaths = new PathSender[config.pathCount()];
+        // Freedom F-27: the round-robin order of the first new packet may start at any path; the standard at path 0.
+        this.nextPathCursor = endpointConfig.choices().roundRobinStartsAtLastPath() ? config.pathCount() - 1 : 0;
         this.receivePaths = new PathReceiver[config.pathCount()];
         final TransportSeams seams = endpointConfig.seams();
         this.seam = seams.connection();

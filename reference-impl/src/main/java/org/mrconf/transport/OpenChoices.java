@@ -33,6 +33,8 @@ import org.mrconf.net.EcnCodepoint;
  *                              smoothed RTTs plus the ACK delay (clause 6.3.4, freedom F-8: any time below the RTO)
  * @param probeDeemsNothingLost whether the probe's ACK leaves the PSNs it does not report to the timer rather than
  *                              deeming them lost (clause 6.3.4, freedom F-9)
+ * @param roundRobinStartsAtLastPath whether a connection's first new packet starts the round-robin order at its last
+ *                              path rather than path 0 (clause 10.2.2, freedom F-27)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -46,22 +48,24 @@ public record OpenChoices(
         boolean ignoresCongestionSignals,
         long zeroRetryAfterWaitNs,
         boolean lateTailLossProbe,
-        boolean probeDeemsNothingLost) {
+        boolean probeDeemsNothingLost,
+        boolean roundRobinStartsAtLastPath) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD = new OpenChoices(
-            EcnCodepoint.ECT_0,
-            EcnCodepoint.NOT_ECT,
-            NackLimitScope.MESSAGE,
-            0,
-            false,
-            false,
-            true,
-            false,
-            false,
-            0,
-            false,
-            false);
+            EcnCodepoint.ECT_0, // ectCodepoint
+            EcnCodepoint.NOT_ECT, // controlPacketEcn
+            NackLimitScope.MESSAGE, // nackLimitScope
+            0, // pacingTickNs: continuous
+            false, // windowFloorsRoundedUp
+            false, // messagesInterleaved
+            true, // answersUnknownConnections
+            false, // backoffKeptWithoutProgress
+            false, // ignoresCongestionSignals
+            0, // zeroRetryAfterWaitNs: at once
+            false, // lateTailLossProbe
+            false, // probeDeemsNothingLost
+            false); // roundRobinStartsAtLastPath
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -105,7 +109,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -121,7 +126,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -137,7 +143,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -153,7 +160,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -169,7 +177,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -185,7 +194,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -201,7 +211,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
@@ -217,7 +228,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withIgnoresCongestionSignals(final boolean value) {
@@ -233,7 +245,8 @@ public record OpenChoices(
                 value,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withZeroRetryAfterWaitNs(final long value) {
@@ -249,7 +262,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 value,
                 lateTailLossProbe,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withLateTailLossProbe(final boolean value) {
@@ -265,7 +279,8 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 value,
-                probeDeemsNothingLost);
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath);
     }
 
     public OpenChoices withProbeDeemsNothingLost(final boolean value) {
@@ -281,6 +296,24 @@ public record OpenChoices(
                 ignoresCongestionSignals,
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
+                value,
+                roundRobinStartsAtLastPath);
+    }
+
+    public OpenChoices withRoundRobinStartsAtLastPath(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost,
                 value);
     }
 }

@@ -250,6 +250,15 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withProbeDeemsNothingLost(true))
                     .build()),
 
+    /** A connection's first new packet starts the round-robin order at its last path (clause 10.2.2, freedom F-27). */
+    ROUND_ROBIN_STARTS_AT_LAST_PATH(
+            "F-27",
+            "10.2.2",
+            on("10.2", "4.1", "6", "7", "8.1"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withRoundRobinStartsAtLastPath(true))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
