@@ -35,6 +35,8 @@ import org.mrconf.net.EcnCodepoint;
  *                              deeming them lost (clause 6.3.4, freedom F-9)
  * @param roundRobinStartsAtLastPath whether a connection's first new packet starts the round-robin order at its last
  *                              path rather than path 0 (clause 10.2.2, freedom F-27)
+ * @param readResponsesOnRequestPath whether READ_RESPONSEs go on the path their READ_REQUEST came on (while it is
+ *                              healthy) rather than sprayed like other messages (clause 7.4.1, freedom F-15)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -49,7 +51,8 @@ public record OpenChoices(
         long zeroRetryAfterWaitNs,
         boolean lateTailLossProbe,
         boolean probeDeemsNothingLost,
-        boolean roundRobinStartsAtLastPath) {
+        boolean roundRobinStartsAtLastPath,
+        boolean readResponsesOnRequestPath) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD = new OpenChoices(
@@ -65,7 +68,8 @@ public record OpenChoices(
             0, // zeroRetryAfterWaitNs: at once
             false, // lateTailLossProbe
             false, // probeDeemsNothingLost
-            false); // roundRobinStartsAtLastPath
+            false, // roundRobinStartsAtLastPath
+            false); // readResponsesOnRequestPath
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -110,7 +114,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -127,7 +132,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -144,7 +150,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -161,7 +168,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -178,7 +186,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -195,7 +204,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -212,7 +222,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
@@ -229,7 +240,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withIgnoresCongestionSignals(final boolean value) {
@@ -246,7 +258,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withZeroRetryAfterWaitNs(final long value) {
@@ -263,7 +276,8 @@ public record OpenChoices(
                 value,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withLateTailLossProbe(final boolean value) {
@@ -280,7 +294,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 value,
                 probeDeemsNothingLost,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withProbeDeemsNothingLost(final boolean value) {
@@ -297,7 +312,8 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 value,
-                roundRobinStartsAtLastPath);
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath);
     }
 
     public OpenChoices withRoundRobinStartsAtLastPath(final boolean value) {
@@ -314,6 +330,25 @@ public record OpenChoices(
                 zeroRetryAfterWaitNs,
                 lateTailLossProbe,
                 probeDeemsNothingLost,
+                value,
+                readResponsesOnRequestPath);
+    }
+
+    public OpenChoices withReadResponsesOnRequestPath(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath,
                 value);
     }
 }

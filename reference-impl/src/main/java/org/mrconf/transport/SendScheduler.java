@@ -38,6 +38,7 @@ final class SendScheduler {
         this.seam = state.seams.scheduler();
         this.timeoutResendsOldestOnly = state.config.timeoutResendsOldestOnly();
         this.messagesInterleaved = state.config.choices().messagesInterleaved();
+        this.responsesOnRequestPath = state.config.choices().readResponsesOnRequestPath();
     }
 
     /** A legal choice of clause 6.6.2 (freedom F-11): an expiry resends the oldest outstanding PSN alone. */
@@ -45,6 +46,9 @@ final class SendScheduler {
 
     /** A legal choice of clause 7.5.7 (freedom F-16): queued messages take turns, one packet each. */
     private final boolean messagesInterleaved;
+
+    /** A legal choice of clause 7.4.1 (freedom F-15): READ_RESPONSEs go on the path of their READ_REQUEST. */
+    private final boolean responsesOnRequestPath;
 
     private final TailLossProbe tailLossProbe;
     private final PeerMessageLimit peerMessageLimit;
@@ -97,7 +101,9 @@ final class SendScheduler {
             }
             final PathSender path = seam.sprayFirstPathOnly()
                     ? (connection.sendPaths[0].freeWindow() > 0 ? connection.sendPaths[0] : null)
-                    : choosePath(connection, seam.sprayRoundRobinOnly(), seam.sprayPointerMovesOnTiesOnly());
+                    : responsesOnRequestPath && message.opcode == Opcode.READ_RESPONSE
+                            ? requestPath(connection, message)
+                            : choosePath(connection, seam.sprayRoundRobinOnly(), seam.sprayPointerMovesOnTiesOnly());
             if (path == null) {
                 return;
             }
@@ -228,6 +234,18 @@ final class SendScheduler {
             connection.nextPathCursor = (best.pathId + 1) % paths.length;
         }
         return best;
+    }
+
+    /**
+     * Freedom F-15: a READ_RESPONSE goes on the path its READ_REQUEST came on while that path is healthy (null while its
+     * window is full, so the response waits for it), else on any path as other messages do.
+     */
+    private PathSender requestPath(final Connection connection, final SendMessage response) {
+        final PathSender path = connection.sendPaths[response.requestPathId];
+        if (!path.healthy) {
+            return choosePath(connection, seam.sprayRoundRobinOnly(), seam.sprayPointerMovesOnTiesOnly());
+        }
+        return path.freeWindow() > 0 ? path : null;
     }
 
     /** The region of a READ went away before its data left: tell the requester (clause 11.1.4). */

@@ -259,6 +259,15 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withRoundRobinStartsAtLastPath(true))
                     .build()),
 
+    /** READ_RESPONSEs on the path their READ_REQUEST came on, not sprayed (clause 7.4.1, freedom F-15). */
+    READ_RESPONSES_ON_REQUEST_PATH(
+            "F-15",
+            "7.4.1",
+            on("7.4", "5.2", "9.1", "11.1", "10.2"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withReadResponsesOnRequestPath(true))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
