@@ -135,6 +135,36 @@ public final class Endpoint implements PacketReceiver {
         if (eagerInvalidation.any()) {
             eagerInvalidation.onInvalidated(region, state.connectionList, ackHandler, completions);
         }
+        if (state.config.choices().readsCompleteAtInvalidation()) {
+            completeReadsInto(region);
+        }
+    }
+
+    /**
+     * Freedom F-28 (clause 11.1.7): a READ whose sink is in {@code region} and whose READ_REQUEST has gone out completes
+     * LOCAL_PROTECTION_ERROR at the invalidation, not at the first READ_RESPONSE after it; its responses are then
+     * stale. (A READ not yet requested keeps the standard path: it completes when its first response arrives.)
+     */
+    private void completeReadsInto(final MemoryRegion region) {
+        for (final Connection connection : java.util.List.copyOf(state.connectionList)) {
+            if (connection.failed) {
+                continue;
+            }
+            final java.util.List<SendMessage> reads = new java.util.ArrayList<>();
+            connection.forEachSendStream(stream -> {
+                for (final SendMessage message : stream.awaitingCompletion) {
+                    if (message.localRegion == region
+                            && message.opcode == org.mrconf.wire.Opcode.READ_REQUEST
+                            && !message.isDone()
+                            && message.isFullySegmented()) {
+                        reads.add(message);
+                    }
+                }
+            });
+            for (final SendMessage read : reads) {
+                completions.finishSend(connection, read, WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
+            }
+        }
     }
 
     /** The region with this key, or null. */

@@ -37,6 +37,9 @@ import org.mrconf.net.EcnCodepoint;
  *                              path rather than path 0 (clause 10.2.2, freedom F-27)
  * @param readResponsesOnRequestPath whether READ_RESPONSEs go on the path their READ_REQUEST came on (while it is
  *                              healthy) rather than sprayed like other messages (clause 7.4.1, freedom F-15)
+ * @param readsCompleteAtInvalidation whether a READ whose sink is invalidated after its READ_REQUEST went out completes
+ *                              at the invalidation rather than at the first READ_RESPONSE after it (clause 11.1.7,
+ *                              freedom F-28)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -52,7 +55,8 @@ public record OpenChoices(
         boolean lateTailLossProbe,
         boolean probeDeemsNothingLost,
         boolean roundRobinStartsAtLastPath,
-        boolean readResponsesOnRequestPath) {
+        boolean readResponsesOnRequestPath,
+        boolean readsCompleteAtInvalidation) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD = new OpenChoices(
@@ -69,7 +73,8 @@ public record OpenChoices(
             false, // lateTailLossProbe
             false, // probeDeemsNothingLost
             false, // roundRobinStartsAtLastPath
-            false); // readResponsesOnRequestPath
+            false, // readResponsesOnRequestPath
+            false); // readsCompleteAtInvalidation
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -115,7 +120,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -133,7 +139,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -151,7 +158,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -169,7 +177,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -187,7 +196,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -205,7 +215,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -223,7 +234,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
@@ -241,7 +253,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withIgnoresCongestionSignals(final boolean value) {
@@ -259,7 +272,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withZeroRetryAfterWaitNs(final long value) {
@@ -277,7 +291,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withLateTailLossProbe(final boolean value) {
@@ -295,7 +310,8 @@ public record OpenChoices(
                 value,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withProbeDeemsNothingLost(final boolean value) {
@@ -313,7 +329,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 value,
                 roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withRoundRobinStartsAtLastPath(final boolean value) {
@@ -331,7 +348,8 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 value,
-                readResponsesOnRequestPath);
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation);
     }
 
     public OpenChoices withReadResponsesOnRequestPath(final boolean value) {
@@ -349,6 +367,26 @@ public record OpenChoices(
                 lateTailLossProbe,
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
+                value,
+                readsCompleteAtInvalidation);
+    }
+
+    public OpenChoices withReadsCompleteAtInvalidation(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath,
                 value);
     }
 }

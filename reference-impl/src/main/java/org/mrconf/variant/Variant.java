@@ -268,6 +268,18 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withReadResponsesOnRequestPath(true))
                     .build()),
 
+    /**
+     * A READ whose sink is invalidated after its READ_REQUEST went out completes LOCAL_PROTECTION_ERROR at the
+     * invalidation, not at the first READ_RESPONSE after it (clause 11.1.7, freedom F-28).
+     */
+    READS_COMPLETE_AT_INVALIDATION(
+            "F-28",
+            "11.1.7",
+            on("11.1", "7.4", "7.5", "6.7.4"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withReadsCompleteAtInvalidation(true))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
