@@ -40,6 +40,9 @@ import org.mrconf.net.EcnCodepoint;
  * @param readsCompleteAtInvalidation whether a READ whose sink is invalidated after its READ_REQUEST went out completes
  *                              at the invalidation rather than at the first READ_RESPONSE after it (clause 11.1.7,
  *                              freedom F-28)
+ * @param unhealthyPathTestedAtMaximumRto whether an unhealthy path with nothing outstanding is tested once per declared
+ *                              maximum RTO, the longest interval allowed, rather than once per its current RTO (clause
+ *                              6.7.2, freedom F-13)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -56,7 +59,8 @@ public record OpenChoices(
         boolean probeDeemsNothingLost,
         boolean roundRobinStartsAtLastPath,
         boolean readResponsesOnRequestPath,
-        boolean readsCompleteAtInvalidation) {
+        boolean readsCompleteAtInvalidation,
+        boolean unhealthyPathTestedAtMaximumRto) {
 
     /** What the standard configuration chooses. */
     public static final OpenChoices STANDARD = new OpenChoices(
@@ -74,7 +78,8 @@ public record OpenChoices(
             false, // probeDeemsNothingLost
             false, // roundRobinStartsAtLastPath
             false, // readResponsesOnRequestPath
-            false); // readsCompleteAtInvalidation
+            false, // readsCompleteAtInvalidation
+            false); // unhealthyPathTestedAtMaximumRto
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -121,7 +126,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withControlPacketEcn(final int value) {
@@ -140,7 +146,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withNackLimitScope(final NackLimitScope value) {
@@ -159,7 +166,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withPacingTickNs(final long value) {
@@ -178,7 +186,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
@@ -197,7 +206,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withMessagesInterleaved(final boolean value) {
@@ -216,7 +226,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withAnswersUnknownConnections(final boolean value) {
@@ -235,7 +246,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
@@ -254,7 +266,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withIgnoresCongestionSignals(final boolean value) {
@@ -273,7 +286,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withZeroRetryAfterWaitNs(final long value) {
@@ -292,7 +306,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withLateTailLossProbe(final boolean value) {
@@ -311,7 +326,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withProbeDeemsNothingLost(final boolean value) {
@@ -330,7 +346,8 @@ public record OpenChoices(
                 value,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withRoundRobinStartsAtLastPath(final boolean value) {
@@ -349,7 +366,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 value,
                 readResponsesOnRequestPath,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withReadResponsesOnRequestPath(final boolean value) {
@@ -368,7 +386,8 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 value,
-                readsCompleteAtInvalidation);
+                readsCompleteAtInvalidation,
+                unhealthyPathTestedAtMaximumRto);
     }
 
     public OpenChoices withReadsCompleteAtInvalidation(final boolean value) {
@@ -387,6 +406,27 @@ public record OpenChoices(
                 probeDeemsNothingLost,
                 roundRobinStartsAtLastPath,
                 readResponsesOnRequestPath,
+                value,
+                unhealthyPathTestedAtMaximumRto);
+    }
+
+    public OpenChoices withUnhealthyPathTestedAtMaximumRto(final boolean value) {
+        return new OpenChoices(
+                ectCodepoint,
+                controlPacketEcn,
+                nackLimitScope,
+                pacingTickNs,
+                windowFloorsRoundedUp,
+                messagesInterleaved,
+                answersUnknownConnections,
+                backoffKeptWithoutProgress,
+                ignoresCongestionSignals,
+                zeroRetryAfterWaitNs,
+                lateTailLossProbe,
+                probeDeemsNothingLost,
+                roundRobinStartsAtLastPath,
+                readResponsesOnRequestPath,
+                readsCompleteAtInvalidation,
                 value);
     }
 }

@@ -286,7 +286,7 @@ final class SendScheduler {
             } else if (!path.healthy && path.unacknowledged == 0 && nowNs - path.probeDeadlineNs >= 0) {
                 repath(connection, path);
                 out.sendProbe(connection, path, nowNs);
-                path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
+                path.probeDeadlineNs = nowNs + unhealthyTestIntervalNs(path);
             }
         }
         for (final PathReceiver path : connection.receivePaths) {
@@ -294,6 +294,14 @@ final class SendScheduler {
                 out.sendAck(connection, path, rateHint.currentMbps(nowNs));
             }
         }
+    }
+
+    /**
+     * How long an unhealthy path with nothing outstanding waits for its next test (clause 6.7.2, freedom F-13): its
+     * current, backed-off RTO, or the declared maximum RTO when the device so chooses.
+     */
+    private long unhealthyTestIntervalNs(final PathSender path) {
+        return state.config.choices().unhealthyPathTestedAtMaximumRto() ? state.config.maxRtoNs() : path.rtt.rtoNs();
     }
 
     /**
@@ -306,7 +314,7 @@ final class SendScheduler {
         path.consecutiveTimeouts++;
         if (path.healthy && path.consecutiveTimeouts >= state.config.unhealthyAfterTimeouts()) {
             path.healthy = false;
-            path.probeDeadlineNs = nowNs + path.rtt.rtoNs();
+            path.probeDeadlineNs = nowNs + unhealthyTestIntervalNs(path);
             state.counters.increment(Counter.PATHS_MARKED_UNHEALTHY);
         }
         if (!seam.noRepathAfterRto()) {

@@ -280,6 +280,18 @@ public enum Variant implements LegalChoice {
                     .choices(c.choices().withReadsCompleteAtInvalidation(true))
                     .build()),
 
+    /**
+     * An unhealthy path with nothing outstanding tested once per declared maximum RTO, the longest interval clause 6.7.2
+     * allows, not once per its current RTO (freedom F-13).
+     */
+    UNHEALTHY_PATH_TESTED_AT_MAXIMUM_RTO(
+            "F-13",
+            "6.7.2",
+            on("6.7", "6.6", "10.2"),
+            c -> c.toBuilder()
+                    .choices(c.choices().withUnhealthyPathTestedAtMaximumRto(true))
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",
