@@ -62,24 +62,8 @@ public record OpenChoices(
         boolean readsCompleteAtInvalidation,
         boolean unhealthyPathTestedAtMaximumRto) {
 
-    /** What the standard configuration chooses. */
-    public static final OpenChoices STANDARD = new OpenChoices(
-            EcnCodepoint.ECT_0, // ectCodepoint
-            EcnCodepoint.NOT_ECT, // controlPacketEcn
-            NackLimitScope.MESSAGE, // nackLimitScope
-            0, // pacingTickNs: continuous
-            false, // windowFloorsRoundedUp
-            false, // messagesInterleaved
-            true, // answersUnknownConnections
-            false, // backoffKeptWithoutProgress
-            false, // ignoresCongestionSignals
-            0, // zeroRetryAfterWaitNs: at once
-            false, // lateTailLossProbe
-            false, // probeDeemsNothingLost
-            false, // roundRobinStartsAtLastPath
-            false, // readResponsesOnRequestPath
-            false, // readsCompleteAtInvalidation
-            false); // unhealthyPathTestedAtMaximumRto
+    /** What the standard configuration chooses: the defaults of {@link Builder}. */
+    public static final OpenChoices STANDARD = new Builder().build();
 
     public OpenChoices {
         if (!EcnCodepoint.isCapable(ectCodepoint)) {
@@ -110,323 +94,145 @@ public record OpenChoices(
         CONNECTION
     }
 
-    public OpenChoices withEctCodepoint(final int value) {
-        return new OpenChoices(
-                value,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
+    /** A builder starting from these choices. */
+    public Builder toBuilder() {
+        final Builder b = new Builder();
+        b.ectCodepoint = ectCodepoint;
+        b.controlPacketEcn = controlPacketEcn;
+        b.nackLimitScope = nackLimitScope;
+        b.pacingTickNs = pacingTickNs;
+        b.windowFloorsRoundedUp = windowFloorsRoundedUp;
+        b.messagesInterleaved = messagesInterleaved;
+        b.answersUnknownConnections = answersUnknownConnections;
+        b.backoffKeptWithoutProgress = backoffKeptWithoutProgress;
+        b.ignoresCongestionSignals = ignoresCongestionSignals;
+        b.zeroRetryAfterWaitNs = zeroRetryAfterWaitNs;
+        b.lateTailLossProbe = lateTailLossProbe;
+        b.probeDeemsNothingLost = probeDeemsNothingLost;
+        b.roundRobinStartsAtLastPath = roundRobinStartsAtLastPath;
+        b.readResponsesOnRequestPath = readResponsesOnRequestPath;
+        b.readsCompleteAtInvalidation = readsCompleteAtInvalidation;
+        b.unhealthyPathTestedAtMaximumRto = unhealthyPathTestedAtMaximumRto;
+        return b;
     }
 
-    public OpenChoices withControlPacketEcn(final int value) {
-        return new OpenChoices(
-                ectCodepoint,
-                value,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+    /** Builds {@link OpenChoices}; every choice starts as the standard configuration takes it. */
+    public static final class Builder {
+        private int ectCodepoint = EcnCodepoint.ECT_0;
+        private int controlPacketEcn = EcnCodepoint.NOT_ECT;
+        private NackLimitScope nackLimitScope = NackLimitScope.MESSAGE;
+        private long pacingTickNs = 0;
+        private boolean windowFloorsRoundedUp = false;
+        private boolean messagesInterleaved = false;
+        private boolean answersUnknownConnections = true;
+        private boolean backoffKeptWithoutProgress = false;
+        private boolean ignoresCongestionSignals = false;
+        private long zeroRetryAfterWaitNs = 0;
+        private boolean lateTailLossProbe = false;
+        private boolean probeDeemsNothingLost = false;
+        private boolean roundRobinStartsAtLastPath = false;
+        private boolean readResponsesOnRequestPath = false;
+        private boolean readsCompleteAtInvalidation = false;
+        private boolean unhealthyPathTestedAtMaximumRto = false;
 
-    public OpenChoices withNackLimitScope(final NackLimitScope value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                value,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder ectCodepoint(final int value) {
+            this.ectCodepoint = value;
+            return this;
+        }
 
-    public OpenChoices withPacingTickNs(final long value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                value,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder controlPacketEcn(final int value) {
+            this.controlPacketEcn = value;
+            return this;
+        }
 
-    public OpenChoices withWindowFloorsRoundedUp(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                value,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder nackLimitScope(final NackLimitScope value) {
+            this.nackLimitScope = value;
+            return this;
+        }
 
-    public OpenChoices withMessagesInterleaved(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                value,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder pacingTickNs(final long value) {
+            this.pacingTickNs = value;
+            return this;
+        }
 
-    public OpenChoices withAnswersUnknownConnections(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                value,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder windowFloorsRoundedUp(final boolean value) {
+            this.windowFloorsRoundedUp = value;
+            return this;
+        }
 
-    public OpenChoices withBackoffKeptWithoutProgress(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                value,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder messagesInterleaved(final boolean value) {
+            this.messagesInterleaved = value;
+            return this;
+        }
 
-    public OpenChoices withIgnoresCongestionSignals(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                value,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder answersUnknownConnections(final boolean value) {
+            this.answersUnknownConnections = value;
+            return this;
+        }
 
-    public OpenChoices withZeroRetryAfterWaitNs(final long value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                value,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder backoffKeptWithoutProgress(final boolean value) {
+            this.backoffKeptWithoutProgress = value;
+            return this;
+        }
 
-    public OpenChoices withLateTailLossProbe(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                value,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder ignoresCongestionSignals(final boolean value) {
+            this.ignoresCongestionSignals = value;
+            return this;
+        }
 
-    public OpenChoices withProbeDeemsNothingLost(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                value,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder zeroRetryAfterWaitNs(final long value) {
+            this.zeroRetryAfterWaitNs = value;
+            return this;
+        }
 
-    public OpenChoices withRoundRobinStartsAtLastPath(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                value,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder lateTailLossProbe(final boolean value) {
+            this.lateTailLossProbe = value;
+            return this;
+        }
 
-    public OpenChoices withReadResponsesOnRequestPath(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                value,
-                readsCompleteAtInvalidation,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder probeDeemsNothingLost(final boolean value) {
+            this.probeDeemsNothingLost = value;
+            return this;
+        }
 
-    public OpenChoices withReadsCompleteAtInvalidation(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                value,
-                unhealthyPathTestedAtMaximumRto);
-    }
+        public Builder roundRobinStartsAtLastPath(final boolean value) {
+            this.roundRobinStartsAtLastPath = value;
+            return this;
+        }
 
-    public OpenChoices withUnhealthyPathTestedAtMaximumRto(final boolean value) {
-        return new OpenChoices(
-                ectCodepoint,
-                controlPacketEcn,
-                nackLimitScope,
-                pacingTickNs,
-                windowFloorsRoundedUp,
-                messagesInterleaved,
-                answersUnknownConnections,
-                backoffKeptWithoutProgress,
-                ignoresCongestionSignals,
-                zeroRetryAfterWaitNs,
-                lateTailLossProbe,
-                probeDeemsNothingLost,
-                roundRobinStartsAtLastPath,
-                readResponsesOnRequestPath,
-                readsCompleteAtInvalidation,
-                value);
+        public Builder readResponsesOnRequestPath(final boolean value) {
+            this.readResponsesOnRequestPath = value;
+            return this;
+        }
+
+        public Builder readsCompleteAtInvalidation(final boolean value) {
+            this.readsCompleteAtInvalidation = value;
+            return this;
+        }
+
+        public Builder unhealthyPathTestedAtMaximumRto(final boolean value) {
+            this.unhealthyPathTestedAtMaximumRto = value;
+            return this;
+        }
+
+        public OpenChoices build() {
+            return new OpenChoices(
+                    ectCodepoint,
+                    controlPacketEcn,
+                    nackLimitScope,
+                    pacingTickNs,
+                    windowFloorsRoundedUp,
+                    messagesInterleaved,
+                    answersUnknownConnections,
+                    backoffKeptWithoutProgress,
+                    ignoresCongestionSignals,
+                    zeroRetryAfterWaitNs,
+                    lateTailLossProbe,
+                    probeDeemsNothingLost,
+                    roundRobinStartsAtLastPath,
+                    readResponsesOnRequestPath,
+                    readsCompleteAtInvalidation,
+                    unhealthyPathTestedAtMaximumRto);
+        }
     }
 }

@@ -179,7 +179,9 @@ public enum Variant implements LegalChoice {
             "4.1.7",
             on("4.1", "8.2", "10.1", "6.3.4", "6.7"),
             c -> c.toBuilder()
-                    .choices(c.choices().withEctCodepoint(EcnCodepoint.ECT_1))
+                    .choices(c.choices().toBuilder()
+                            .ectCodepoint(EcnCodepoint.ECT_1)
+                            .build())
                     .build()),
 
     /**
@@ -191,7 +193,9 @@ public enum Variant implements LegalChoice {
             "11.2.3",
             on("11.2", "9.1.10", "6.7.4", "4.2.2"),
             c -> c.toBuilder()
-                    .choices(c.choices().withAnswersUnknownConnections(false))
+                    .choices(c.choices().toBuilder()
+                            .answersUnknownConnections(false)
+                            .build())
                     .build()),
 
     /**
@@ -203,7 +207,9 @@ public enum Variant implements LegalChoice {
             "6.6.3",
             on("6.6", "6.7", "6.3.4", "9.1.9", "10.1.3"),
             c -> c.toBuilder()
-                    .choices(c.choices().withBackoffKeptWithoutProgress(true))
+                    .choices(c.choices().toBuilder()
+                            .backoffKeptWithoutProgress(true)
+                            .build())
                     .build()),
 
     /**
@@ -216,7 +222,9 @@ public enum Variant implements LegalChoice {
             on("8.2", "10", "6"),
             c -> c.toBuilder()
                     .features(EnumSet.noneOf(Feature.class))
-                    .choices(c.choices().withIgnoresCongestionSignals(true))
+                    .choices(c.choices().toBuilder()
+                            .ignoresCongestionSignals(true)
+                            .build())
                     .build()),
 
     /**
@@ -228,7 +236,9 @@ public enum Variant implements LegalChoice {
             "9.1.9",
             on("9.1", "7.3"),
             c -> c.toBuilder()
-                    .choices(c.choices().withZeroRetryAfterWaitNs(c.receiverNotReadyRetryNs()))
+                    .choices(c.choices().toBuilder()
+                            .zeroRetryAfterWaitNs(c.receiverNotReadyRetryNs())
+                            .build())
                     .build()),
 
     /** The tail-loss probe sent late: at three quarters of the path's RTO (clause 6.3.4, freedom F-8). */
@@ -236,7 +246,9 @@ public enum Variant implements LegalChoice {
             "F-8",
             "6.3.4",
             on("6"),
-            c -> c.toBuilder().choices(c.choices().withLateTailLossProbe(true)).build()),
+            c -> c.toBuilder()
+                    .choices(c.choices().toBuilder().lateTailLossProbe(true).build())
+                    .build()),
 
     /**
      * The tail-loss probe's ACK deems nothing lost: the PSNs it does not report wait for the timer (or a gap) instead
@@ -247,7 +259,7 @@ public enum Variant implements LegalChoice {
             "6.3.4",
             on("6"),
             c -> c.toBuilder()
-                    .choices(c.choices().withProbeDeemsNothingLost(true))
+                    .choices(c.choices().toBuilder().probeDeemsNothingLost(true).build())
                     .build()),
 
     /** A connection's first new packet starts the round-robin order at its last path (clause 10.2.2, freedom F-27). */
@@ -256,7 +268,9 @@ public enum Variant implements LegalChoice {
             "10.2.2",
             on("10.2", "4.1", "6", "7", "8.1"),
             c -> c.toBuilder()
-                    .choices(c.choices().withRoundRobinStartsAtLastPath(true))
+                    .choices(c.choices().toBuilder()
+                            .roundRobinStartsAtLastPath(true)
+                            .build())
                     .build()),
 
     /** READ_RESPONSEs on the path their READ_REQUEST came on, not sprayed (clause 7.4.1, freedom F-15). */
@@ -265,7 +279,9 @@ public enum Variant implements LegalChoice {
             "7.4.1",
             on("7.4", "5.2", "9.1", "11.1", "10.2"),
             c -> c.toBuilder()
-                    .choices(c.choices().withReadResponsesOnRequestPath(true))
+                    .choices(c.choices().toBuilder()
+                            .readResponsesOnRequestPath(true)
+                            .build())
                     .build()),
 
     /**
@@ -277,7 +293,9 @@ public enum Variant implements LegalChoice {
             "11.1.7",
             on("11.1", "7.4", "7.5", "6.7.4"),
             c -> c.toBuilder()
-                    .choices(c.choices().withReadsCompleteAtInvalidation(true))
+                    .choices(c.choices().toBuilder()
+                            .readsCompleteAtInvalidation(true)
+                            .build())
                     .build()),
 
     /**
@@ -289,7 +307,9 @@ public enum Variant implements LegalChoice {
             "6.7.2",
             on("6.7", "6.6", "10.2"),
             c -> c.toBuilder()
-                    .choices(c.choices().withUnhealthyPathTestedAtMaximumRto(true))
+                    .choices(c.choices().toBuilder()
+                            .unhealthyPathTestedAtMaximumRto(true)
+                            .build())
                     .build()),
 
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
@@ -298,7 +318,9 @@ public enum Variant implements LegalChoice {
             "4.1.7",
             on("4.1.7", "8.1", "8.2", "9.1", "10.1"),
             c -> c.toBuilder()
-                    .choices(c.choices().withControlPacketEcn(EcnCodepoint.ECT_0))
+                    .choices(c.choices().toBuilder()
+                            .controlPacketEcn(EcnCodepoint.ECT_0)
+                            .build())
                     .build()),
 
     /**
@@ -311,7 +333,9 @@ public enum Variant implements LegalChoice {
             "9.1.5",
             on("9.1", "5.6", "7.3", "7.5", "11.1"),
             c -> c.toBuilder()
-                    .choices(c.choices().withNackLimitScope(OpenChoices.NackLimitScope.STREAM))
+                    .choices(c.choices().toBuilder()
+                            .nackLimitScope(OpenChoices.NackLimitScope.STREAM)
+                            .build())
                     .build()),
 
     /**
@@ -323,7 +347,9 @@ public enum Variant implements LegalChoice {
             "9.1.5",
             on("9.1", "5.6", "7.3", "7.5", "11.1"),
             c -> c.toBuilder()
-                    .choices(c.choices().withNackLimitScope(OpenChoices.NackLimitScope.CONNECTION))
+                    .choices(c.choices().toBuilder()
+                            .nackLimitScope(OpenChoices.NackLimitScope.CONNECTION)
+                            .build())
                     .build()),
 
     /**
@@ -334,7 +360,9 @@ public enum Variant implements LegalChoice {
             "F-25",
             "10.1.4",
             on("10", "8.2", "6.6.5"),
-            c -> c.toBuilder().choices(c.choices().withPacingTickNs(10_000)).build()),
+            c -> c.toBuilder()
+                    .choices(c.choices().toBuilder().pacingTickNs(10_000).build())
+                    .build()),
 
     /** The rate-hint window floors rounded up to whole packets (clause 10.1.5, freedom F-26). */
     WINDOW_FLOORS_ROUNDED_UP(
@@ -342,7 +370,7 @@ public enum Variant implements LegalChoice {
             "10.1.5",
             on("10", "8.2"),
             c -> c.toBuilder()
-                    .choices(c.choices().withWindowFloorsRoundedUp(true))
+                    .choices(c.choices().toBuilder().windowFloorsRoundedUp(true).build())
                     .build()),
 
     /**
@@ -354,7 +382,7 @@ public enum Variant implements LegalChoice {
             "7.5.7",
             on("5.6", "6.3", "6.4", "7", "9.1", "11.1"),
             c -> c.toBuilder()
-                    .choices(c.choices().withMessagesInterleaved(true))
+                    .choices(c.choices().toBuilder().messagesInterleaved(true).build())
                     .build());
 
     private final String freedom;

@@ -261,7 +261,8 @@ final class SelftestCommand implements Callable<Integer> {
                 console.println(note);
             }
         }
-        final String command = "metaroce selftest --variants --jobs " + jobs
+        final VariantSelfTest.Scope scope = allCases ? VariantSelfTest.Scope.ALL_CASES : VariantSelfTest.Scope.BEARS_ON;
+        final String command = "metaroce selftest --variants" + (allCases ? " --all-cases" : "") + " --jobs " + jobs
                 + (variantNames.isEmpty() ? "" : " --variant " + String.join(",", variantNames))
                 + (declarations == 0 ? "" : " --declarations " + declarations + " --seed " + seed)
                 + (outGiven() ? " --out " + out : "");
@@ -269,9 +270,7 @@ final class SelftestCommand implements Callable<Integer> {
         Files.createDirectories(folder);
         final Path md = folder.resolve("variants.md");
         Files.writeString(
-                md,
-                VariantReport.markdown(outcomes, VariantSelfTest.Scope.BEARS_ON, command, machine(), notes),
-                StandardCharsets.UTF_8);
+                md, VariantReport.markdown(outcomes, scope, command, machine(), notes), StandardCharsets.UTF_8);
         final long passed =
                 outcomes.stream().filter(VariantSelfTest.VariantOutcome::passed).count();
         console.printf(

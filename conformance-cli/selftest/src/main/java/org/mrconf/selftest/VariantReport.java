@@ -46,9 +46,11 @@ public final class VariantReport {
                 .append(machine)
                 .append("\n- Cases: ")
                 .append(
-                        scope == VariantSelfTest.Scope.BEARS_ON
-                                ? "those of every clause and section each variant bears on"
-                                : "those of the clause that leaves each variant's choice open")
+                        switch (scope) {
+                            case BEARS_ON -> "those of every clause and section each variant bears on";
+                            case OWN_CLAUSE -> "those of the clause that leaves each variant's choice open";
+                            case ALL_CASES -> "every case and vector of the suite, whatever each variant bears on";
+                        })
                 .append("\n- Result: ")
                 .append(passed)
                 .append(" of ")
