@@ -23,6 +23,8 @@ final class AckHandler {
     private final TailLossProbe tailLossProbe;
     /** A sender without the congestion profile that ignores CE counts and rate hints (clause 8.2.6, freedom F-19). */
     private final boolean ignoresCongestionSignals;
+    /** A sender that takes a NACK's cumulative psn as an ACK without SACK bits (clause 9.1.8, freedom F-21). */
+    private final boolean nackCumulativeTakenAsAck;
     /** How long a PSN NACKed RECEIVER_NOT_READY with retry-after 0 waits: 0, at once, or later (clause 9.1.9, F-22). */
     private final long zeroRetryAfterWaitNs;
 
@@ -36,6 +38,7 @@ final class AckHandler {
         this.ignoresCongestionSignals = !state.config.offers(Feature.CONGESTION)
                 && state.config.choices().ignoresCongestionSignals();
         this.zeroRetryAfterWaitNs = state.config.choices().zeroRetryAfterWaitNs();
+        this.nackCumulativeTakenAsAck = state.config.choices().nackCumulativeTakenAsAck();
     }
 
     /** Whether {@code psn} is exactly 2^31 from {@code nextPsn}: neither before nor after it (clause 2.4). */
@@ -248,6 +251,13 @@ final class AckHandler {
                 return;
             }
         }
+        if (nackCumulativeTakenAsAck && code != NackCode.UNKNOWN_CONNECTION && outstanding) {
+            // Before the NACK's own action, and never past the PSN it names: that PSN is the action's (a failed message
+            // fails before its PSN counts as acknowledged; one NACKed RECEIVER_NOT_READY or PSN_OUT_OF_WINDOW is not
+            // recorded, and its resend waits for a window that moves after this NACK, clause 9.1.11).
+            final long cumulative = nack.cumulativePsn();
+            takeCumulativeAsAck(connection, path, Serial.before(psn, cumulative) ? psn : cumulative, nowNs);
+        }
         // Clause 9.1.2: the code's action is taken whatever the opcode of the PSN it names.
         switch (actionFor(code)) {
             case RETRANSMIT -> {
@@ -294,6 +304,31 @@ final class AckHandler {
                 }
             }
             case FAIL_CONNECTION -> failConnection(connection, WorkCompletionStatus.REMOTE_UNKNOWN_CONNECTION);
+        }
+    }
+
+    /**
+     * Freedom F-21 (clause 9.1.8): a NACK's cumulative psn taken as an ACK without SACK bits. A cumulative PSN that is
+     * behind the path's oldest unacknowledged PSN, or reports PSNs never sent, acknowledges nothing.
+     */
+    private void takeCumulativeAsAck(
+            final Connection connection, final PathSender path, final long cumulative, final long nowNs) {
+        if (isHalfWay(path.nextPsn, cumulative)
+                || !Serial.before(path.oldestUnackedPsn, cumulative)
+                || Serial.distance(path.oldestUnackedPsn, cumulative) > path.outstandingSpan()) {
+            return;
+        }
+        final int newlyAcked = acknowledgeBefore(connection, path, cumulative);
+        path.advanceOldestUnacked();
+        path.windowAdvanced(nowNs);
+        if (newlyAcked > 0) {
+            if (path.unacknowledged > 0) {
+                path.rtoDeadlineNs = nowNs + path.rtt.rtoNs();
+                tailLossProbe.arm(path, nowNs);
+            }
+            final long srttNs = path.rtt.srttNs();
+            path.congestionWindow.onAck(newlyAcked, 0, nowNs, srttNs, 0);
+            connection.congestionWindow.onAck(newlyAcked, 0, nowNs, connectionSrttNs(connection, srttNs), 0);
         }
     }
 

@@ -43,6 +43,8 @@ import org.mrconf.net.EcnCodepoint;
  * @param unhealthyPathTestedAtMaximumRto whether an unhealthy path with nothing outstanding is tested once per declared
  *                              maximum RTO, the longest interval allowed, rather than once per its current RTO (clause
  *                              6.7.2, freedom F-13)
+ * @param nackCumulativeTakenAsAck whether a NACK's cumulative psn field is taken as an ACK without SACK bits rather than
+ *                              left to the ACK that follows (clause 9.1.8, freedom F-21)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -60,7 +62,8 @@ public record OpenChoices(
         boolean roundRobinStartsAtLastPath,
         boolean readResponsesOnRequestPath,
         boolean readsCompleteAtInvalidation,
-        boolean unhealthyPathTestedAtMaximumRto) {
+        boolean unhealthyPathTestedAtMaximumRto,
+        boolean nackCumulativeTakenAsAck) {
 
     /** What the standard configuration chooses: the defaults of {@link Builder}. */
     public static final OpenChoices STANDARD = new Builder().build();
@@ -113,6 +116,7 @@ public record OpenChoices(
         b.readResponsesOnRequestPath = readResponsesOnRequestPath;
         b.readsCompleteAtInvalidation = readsCompleteAtInvalidation;
         b.unhealthyPathTestedAtMaximumRto = unhealthyPathTestedAtMaximumRto;
+        b.nackCumulativeTakenAsAck = nackCumulativeTakenAsAck;
         return b;
     }
 
@@ -134,6 +138,7 @@ public record OpenChoices(
         private boolean readResponsesOnRequestPath = false;
         private boolean readsCompleteAtInvalidation = false;
         private boolean unhealthyPathTestedAtMaximumRto = false;
+        private boolean nackCumulativeTakenAsAck = false;
 
         public Builder ectCodepoint(final int value) {
             this.ectCodepoint = value;
@@ -215,6 +220,11 @@ public record OpenChoices(
             return this;
         }
 
+        public Builder nackCumulativeTakenAsAck(final boolean value) {
+            this.nackCumulativeTakenAsAck = value;
+            return this;
+        }
+
         public OpenChoices build() {
             return new OpenChoices(
                     ectCodepoint,
@@ -232,7 +242,8 @@ public record OpenChoices(
                     roundRobinStartsAtLastPath,
                     readResponsesOnRequestPath,
                     readsCompleteAtInvalidation,
-                    unhealthyPathTestedAtMaximumRto);
+                    unhealthyPathTestedAtMaximumRto,
+                    nackCumulativeTakenAsAck);
         }
     }
 }

@@ -312,6 +312,20 @@ public enum Variant implements LegalChoice {
                             .build())
                     .build()),
 
+    /**
+     * A NACK's cumulative psn taken as an ACK without SACK bits, where the standard configuration waits for the ACK that
+     * follows (clause 9.1.8, freedom F-21).
+     */
+    NACK_CUMULATIVE_TAKEN_AS_ACK(
+            "F-21",
+            "9.1.8",
+            on("9.1", "6.3", "6.4", "7.3.2", "11.1"),
+            c -> c.toBuilder()
+                    .choices(c.choices().toBuilder()
+                            .nackCumulativeTakenAsAck(true)
+                            .build())
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",

@@ -363,7 +363,8 @@ final class SenderSteps {
                 .psn(first.header().psn())
                 .stream((int) nack.stream().orElse(first.streamId()))
                 .msn(nack.msn().orElse(first.messageSequenceNumber()))
-                .cumulativePsn(first.header().psn())
+                .cumulativePsn(
+                        nackCumulative(first.header().pathId(), first.header().psn()))
                 .retryAfter(nack.retryAfterUs().orElse(0)));
         if (waits) {
             retryWait.nacked(
@@ -372,6 +373,17 @@ final class SenderSteps {
                     beforeNs,
                     nack.retryAfterUs().orElse(0));
         }
+    }
+
+    /**
+     * The cumulative psn of a NACK the tester sends for {@code psn}: no more than its ACKs have reported on the path, and
+     * never past the PSN it names. A sender may take a NACK's cumulative psn as an ACK (clause 9.1.8, freedom F-21), so
+     * one that told more would acknowledge what the vector holds ACKs back for.
+     */
+    private long nackCumulative(final int path, final long psn) {
+        final long acknowledged =
+                acknowledgedUpTo.getOrDefault(path, sidecar.setup().initialSendPsn());
+        return Psn.atOrBefore(acknowledged, psn) ? acknowledged : psn;
     }
 
     /** After the DUT went quiet: every packet of every awaited message, and the PSNs of every path, field by field. */

@@ -97,8 +97,7 @@ class VariantSelfValidationTest {
             "F-1", "not yet: entropy changed at arbitrary times (the reference changes it only when re-pathing)",
             "F-2", "the embedded reference has no UDP header; over UDP the host stack computes the checksum",
             "F-5", "the reference has one address per device",
-            "F-6", "not yet: the reference's peer directory keeps one peer port per address and answers conflict",
-            "F-21", "not yet: a sender taking a NACK's cumulative PSN as an ACK");
+            "F-6", "not yet: the reference's peer directory keeps one peer port per address and answers conflict");
 
     @Test
     void everyFreedomOfTable12Dash3HasAVariantOrAReason() throws Exception {
