@@ -23,6 +23,10 @@ final class AckHandler {
     private final TailLossProbe tailLossProbe;
     /** A sender without the congestion profile that ignores CE counts and rate hints (clause 8.2.6, freedom F-19). */
     private final boolean ignoresCongestionSignals;
+    /** Whether only progress restores a backed-off RTO (clause 6.6.3, freedom F-12). */
+    private final boolean backoffKeptWithoutProgress;
+    /** Whether the rate-hint window floors are rounded up to whole packets (clause 10.1.5, freedom F-26). */
+    private final boolean windowFloorsRoundedUp;
     /** A sender that takes a NACK's cumulative psn as an ACK without SACK bits (clause 9.1.8, freedom F-21). */
     private final boolean nackCumulativeTakenAsAck;
     /** How long a PSN NACKed RECEIVER_NOT_READY with retry-after 0 waits: 0, at once, or later (clause 9.1.9, F-22). */
@@ -39,6 +43,8 @@ final class AckHandler {
                 && state.config.choices().ignoresCongestionSignals();
         this.zeroRetryAfterWaitNs = state.config.choices().zeroRetryAfterWaitNs();
         this.nackCumulativeTakenAsAck = state.config.choices().nackCumulativeTakenAsAck();
+        this.backoffKeptWithoutProgress = state.config.choices().backoffKeptWithoutProgress();
+        this.windowFloorsRoundedUp = state.config.choices().windowFloorsRoundedUp();
     }
 
     /** Whether {@code psn} is exactly 2^31 from {@code nextPsn}: neither before nor after it (clause 2.4). */
@@ -119,13 +125,12 @@ final class AckHandler {
         }
         final boolean late = behind && newlyAcked == 0;
         // Clause 6.6.3: an ACK that advances the cumulative PSN or sets a new SACK bit restores the computed RTO;
-        // another
-        // that is not late may (freedom F-12: the standard configuration does, a variant does not).
-        final boolean advances = newlyAcked > 0 || Serial.before(path.highestCumulativePsn, cumulative);
-        if (Serial.before(path.highestCumulativePsn, cumulative)) {
+        // another that is not late may (freedom F-12: the standard configuration does, a variant does not).
+        final boolean cumulativeAdvances = Serial.before(path.highestCumulativePsn, cumulative);
+        if (cumulativeAdvances) {
             path.highestCumulativePsn = cumulative;
         }
-        final boolean restores = !late && (advances || !state.config.choices().backoffKeptWithoutProgress());
+        final boolean restores = !late && (newlyAcked > 0 || cumulativeAdvances || !backoffKeptWithoutProgress);
         if (sampled) {
             path.rtt.onSample(rttNs, restores || seam.lateAckEndsBackoff());
         }
@@ -158,9 +163,8 @@ final class AckHandler {
         final double exactFloor = seam.rateHintFloorIgnored() ? 0 : hintedWindowPackets(connection, srttNs);
         final double exactPathFloor = exactFloor / healthyPaths(connection);
         // Freedom F-26: either floor may be kept exact or rounded up to whole packets (clause 10.1.5).
-        final boolean wholePackets = state.config.choices().windowFloorsRoundedUp();
-        final double connectionFloor = wholePackets ? Math.ceil(exactFloor) : exactFloor;
-        final double pathFloor = wholePackets ? Math.ceil(exactPathFloor) : exactPathFloor;
+        final double connectionFloor = windowFloorsRoundedUp ? Math.ceil(exactFloor) : exactFloor;
+        final double pathFloor = windowFloorsRoundedUp ? Math.ceil(exactPathFloor) : exactPathFloor;
         path.congestionWindow.onAck(newlyAcked, ack.ceCount(), nowNs, srttNs, pathFloor);
         if (seam.decreaseAppliedToAllPaths() && ack.ceCount() > 0) {
             for (final PathSender other : connection.sendPaths) {
