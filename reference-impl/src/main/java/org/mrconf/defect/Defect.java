@@ -258,6 +258,13 @@ public enum Defect {
     DUPLICATE_SACKED_PLACED(breaks("6.5.1")),
     /** Takes RTT samples from its own send time of the acknowledged PSN, ignoring the ACK's echoed timestamp (caught by TimerCase.rttEstimatePerPathFromEchoedTimestamps). */
     ECHO_IGNORED(breaks("6.6.1")),
+    /**
+     * Takes every RTT sample of a path as if it were the first (SRTT = R, RTTVAR = R / 2) instead of smoothing it into
+     * the estimate as RFC 6298 does, so the RTO is three times the last sample, however many came before (mutation
+     * report MTP-2). Caught by {@code TimerCase.rttVarianceDecaysOverEqualSamples} and
+     * {@code TimerCase.smoothedRttRemembersALongSample}.
+     */
+    RTT_NOT_SMOOTHED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */
     RTO_NOT_CLAMPED_TO_MAX(breaks("6.6.2")),
     /**

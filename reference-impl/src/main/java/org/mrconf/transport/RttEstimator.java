@@ -43,7 +43,7 @@ final class RttEstimator {
      */
     void onSample(final long rttNs, final boolean endsBackoff) {
         minRttNs = Math.min(minRttNs, rttNs);
-        if (!hasSample) {
+        if (seam.sampleStartsEstimate(hasSample)) {
             srttNs = rttNs;
             rttVarNs = rttNs / 2;
             hasSample = true;

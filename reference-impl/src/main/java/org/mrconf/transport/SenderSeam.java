@@ -22,6 +22,14 @@ public interface SenderSeam {
         return initialRtoNs;
     }
 
+    /**
+     * Whether an RTT sample sets the estimate afresh (SRTT = R, RTTVAR = R / 2) instead of smoothing it into the one
+     * before: for the first sample of the path only (clause 6.6.1, RFC 6298 section 2).
+     */
+    default boolean sampleStartsEstimate(final boolean hasSample) {
+        return !hasSample;
+    }
+
     /** The backoff after a sample that shows progress: none, the computed RTO again (clause 6.6.3). */
     default int backoffAfterProgress(final int backoffShift) {
         return 0;
@@ -115,6 +123,11 @@ public interface SenderSeam {
         @Override
         public long firstRtoNs(final long minRtoNs, final long initialRtoNs) {
             return next.firstRtoNs(minRtoNs, initialRtoNs);
+        }
+
+        @Override
+        public boolean sampleStartsEstimate(final boolean hasSample) {
+            return next.sampleStartsEstimate(hasSample);
         }
 
         @Override

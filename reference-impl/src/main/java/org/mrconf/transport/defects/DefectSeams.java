@@ -65,6 +65,7 @@ public final class DefectSeams {
             .put(Defect.SEND_WINDOW_OFF_BY_ONE, org.mrconf.transport.defects.sender.SendWindowOffByOne::new)
             .put(Defect.INITIAL_RTO_AT_MINIMUM, org.mrconf.transport.defects.sender.InitialRtoAtMinimum::new)
             .put(Defect.BACKOFF_NOT_RESTORED, org.mrconf.transport.defects.sender.BackoffNotRestored::new)
+            .put(Defect.RTT_NOT_SMOOTHED, org.mrconf.transport.defects.sender.RttNotSmoothed::new)
             .put(Defect.NO_RTO_BACKOFF, org.mrconf.transport.defects.sender.NoRtoBackoff::new)
             .put(Defect.RTO_NOT_CLAMPED_TO_MAX, org.mrconf.transport.defects.sender.RtoNotClampedToMax::new)
             .put(Defect.RTO_CAPPED_AT_511_MS, org.mrconf.transport.defects.sender.RtoCappedAt511Ms::new)
