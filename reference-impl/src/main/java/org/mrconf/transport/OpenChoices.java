@@ -45,6 +45,9 @@ import org.mrconf.net.EcnCodepoint;
  *                              6.7.2, freedom F-13)
  * @param nackCumulativeTakenAsAck whether a NACK's cumulative psn field is taken as an ACK without SACK bits rather than
  *                              left to the ACK that follows (clause 9.1.8, freedom F-21)
+ * @param entropyChangedAtIdle   whether a path takes a new entropy value each time it sends a new PSN with none
+ *                              outstanding, as flowlet switching does, rather than keeping its value until a timeout or
+ *                              a tail-loss probe re-paths it (clause 4.1.4, freedom F-1)
  */
 public record OpenChoices(
         int ectCodepoint,
@@ -63,7 +66,8 @@ public record OpenChoices(
         boolean readResponsesOnRequestPath,
         boolean readsCompleteAtInvalidation,
         boolean unhealthyPathTestedAtMaximumRto,
-        boolean nackCumulativeTakenAsAck) {
+        boolean nackCumulativeTakenAsAck,
+        boolean entropyChangedAtIdle) {
 
     /** What the standard configuration chooses: the defaults of {@link Builder}. */
     public static final OpenChoices STANDARD = new Builder().build();
@@ -117,6 +121,7 @@ public record OpenChoices(
         b.readsCompleteAtInvalidation = readsCompleteAtInvalidation;
         b.unhealthyPathTestedAtMaximumRto = unhealthyPathTestedAtMaximumRto;
         b.nackCumulativeTakenAsAck = nackCumulativeTakenAsAck;
+        b.entropyChangedAtIdle = entropyChangedAtIdle;
         return b;
     }
 
@@ -139,6 +144,7 @@ public record OpenChoices(
         private boolean readsCompleteAtInvalidation = false;
         private boolean unhealthyPathTestedAtMaximumRto = false;
         private boolean nackCumulativeTakenAsAck = false;
+        private boolean entropyChangedAtIdle = false;
 
         public Builder ectCodepoint(final int value) {
             this.ectCodepoint = value;
@@ -225,6 +231,11 @@ public record OpenChoices(
             return this;
         }
 
+        public Builder entropyChangedAtIdle(final boolean value) {
+            this.entropyChangedAtIdle = value;
+            return this;
+        }
+
         public OpenChoices build() {
             return new OpenChoices(
                     ectCodepoint,
@@ -243,7 +254,8 @@ public record OpenChoices(
                     readResponsesOnRequestPath,
                     readsCompleteAtInvalidation,
                     unhealthyPathTestedAtMaximumRto,
-                    nackCumulativeTakenAsAck);
+                    nackCumulativeTakenAsAck,
+                    entropyChangedAtIdle);
         }
     }
 }

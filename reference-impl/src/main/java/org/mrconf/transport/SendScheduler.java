@@ -39,6 +39,7 @@ final class SendScheduler {
         this.timeoutResendsOldestOnly = state.config.timeoutResendsOldestOnly();
         this.messagesInterleaved = state.config.choices().messagesInterleaved();
         this.responsesOnRequestPath = state.config.choices().readResponsesOnRequestPath();
+        this.entropyChangedAtIdle = state.config.choices().entropyChangedAtIdle();
     }
 
     /** A legal choice of clause 6.6.2 (freedom F-11): an expiry resends the oldest outstanding PSN alone. */
@@ -49,6 +50,9 @@ final class SendScheduler {
 
     /** A legal choice of clause 7.4.1 (freedom F-15): READ_RESPONSEs go on the path of their READ_REQUEST. */
     private final boolean responsesOnRequestPath;
+
+    /** A legal choice of clause 4.1.4 (freedom F-1): a path takes a new entropy value each time it leaves idle. */
+    private final boolean entropyChangedAtIdle;
 
     private final TailLossProbe tailLossProbe;
     private final PeerMessageLimit peerMessageLimit;
@@ -115,6 +119,11 @@ final class SendScheduler {
             final long psn = path.assign(message, message.nextOffset, length, nowNs);
             connection.unacknowledged++;
             if (path.unacknowledged == 1) {
+                if (entropyChangedAtIdle) {
+                    // Freedom F-1 (clause 4.1.4), as flowlet switching does: the path was idle, so no PSN it still
+                    // owes was sent from the old value, and a later re-path still moves away from every one of them.
+                    path.entropy = otherEntropy(connection, path);
+                }
                 if (!seam.pathTimerArmedByConnectionCount() || connection.unacknowledged == 1) {
                     path.rtoDeadlineNs = nowNs + path.rtt.rtoNs(); // the defect: armed by the connection's count
                 }
@@ -350,6 +359,12 @@ final class SendScheduler {
      * single port cannot re-path, and a device built on one does not claim the multipath profile.
      */
     private void repath(final Connection connection, final PathSender path) {
+        path.entropy = otherEntropy(connection, path);
+        state.counters.increment(Counter.REPATHS);
+    }
+
+    /** The new entropy value {@link #repath} gives a path, by the rules it describes. */
+    private int otherEntropy(final Connection connection, final PathSender path) {
         final int currentPort = out.sourcePortOf(path.entropy);
         int candidate;
         int attempts = 0;
@@ -371,8 +386,7 @@ final class SendScheduler {
             }
             break;
         }
-        path.entropy = candidate;
-        state.counters.increment(Counter.REPATHS);
+        return candidate;
     }
 
     private boolean isPortInUse(final Connection connection, final int port) {

@@ -326,6 +326,18 @@ public enum Variant implements LegalChoice {
                             .build())
                     .build()),
 
+    /**
+     * A new entropy value, another UDP source port, each time a path sends a new PSN with none outstanding, as flowlet
+     * switching does (clause 4.1.4, freedom F-1: a sender may change a path's entropy at any time).
+     */
+    ENTROPY_CHANGED_AT_IDLE(
+            "F-1",
+            "4.1.4",
+            on("4.1", "4.2", "6", "8.1", "10.2"),
+            c -> c.toBuilder()
+                    .choices(c.choices().toBuilder().entropyChangedAtIdle(true).build())
+                    .build()),
+
     /** ACKs and NACKs sent ECN-capable, ECT(0), where the standard configuration sends them Not-ECT (clause 4.1.7, F-4). */
     ACKS_AND_NACKS_ECN_CAPABLE(
             "F-4",

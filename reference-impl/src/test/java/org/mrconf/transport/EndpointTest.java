@@ -85,6 +85,46 @@ class EndpointTest {
         assertThat(a.counters().get(Counter.TX_RETRANSMISSIONS)).isZero();
     }
 
+    /**
+     * Freedom F-1 (clause 4.1.4), the variant {@code entropy-changed-at-idle}: a path that sends again after all its
+     * PSNs were acknowledged leaves from another source port, still distinct from the other paths' (4.1.5), and no
+     * such change counts as a re-path.
+     */
+    @Test
+    void shouldChangeAPathsEntropyWhenItLeavesIdleWhenChosen() {
+        setUp(
+                ConnectionConfig.of(A_ID, B_ID, 1, PATHS, STREAMS),
+                ConnectionConfig.of(B_ID, A_ID, 0, PATHS, STREAMS),
+                EndpointConfig.builder()
+                        .lineRate(10_000_000_000L)
+                        .mtu(1100)
+                        .choices(OpenChoices.STANDARD.toBuilder()
+                                .entropyChangedAtIdle(true)
+                                .build())
+                        .build());
+        final List<Set<Integer>> portsPerMessage = new ArrayList<>();
+        for (int message = 0; message < 3; message++) {
+            final int from = network.log.size();
+            a.postWrite(A_ID, 0, aMemory.key(), BASE, 4 * 1000, BASE, bMemory.key(), message);
+            assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
+            final Set<Integer> ports = new HashSet<>();
+            for (final TestNetwork.Sent sent : network.log.subList(from, network.log.size())) {
+                if (sent.from() == 0
+                        && sent.packet() instanceof DataPacket data
+                        && data.header().pathId() == 0) {
+                    ports.add(sent.srcPort());
+                }
+            }
+            assertThat(ports)
+                    .as("message %d: one port on path 0 while it is busy", message)
+                    .hasSize(1);
+            portsPerMessage.add(ports);
+        }
+        assertThat(portsPerMessage.get(1)).doesNotContainAnyElementsOf(portsPerMessage.get(0));
+        assertThat(portsPerMessage.get(2)).doesNotContainAnyElementsOf(portsPerMessage.get(1));
+        assertThat(a.counters().get(Counter.REPATHS)).isZero();
+    }
+
     @Test
     void shouldFillEveryPacketButTheLastToTheMtu() {
         a.postWrite(A_ID, 0, aMemory.key(), BASE, 10_000, BASE, bMemory.key(), 1);

@@ -94,7 +94,6 @@ class VariantSelfValidationTest {
      * gap stays visible. This list only shrinks (issue 33).
      */
     static final Map<String, String> FREEDOMS_WITHOUT_A_VARIANT = Map.of(
-            "F-1", "not yet: entropy changed at arbitrary times (the reference changes it only when re-pathing)",
             "F-2", "the embedded reference has no UDP header; over UDP the host stack computes the checksum",
             "F-5", "the reference has one address per device",
             "F-6", "not yet: the reference's peer directory keeps one peer port per address and answers conflict");
