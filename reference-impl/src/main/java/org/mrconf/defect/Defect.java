@@ -261,8 +261,8 @@ public enum Defect {
     /**
      * Takes every RTT sample of a path as if it were the first (SRTT = R, RTTVAR = R / 2) instead of smoothing it into
      * the estimate as RFC 6298 does, so the RTO is three times the last sample, however many came before (mutation
-     * report MTP-2). Caught by {@code TimerCase.rttVarianceDecaysOverEqualSamples} and
-     * {@code TimerCase.smoothedRttRemembersALongSample}.
+     * report MTP-2). Caught by {@code RttSmoothingCase.rttVarianceDecaysOverEqualSamples} and
+     * {@code RttSmoothingCase.smoothedRttRemembersALongSample}.
      */
     RTT_NOT_SMOOTHED(breaks("6.6.1")),
     /** Keeps doubling the RTO past the declared maximum RTO (caught by TimerCase). */

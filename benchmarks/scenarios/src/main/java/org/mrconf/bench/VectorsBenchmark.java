@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.mrconf.catalogue.CatalogueLoader;
-import org.mrconf.vectors.VectorCorpus;
+import org.mrconf.replay.VectorCorpus;
 
 /** {@code metaroce bench vectors}: how long replaying the whole vector corpus against the embedded reference takes. */
 public final class VectorsBenchmark {

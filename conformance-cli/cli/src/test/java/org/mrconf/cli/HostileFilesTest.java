@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mrconf.vectors.TestVector;
+import org.mrconf.replay.TestVector;
 
 /**
  * Issue 36: every command meets a FIFO, {@code /dev/zero}, a link out of its folder, a non-UTF-8 file and an

@@ -50,7 +50,7 @@ class RunWithoutLibpcapTest {
         assertThat(report).contains("\"vector:7.4.").contains("\"vector:5.6.").contains("\"vector:10.1.");
         assertThat(run.out()).containsPattern("(?m)^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$");
         // Every vector of the corpus has its verdict: replayed and passed, or not applicable to what it claims.
-        final int vectors = org.mrconf.vectors.VectorCorpus.discover(
+        final int vectors = org.mrconf.replay.VectorCorpus.discover(
                         Path.of(System.getProperty("mrconf.root", "../.."), "test-vectors"),
                         new org.mrconf.catalogue.CatalogueLoader().loadBundled())
                 .vectors()

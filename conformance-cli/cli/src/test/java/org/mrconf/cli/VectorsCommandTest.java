@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mrconf.authoring.ReferenceReplay;
 import org.mrconf.catalogue.CatalogueLoader;
-import org.mrconf.vectors.TestVector;
-import org.mrconf.vectors.VectorCorpus;
+import org.mrconf.replay.TestVector;
+import org.mrconf.replay.VectorCorpus;
 
 class VectorsCommandTest {
     private static final Path COMMITTED = Path.of(System.getProperty("mrconf.root", "../.."), "test-vectors");

@@ -780,7 +780,7 @@ final class Stimulus {
         } else if (payload.length <= HEX_LIMIT) {
             await.put("payloadHex", HexFormat.of().formatHex(payload));
         } else {
-            await.put("payloadSha256", org.mrconf.vectors.VectorFiles.sha256(payload));
+            await.put("payloadSha256", org.mrconf.replay.VectorFiles.sha256(payload));
         }
         await.put("reservedZero", true).put("fullSegments", true);
         return await;
@@ -791,7 +791,7 @@ final class Stimulus {
         if (expected.length <= HEX_LIMIT) {
             entry.put("hex", HexFormat.of().formatHex(expected));
         } else {
-            entry.put("sha256", org.mrconf.vectors.VectorFiles.sha256(expected));
+            entry.put("sha256", org.mrconf.replay.VectorFiles.sha256(expected));
         }
     }
 

@@ -12,8 +12,8 @@ import java.util.List;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.PcapWriter;
 import org.mrconf.pcap.UdpFrame;
-import org.mrconf.vectors.TestVector;
-import org.mrconf.vectors.VectorFiles;
+import org.mrconf.replay.TestVector;
+import org.mrconf.replay.VectorFiles;
 
 /**
  * Writes a program's {@link Stimulus} as a test-vector folder ({@code vector.json} and {@code stimulus.pcap}, the

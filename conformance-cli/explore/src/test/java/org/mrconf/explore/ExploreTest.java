@@ -13,9 +13,9 @@ import org.mrconf.authoring.VectorManifest;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.devices.OpenDevice;
-import org.mrconf.vectors.TestVector;
-import org.mrconf.vectors.VectorCorpus;
-import org.mrconf.vectors.VectorReplay;
+import org.mrconf.replay.TestVector;
+import org.mrconf.replay.VectorCorpus;
+import org.mrconf.replay.VectorReplay;
 import org.mrconf.verdict.Verdict;
 
 /** A short seeded explore finds nothing against the clean reference, and finds, shrinks and replays a planted defect. */

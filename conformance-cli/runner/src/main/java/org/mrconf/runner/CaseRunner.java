@@ -31,7 +31,7 @@ import org.mrconf.cases.Applicability;
 import org.mrconf.cases.DeviceUnderTest;
 import org.mrconf.cases.DutSession;
 import org.mrconf.cases.Kind;
-import org.mrconf.vectors.VectorScope;
+import org.mrconf.replay.VectorScope;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Evidence;
@@ -154,7 +154,7 @@ public final class CaseRunner {
     private static boolean selectsAVector(final RunOptions options) {
         try {
             final java.nio.file.Path root = options.vectorRoot().orElse(VectorScope.defaultRoot());
-            return org.mrconf.vectors.VectorCorpus.discover(root, Applicability.catalogue()).vectors().stream()
+            return org.mrconf.replay.VectorCorpus.discover(root, Applicability.catalogue()).vectors().stream()
                     .anyMatch(v -> options.selection()
                             .includesVector(
                                     VectorScope.CASE_PREFIX + v.id(),
@@ -366,12 +366,12 @@ public final class CaseRunner {
             if (sidecar.isPresent()) {
                 // A test vector (a dynamic test of VectorCase): its clauses and kind are in its vector.json.
                 try {
-                    final org.mrconf.vectors.Sidecar read = new org.mrconf.vectors.SidecarReader().read(sidecar.get());
+                    final org.mrconf.replay.Sidecar read = new org.mrconf.replay.SidecarReader().read(sidecar.get());
                     return new Info(
                             "vector:" + read.id(),
                             read.clauses(),
                             CaseKind.valueOf(read.kind().toUpperCase(java.util.Locale.ROOT)));
-                } catch (final org.mrconf.vectors.VectorException | RuntimeException e) {
+                } catch (final org.mrconf.replay.VectorException | RuntimeException e) {
                     return new Info("vector:" + test.getDisplayName(), List.of(), CaseKind.VALID);
                 }
             }

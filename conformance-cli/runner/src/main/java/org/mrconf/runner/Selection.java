@@ -17,7 +17,7 @@ import org.mrconf.catalogue.Clause;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Level;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.vectors.VectorScope;
+import org.mrconf.replay.VectorScope;
 import org.mrconf.verdict.CaseKind;
 
 /**

@@ -74,7 +74,7 @@ final class SampleRuns {
                 cases,
                 clausesOf(cases),
                 List.of(new org.mrconf.verdict.VectorDigest(
-                        "6.5.1/duplicate-write", org.mrconf.vectors.VectorFiles.digest(files), files)));
+                        "6.5.1/duplicate-write", org.mrconf.replay.VectorFiles.digest(files), files)));
     }
 
     /**

@@ -12,7 +12,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.mrconf.catalogue.CatalogueLoader;
-import org.mrconf.vectors.VectorFiles;
+import org.mrconf.replay.VectorFiles;
 import org.mrconf.verdict.CaseKind;
 import org.mrconf.verdict.CaseResult;
 import org.mrconf.verdict.Evidence;

@@ -3,7 +3,7 @@ package org.mrconf.selftest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.mrconf.vectors.VectorScope;
+import org.mrconf.replay.VectorScope;
 
 /**
  * Where the self-test finds the test vectors it replays against the clean reference and against each defect (only

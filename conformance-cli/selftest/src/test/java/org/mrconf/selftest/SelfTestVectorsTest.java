@@ -221,7 +221,7 @@ class SelfTestVectorsTest {
             final org.mrconf.cases.DeviceUnderTest device = reference.device();
             final org.mrconf.dut.QueueWireLink link = (org.mrconf.dut.QueueWireLink) device.link();
             final byte[] stale = org.mrconf.peer.PacketBuilder.write()
-                    .connection(org.mrconf.vectors.VectorReplay.TESTER_CONNECTION)
+                    .connection(org.mrconf.replay.VectorReplay.TESTER_CONNECTION)
                     .path(1)
                     .psn(0)
                     .msn(0)

@@ -36,7 +36,7 @@ final class FramingScenarios {
                         + " every packet of a 10000-byte WRITE of its own in UDP over IPv4, each datagram's payload"
                         + " starting with the MetaRoCE header",
                 "4.1.1");
-        scenario.asCaptured.add(org.mrconf.vectors.Sidecar.IP_FAMILY); // recorded against the standard configuration
+        scenario.asCaptured.add(org.mrconf.replay.Sidecar.IP_FAMILY); // recorded against the standard configuration
         return carriage(scenario, 120);
     }
 
@@ -81,7 +81,7 @@ final class FramingScenarios {
                         + " rx_packets, and that every datagram it sends carries a right or zero UDP checksum",
                 "4.1.6"));
         scenario.configuration = ReferenceConfiguration.FRAMES;
-        scenario.asCaptured.add(org.mrconf.vectors.Sidecar.IP_FAMILY);
+        scenario.asCaptured.add(org.mrconf.replay.Sidecar.IP_FAMILY);
         scenario.udpChecksum(scenario.frame(0, write(0, 0, 0, 64, accepted).build()), "zero");
         scenario.udpChecksum(
                 scenario.frame(

@@ -15,10 +15,10 @@ import java.util.concurrent.Future;
 import org.mrconf.catalogue.Profile;
 import org.mrconf.embedded.EmbeddedReferenceDut;
 import org.mrconf.embedded.ReferenceConfiguration;
-import org.mrconf.vectors.LinkRequirements;
-import org.mrconf.vectors.TestVector;
-import org.mrconf.vectors.VectorCorpus;
-import org.mrconf.vectors.VectorReplay;
+import org.mrconf.replay.LinkRequirements;
+import org.mrconf.replay.TestVector;
+import org.mrconf.replay.VectorCorpus;
+import org.mrconf.replay.VectorReplay;
 
 /**
  * Replays every vector of a corpus against the clean embedded reference, each once, in the first configuration that

@@ -217,7 +217,7 @@ public final class Scenario {
     Scenario overIpv6(final org.mrconf.embedded.ReferenceConfiguration configuration) {
         ipv6 = true;
         this.configuration = configuration;
-        asCaptured.add(org.mrconf.vectors.Sidecar.IP_FAMILY);
+        asCaptured.add(org.mrconf.replay.Sidecar.IP_FAMILY);
         return this;
     }
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.mrconf.files.UserFileException;
 import org.mrconf.files.UserFiles;
-import org.mrconf.vectors.VectorFiles;
+import org.mrconf.replay.VectorFiles;
 
 /**
  * {@code test-vectors/MANIFEST.sha256}: the SHA-256 of every file of every vector folder, one {@code HASH  PATH} line

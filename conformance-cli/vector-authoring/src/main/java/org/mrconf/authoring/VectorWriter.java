@@ -11,7 +11,7 @@ import org.mrconf.files.UserFiles;
 import org.mrconf.pcap.Ecn;
 import org.mrconf.pcap.PcapWriter;
 import org.mrconf.pcap.UdpFrame;
-import org.mrconf.vectors.TestVector;
+import org.mrconf.replay.TestVector;
 
 /** Writes a vector folder: {@code vector.json} in a fixed field order and {@code stimulus.pcap} with good checksums. */
 public final class VectorWriter {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.mrconf.vectors.TestVector;
+import org.mrconf.replay.TestVector;
 
 /**
  * The build's check of every committed sidecar against the published JSON Schema (networknt's validator, as

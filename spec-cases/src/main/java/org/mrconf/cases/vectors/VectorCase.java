@@ -19,12 +19,12 @@ import org.mrconf.catalogue.CatalogueException;
 import org.mrconf.catalogue.CatalogueLoader;
 import org.mrconf.catalogue.ClauseCatalogue;
 import org.mrconf.catalogue.Profile;
-import org.mrconf.vectors.LinkRequirements;
-import org.mrconf.vectors.TestVector;
-import org.mrconf.vectors.VectorCorpus;
-import org.mrconf.vectors.VectorException;
-import org.mrconf.vectors.VectorReplay;
-import org.mrconf.vectors.VectorScope;
+import org.mrconf.replay.LinkRequirements;
+import org.mrconf.replay.TestVector;
+import org.mrconf.replay.VectorCorpus;
+import org.mrconf.replay.VectorException;
+import org.mrconf.replay.VectorReplay;
+import org.mrconf.replay.VectorScope;
 
 /**
  * Every test vector under the vector root ({@link VectorScope}: the run's configuration parameter or system property
@@ -70,7 +70,7 @@ class VectorCase {
                                     VectorReplay.Declared.of(dut.profile().parameters()),
                                     org.mrconf.cases.DutSession.stalls(),
                                     org.mrconf.cases.DutSession::peerOpened);
-                        } catch (final org.mrconf.vectors.VectorNotApplicable e) {
+                        } catch (final org.mrconf.replay.VectorNotApplicable e) {
                             // The device's configuration kept the vector's condition from arising.
                             throw NotApplicable.because(e.getMessage());
                         }
