@@ -841,6 +841,14 @@ public enum Defect {
     STALE_NACK_FAILS_STREAM_HEAD(breaks("5.6.5")),
 
     /**
+     * Takes a NACK whose PSN an ACK has already acknowledged as stale even while the message is unfinished (its other
+     * PSNs unacknowledged), so the message completes SUCCESS once ACKs cover the rest; clause 9.1.7 fails it whether
+     * the NACK's PSN is outstanding or was acknowledged by an ACK that overtook the NACK. Caught by
+     * {@code NackedWorkRequestCase.aNackOvertakenByTheAckOfItsPsnFailsTheUnfinishedWrite}.
+     */
+    OVERTAKEN_NACK_IGNORED(breaks("9.1.7")),
+
+    /**
      * Measures how far an ACK's cumulative PSN lies from the oldest unacknowledged PSN without asking which way, so a
      * reordered ACK (cumulative PSN before the path's) looks like one for PSNs never sent: dropped whole and counted
      * {@code rx_invalid_field}, where Table 5-13 makes it no error. Caught by

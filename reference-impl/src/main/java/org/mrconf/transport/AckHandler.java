@@ -302,7 +302,8 @@ final class AckHandler {
                     if (!failMessage(connection, nack.streamId(), nack.messageSequenceNumber(), statusFor(code))) {
                         state.counters.increment(Counter.RX_STALE); // the defect's stream and MSN lookup found none
                     }
-                } else if (!failCarried(connection, path.carriedBy(psn), nack, statusFor(code))) {
+                } else if (seam.overtakenNackIgnored()
+                        || !failCarried(connection, path.carriedBy(psn), nack, statusFor(code))) {
                     // Table 5-13: a late NACK of a finished message, or one naming what was never sent.
                     state.counters.increment(Counter.RX_STALE);
                 }

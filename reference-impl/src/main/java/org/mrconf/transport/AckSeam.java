@@ -41,6 +41,15 @@ public interface AckSeam {
     }
 
     /**
+     * Whether the endpoint does this (the spec: no): takes a NACK whose PSN an ACK has already acknowledged as stale
+     * even while the message that PSN carried is unfinished, where clause 9.1.7 fails that message (the NACK was
+     * overtaken by the ACK, not late).
+     */
+    default boolean overtakenNackIgnored() {
+        return false;
+    }
+
+    /**
      * Whether the endpoint does this (the spec: no): measures how far an ACK's cumulative PSN lies from the oldest
      * unacknowledged PSN without asking which way, so a reordered ACK (cumulative PSN before the path's) looks like
      * one for PSNs never sent: dropped whole and counted {@code rx_invalid_field}, where Table 5-13 makes it no error.
@@ -316,6 +325,11 @@ public interface AckSeam {
         @Override
         public boolean staleNackFailsStreamHead() {
             return next.staleNackFailsStreamHead();
+        }
+
+        @Override
+        public boolean overtakenNackIgnored() {
+            return next.overtakenNackIgnored();
         }
 
         @Override

@@ -218,6 +218,7 @@ public final class DefectSeams {
             .put(Defect.RECEIVES_KEPT_AFTER_FAILURE, org.mrconf.transport.defects.ack.ReceivesKeptAfterFailure::new)
             .put(Defect.NACK_FIELDS_UNCHECKED, org.mrconf.transport.defects.ack.NackFieldsUnchecked::new)
             .put(Defect.STALE_NACK_FAILS_STREAM_HEAD, org.mrconf.transport.defects.ack.StaleNackFailsStreamHead::new)
+            .put(Defect.OVERTAKEN_NACK_IGNORED, org.mrconf.transport.defects.ack.OvertakenNackIgnored::new)
             .put(Defect.REORDERED_ACK_COUNTED_INVALID, org.mrconf.transport.defects.ack.ReorderedAckCountedInvalid::new)
             .put(Defect.OUT_OF_WINDOW_RESENT_AT_ONCE, org.mrconf.transport.defects.ack.OutOfWindowResentAtOnce::new)
             .put(

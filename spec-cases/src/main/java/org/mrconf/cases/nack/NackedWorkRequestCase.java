@@ -84,6 +84,53 @@ class NackedWorkRequestCase {
 
     @Test
     @Kind(Kind.Purpose.INOPPORTUNE)
+    @DisplayName("a NACK that the ACK of its PSN overtook still fails the WRITE, which is unfinished: never SUCCESS,"
+            + " however its other PSNs are acknowledged")
+    @Verifies("9.1.7")
+    void aNackOvertakenByTheAckOfItsPsnFailsTheUnfinishedWrite(final Testbed testbed) throws Exception {
+        final int payload = testbed.connection().maxPayload(Opcode.WRITE);
+        final int length = 4 * payload;
+        testbed.control().writeRegion(testbed.key(), Testbed.BASE, Testbed.randomBytes(length, 25));
+        final org.mrconf.peer.ReceivedPacket first = org.mrconf.cases.DutTraffic.postWriteAndAwaitFirst(
+                testbed, 35, Testbed.BASE, length, REMOTE_ADDRESS, REMOTE_KEY);
+        final DataPacket named = first.data().orElseThrow();
+        // The ACK of that one packet comes first, then the NACK that names it: the ACK overtook the NACK. The WRITE's
+        // other packets are unacknowledged, so it is unfinished and the NACK is not late (9.1.7, Table 5-13).
+        int next = testbed.peer().mark();
+        org.mrconf.cases.CaseSteps.acknowledge(testbed, first);
+        testbed.peer()
+                .send(org.mrconf.cases.DutTraffic.nackOf(named, NackCode.REMOTE_ACCESS, Testbed.DUT_CONNECTION)
+                        .cumulativePsn(Psn.add(named.header().psn(), 1)));
+        // Every packet of the WRITE that comes is acknowledged, so each of its PSNs becomes final: the work request's
+        // outcome can only come from the NACK. (Whether the DUT sends the rest after the NACK is not judged.)
+        final long deadline = System.nanoTime() + Testbed.WAIT.toNanos();
+        java.util.Optional<DutCompletion> completion = java.util.Optional.empty();
+        while (completion.isEmpty() && System.nanoTime() - deadline < 0) {
+            final java.util.List<org.mrconf.peer.ReceivedPacket> arrived =
+                    testbed.peer().recorder().since(next);
+            next += arrived.size();
+            for (final org.mrconf.peer.ReceivedPacket packet : arrived) {
+                if (packet.data()
+                        .filter(d -> d.header().destinationConnectionId() == Testbed.TESTER_CONNECTION
+                                && d.opcode() == Opcode.WRITE
+                                && d.messageSequenceNumber() == named.messageSequenceNumber())
+                        .isPresent()) {
+                    org.mrconf.cases.CaseSteps.acknowledge(testbed, packet);
+                }
+            }
+            completion = testbed.completionWithin(35, java.time.Duration.ofMillis(50));
+        }
+        assertThat(completion)
+                .as("9.1.7: the WRITE completes once the NACK failed it")
+                .isPresent();
+        assertThat(completion.orElseThrow().status())
+                .as("9.1.7: a NACK is matched by its PSN whether that PSN is outstanding or an ACK that overtook the"
+                        + " NACK acknowledged it; the WRITE was unfinished, so it fails with the NACK's error")
+                .isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INOPPORTUNE)
     @DisplayName("a late NACK of a READ_RESPONSE PSN the DUT sent fails no work request of the DUT, though the READ's"
             + " MSN is also that of the DUT's own WRITE of the stream")
     @Verifies("9.1.7")
