@@ -1,5 +1,6 @@
 package org.mrconf.cases.congestion;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,36 +14,58 @@ import org.mrconf.wire.Packet;
 
 /**
  * What the tester's own ACKs tell of a path's smoothed RTT, for a device whose agent does not report it (the {@code
- * srttNs} of {@code path_status} is optional). Each ACK the DUT takes in gives it one RTT sample, its clock then less the
- * echoed timestamp (6.6.1), and a smoothed RTT of RFC 6298 is a weighted mean of its samples, so it lies between the
- * smallest and the largest of them. A sample is bounded on both sides from the wire:
+ * srttNs} of {@code path_status} is optional). Each ACK the DUT takes in gives it one RTT sample, its clock then less
+ * the echoed timestamp (6.6.1), and its smoothed RTT follows RFC 6298 (alpha 1/8), which is monotone in each sample:
+ * the recursion run on upper bounds of the samples, in the order the ACKs were sent, bounds it from above, and it is
+ * never below the smallest sample. A sample is bounded on both sides from the wire:
  *
  * <ul>
  *   <li>below by the age the tester gave the echo: the DUT took the ACK in after it stamped the packet whose timestamp
  *       the ACK echoes, since the tester only learnt that timestamp from the packet;
- *   <li>above by when the DUT must have taken the ACK in, on the DUT's clock, less the echo. The tester knows the ACK
- *       was taken in once it has seen the completion of a WRITE that ACK was the first to acknowledge a packet of (a
- *       <em>checkpoint</em>: every WRITE posted so far has completed), and the tester's link delivers its ACKs in the
- *       order sent, as the other cases assume when they take a completion as proof that an ACK was taken in ({@code
- *       TimerCase}). That tester time becomes a DUT time through the clocks' offset, which a WRITE bounds: the DUT
- *       stamped its first packet after the post reached it, so the offset is at most that timestamp less the post's
- *       tester time.
+ *   <li>above by when the DUT must have taken the ACK in, on the DUT's clock, less the echo. The tester knows an ACK
+ *       that was the first to acknowledge a packet was taken in by a <em>checkpoint</em>: once it has seen every WRITE
+ *       it posted complete, or once {@code path_status} reports the path's oldest unacknowledged PSN past that packet
+ *       (the same account the case takes the path's health from). Its link delivers its ACKs in the order sent, so
+ *       every ACK sent before that one was taken in too, as the other cases assume when they take a completion as
+ *       proof that an ACK was taken in ({@code TimerCase}). That tester time becomes a DUT time through the clocks'
+ *       offset, which a WRITE bounds: the DUT stamped its first packet after the post reached it, so the offset is at
+ *       most that timestamp less the post's tester time.
  * </ul>
  *
- * <p>The slack of an upper bound is only the latency of a post and of a completion poll, plus the time since the ACK
- * until the checkpoint; a host stall lengthens it (the bound stays sound, only looser). Timestamps are 32-bit
- * nanoseconds (about 4.3 s): each is unwrapped against the tester's clock by its packet's arrival.
+ * <p>The recursion takes every ACK of the path as a sample, as clause 6.6.1 and Table 5-13 ask (a late ACK's echo
+ * counts too); the bound is the larger of that and the same recursion over only the ACKs that acknowledged something
+ * new, so that a device sampling only those is not wronged either. The slack of a sample's bound is only the latency of
+ * a post and of a checkpoint, plus the time from the ACK to its checkpoint; a host stall lengthens it (the bound stays
+ * sound, only looser). Timestamps are 32-bit nanoseconds (about 4.3 s): each is unwrapped against the tester's clock by
+ * its packet's arrival.
  */
 final class EchoedRtt {
     private final Testbed testbed;
     private final long[] echoAgeNs;
     private final int fromMark;
     private final long fromNs;
-    private final List<Long> checkpointsNs = new ArrayList<>();
+    private final List<Checkpoint> checkpoints = new ArrayList<>();
     /** Tester time just before a post, and the DUT packets of what it posted (each stamped after it arrived). */
     private final List<Post> posts = new ArrayList<>();
 
     private record Post(long postedNs, List<ReceivedPacket> packets) {}
+
+    /**
+     * A tester time by which the DUT had taken in every ACK that was the first to acknowledge a PSN of {@code path}
+     * before {@code psn}; of every path and PSN when {@code path} is -1 (every WRITE posted had completed).
+     */
+    private record Checkpoint(long atNs, int path, long psn) {
+        /** Whether {@code ack} is one this checkpoint shows taken in (when sent by then). */
+        boolean shows(final Ack ack) {
+            if (ack.sentNs() > atNs || !ack.progress()) {
+                return false;
+            }
+            return path < 0
+                    || ack.packet().header().pathId() == path
+                            && ack.belowCumulative()
+                            && Psn.atOrBefore(ack.packet().header().psn(), psn);
+        }
+    }
 
     private EchoedRtt(final Testbed testbed, final long[] echoAgeNs) {
         this.testbed = testbed;
@@ -63,7 +86,36 @@ final class EchoedRtt {
 
     /** Marks now as a moment by which the tester has seen every WRITE it posted complete. */
     void checkpoint() {
-        checkpointsNs.add(nowNs());
+        checkpoints.add(new Checkpoint(nowNs(), -1, 0));
+    }
+
+    /**
+     * Waits, up to {@code wait}, until {@code path_status} reports {@code path}'s oldest unacknowledged PSN at or past
+     * the cumulative PSN the tester last acknowledged there, and marks then as a checkpoint of the ACKs that first
+     * acknowledged the PSNs before it. Nothing is marked when the agent does not say so in time.
+     */
+    void awaitTakenIn(final int path, final Duration wait) throws Exception {
+        final long cumulative = testbed.connection().receiveState(path).cumulativePsn();
+        final long deadline = nowNs() + wait.toNanos();
+        while (true) {
+            final var state = testbed.control().pathStatus(Testbed.DUT_CONNECTION).stream()
+                    .flatMap(List::stream)
+                    .filter(p -> p.pathId() == path)
+                    .findFirst();
+            final long now = nowNs();
+            if (state.isEmpty()) {
+                return;
+            }
+            final long oldest = state.get().oldestUnackedPsn();
+            if (Psn.atOrBefore(cumulative, oldest)) {
+                checkpoints.add(new Checkpoint(now, path, oldest));
+                return;
+            }
+            if (now - deadline > 0) {
+                return;
+            }
+            Thread.sleep(1);
+        }
     }
 
     /** Notes WRITEs posted no earlier than {@code postedNs} (tester clock) whose packets are {@code packets}. */
@@ -77,8 +129,8 @@ final class EchoedRtt {
     }
 
     /**
-     * The least a path's smoothed RTT can be: the age of the echoes its ACKs carried, or {@link Long#MAX_VALUE} when the
-     * tester sent it none (it then has no sample, and no smoothed RTT).
+     * The least a path's smoothed RTT can be: the age of the echoes its ACKs carried, or {@link Long#MAX_VALUE} when
+     * the tester sent it none (it then has no sample, and no smoothed RTT).
      */
     long lowestNs(final int path) {
         return ackedSince(path, fromNs - 1) ? echoAgeNs[path] : Long.MAX_VALUE;
@@ -87,7 +139,8 @@ final class EchoedRtt {
     /**
      * The upper bound of a path's smoothed RTT so far.
      *
-     * @param highestNs at most this, or -1 when some sample of the path cannot be bounded; {@link #why} then says why
+     * @param highestNs at most this (RFC 6298 on the samples' upper bounds), or -1 when some sample of the path cannot
+     *                  be bounded; {@link #why} then says why
      * @param why       why there is no upper bound, or null
      */
     record Bounds(long highestNs, String why) {
@@ -113,12 +166,13 @@ final class EchoedRtt {
             return new Bounds(-1, "no packet of the tester's WRITEs arrived to relate the two clocks by");
         }
         final List<Ack> acks = acks(dut);
-        final int[] lastProgressBefore = new int[checkpointsNs.size()];
-        for (int c = 0; c < checkpointsNs.size(); c++) {
-            lastProgressBefore[c] = -1;
-            for (int i = 0; i < acks.size() && acks.get(i).sentNs() <= checkpointsNs.get(c); i++) {
-                if (acks.get(i).progress()) {
-                    lastProgressBefore[c] = i;
+        // For each checkpoint the last ACK it shows taken in: every ACK sent before it was taken in too.
+        final int[] lastShown = new int[checkpoints.size()];
+        for (int c = 0; c < checkpoints.size(); c++) {
+            lastShown[c] = -1;
+            for (int i = 0; i < acks.size(); i++) {
+                if (checkpoints.get(c).shows(acks.get(i))) {
+                    lastShown[c] = i;
                 }
             }
         }
@@ -129,8 +183,8 @@ final class EchoedRtt {
                             ((long) data.header().pathId() << 32) | data.transmitTimestamp(), k -> new ArrayList<>())
                     .add(packet);
         }
-        long highest = 0;
-        int sampled = 0;
+        final Smoothed everyAck = new Smoothed();
+        final Smoothed newsOnly = new Smoothed();
         for (int i = 0; i < acks.size(); i++) {
             final Ack ack = acks.get(i);
             if (ack.packet().header().pathId() != path) {
@@ -141,34 +195,37 @@ final class EchoedRtt {
                 return new Bounds(
                         -1,
                         String.format(
-                                "the tester's ACK of path %d sent %d ms into the case echoes no timestamp of a packet it"
-                                        + " received",
+                                "the tester's ACK of path %d sent %d ms into the case echoes no timestamp of a"
+                                        + " packet it received",
                                 path, (ack.sentNs() - fromNs) / 1_000_000));
             }
-            long takenInByNs = -1;
-            for (int c = 0; c < checkpointsNs.size() && takenInByNs < 0; c++) {
-                if (lastProgressBefore[c] >= i) {
-                    takenInByNs = checkpointsNs.get(c);
+            long takenInByNs = Long.MAX_VALUE;
+            for (int c = 0; c < checkpoints.size(); c++) {
+                if (lastShown[c] >= i) {
+                    takenInByNs = Math.min(takenInByNs, checkpoints.get(c).atNs());
                 }
             }
-            if (takenInByNs < 0) {
+            if (takenInByNs == Long.MAX_VALUE) {
                 return new Bounds(
                         -1,
                         String.format(
-                                "no completion the tester saw shows when the DUT took in its ACK of path %d sent %d ms into"
-                                        + " the case",
+                                "no completion or path_status the tester saw shows when the DUT took in its ACK"
+                                        + " of path %d sent %d ms into the case",
                                 path, (ack.sentNs() - fromNs) / 1_000_000));
             }
             // On the DUT's clock: taken in by the checkpoint plus the clocks' offset; the echo was the packet's
             // timestamp less the path's echo age.
             final long echoNs = unwrap.dutNs(echoed) - echoAgeNs[path];
-            highest = Math.max(highest, takenInByNs + offsetNs - echoNs);
-            sampled++;
+            final long sampleNs = takenInByNs + offsetNs - echoNs;
+            everyAck.sample(sampleNs);
+            if (ack.progress()) {
+                newsOnly.sample(sampleNs);
+            }
         }
-        if (sampled == 0) {
+        if (!everyAck.sampled()) {
             return new Bounds(-1, "the tester sent no ACK on path " + path + ", so it has no RTT sample");
         }
-        return new Bounds(highest, null);
+        return new Bounds(Math.max(everyAck.srttNs(), newsOnly.srttNs()), null);
     }
 
     /** Whether the tester has sent any ACK on {@code path} after tester time {@code afterNs}. */
@@ -179,8 +236,11 @@ final class EchoedRtt {
                 .anyMatch(ack -> ack != null && ack.header().pathId() == path);
     }
 
-    /** One ACK the tester sent on the testbed's connection, and whether it acknowledged a PSN for the first time. */
-    private record Ack(long sentNs, AckPacket packet, boolean progress) {}
+    /**
+     * One ACK the tester sent on the testbed's connection, whether it acknowledged a PSN for the first time, and
+     * whether one such PSN lay before its cumulative PSN.
+     */
+    private record Ack(long sentNs, AckPacket packet, boolean progress, boolean belowCumulative) {}
 
     /** The tester's ACKs on the DUT's connection since {@link #watch}, in the order sent. */
     private List<Ack> acks(final List<ReceivedPacket> dut) {
@@ -195,7 +255,8 @@ final class EchoedRtt {
             }
             final int path = ack.header().pathId();
             final Coverage covered = coverage.computeIfAbsent(path, p -> new Coverage(firstPsn(dut, p)));
-            acks.add(new Ack(packet.atNs(), ack, covered.add(ack)));
+            final int progress = covered.add(ack);
+            acks.add(new Ack(packet.atNs(), ack, progress != Coverage.NOTHING, progress == Coverage.BELOW_CUMULATIVE));
         }
         return acks;
     }
@@ -243,6 +304,23 @@ final class EchoedRtt {
         return echoed;
     }
 
+    /** RFC 6298's smoothed RTT (alpha 1/8) of the samples given so far, in order; 0 before any. */
+    private static final class Smoothed {
+        private double srttNs = -1;
+
+        void sample(final long rttNs) {
+            srttNs = srttNs < 0 ? rttNs : srttNs + (rttNs - srttNs) / 8;
+        }
+
+        boolean sampled() {
+            return srttNs >= 0;
+        }
+
+        long srttNs() {
+            return (long) Math.ceil(Math.max(0, srttNs));
+        }
+    }
+
     /** The PSNs of one path that the tester's ACKs have acknowledged so far. */
     private static final class Coverage {
         private final long base;
@@ -255,20 +333,27 @@ final class EchoedRtt {
             this.cumulative = 0;
         }
 
-        /** Takes in an ACK; whether it acknowledged a PSN no earlier ACK had. */
-        boolean add(final AckPacket ack) {
+        /** The ACK acknowledged no PSN for the first time. */
+        static final int NOTHING = 0;
+        /** It acknowledged some PSN for the first time by a SACK bit only. */
+        static final int BY_SACK = 1;
+        /** It acknowledged a PSN before its cumulative PSN for the first time. */
+        static final int BELOW_CUMULATIVE = 2;
+
+        /** Takes in an ACK; what it acknowledged that no earlier ACK had. */
+        int add(final AckPacket ack) {
             final long cum = Psn.distance(base, ack.header().psn());
-            boolean progress = false;
+            int progress = NOTHING;
             if (cum > cumulative) {
                 final long alreadySacked = sacked.subSet(cumulative, cum).size();
-                progress = cum - cumulative > alreadySacked;
+                progress = cum - cumulative > alreadySacked ? BELOW_CUMULATIVE : NOTHING;
                 sacked.headSet(cum).clear();
                 cumulative = cum;
             }
             for (final int bit : ack.sackBits()) {
                 final long offset = cum + bit;
-                if (bit > 0 && offset >= cumulative && sacked.add(offset)) {
-                    progress = true;
+                if (bit > 0 && offset >= cumulative && sacked.add(offset) && progress == NOTHING) {
+                    progress = BY_SACK;
                 }
             }
             return progress;

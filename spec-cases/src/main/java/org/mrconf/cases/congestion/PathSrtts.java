@@ -50,6 +50,17 @@ record PathSrtts(Duration fast, Duration slowPathsLeast, boolean reported) {
                 : java.util.Optional.of(reported(states));
     }
 
+    /**
+     * Whether the agent offers {@code path_status} but reports {@code srttNs} for no path, so the case must bound the
+     * smoothed RTTs by the wire: asked once paths have samples.
+     */
+    static boolean reportsNone(final Testbed testbed) throws DutControlException {
+        return testbed.control()
+                .pathStatus(Testbed.DUT_CONNECTION)
+                .map(states -> states.stream().allMatch(state -> state.srttNs().isEmpty()))
+                .orElse(false);
+    }
+
     private static List<PathState> states(final Testbed testbed) throws DutControlException {
         return testbed.control()
                 .pathStatus(Testbed.DUT_CONNECTION)
@@ -107,8 +118,8 @@ record PathSrtts(Duration fast, Duration slowPathsLeast, boolean reported) {
         }
         if (fast.highestNs() >= slowest / 2) {
             final String what = String.format(
-                    "path 0's smoothed RTT is at most %.1f ms by the echoes of the tester's ACKs and the completions"
-                            + " it saw (the agent reports no srttNs), not well below the other paths' (at least %.1f"
+                    "path 0's smoothed RTT is at most %.1f ms by the echoes of the tester's ACKs and when it saw them"
+                            + " taken in (the agent reports no srttNs), not well below the other paths' (at least %.1f"
                             + " ms)",
                     fast.highestNs() / 1e6, slowest / 1e6);
             final long sinceNs = echoes.startedNs();
@@ -131,11 +142,11 @@ record PathSrtts(Duration fast, Duration slowPathsLeast, boolean reported) {
     }
 
     /**
-     * Why the connection's smoothed RTT may no longer have been path 0's {@link #fast} (or, by the wire, below it) when a
-     * later CE report arrived, or null: the DUT now reports path 0 unhealthy or with another smoothed RTT, or the tester
-     * acknowledged on path 0 since {@code sinceNs}. Only ACKs on a path change its smoothed RTT (6.6.1) and make an
-     * unhealthy path healthy again (6.7.2), so with none sent on path 0 meanwhile, a path 0 reported healthy with the
-     * same smoothed RTT now (or, by the wire, whose samples were all bounded) was so throughout.
+     * Why the connection's smoothed RTT may no longer have been path 0's {@link #fast} (or, by the wire, below it) when
+     * a later CE report arrived, or null: the DUT now reports path 0 unhealthy or with another smoothed RTT, or the
+     * tester acknowledged on path 0 since {@code sinceNs}. Only ACKs on a path change its smoothed RTT (6.6.1) and make
+     * an unhealthy path healthy again (6.7.2), so with none sent on path 0 meanwhile, a path 0 reported healthy with
+     * the same smoothed RTT now (or, by the wire, whose samples were all bounded) was so throughout.
      */
     String doubtNow(final Testbed testbed, final EchoedRtt echoes, final long sinceNs) throws DutControlException {
         final PathState pathZero = testbed
