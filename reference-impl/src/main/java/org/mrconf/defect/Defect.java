@@ -511,6 +511,14 @@ public enum Defect {
      */
     CONNECTION_DECREASE_SPACED_BY_MARKED_PATH(breaks("10.1.2")),
 
+    /**
+     * Takes the connection's smoothed RTT as the ACKing path's, as if no path had an RTT sample, and so reports no
+     * {@code srttNs} in {@code path_status} (optional there, so legal alone): clause 10.1.2's decreases spaced by the
+     * marked path, judged by the wire's bounds alone (mutation report MTP-3). Caught by {@code
+     * ConnectionDecreaseSpacingCase}.
+     */
+    CONNECTION_SRTT_OF_ACKING_PATH(breaks("10.1.2")),
+
     /** Puts every new PSN on path 0 while it has window, leaving the other paths idle. Caught by {@code CongestionCase.spraysOverEveryHealthyPath}. */
     SPRAY_FIRST_PATH_ONLY(breaks("10.2.1")),
 

@@ -223,6 +223,15 @@ public interface AckSeam {
     }
 
     /**
+     * Whether the endpoint does this (allowed alone: the control protocol makes {@code srttNs} optional): keeps the
+     * smoothed RTT it makes of each path's ACKs (6.6.1) out of {@code path_status}, as an agent without that diagnostic
+     * does, so a tester must judge what depends on it by the wire alone.
+     */
+    default boolean smoothedRttWithheld() {
+        return false;
+    }
+
+    /**
      * Whether the endpoint does this (the spec: no): deems only the first hole of an ACK lost, leaving later holes to
      * the timer.
      */
@@ -435,6 +444,11 @@ public interface AckSeam {
         @Override
         public boolean connectionDecreaseSpacedByMarkedPath() {
             return next.connectionDecreaseSpacedByMarkedPath();
+        }
+
+        @Override
+        public boolean smoothedRttWithheld() {
+            return next.smoothedRttWithheld();
         }
 
         @Override

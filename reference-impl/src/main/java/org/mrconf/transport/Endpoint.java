@@ -43,6 +43,9 @@ public final class Endpoint implements PacketReceiver {
     private final SendScheduler scheduler;
     private final SplittableRandom keyRandom;
     private final ForgottenWork forgottenWork;
+    /** Whether {@link #pathStatus} shows each path's smoothed RTT (the control protocol's optional srttNs). */
+    private final boolean smoothedRttReported;
+
     private Runnable wakeupListener = () -> {};
     private long lastNowNs;
     /** Defect MSN_PER_CONNECTION: one MSN counter for every stream. */
@@ -75,6 +78,7 @@ public final class Endpoint implements PacketReceiver {
         this.unknownConnections = new UnknownConnections(state, out);
         this.eagerInvalidation = new EagerInvalidation(state.seams.connection());
         this.keyRandom = new SplittableRandom(config.entropySeed() ^ 0x5DEECE66DL);
+        this.smoothedRttReported = !state.seams.ack().smoothedRttWithheld();
         this.lastNowNs = clock.nanoTime();
     }
 
@@ -216,7 +220,7 @@ public final class Endpoint implements PacketReceiver {
                 path.oldestUnackedPsn,
                 path.unacknowledged,
                 path.congestionWindow.window(),
-                path.rtt.hasSample() ? path.rtt.srttNs() : -1,
+                smoothedRttReported && path.rtt.hasSample() ? path.rtt.srttNs() : -1,
                 path.rtt.rtoNs());
     }
 

@@ -250,6 +250,9 @@ public final class DefectSeams {
             .put(
                     Defect.CONNECTION_DECREASE_SPACED_BY_MARKED_PATH,
                     org.mrconf.transport.defects.ack.ConnectionDecreaseSpacedByMarkedPath::new)
+            .put(
+                    Defect.CONNECTION_SRTT_OF_ACKING_PATH,
+                    org.mrconf.transport.defects.ack.ConnectionSrttOfAckingPath::new)
             .put(Defect.ONLY_FIRST_HOLE_LOST, org.mrconf.transport.defects.ack.OnlyFirstHoleLost::new)
             .put(Defect.FIRST_HOLE_LEFT_TO_THE_TIMER, org.mrconf.transport.defects.ack.FirstHoleLeftToTheTimer::new)
             .put(Defect.GAP_RESENDS_ON_EVERY_ACK, org.mrconf.transport.defects.ack.GapResendsOnEveryAck::new)

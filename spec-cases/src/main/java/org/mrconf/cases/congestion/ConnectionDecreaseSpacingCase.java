@@ -26,11 +26,16 @@ import org.mrconf.peer.ReceivedPacket;
  *
  * <p>The case gives path 0 a short smoothed RTT ({@link #FAST_RTT}) and every other path a long one
  * ({@link #SLOW_RTT}), by the age of the timestamps its ACKs echo. CE reports make the first decrease; the tester
- * knows it was made by the time the marked WRITEs completed. Once the connection's smoothed RTT (path 0's, read from
- * the optional {@code srttNs} of {@code path_status} both before and after those reports, the larger taken) plus the
+ * knows it was made by the time the marked WRITEs completed. Once the connection's smoothed RTT (path 0's) plus the
  * declared timer tolerance has passed, well inside the other paths' own smoothed RTT, CE reports on the slow paths
  * alone must decrease the connection window a second time. A device that spaces decreases by the marked path's
- * smoothed RTT, or by the largest, keeps the window of one decrease.
+ * smoothed RTT, or by the largest, keeps the window of one decrease. Path 0's smoothed RTT is read from the optional
+ * {@code srttNs} of {@code path_status} both before and after those reports, the larger taken; an agent that reports
+ * no {@code srttNs} is judged all the same ({@link EchoedRtt}): the tester set every RTT sample by the age of the
+ * echoes of its own ACKs, so the wire bounds path 0's smoothed RTT from above (each sample by a completion, or a {@code
+ * path_status}, that shows when its ACK was taken in) and the other paths' from below (by the age of their echoes), and
+ * the case waits for the upper bound instead. Where the bounds do not leave path 0 well below the others, that is
+ * inconclusive, never a failure.
  *
  * <p>Only a window too large is a violation, counted as {@link ConnectionWindowCase} counts it: the new PSNs the
  * tester saw that no ACK covered. Every ACK after the warm-up reports CE, so no window grows. A decrease binds only
@@ -61,6 +66,12 @@ class ConnectionDecreaseSpacingCase {
 
     /** Extra packets a count may show over the exact window, as in {@link ConnectionWindowCase}. */
     private static final int SLACK = 2;
+
+    /**
+     * How long the tester waits, after a growth round's ACKs, for {@code path_status} to show path 0's taken in, when
+     * the agent reports no srttNs: a round it does not show in time is bounded by a later one, more loosely.
+     */
+    private static final Duration TAKEN_IN_WAIT = Duration.ofMillis(50);
 
     /** Paths a case that grows the connection window first opens, where the device allows as many. */
     private static final int GROWN_PATHS = 24;
@@ -143,12 +154,15 @@ class ConnectionDecreaseSpacingCase {
         final long[] echoAgeNs = new long[paths];
         java.util.Arrays.fill(echoAgeNs, SLOW_RTT.toNanos());
         echoAgeNs[0] = FAST_RTT.toNanos();
+        // Every ACK from here on, for an agent that reports no srttNs: what the wire bounds the smoothed RTTs by.
+        final EchoedRtt echoes = EchoedRtt.watch(testbed, echoAgeNs);
         // The warm-up may leave paths unused: a small connection or path window keeps a DUT to a few paths while ACKs
         // are held (10.2.1 allows it), and the growth rounds sample the paths the DUT goes on to use. A timer that
         // fires on an unsampled path only collapses that path's window (10.1.3), which the bounds below weigh
         // (roomAfterTimers): never a failure.
         final int warmUpPackets = WindowRounds.warmUpSampling(testbed, "10.1.2", WARM_UP_WR, echoAgeNs)
                 .acknowledged();
+        echoes.checkpoint();
         // The window before any CE report: the declared value, grown by at most 1/W for each warm-up packet, and one
         // packet more as ConnectionWindowCase allows. Every later ACK reports CE, which never grows a window (10.1.1),
         // so one decrease leaves at most this times f, and two this times f squared.
@@ -157,8 +171,15 @@ class ConnectionDecreaseSpacingCase {
         double grown = declaredWindows.capped(ConnectionWindowCase.grownBound(plan.firstWindow(), warmUpPackets) + 1);
         int leastWindow = plan.firstWindow();
         if (plan.grow()) {
+            // Without srttNs, each round's ACK of path 0 is bounded by when path_status shows it taken in: the growth
+            // takes many rounds, far longer than path 0's echo age, and the end of the growth alone bounds it too late.
+            final boolean byWire = PathSrtts.reportsNone(testbed);
             final WindowGrowth.Grown growth = WindowGrowth.grow(
-                    testbed, grown, plan.firstWindow(), echoAgeNs, GROWTH_WR, g -> separable(g, plan.factor()));
+                    testbed, grown, plan.firstWindow(), echoAgeNs, GROWTH_WR, g -> separable(g, plan.factor()), () -> {
+                        if (byWire) {
+                            echoes.awaitTakenIn(0, TAKEN_IN_WAIT);
+                        }
+                    });
             if (!mightSeparate(growth, plan.factor())
                     && declaredWindows.maxConnectionWindow() > 0
                     && growth.upper() >= declaredWindows.maxConnectionWindow()) {
@@ -177,6 +198,7 @@ class ConnectionDecreaseSpacingCase {
                                 + " conclusive",
                         growth.rounds(), growth.lower(), growth.upper(), plan.factor()));
             }
+            echoes.checkpoint();
             grown = growth.upper();
             leastWindow = growth.lower();
         }
@@ -184,12 +206,16 @@ class ConnectionDecreaseSpacingCase {
         final int twoDecreasesBound = (int) Math.floor(Math.max(1, grown * plan.factor() * plan.factor())) + SLACK;
 
         // A device may space its next decrease by the smoothed RTT as it stood at the first decrease, before or after
-        // the marked ACKs' own samples; the case waits for the larger of the two.
-        final PathSrtts beforeMarks = PathSrtts.read(testbed);
-        final FirstDecrease first = firstDecrease(testbed, echoAgeNs);
-        final PathSrtts srtts = PathSrtts.read(testbed);
-        final Duration connectionSrtt =
-                srtts.fast().compareTo(beforeMarks.fast()) >= 0 ? srtts.fast() : beforeMarks.fast();
+        // the marked ACKs' own samples; the case waits for the larger of the two. By the wire the bound after them is
+        // the larger: it bounds every sample path 0 ever took.
+        final java.util.Optional<PathSrtts> beforeMarks = PathSrtts.readReported(testbed);
+        final FirstDecrease first = firstDecrease(testbed, echoAgeNs, echoes);
+        final PathSrtts srtts = PathSrtts.read(testbed, echoes);
+        final long boundedAtNs = echoes.nowNs();
+        final Duration connectionSrtt = beforeMarks
+                .map(PathSrtts::fast)
+                .filter(fast -> fast.compareTo(srtts.fast()) > 0)
+                .orElse(srtts.fast());
         final long tolerance =
                 testbed.profile().parameters().timers().tolerance().toNanos();
         final long sleepNs =
@@ -243,7 +269,7 @@ class ConnectionDecreaseSpacingCase {
         // The whole quiet time unless the bound is passed: a DUT that refills in bursts shows all of them.
         final int afterTwo = WindowRounds.countInFlight(inFlight, Integer.MAX_VALUE, bound, Testbed.QUIET);
         if (afterTwo > bound) {
-            final String doubt = srtts.doubtNow(testbed);
+            final String doubt = srtts.doubtNow(testbed, echoes, boundedAtNs);
             if (doubt != null) {
                 throw Inconclusive.because(String.format(
                         "the DUT had %d packets in flight after the second CE reports, more than a second decrease"
@@ -254,14 +280,18 @@ class ConnectionDecreaseSpacingCase {
         assertThat(afterTwo)
                 .as(
                         "10.1.2: packets in flight after CE reports on the slow paths (their own smoothed RTT %d ms and"
-                                + " more) at least %d ms after the first decrease, longer than the connection's smoothed"
-                                + " RTT (%.1f ms, path 0's) and the timer tolerance: a second decrease leaves at most"
-                                + " the connection window before the first decrease (its bound) times %.2f squared (%d, with %d of slack), or what"
-                                + " was in flight before the reports less the %d PSNs they acknowledged (at most %d),"
-                                + " whichever is more",
+                                + " more) at least %d ms after the first decrease, longer than the connection's"
+                                + " smoothed RTT (%s%.1f ms, path 0's%s) and the timer tolerance: a second decrease"
+                                + " leaves at most the connection window before the first decrease (its bound) times"
+                                + " %.2f squared (%d, with %d of slack), or what was in flight before the reports less"
+                                + " the %d PSNs they acknowledged (at most %d), whichever is more",
                         srtts.slowPathsLeast().toMillis(),
                         (secondMarksSentNs - first.madeByNs()) / 1_000_000,
+                        srtts.reported() ? "" : "at most ",
                         connectionSrtt.toNanos() / 1e6,
+                        srtts.reported()
+                                ? ""
+                                : ", bounded by the echoes of the tester's ACKs: the agent reports no srttNs",
                         plan.factor(),
                         twoDecreasesBound - SLACK,
                         SLACK,
@@ -354,13 +384,15 @@ class ConnectionDecreaseSpacingCase {
      * age), and awaited until they complete: every report acknowledged something new, so the DUT had taken them all in,
      * and made its first connection decrease, by the returned time.
      */
-    private static FirstDecrease firstDecrease(final Testbed testbed, final long[] echoAgeNs) throws Exception {
+    private static FirstDecrease firstDecrease(final Testbed testbed, final long[] echoAgeNs, final EchoedRtt echoes)
+            throws Exception {
         final int paths = echoAgeNs.length;
         // No more than the first connection window, so that all of them can be in flight at once.
         final int writes =
                 Math.min(paths, testbed.profile().parameters().congestion().initialConnectionWindow());
         final int mark = testbed.peer().mark();
         final java.util.Set<Long> pending = new java.util.HashSet<>();
+        final long postedNs = echoes.nowNs();
         for (int i = 0; i < writes; i++) {
             testbed.control()
                     .postWrite(
@@ -377,6 +409,7 @@ class ConnectionDecreaseSpacingCase {
                     "the " + writes + " marked one-packet WRITEs did not all arrive (the link may have"
                             + " lost some, or a timer the case does not control delayed them): " + e.getMessage());
         }
+        echoes.posted(postedNs, marked);
         // A path that carried none gets no ACK: it would acknowledge nothing and echo no timestamp of this round.
         final boolean[] carried = new boolean[paths];
         marked.forEach(packet -> carried[packet.data().orElseThrow().header().pathId()] = true);
@@ -397,6 +430,7 @@ class ConnectionDecreaseSpacingCase {
                 pending.remove(completion.wrId());
             }
         }
+        echoes.checkpoint();
         return new FirstDecrease(marksSentNs, System.nanoTime());
     }
 

@@ -37,6 +37,7 @@ final class WindowGrowth {
 
     private final Testbed testbed;
     private final long[] echoAgeNs;
+    private final Acknowledged acknowledged;
     private final int payload;
     private long nextWrId;
     private final java.util.Set<Long> pending = new java.util.HashSet<>();
@@ -51,8 +52,14 @@ final class WindowGrowth {
     private boolean trusted = true;
 
     private WindowGrowth(
-            final Testbed testbed, final double upper, final int lower, final long[] echoAgeNs, final long firstWrId) {
+            final Testbed testbed,
+            final double upper,
+            final int lower,
+            final long[] echoAgeNs,
+            final long firstWrId,
+            final Acknowledged acknowledged) {
         this.testbed = testbed;
+        this.acknowledged = acknowledged;
         this.upper = upper;
         this.lower = Math.max(1, lower);
         this.echoAgeNs = echoAgeNs.clone();
@@ -66,6 +73,11 @@ final class WindowGrowth {
      * once (a lower bound of it), and the rounds it took.
      */
     record Grown(double upper, int lower, int rounds) {}
+
+    /** What a case does after each round's ACKs went out, before the next round is counted. */
+    interface Acknowledged {
+        void after() throws Exception;
+    }
 
     /**
      * Grows the testbed connection's window from a known bound until {@code enough} says the bounds suffice, or
@@ -86,7 +98,23 @@ final class WindowGrowth {
             final long firstWrId,
             final java.util.function.Predicate<Grown> enough)
             throws Exception {
-        final WindowGrowth growth = new WindowGrowth(testbed, upper, lower, echoAgeNs, firstWrId);
+        return grow(testbed, upper, lower, echoAgeNs, firstWrId, enough, () -> {});
+    }
+
+    /**
+     * As {@link #grow(Testbed, double, int, long[], long, java.util.function.Predicate)}, running {@code acknowledged}
+     * after each round's ACKs (packets the DUT sends meanwhile still count in the next round).
+     */
+    static Grown grow(
+            final Testbed testbed,
+            final double upper,
+            final int lower,
+            final long[] echoAgeNs,
+            final long firstWrId,
+            final java.util.function.Predicate<Grown> enough,
+            final Acknowledged acknowledged)
+            throws Exception {
+        final WindowGrowth growth = new WindowGrowth(testbed, upper, lower, echoAgeNs, firstWrId, acknowledged);
         // The rounds that drain what was posted grow the bound further, by about one packet each: stop with room for
         // them.
         while (growth.rounds < MAX_ROUNDS
@@ -156,6 +184,7 @@ final class WindowGrowth {
                 false,
                 echoAgeNs,
                 WindowRounds.everyPath(echoAgeNs.length));
+        acknowledged.after();
         pollCompletions();
     }
 
