@@ -35,7 +35,9 @@ class SmoothedRttReportTest {
     @Test
     @Timeout(120)
     void shouldJudgeTheSpacingWhetherOrNotTheAgentReportsEachPathsSmoothedRtt() throws Exception {
-        assertThat(runOnceMore(Function.identity())).as("the reference reports srttNs").isEqualTo(Verdict.PASS);
+        assertThat(runOnceMore(Function.identity()))
+                .as("the reference reports srttNs")
+                .isEqualTo(Verdict.PASS);
         assertThat(runOnceMore(paths -> paths.map(list -> list.stream()
                         .map(p -> new PathState(
                                 p.pathId(),
@@ -56,8 +58,8 @@ class SmoothedRttReportTest {
      * {@link #run}, once more when INCONCLUSIVE: timers the case does not control, on a loaded machine
      * (CasesAcrossDevicesTest allows one rerun too).
      */
-    private static Verdict runOnceMore(
-            final Function<Optional<List<PathState>>, Optional<List<PathState>>> seen) throws Exception {
+    private static Verdict runOnceMore(final Function<Optional<List<PathState>>, Optional<List<PathState>>> seen)
+            throws Exception {
         final Verdict first = run(seen);
         return first == Verdict.INCONCLUSIVE ? run(seen) : first;
     }
