@@ -857,6 +857,12 @@ public enum Defect {
     OVERTAKEN_NACK_IGNORED(breaks("9.1.7")),
 
     /**
+     * Keeps sending the packets of a READ_RESPONSE not yet sent after a fatal NACK named one of its PSNs, where clause
+     * 9.1.7 stops the response. Caught by {@code NackedWorkRequestCase.aFatalNackOfAReadResponseStopsTheRest}.
+     */
+    FAILED_RESPONSE_SENT_ON(breaks("9.1.7")),
+
+    /**
      * Measures how far an ACK's cumulative PSN lies from the oldest unacknowledged PSN without asking which way, so a
      * reordered ACK (cumulative PSN before the path's) looks like one for PSNs never sent: dropped whole and counted
      * {@code rx_invalid_field}, where Table 5-13 makes it no error. Caught by

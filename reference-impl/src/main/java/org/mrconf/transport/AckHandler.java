@@ -288,11 +288,18 @@ final class AckHandler {
                     if (seam.nackedPsnAcknowledgedFirst()) {
                         acknowledge(connection, path, psn); // the defect: the message's last PSN completes it first
                     }
-                    connection.sendQueue.remove(message);
+                    // None of its unsent packets goes out (clause 9.1.7), unless a defect keeps a response going.
+                    final boolean stopped =
+                            message.opcode != org.mrconf.wire.Opcode.READ_RESPONSE || !seam.failedResponseSentOn();
+                    if (stopped) {
+                        connection.sendQueue.remove(message);
+                    }
                     // Fail the message before its PSN counts as acknowledged, or acknowledging the last packet of a
                     // message would complete it successfully first (clauses 9.1.2, 9.1.7).
                     if (message.opcode == org.mrconf.wire.Opcode.READ_RESPONSE) {
-                        message.status = statusFor(code);
+                        if (stopped) {
+                            message.status = statusFor(code);
+                        }
                     } else {
                         completions.finishSend(connection, message, statusFor(code));
                     }

@@ -50,6 +50,14 @@ public interface AckSeam {
     }
 
     /**
+     * Whether the endpoint does this (the spec: no): after a fatal NACK names a PSN of a READ_RESPONSE, keeps sending
+     * the packets of that response not yet sent, where clause 9.1.7 stops them.
+     */
+    default boolean failedResponseSentOn() {
+        return false;
+    }
+
+    /**
      * Whether the endpoint does this (the spec: no): measures how far an ACK's cumulative PSN lies from the oldest
      * unacknowledged PSN without asking which way, so a reordered ACK (cumulative PSN before the path's) looks like
      * one for PSNs never sent: dropped whole and counted {@code rx_invalid_field}, where Table 5-13 makes it no error.
@@ -339,6 +347,11 @@ public interface AckSeam {
         @Override
         public boolean overtakenNackIgnored() {
             return next.overtakenNackIgnored();
+        }
+
+        @Override
+        public boolean failedResponseSentOn() {
+            return next.failedResponseSentOn();
         }
 
         @Override

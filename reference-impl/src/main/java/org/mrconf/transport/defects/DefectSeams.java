@@ -219,6 +219,7 @@ public final class DefectSeams {
             .put(Defect.NACK_FIELDS_UNCHECKED, org.mrconf.transport.defects.ack.NackFieldsUnchecked::new)
             .put(Defect.STALE_NACK_FAILS_STREAM_HEAD, org.mrconf.transport.defects.ack.StaleNackFailsStreamHead::new)
             .put(Defect.OVERTAKEN_NACK_IGNORED, org.mrconf.transport.defects.ack.OvertakenNackIgnored::new)
+            .put(Defect.FAILED_RESPONSE_SENT_ON, org.mrconf.transport.defects.ack.FailedResponseSentOn::new)
             .put(Defect.REORDERED_ACK_COUNTED_INVALID, org.mrconf.transport.defects.ack.ReorderedAckCountedInvalid::new)
             .put(Defect.OUT_OF_WINDOW_RESENT_AT_ONCE, org.mrconf.transport.defects.ack.OutOfWindowResentAtOnce::new)
             .put(

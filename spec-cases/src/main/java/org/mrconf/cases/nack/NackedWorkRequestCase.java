@@ -130,6 +130,84 @@ class NackedWorkRequestCase {
     }
 
     @Test
+    @Kind(Kind.Purpose.INVALID)
+    @DisplayName(
+            "a fatal NACK of a READ_RESPONSE PSN stops the response: no packet of it not yet sent goes out, however"
+                    + " the window opens")
+    @Verifies("9.1.7")
+    void aFatalNackOfAReadResponseStopsTheRest(final org.mrconf.cases.DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            org.mrconf.cases.TesterMessages.requireProfile(testbed, org.mrconf.catalogue.Profile.READ);
+            final org.mrconf.peer.PeerConnection connection = testbed.connection();
+            final int payload = connection.maxPayload(Opcode.READ_RESPONSE);
+            // Longer than a path may have outstanding (256 PSNs, clause 6.1.3), so part of the response is unsent while
+            // the tester acknowledges nothing; capped at the testbed's region.
+            final int length = (int) Math.min(Testbed.REGION, (long) (256 + 8) * payload);
+            final long readMsn = connection.nextMsn(0);
+            final PacketMatcher response = PacketMatcher.expect()
+                    .data()
+                    .opcode(Opcode.READ_RESPONSE)
+                    .connection(Testbed.TESTER_CONNECTION)
+                    .msn(readMsn)
+                    .firstTransmission();
+            final int mark = testbed.peer().mark();
+            connection.readRequest(0, Testbed.BASE, testbed.key(), length, 0x5EEE, 0);
+            final DataPacket named =
+                    testbed.peer().await(mark, response, Testbed.WAIT).data().orElseThrow();
+            // Nothing is acknowledged, so the DUT stops once its window is full: wait until it has been quiet.
+            testbed.peer().recorder().awaitQuiet(testbed.quiet(), Testbed.WAIT);
+            final java.util.List<org.mrconf.peer.ReceivedPacket> before =
+                    testbed.peer().recorder().matching(mark, response);
+            final long sentBytes = before.stream()
+                    .mapToLong(p -> p.data().orElseThrow().payloadLength())
+                    .sum();
+            if (sentBytes >= length) {
+                throw org.mrconf.cases.Inconclusive.because("the DUT sent all " + before.size() + " packets of a "
+                        + length + "-byte READ_RESPONSE before any ACK, so no packet of it was left to withhold; a"
+                        + " response longer than its window would let the case decide");
+            }
+            final java.util.Map<String, Long> counters = testbed.counters();
+            testbed.peer()
+                    .send(org.mrconf.cases.DutTraffic.nackOf(named, NackCode.INVALID_REQUEST, Testbed.DUT_CONNECTION));
+            // The DUT has taken the NACK in once it counted it; then every PSN it sent is acknowledged, so its window
+            // opens: a response that goes on now sends PSNs it had not sent.
+            testbed.awaitGrowth(counters, org.mrconf.dut.DutCounters.RX_PACKETS, 1);
+            final int acknowledged = testbed.peer().mark();
+            for (final org.mrconf.peer.ReceivedPacket packet :
+                    testbed.peer().recorder().since(mark)) {
+                if (packet.data().isPresent()
+                        && packet.data().orElseThrow().header().destinationConnectionId()
+                                == Testbed.TESTER_CONNECTION) {
+                    connection.onReceived(packet);
+                }
+            }
+            testbed.peer().send(connection.ackFor(0, named.transmitTimestamp()));
+            final java.util.Set<Long> sentBefore = new java.util.HashSet<>();
+            for (final org.mrconf.peer.ReceivedPacket packet : before) {
+                sentBefore.add(packet.data().orElseThrow().header().psn());
+            }
+            final java.util.List<org.mrconf.peer.ReceivedPacket> after = new java.util.ArrayList<>();
+            final long quietUntil =
+                    System.nanoTime() + testbed.quiet().multipliedBy(2).toNanos();
+            while (System.nanoTime() - quietUntil < 0) {
+                Thread.sleep(10);
+            }
+            for (final org.mrconf.peer.ReceivedPacket packet :
+                    testbed.peer().recorder().matching(acknowledged, response)) {
+                if (!sentBefore.contains(packet.data().orElseThrow().header().psn())) {
+                    after.add(packet);
+                }
+            }
+            assertThat(after)
+                    .as(
+                            "9.1.7: after a NACK INVALID_REQUEST named a PSN of the READ_RESPONSE, the responder sends no packet"
+                                    + " of that response not yet sent (%d of %d bytes were sent before it)",
+                            sentBytes, length)
+                    .isEmpty();
+        }
+    }
+
+    @Test
     @Kind(Kind.Purpose.INOPPORTUNE)
     @DisplayName("a late NACK of a READ_RESPONSE PSN the DUT sent fails no work request of the DUT, though the READ's"
             + " MSN is also that of the DUT's own WRITE of the stream")
