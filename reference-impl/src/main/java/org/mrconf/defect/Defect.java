@@ -753,6 +753,13 @@ public enum Defect {
     INVALIDATION_MISSES_QUEUED_SENDS(breaks("11.1.4")),
 
     /**
+     * Keeps sending a READ_RESPONSE from a region invalidated while the response was still partly unsent, reading the
+     * region for the network after its invalidation. Caught by
+     * {@code MemoryProtectionCase.invalidatedReadSourceIsNotSent}.
+     */
+    INVALIDATED_RESPONSE_SENT(breaks("11.1.4")),
+
+    /**
      * Completes a WRITE or SEND whose source was invalidated after its packets went out with SUCCESS once they are
      * acknowledged. Caught by {@code InvalidatedBufferCase.sourceInvalidatedBeforeItsAck}.
      */

@@ -11,6 +11,14 @@ public interface SchedulerSeam {
         return false;
     }
 
+    /**
+     * Whether a READ_RESPONSE still reads its region after the region was invalidated (the spec: no, clause 11.1.4: no
+     * byte of an invalidated region is read for the network).
+     */
+    default boolean invalidatedResponseSent() {
+        return false;
+    }
+
     /** Whether a resend reads an invalidated source anyway (the spec: no, clause 11.1.7). */
     default boolean invalidatedSourceResent() {
         return false;
@@ -90,6 +98,11 @@ public interface SchedulerSeam {
         @Override
         public boolean invalidationMissesQueuedSends() {
             return next.invalidationMissesQueuedSends();
+        }
+
+        @Override
+        public boolean invalidatedResponseSent() {
+            return next.invalidatedResponseSent();
         }
 
         @Override

@@ -82,7 +82,8 @@ final class SendScheduler {
             }
             if (message.opcode != Opcode.READ_REQUEST
                     && !message.localRegion.isValid()
-                    && !seam.invalidationMissesQueuedSends()) {
+                    && !seam.invalidationMissesQueuedSends()
+                    && !(message.opcode == Opcode.READ_RESPONSE && seam.invalidatedResponseSent())) {
                 // Never read an invalidated region for the network (clause 11.1.4); nothing of it has a PSN yet.
                 if (message.opcode == Opcode.READ_RESPONSE) {
                     abandonReadResponse(connection, message);

@@ -189,6 +189,7 @@ public final class DefectSeams {
                     Defect.INVALIDATION_MISSES_QUEUED_SENDS,
                     org.mrconf.transport.defects.scheduler.InvalidationMissesQueuedSends::new)
             .put(Defect.INVALIDATED_SOURCE_RESENT, org.mrconf.transport.defects.scheduler.InvalidatedSourceResent::new)
+            .put(Defect.INVALIDATED_RESPONSE_SENT, org.mrconf.transport.defects.scheduler.InvalidatedResponseSent::new)
             .put(Defect.SPRAY_FIRST_PATH_ONLY, org.mrconf.transport.defects.scheduler.SprayFirstPathOnly::new)
             .put(Defect.SPRAY_ROUND_ROBIN_ONLY, org.mrconf.transport.defects.scheduler.SprayRoundRobinOnly::new)
             .put(

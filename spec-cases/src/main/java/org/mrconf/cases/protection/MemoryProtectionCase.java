@@ -502,6 +502,73 @@ class MemoryProtectionCase {
                 .isNotEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
     }
 
+    @Test
+    @DisplayName("the DUT as READ responder reads no byte of an invalidated region for the network: the response stops")
+    @Verifies("11.1.4")
+    @Kind(Kind.Purpose.INOPPORTUNE)
+    void invalidatedReadSourceIsNotSent(final DeviceUnderTest dut) throws Exception {
+        try (Testbed testbed = Testbed.open(dut, 1, 1)) {
+            TesterMessages.requireProfile(testbed, Profile.READ);
+            // Longer than a path may have outstanding before an ACK (256 PSNs, clause 6.1.3), so part of the response
+            // is still unsent when the tester, acknowledging nothing, sees the DUT stop at its windows.
+            final int length = sourceLength(testbed);
+            final long address = OTHER + 12L * Testbed.REGION;
+            final long source = region(testbed, address, length, EnumSet.of(RegionAccess.REMOTE_READ));
+            testbed.control().writeRegion(source, address, Testbed.randomBytes(4096, 15));
+            testbed.connection().autoAck(false);
+            final int mark = testbed.peer().mark();
+            testbed.connection().readRequest(0, address, source, length, 0x1114, 0);
+            final var response = PacketMatcher.expect()
+                    .data()
+                    .opcode(Opcode.READ_RESPONSE)
+                    .connection(Testbed.TESTER_CONNECTION)
+                    .firstTransmission();
+            final List<org.mrconf.peer.ReceivedPacket> before = TesterMessages.awaitStalled(testbed, mark, response);
+            assertThat(before)
+                    .as("11.1.4 set-up: the DUT answers the %d-byte READ within %s", length, Testbed.WAIT)
+                    .isNotEmpty();
+            long sentBytes = 0;
+            for (final var packet : before) {
+                sentBytes += packet.data().orElseThrow().payloadLength();
+            }
+            if (sentBytes >= length) {
+                throw org.mrconf.cases.Inconclusive.because("the DUT sent the whole " + length
+                        + "-byte READ_RESPONSE before any ACK, so none of it was unsent when the region was"
+                        + " invalidated");
+            }
+            testbed.control().invalidateRegion(source);
+            final long invalidatedNs = testbed.peer().link().nowNs();
+            final int after = testbed.peer().mark();
+            // Every PSN sent so far is acknowledged now, so no resend is due and the windows open: a responder that
+            // still reads the region sends the response's next packets.
+            testbed.connection().autoAck(true);
+            long echo = 0;
+            for (final var packet : before) {
+                testbed.connection().onReceived(packet);
+                echo = packet.data().orElseThrow().transmitTimestamp();
+            }
+            testbed.peer().send(testbed.connection().ackFor(0, echo));
+            testbed.peer().recorder().awaitQuiet(java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(400));
+            // As for the WRITE above: a packet proves the region was read after its invalidation only when both its
+            // arrival and its transmit timestamp (placed on the tester's clock) come after the invalidation.
+            final var clock =
+                    org.mrconf.peer.SenderClock.from(testbed.peer().recorder().matching(mark, response));
+            assertThat(testbed.peer()
+                            .recorder()
+                            .matching(
+                                    after,
+                                    response.where(
+                                            "sent and arriving after the invalidation",
+                                            p -> p.receivedNs() - invalidatedNs > 0
+                                                    && clock.sentNs(p) - invalidatedNs > 0)))
+                    .as(
+                            "11.1.4: no new READ_RESPONSE packet read from the region after its invalidation (%d of %d"
+                                    + " bytes were sent before it)",
+                            sentBytes, length)
+                    .isEmpty();
+        }
+    }
+
     /** How long after an invalidation a paced device's packet sent just before it may still arrive. */
     private static final java.time.Duration PACED_GRACE = java.time.Duration.ofMillis(100);
 
