@@ -80,11 +80,51 @@ public final class VariantReport {
                     .append(String.format(java.util.Locale.ROOT, "%.1f", outcome.durationNs() / 1e9))
                     .append(" |\n");
         }
+        blockedMessages(md, outcomes);
         if (!notes.isEmpty()) {
             md.append('\n');
             notes.forEach(note -> md.append("- ").append(note).append('\n'));
         }
         return md.toString();
+    }
+
+    /** The longest part of a blocked verdict's message the report quotes. */
+    private static final int MESSAGE_CHARS = 600;
+
+    /**
+     * What each blocked verdict, blocking or decided on its second run, said: a false verdict seen once must be
+     * diagnosable from the report alone, since a rerun may not meet the same load again.
+     */
+    private static void blockedMessages(final StringBuilder md, final List<VariantSelfTest.VariantOutcome> outcomes) {
+        final StringBuilder lines = new StringBuilder();
+        for (final VariantSelfTest.VariantOutcome outcome : outcomes) {
+            final java.util.Set<String> blocking = new java.util.HashSet<>();
+            outcome.blocking().forEach(r -> blocking.add(r.caseId()));
+            final List<CaseResult> quoted = new java.util.ArrayList<>(outcome.blocking());
+            outcome.blockedOnce().stream()
+                    .filter(r -> !blocking.contains(r.caseId()))
+                    .forEach(quoted::add);
+            for (final CaseResult result : quoted) {
+                final String message =
+                        result.message() == null ? "" : result.message().strip();
+                lines.append("- `")
+                        .append(outcome.variant().label())
+                        .append("`, ")
+                        .append(result.caseId())
+                        .append(' ')
+                        .append(result.verdict())
+                        .append(blocking.contains(result.caseId()) ? " (blocking)" : " (then decided)")
+                        .append(": ")
+                        .append((message.length() > MESSAGE_CHARS
+                                        ? message.substring(0, MESSAGE_CHARS) + " ..."
+                                        : message)
+                                .replaceAll("\\s+", " "))
+                        .append('\n');
+            }
+        }
+        if (lines.length() > 0) {
+            md.append("\n## What the blocked verdicts said\n\n").append(lines);
+        }
     }
 
     private static String cell(final List<CaseResult> results) {
