@@ -721,6 +721,12 @@ public enum Defect {
     IGNORE_REMOTE_READ_FLAG(breaks("11.1.2")),
 
     /**
+     * Places a READ_RESPONSE whose stream id, MSN or message length differ from the READ its sink handle names, where
+     * Table 5-13 NACKs it INVALID_REQUEST. Caught by {@code InvalidFieldsCase.readResponseDisagreeingWithItsReadIsRefused}.
+     */
+    RESPONSE_FIELDS_UNCHECKED(breaks("5.6.5")),
+
+    /**
      * Bounds-checks each WRITE packet's own bytes instead of the whole message range, so the in-bounds packets of an
      * out-of-bounds message are placed. Caught by {@code MemoryProtectionCase.writeBoundsCoverTheWholeMessage}.
      */

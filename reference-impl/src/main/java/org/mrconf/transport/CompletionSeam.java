@@ -52,6 +52,14 @@ public interface CompletionSeam {
         return false;
     }
 
+    /**
+     * Whether a READ_RESPONSE is placed whatever stream id, MSN and message length it carries, once its sink handle
+     * names a READ in progress (the spec: no, Table 5-13 NACKs INVALID_REQUEST when they differ from the READ's).
+     */
+    default boolean responseFieldsUnchecked() {
+        return false;
+    }
+
     /** Whether the bounds are checked before the access flags (the spec: no, access first, clause 11.1.3). */
     default boolean boundsCheckedBeforeAccess() {
         return false;
@@ -136,6 +144,11 @@ public interface CompletionSeam {
         @Override
         public boolean remoteReadFlagIgnored() {
             return next.remoteReadFlagIgnored();
+        }
+
+        @Override
+        public boolean responseFieldsUnchecked() {
+            return next.responseFieldsUnchecked();
         }
 
         @Override

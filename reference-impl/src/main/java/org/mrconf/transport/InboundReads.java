@@ -123,9 +123,10 @@ final class InboundReads {
                             : WorkCompletionStatus.LOCAL_PROTECTION_ERROR);
             return refusals.stale();
         }
-        if (read.streamId != header.streamId()
-                || read.msn != header.messageSequenceNumber()
-                || read.length != header.messageLength()) {
+        if ((read.streamId != header.streamId()
+                        || read.msn != header.messageSequenceNumber()
+                        || read.length != header.messageLength())
+                && !seam.responseFieldsUnchecked()) {
             return refusals.reject(connection, pathId, header, NackCode.INVALID_REQUEST, null, 0);
         }
         InboundData.place(

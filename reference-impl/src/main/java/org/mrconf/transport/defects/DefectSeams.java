@@ -171,6 +171,7 @@ public final class DefectSeams {
                     Defect.UNKNOWN_KEY_NACKED_AS_BOUNDS,
                     org.mrconf.transport.defects.completion.UnknownKeyNackedAsBounds::new)
             .put(Defect.IGNORE_REMOTE_READ_FLAG, org.mrconf.transport.defects.completion.IgnoreRemoteReadFlag::new)
+            .put(Defect.RESPONSE_FIELDS_UNCHECKED, org.mrconf.transport.defects.completion.ResponseFieldsUnchecked::new)
             .put(
                     Defect.BOUNDS_CHECKED_BEFORE_ACCESS,
                     org.mrconf.transport.defects.completion.BoundsCheckedBeforeAccess::new)

@@ -61,6 +61,58 @@ class InvalidFieldsCase {
 
     @Test
     @Kind(Kind.Purpose.INVALID)
+    @DisplayName("a READ_RESPONSE whose MSN or message length differ from the READ its sink handle names is NACKed"
+            + " INVALID_REQUEST and places nothing; a true response then completes the READ")
+    @Verifies("5.6.5")
+    void readResponseDisagreeingWithItsReadIsRefused(final Testbed testbed) throws Exception {
+        org.mrconf.cases.TesterMessages.requireProfile(testbed, Profile.READ);
+        final int length = 64;
+        final long sink = Testbed.BASE + 0x6000;
+        testbed.control().writeRegion(testbed.key(), sink, new byte[length]);
+        final DataPacket request = DutTraffic.postReadAndAcknowledgeItsRequest(
+                testbed,
+                new org.mrconf.dut.WorkRequest(Testbed.DUT_CONNECTION, 0, 93, testbed.key(), sink, length),
+                DutTraffic.REMOTE_ADDRESS,
+                DutTraffic.REMOTE_KEY);
+        final byte[] data = Testbed.randomBytes(length, 76);
+        final int path = request.header().pathId();
+        final var connection = testbed.connection();
+        // Each disagrees with the READ in one field only; its sink handle names the READ, which is in progress.
+        final java.util.List<java.util.function.UnaryOperator<PacketBuilder>> wrong = java.util.List.of(
+                b -> b.msn(Psn.add(request.messageSequenceNumber(), 1)), b -> b.messageLength(length + 1L));
+        final String[] what = {"its MSN", "its message length"};
+        for (int i = 0; i < wrong.size(); i++) {
+            final Map<String, Long> before = testbed.counters();
+            final int mark = testbed.peer().mark();
+            final var segment = connection.sendNew(
+                    wrong.get(i)
+                            .apply(CaseSteps.readResponseTo(connection, request, data, length, 0, path)
+                                    .ackRequest()),
+                    path);
+            final NackPacket nack = awaitNack(testbed, mark);
+            assertThat(nack.code())
+                    .as(
+                            "Table 5-13: a READ_RESPONSE whose %s differs from its READ's is NACKed INVALID_REQUEST",
+                            what[i])
+                    .isEqualTo(NackCode.INVALID_REQUEST);
+            assertThat(nack.header().psn()).isEqualTo(segment.psn());
+            assertThat(testbed.grew(before, DutCounters.REJECT_INVALID_REQUEST)).isEqualTo(1);
+            assertThat(testbed.control().readRegion(testbed.key(), sink, length))
+                    .as("5.6.5: the refused READ_RESPONSE (%s) places nothing", what[i])
+                    .containsOnly(0);
+        }
+        connection.sendNew(
+                CaseSteps.readResponseTo(connection, request, data, length, 0, path)
+                        .ackRequest(),
+                path);
+        assertThat(testbed.awaitCompletion(93).status())
+                .as("the READ completes from the response that agrees with it")
+                .isEqualTo(org.mrconf.dut.CompletionStatus.SUCCESS);
+        assertThat(testbed.control().readRegion(testbed.key(), sink, length)).isEqualTo(data);
+    }
+
+    @Test
+    @Kind(Kind.Purpose.INVALID)
     @DisplayName("a READ_REQUEST whose payload length is not 0 is dropped silently and counted as an invalid field")
     @Verifies("5.6.5")
     @Verifies("5.2.5")
