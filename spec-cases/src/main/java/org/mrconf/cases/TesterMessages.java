@@ -150,6 +150,13 @@ public final class TesterMessages {
         return nack;
     }
 
+    /** The payload bytes data {@code packets} carry together: how much of a message they sent. */
+    public static long payloadBytes(final List<ReceivedPacket> packets) {
+        return packets.stream()
+                .mapToLong(p -> p.data().orElseThrow().payloadLength())
+                .sum();
+    }
+
     /** How long the DUT must send no new matching packet for {@link #awaitStalled} to deem it stopped. */
     public static final java.time.Duration STALL = java.time.Duration.ofMillis(25);
 

@@ -141,8 +141,11 @@ class NackedWorkRequestCase {
             final org.mrconf.peer.PeerConnection connection = testbed.connection();
             final int payload = connection.maxPayload(Opcode.READ_RESPONSE);
             // Longer than a path may have outstanding (256 PSNs, clause 6.1.3), so part of the response is unsent while
-            // the tester acknowledges nothing; capped at the testbed's region.
-            final int length = (int) Math.min(Testbed.REGION, (long) (256 + 8) * payload);
+            // the tester acknowledges nothing, whatever windows the device declares; from a region of its own, as long.
+            final int length = (256 + 8) * payload;
+            final long address = Testbed.BASE + 8L * Testbed.REGION;
+            final long source = testbed.control()
+                    .registerRegion(address, length, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.REMOTE_READ));
             final long readMsn = connection.nextMsn(0);
             final PacketMatcher response = PacketMatcher.expect()
                     .data()
@@ -151,16 +154,15 @@ class NackedWorkRequestCase {
                     .msn(readMsn)
                     .firstTransmission();
             final int mark = testbed.peer().mark();
-            connection.readRequest(0, Testbed.BASE, testbed.key(), length, 0x5EEE, 0);
-            final DataPacket named =
-                    testbed.peer().await(mark, response, Testbed.WAIT).data().orElseThrow();
-            // Nothing is acknowledged, so the DUT stops once its window is full: wait until it has been quiet.
-            testbed.peer().recorder().awaitQuiet(testbed.quiet(), Testbed.WAIT);
+            connection.readRequest(0, address, source, length, 0x5EEE, 0);
+            // Nothing is acknowledged, so the DUT stops once its windows are full.
             final java.util.List<org.mrconf.peer.ReceivedPacket> before =
-                    testbed.peer().recorder().matching(mark, response);
-            final long sentBytes = before.stream()
-                    .mapToLong(p -> p.data().orElseThrow().payloadLength())
-                    .sum();
+                    org.mrconf.cases.TesterMessages.awaitStalled(testbed, mark, response);
+            assertThat(before)
+                    .as("9.1.7 set-up: the DUT answers the %d-byte READ within %s", length, Testbed.WAIT)
+                    .isNotEmpty();
+            final DataPacket named = before.get(0).data().orElseThrow();
+            final long sentBytes = org.mrconf.cases.TesterMessages.payloadBytes(before);
             if (sentBytes >= length) {
                 throw org.mrconf.cases.Inconclusive.because("the DUT sent all " + before.size() + " packets of a "
                         + length + "-byte READ_RESPONSE before any ACK, so no packet of it was left to withhold; a"
@@ -187,11 +189,7 @@ class NackedWorkRequestCase {
                 sentBefore.add(packet.data().orElseThrow().header().psn());
             }
             final java.util.List<org.mrconf.peer.ReceivedPacket> after = new java.util.ArrayList<>();
-            final long quietUntil =
-                    System.nanoTime() + testbed.quiet().multipliedBy(2).toNanos();
-            while (System.nanoTime() - quietUntil < 0) {
-                Thread.sleep(10);
-            }
+            Thread.sleep(testbed.quiet().multipliedBy(2).toMillis());
             for (final org.mrconf.peer.ReceivedPacket packet :
                     testbed.peer().recorder().matching(acknowledged, response)) {
                 if (!sentBefore.contains(packet.data().orElseThrow().header().psn())) {

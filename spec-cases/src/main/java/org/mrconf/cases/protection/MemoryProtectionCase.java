@@ -435,7 +435,7 @@ class MemoryProtectionCase {
                         "11.1.4 set-up: the DUT sends the first packets of the posted %d-byte WRITE within %s",
                         length, Testbed.WAIT)
                 .isNotEmpty();
-        final long sentBytes = payloadBytes(before);
+        final long sentBytes = TesterMessages.payloadBytes(before);
         if (sentBytes >= length) {
             throw org.mrconf.cases.Inconclusive.because("the DUT sent the whole " + length
                     + "-byte message before any ACK, so no part of it was queued when the region was invalidated (a"
@@ -524,7 +524,7 @@ class MemoryProtectionCase {
             assertThat(before)
                     .as("11.1.4 set-up: the DUT answers the %d-byte READ within %s", length, Testbed.WAIT)
                     .isNotEmpty();
-            final long sentBytes = payloadBytes(before);
+            final long sentBytes = TesterMessages.payloadBytes(before);
             if (sentBytes >= length) {
                 throw org.mrconf.cases.Inconclusive.because("the DUT sent the whole " + length
                         + "-byte READ_RESPONSE before any ACK, so none of it was unsent when the region was"
@@ -561,13 +561,6 @@ class MemoryProtectionCase {
                             sentBytes, length)
                     .isEmpty();
         }
-    }
-
-    /** The payload bytes {@code packets} carry together: how much of a message they sent. */
-    private static long payloadBytes(final List<org.mrconf.peer.ReceivedPacket> packets) {
-        return packets.stream()
-                .mapToLong(p -> p.data().orElseThrow().payloadLength())
-                .sum();
     }
 
     /** How long after an invalidation a paced device's packet sent just before it may still arrive. */
