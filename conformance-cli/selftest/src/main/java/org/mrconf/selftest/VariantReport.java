@@ -72,10 +72,7 @@ public final class VariantReport {
                     .append(" | ")
                     .append(cell(outcome.blocking()))
                     .append(" | ")
-                    .append(cell(outcome.blockedOnce().stream()
-                            .filter(first -> outcome.blocking().stream()
-                                    .noneMatch(r -> r.caseId().equals(first.caseId())))
-                            .toList()))
+                    .append(cell(outcome.decidedOnRerun()))
                     .append(" | ")
                     .append(String.format(java.util.Locale.ROOT, "%.1f", outcome.durationNs() / 1e9))
                     .append(" |\n");
@@ -98,32 +95,32 @@ public final class VariantReport {
     private static void blockedMessages(final StringBuilder md, final List<VariantSelfTest.VariantOutcome> outcomes) {
         final StringBuilder lines = new StringBuilder();
         for (final VariantSelfTest.VariantOutcome outcome : outcomes) {
-            final java.util.Set<String> blocking = new java.util.HashSet<>();
-            outcome.blocking().forEach(r -> blocking.add(r.caseId()));
-            final List<CaseResult> quoted = new java.util.ArrayList<>(outcome.blocking());
-            outcome.blockedOnce().stream()
-                    .filter(r -> !blocking.contains(r.caseId()))
-                    .forEach(quoted::add);
-            for (final CaseResult result : quoted) {
-                final String message =
-                        result.message() == null ? "" : result.message().strip();
-                lines.append("- `")
-                        .append(outcome.variant().label())
-                        .append("`, ")
-                        .append(result.caseId())
-                        .append(' ')
-                        .append(result.verdict())
-                        .append(blocking.contains(result.caseId()) ? " (blocking)" : " (then decided)")
-                        .append(": ")
-                        .append((message.length() > MESSAGE_CHARS
-                                        ? message.substring(0, MESSAGE_CHARS) + " ..."
-                                        : message)
-                                .replaceAll("\\s+", " "))
-                        .append('\n');
-            }
+            quote(lines, outcome, outcome.blocking(), " (blocking)");
+            quote(lines, outcome, outcome.decidedOnRerun(), " (then decided)");
         }
         if (lines.length() > 0) {
             md.append("\n## What the blocked verdicts said\n\n").append(lines);
+        }
+    }
+
+    private static void quote(
+            final StringBuilder lines,
+            final VariantSelfTest.VariantOutcome outcome,
+            final List<CaseResult> results,
+            final String how) {
+        for (final CaseResult result : results) {
+            final String message = result.message().strip();
+            lines.append("- `")
+                    .append(outcome.variant().label())
+                    .append("`, ")
+                    .append(result.caseId())
+                    .append(' ')
+                    .append(result.verdict())
+                    .append(how)
+                    .append(": ")
+                    .append((message.length() > MESSAGE_CHARS ? message.substring(0, MESSAGE_CHARS) + " ..." : message)
+                            .replaceAll("\\s+", " "))
+                    .append('\n');
         }
     }
 

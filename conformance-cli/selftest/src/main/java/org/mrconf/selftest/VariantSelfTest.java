@@ -149,6 +149,14 @@ public final class VariantSelfTest {
             return results.stream().filter(VariantSelfTest::blocks).toList();
         }
 
+        /** The first results of the cases that blocked once and were decided on their rerun (no longer blocking). */
+        public List<CaseResult> decidedOnRerun() {
+            final List<CaseResult> blocking = blocking();
+            return blockedOnce.stream()
+                    .filter(first -> blocking.stream().noneMatch(r -> r.caseId().equals(first.caseId())))
+                    .toList();
+        }
+
         /** Whether every case the variant bears on let it through (no blocking result). */
         public boolean passed() {
             return blocking().isEmpty();

@@ -94,7 +94,7 @@ class RttSmoothingCase {
         final long minNs = timers.minRto().toNanos();
         final long maxNs = timers.maxRto().toNanos();
         final long toleranceNs = timers.tolerance().toNanos();
-        final RtoBounds exact = new RtoBounds(RtoBounds.exact(ages), RtoBounds.exact(ages)).clamped(minNs, maxNs);
+        final RtoBounds exact = RtoBounds.after(ages, ages).clamped(minNs, maxNs);
         final double unsmoothed = Math.max(minNs, Math.min(maxNs, 3.0 * ages[ages.length - 1]));
         if (Math.abs(unsmoothed - exact.lowestNs()) <= 2 * toleranceNs) {
             throw Inconclusive.because(String.format(
