@@ -51,6 +51,7 @@ final class DutLoop implements Runnable {
     private static final long LATE_WAKEUP_NS = 1_000_000;
 
     private static final long MAX_PARK_NS = 100_000;
+    private static final long NO_WAKE_REQUEST = Long.MIN_VALUE;
     private static final int LOGGED_ERRORS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(DutLoop.class);
 
@@ -73,6 +74,13 @@ final class DutLoop implements Runnable {
     private long outOfMemoryErrors;
     private volatile boolean running = true;
     private volatile boolean sleeping;
+    /**
+     * When another thread first asked the sleeping loop to wake, or {@link #NO_WAKE_REQUEST}: how long the loop then
+     * took to run is the host's lateness, as an oversleep is ({@link OversleepMeter#wakeRequested}).
+     */
+    private final java.util.concurrent.atomic.AtomicLong wakeRequestNs =
+            new java.util.concurrent.atomic.AtomicLong(NO_WAKE_REQUEST);
+
     private volatile Thread thread;
     private boolean wakeupRequested;
     /** How late each wake-up came, past what the loop asked for. */
@@ -139,6 +147,7 @@ final class DutLoop implements Runnable {
     /** Wakes the loop if it sleeps; any thread. */
     void wake() {
         if (sleeping) {
+            wakeRequestNs.compareAndSet(NO_WAKE_REQUEST, clock.nanoTime());
             selector.wakeup();
             final Thread t = thread;
             if (t != null) {
@@ -212,6 +221,10 @@ final class DutLoop implements Runnable {
 
     private void runRound() throws IOException {
         final long startNs = clock.nanoTime();
+        final long requestNs = wakeRequestNs.getAndSet(NO_WAKE_REQUEST);
+        if (requestNs != NO_WAKE_REQUEST) {
+            oversleep.wakeRequested(requestNs);
+        }
         final long lateNs = oversleep.woke(startNs);
         if (lateNs >= LATE_WAKEUP_NS) {
             lateWakeups.wokeLate(startNs, lateNs);
@@ -253,6 +266,8 @@ final class DutLoop implements Runnable {
             selector.selectedKeys().clear();
             return;
         }
+        wakeRequestNs.set(
+                NO_WAKE_REQUEST); // a request seen while the loop was still awake is no lateness of this sleep
         sleeping = true;
         try {
             if (!control.isEmpty() || network.hasPending() || !running) {

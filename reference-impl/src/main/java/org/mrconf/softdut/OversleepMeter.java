@@ -5,6 +5,8 @@ package org.mrconf.softdut;
  * loop sleeps until its next deadline, or not at all when that deadline has already passed; only the time it slept
  * past what it asked for counts. A deadline already behind when the loop went to sleep is the device's own lateness
  * (a timer it armed in the past, as a defect may), never the host's: it is measured from the moment the loop slept.
+ * A wake-up asked for from outside (a packet or a control request arrived) counts the same way, from the moment it was
+ * asked: the loop had nothing to do but run, so the time it took to get the CPU was the host's.
  */
 final class OversleepMeter {
     /** What the loop's sleep can resolve (a selector's millisecond): oversleeping by less is not lateness. */
@@ -25,6 +27,16 @@ final class OversleepMeter {
     /** The loop goes to sleep with no deadline (until work arrives): no wake-up of it is late. */
     void sleepingWithoutDeadline() {
         askedNs = Long.MAX_VALUE;
+    }
+
+    /**
+     * Another thread asked the sleeping loop to wake at {@code requestNs} (work arrived): the loop should have woken
+     * then, if that is sooner than its own deadline. Loop thread only, once it runs again, before {@link #woke}.
+     */
+    void wakeRequested(final long requestNs) {
+        if (askedNs == Long.MAX_VALUE || requestNs - askedNs < 0) {
+            askedNs = requestNs;
+        }
     }
 
     /**

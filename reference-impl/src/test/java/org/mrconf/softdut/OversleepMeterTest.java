@@ -36,4 +36,19 @@ class OversleepMeterTest {
         meter.sleepingWithoutDeadline();
         assertThat(meter.woke(900 * MS)).isZero();
     }
+
+    @Test
+    void shouldCountAWakeUpAskedForFromOutsideFromTheMomentItWasAsked() {
+        // Asleep until 100 ms; a packet arrives at 40 ms and the loop runs at 52 ms: the host held it 11 ms past
+        // the resolution. A request after the deadline changes nothing.
+        meter.sleeping(100 * MS, 30 * MS);
+        meter.wakeRequested(40 * MS);
+        assertThat(meter.woke(52 * MS)).isEqualTo(11 * MS);
+        meter.sleeping(100 * MS, 30 * MS);
+        meter.wakeRequested(120 * MS);
+        assertThat(meter.woke(110 * MS)).isEqualTo(9 * MS);
+        meter.sleepingWithoutDeadline();
+        meter.wakeRequested(200 * MS);
+        assertThat(meter.woke(200 * MS + MS / 2)).as("woken at once").isZero();
+    }
 }
