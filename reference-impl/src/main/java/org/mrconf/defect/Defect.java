@@ -545,6 +545,14 @@ public enum Defect {
      */
     REORDER_TIME_FROM_SEND(breaks("6.3.3")),
 
+    /**
+     * Holds a gap for the declared reorder count but never lets the declared reorder time run out (clause 6.3.3: the
+     * PSN is lost as soon as either condition holds), so a gap with fewer later PSNs reported than declared waits for
+     * the retransmission timer. Caught by {@code ReorderToleranceCase.gapIsLostOnceTheDeclaredTimePasses} against the
+     * reference's reorder configuration.
+     */
+    REORDER_TIME_NEVER_PASSES(breaks("6.3.3")),
+
     /** Leaves the path's congestion window as it was on a retransmission timeout, so new PSNs go on sending into a path that just lost everything. Caught by {@code TimeoutWindowCase}. */
     TIMEOUT_KEEPS_WINDOW(breaks("10.1.3")),
 

@@ -87,7 +87,8 @@ public final class DefectSeams {
                     Defect.TAIL_PROBE_RESENT_ON_OLD_ENTROPY,
                     org.mrconf.transport.defects.sender.TailProbeResentOnOldEntropy::new)
             .put(Defect.REORDER_TOLERANCE_IGNORED, org.mrconf.transport.defects.sender.ReorderToleranceIgnored::new)
-            .put(Defect.REORDER_TIME_FROM_SEND, org.mrconf.transport.defects.sender.ReorderTimeFromSend::new);
+            .put(Defect.REORDER_TIME_FROM_SEND, org.mrconf.transport.defects.sender.ReorderTimeFromSend::new)
+            .put(Defect.REORDER_TIME_NEVER_PASSES, org.mrconf.transport.defects.sender.ReorderTimeNeverPasses::new);
 
     /** The defects at {@link ConnectionSeam}: a connection's own state and its peers. */
     private static final Table<ConnectionSeam> CONNECTION = new Table<>(ConnectionSeam.CORRECT)
