@@ -125,10 +125,12 @@ class GapResendCase {
             final long echo = (onPath.get(0).transmitTimestamp() - AGE.toNanos()) & 0xFFFF_FFFFL;
             final var before = testbed.counters();
             final int gapMark = testbed.peer().mark();
-            final long ackSentNs = testbed.peer().link().nowNs();
             testbed.peer()
                     .send(ack(0, missingPsn, echo)
                             .sackBits(bits.stream().mapToInt(Integer::intValue).toArray()));
+            // Read once the ACK has left, never before: the bound below is an upper one, and the tester's own thread
+            // may be held back while it builds the ACK (a loaded host), which is no lateness of the DUT's.
+            final long ackSentNs = testbed.peer().link().nowNs();
 
             // No timeout of the path can come before this, after the ACK that restarted its timer.
             final long boundNs = floorNs - toleranceNs;

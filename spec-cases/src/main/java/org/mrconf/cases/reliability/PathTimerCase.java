@@ -158,6 +158,9 @@ class PathTimerCase {
         // Half the floor after each odd path's first PSN, acknowledge that PSN alone: the timer restarts there. The
         // earliest expiry a conforming device may have is a full floor after it, so the tester does not race it.
         final long[] restartedAtNs = new long[paths];
+        // When each of those ACKs had surely left: the tester's thread may be held back between reading the clock and
+        // sending (a loaded host), so the restart is judged from before the send and its lateness from after it.
+        final long[] ackLeftNs = new long[paths];
         for (int p = 1; p < paths; p += 2) {
             if (byPath.get(p).size() < 2) {
                 continue; // one PSN only: acknowledging it would stop the timer, not restart it
@@ -171,6 +174,7 @@ class PathTimerCase {
             final long echo = (data.transmitTimestamp() - AGE.toNanos()) & 0xFFFF_FFFFL;
             restartedAtNs[p] = testbed.peer().link().nowNs();
             testbed.peer().send(CaseSteps.ack(p, Psn.add(data.header().psn(), 1), echo));
+            ackLeftNs[p] = testbed.peer().link().nowNs();
         }
         final List<ReceivedPacket> newest = new ArrayList<>();
         for (int p = 0; p < paths; p++) {
@@ -210,7 +214,7 @@ class PathTimerCase {
             final long earliest = restarted ? byTester : Math.max(byTester, byDut);
             if (restarted
                     && earliest < lowest
-                    && restartedAtNs[p] - first.receivedNs() > floorNs - toleranceNs - floorNs / 4) {
+                    && ackLeftNs[p] - first.receivedNs() > floorNs - toleranceNs - floorNs / 4) {
                 // The tester was held back past half the floor: its ACK left so near the first PSN's own expiry that
                 // the resend may be that expiry, which the ACK came too late to restart.
                 throw Inconclusive.because(String.format(
@@ -218,7 +222,7 @@ class PathTimerCase {
                                 + " the earliest expiry of the PSN's own timer (%d ms less the tolerance) that the resend"
                                 + " %d us after the ACK may be that expiry; re-run on an idle host",
                         what,
-                        (restartedAtNs[p] - first.receivedNs()) / 1_000_000,
+                        (ackLeftNs[p] - first.receivedNs()) / 1_000_000,
                         floorNs / 2_000_000,
                         floorNs / 1_000_000,
                         byTester / 1000));
