@@ -870,6 +870,14 @@ public enum Defect {
     STALE_NACK_FAILS_STREAM_HEAD(breaks("5.6.5")),
 
     /**
+     * Counts a PSN_OUT_OF_WINDOW NACK whose PSN was sent and is no longer outstanding under {@code rx_invalid_field},
+     * as if the PSN had never been sent, where Table 5-13 counts it stale (found by the JaCoCo list of transport code
+     * no case ran: the stale branch of a RETRANSMIT NACK). Caught by {@code
+     * LateAnswersCase.lateNackOfAFinishedMessageChangesNothing}.
+     */
+    STALE_RETRANSMIT_NACK_COUNTED_INVALID(breaks("5.6.5")),
+
+    /**
      * Takes a NACK whose PSN an ACK has already acknowledged as stale even while the message is unfinished (its other
      * PSNs unacknowledged), so the message completes SUCCESS once ACKs cover the rest; clause 9.1.7 fails it whether
      * the NACK's PSN is outstanding or was acknowledged by an ACK that overtook the NACK. Caught by

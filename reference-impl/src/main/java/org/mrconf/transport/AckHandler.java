@@ -270,7 +270,9 @@ final class AckHandler {
                 } else if (outstanding) {
                     path.markWaitingForWindow(psn); // once an ACK moves the window, or on the timer (9.1.11)
                 } else {
-                    state.counters.increment(Counter.RX_STALE); // Table 5-13: names nothing outstanding
+                    // Table 5-13: names nothing outstanding (the defect: lumped with PSNs never sent)
+                    state.counters.increment(
+                            seam.staleRetransmitNackCountedInvalid() ? Counter.RX_INVALID_FIELD : Counter.RX_STALE);
                 }
             }
             case RETRY_LATER -> {

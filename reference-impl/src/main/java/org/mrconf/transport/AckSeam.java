@@ -41,6 +41,15 @@ public interface AckSeam {
     }
 
     /**
+     * Whether the endpoint does this (the spec: no): counts a PSN_OUT_OF_WINDOW NACK whose PSN was sent and is no
+     * longer outstanding under {@code rx_invalid_field}, as if its PSN had never been sent, where Table 5-13 counts it
+     * stale ({@code rx_stale}).
+     */
+    default boolean staleRetransmitNackCountedInvalid() {
+        return false;
+    }
+
+    /**
      * Whether the endpoint does this (the spec: no): takes a NACK whose PSN an ACK has already acknowledged as stale
      * even while the message that PSN carried is unfinished, where clause 9.1.7 fails that message (the NACK was
      * overtaken by the ACK, not late).
@@ -342,6 +351,11 @@ public interface AckSeam {
         @Override
         public boolean staleNackFailsStreamHead() {
             return next.staleNackFailsStreamHead();
+        }
+
+        @Override
+        public boolean staleRetransmitNackCountedInvalid() {
+            return next.staleRetransmitNackCountedInvalid();
         }
 
         @Override

@@ -221,6 +221,9 @@ public final class DefectSeams {
             .put(Defect.RECEIVES_KEPT_AFTER_FAILURE, org.mrconf.transport.defects.ack.ReceivesKeptAfterFailure::new)
             .put(Defect.NACK_FIELDS_UNCHECKED, org.mrconf.transport.defects.ack.NackFieldsUnchecked::new)
             .put(Defect.STALE_NACK_FAILS_STREAM_HEAD, org.mrconf.transport.defects.ack.StaleNackFailsStreamHead::new)
+            .put(
+                    Defect.STALE_RETRANSMIT_NACK_COUNTED_INVALID,
+                    org.mrconf.transport.defects.ack.StaleRetransmitNackCountedInvalid::new)
             .put(Defect.OVERTAKEN_NACK_IGNORED, org.mrconf.transport.defects.ack.OvertakenNackIgnored::new)
             .put(Defect.FAILED_RESPONSE_SENT_ON, org.mrconf.transport.defects.ack.FailedResponseSentOn::new)
             .put(Defect.REORDERED_ACK_COUNTED_INVALID, org.mrconf.transport.defects.ack.ReorderedAckCountedInvalid::new)

@@ -87,9 +87,11 @@ class LateAnswersCase {
 
         final Map<String, Long> before = testbed.counters();
         // Its stream and MSN are those of the finished WRITE, not of WRITE 412 on the same stream.
+        // One for each sender action of Table 5-10: fail the message, retry later, retransmit.
         final List<PacketBuilder> stale = List.of(
                 nackOf(old, NackCode.REMOTE_ACCESS),
-                nackOf(old, NackCode.RECEIVER_NOT_READY).retryAfter(1));
+                nackOf(old, NackCode.RECEIVER_NOT_READY).retryAfter(1),
+                nackOf(old, NackCode.PSN_OUT_OF_WINDOW));
         // A PSN past anything sent on the path, with the stream and MSN of WRITE 412: a PSN never sent.
         final long neverSent = Psn.add(next.header().psn(), 1000);
         final PacketBuilder unsent =
