@@ -79,7 +79,6 @@ public final class Trial {
     private final Path scratch;
     private final int mtu;
     private final boolean ipv6;
-    private final List<String> profiles;
     private int serial;
 
     Trial(final DeviceUnderTest device, final ClauseCatalogue catalogue, final Path scratch) {
@@ -88,7 +87,6 @@ public final class Trial {
         this.scratch = scratch;
         this.mtu = device.profile().parameters().mtu();
         this.ipv6 = device.link().testerAddress() instanceof Inet6Address;
-        this.profiles = List.of("core");
     }
 
     int segment() {
@@ -99,8 +97,11 @@ public final class Trial {
         return Stimulus.of(program, mtu, ipv6);
     }
 
-    List<String> profiles() {
-        return profiles;
+    /** The profiles a device must claim for the vector of {@code stimulus} to apply: core, and read with a READ. */
+    static List<String> profiles(final Stimulus stimulus) {
+        return stimulus.program.messages().stream().anyMatch(m -> m.op() == Program.Op.READ)
+                ? List.of("core", "read")
+                : List.of("core");
     }
 
     String specVersion() {
@@ -119,7 +120,7 @@ public final class Trial {
                 "explore trial of seed " + program.seed(),
                 stimulus,
                 catalogue.specVersion(),
-                profiles);
+                profiles(stimulus));
         final VectorCorpus corpus = VectorCorpus.discover(root, catalogue);
         if (!corpus.problems().isEmpty() || corpus.vectors().size() != 1) {
             throw new IllegalStateException("explore wrote a vector the reader refuses: " + corpus.problems());
@@ -183,7 +184,10 @@ public final class Trial {
             return named.group(1); // a step's check names its clause, e.g. "steps[9].check: 6.4.1: ..."
         }
         if (stimulus.program.deviceSends()) {
-            return "5.2.1";
+            if (what.contains("not to have completed yet") || what.contains("region " + Stimulus.SOURCE)) {
+                return "7.4.2"; // a READ completed with a byte missing, or its sink does not hold the bytes answered
+            }
+            return what.contains("READ_REQUEST") ? "5.2.5" : "5.2.1";
         }
         if (what.contains(Stimulus.LOCKED)) {
             return "11.1.2";
@@ -202,7 +206,35 @@ public final class Trial {
                     .findFirst()
                     .orElse("9.1.1");
         }
-        return "7.1.1";
+        return readClause(stimulus, what).orElse("7.1.1");
+    }
+
+    /**
+     * The clause of a failure of the device's answer to the tester's READs, by the failure's own words (not those of
+     * the packets it quotes): more READ_RESPONSEs than the accepted READs need (a refused READ answered, else one
+     * answered twice, 7.4.3), a READ not answered whole or with other bytes (7.4.1), a READ_RESPONSE naming another
+     * READ (5.2.6), a READ_RESPONSE not filled at the MTU (4.1.9).
+     */
+    private static Optional<String> readClause(final Stimulus stimulus, final String what) {
+        if (what.matches("(?s).*expected at most \\d+ READ_RESPONSE from.*")) {
+            return Optional.of(stimulus.refusals.stream()
+                    .filter(r -> stimulus.program.messages().get(r.message()).op() == Program.Op.READ)
+                    .map(r -> r.fault().clause())
+                    .findFirst()
+                    .orElse("7.4.3"));
+        }
+        if (what.matches("(?s).*(expected at least \\d+ READ_RESPONSE from|whole READ_RESPONSE message"
+                + "|READ_RESPONSE on stream \\d+: expected (the )?message bytes).*")) {
+            return Optional.of("7.4.1");
+        }
+        if (what.matches("(?s).*READ_RESPONSE on stream \\d+, PSN \\d+ on path \\d+: (sink handle|MSN|message length):"
+                + " expected.*")) {
+            return Optional.of("5.2.6");
+        }
+        if (what.matches("(?s).*READ_RESPONSE on stream \\d+, PSN \\d+ on path \\d+: (carries|its IP datagram).*")) {
+            return Optional.of("4.1.9");
+        }
+        return Optional.empty();
     }
 
     private static final java.util.regex.Pattern NAMED_CLAUSE =
@@ -355,6 +387,13 @@ public final class Trial {
 
     private static String clauseOfByte(final Stimulus stimulus, final int index) {
         if (stimulus.program.deviceSends()) {
+            for (final Stimulus.Chunk chunk : stimulus.chunks) {
+                if (index >= chunk.offset()
+                        && index < chunk.offset() + chunk.length()
+                        && stimulus.program.messages().get(chunk.message()).op() == Program.Op.READ) {
+                    return "7.4.2"; // a READ's sink: the bytes the tester answered with, placed at their offsets
+                }
+            }
             return "7.1.1"; // the source region: nothing the tester sends may change it
         }
         for (final Stimulus.Chunk chunk : stimulus.chunks) {
@@ -362,6 +401,9 @@ public final class Trial {
                 final Program.Message message = stimulus.program.messages().get(chunk.message());
                 if (message.refused()) {
                     return message.fault().clause();
+                }
+                if (message.op() == Program.Op.READ) {
+                    return "7.4.1"; // a stretch only READs read: nothing may change it
                 }
                 return message.op() == Program.Op.SEND ? "7.3.1" : "7.2.1";
             }
