@@ -1026,8 +1026,9 @@ final class Stimulus {
         target.put("name", TARGET).put("length", regionLength);
         target.putArray("access").add("LOCAL_WRITE").add("REMOTE_WRITE").add("REMOTE_READ");
         target.put("fill", 0);
-        if (!reads.isEmpty()) {
-            // The stretches the READs read hold their bytes from the start; no message writes them.
+        if (readEnd() > 0) {
+            // The stretches the READs read hold their bytes from the start; no message writes them (an empty READ
+            // reads none).
             target.put("hex", HexFormat.of().formatHex(Arrays.copyOf(initial, readEnd())));
         }
         final boolean locked = refuses(Program.Fault.NO_WRITE_ACCESS)
