@@ -147,11 +147,12 @@ public final class Trial {
         } catch (final org.mrconf.pcap.CaptureFileException e) {
             throw new IOException(e.getMessage(), e);
         }
-        final List<Finding> state = judgeState(stimulus, control);
+        final List<Finding> state = new ArrayList<>(judgeState(stimulus, control));
         int deviceSent = 0;
         if (!peers.isEmpty()) {
             final TesterPeer peer = peers.get(peers.size() - 1);
             deviceSent = peer.recorder().all().size();
+            state.addAll(judgeReadAnswers(stimulus, peer.recorder().all()));
             findings.addAll(judgePackets(peer, root.resolve("capture.pcap")));
         }
         findings.addAll(state);
@@ -380,6 +381,83 @@ public final class Trial {
                     break;
                 }
                 last = order;
+            }
+        }
+        return findings;
+    }
+
+    /**
+     * When the tester sends READs: how many READ_RESPONSE PSNs the device sent for each (the READ's stream and MSN),
+     * against the number the READ needs at the device's MTU (clause 4.1.9; a resend repeats its PSN). More for a READ
+     * whose READ_REQUEST arrived twice is a READ executed again (7.4.3); more otherwise, an answer that is not exactly
+     * the READ's bytes (7.4.1); any for a refused READ, a READ not refused as its fault's clause requires; any for a
+     * stream and MSN no READ_REQUEST carried, a READ_RESPONSE that does not name its READ (5.2.6). Fewer is left to
+     * replay, which waits for the whole answer.
+     */
+    static List<Finding> judgeReadAnswers(final Stimulus stimulus, final List<ReceivedPacket> received) {
+        if (stimulus.program.deviceSends()) {
+            return List.of();
+        }
+        final Map<String, java.util.Set<String>> psns = new java.util.HashMap<>();
+        for (final ReceivedPacket packet : received) {
+            packet.data()
+                    .filter(d -> d.opcode() == org.mrconf.wire.Opcode.READ_RESPONSE
+                            && d.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                    .ifPresent(d -> psns.computeIfAbsent(
+                                    d.streamId() + "/" + d.messageSequenceNumber(), k -> new java.util.HashSet<>())
+                            .add(d.header().pathId() + "/" + d.header().psn()));
+        }
+        final List<Finding> findings = new ArrayList<>();
+        for (final Stimulus.Read read : stimulus.reads) {
+            final int sent = psns.getOrDefault(read.stream() + "/" + read.msn(), java.util.Set.of())
+                    .size();
+            if (sent > read.packets()) {
+                final long arrivals = stimulus.frames.stream()
+                        .filter(f -> f.message() == read.message() && f.intact())
+                        .count();
+                findings.add(new Finding(
+                        arrivals > 1 ? "7.4.3" : "7.4.1",
+                        String.format(
+                                "the READ of message %d (stream %d, MSN %d, %d bytes), whose READ_REQUEST arrived %d"
+                                        + " time(s), was answered with %d READ_RESPONSE PSNs, where %d carry it at"
+                                        + " the MTU",
+                                read.message(),
+                                read.stream(),
+                                read.msn(),
+                                stimulus.program.messages().get(read.message()).length(),
+                                arrivals,
+                                sent,
+                                read.packets()),
+                        "state"));
+            }
+        }
+        final java.util.Set<String> named = new java.util.HashSet<>();
+        stimulus.reads.forEach(r -> named.add(r.stream() + "/" + r.msn()));
+        stimulus.refusals.forEach(r -> named.add(r.stream() + "/" + r.msn()));
+        psns.keySet().stream()
+                .filter(key -> !named.contains(key))
+                .sorted()
+                .findFirst()
+                .ifPresent(key -> findings.add(new Finding(
+                        "5.2.6",
+                        "READ_RESPONSEs named stream/MSN " + key + ", which no READ_REQUEST of the tester carried",
+                        "state")));
+        for (final Stimulus.Refusal refusal : stimulus.refusals) {
+            final int sent = psns.getOrDefault(refusal.stream() + "/" + refusal.msn(), java.util.Set.of())
+                    .size();
+            if (stimulus.program.messages().get(refusal.message()).op() == Program.Op.READ && sent > 0) {
+                findings.add(new Finding(
+                        refusal.fault().clause(),
+                        String.format(
+                                "the READ of message %d (stream %d, MSN %d), which must be refused %s (%s), was"
+                                        + " answered with %d READ_RESPONSE(s)",
+                                refusal.message(),
+                                refusal.stream(),
+                                refusal.msn(),
+                                refusal.fault().nackCode(),
+                                refusal.fault(),
+                                sent),
+                        "state"));
             }
         }
         return findings;
