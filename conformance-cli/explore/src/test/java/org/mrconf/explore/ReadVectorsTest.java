@@ -13,7 +13,7 @@ import org.mrconf.replay.TestVector;
 import org.mrconf.replay.VectorCorpus;
 
 /**
- * The vectors of programs with READs, drawn for a device that claims every profile (the reference), are valid vectors:
+ * The shrinker drops and shortens READs as any message. The vectors of programs with READs, drawn for a device that claims every profile (the reference), are valid vectors:
  * the reader and the JSON Schema accept each. Seeds 1 to 120, and 512, whose only READ is an empty one
  * at offset 0 (its vector once had an empty set-up hex, which the reader refuses). No device is run.
  */
@@ -69,5 +69,29 @@ class ReadVectorsTest {
         assertThat(testerReads).isTrue();
         assertThat(deviceReads).isTrue();
         assertThat(refusedReads).isTrue();
+    }
+
+    @Test
+    void theShrinkerDropsAndShortensReads() {
+        final int segment = 4000;
+        final Program program = new Program(
+                3,
+                true,
+                1,
+                1,
+                0,
+                List.of(
+                        new Program.Message(Program.Op.WRITE, 0, 100, 0, 0, 0, 1),
+                        new Program.Message(Program.Op.READ, 0, 3 * segment, 0, 0, 0, 2)),
+                List.of());
+        final List<Program> candidates = Shrinker.candidates(program, segment);
+        assertThat(candidates)
+                .anyMatch(c -> c.messages().size() == 1 && c.messages().get(0).op() == Program.Op.READ);
+        assertThat(candidates)
+                .anyMatch(c -> c.messages().size() == 2
+                        && c.messages().get(1).op() == Program.Op.READ
+                        && c.messages().get(1).length() == segment + 1);
+        assertThat(candidates)
+                .anyMatch(c -> c.messages().size() == 2 && c.messages().get(1).length() == 1);
     }
 }
