@@ -181,6 +181,10 @@ public final class Explorer {
         if (device.profile().claims(Profile.IMMEDIATE)) {
             clauses.add("7.2.2");
         }
+        if (device.profile().claims(Profile.READ)) {
+            // The responder's answer (its bytes, its fields, once) and the requester's placement and completion.
+            clauses.addAll(List.of("5.2.5", "5.2.6", "7.4.1", "7.4.2", "7.4.3", "7.5.4"));
+        }
         if (generator.losesWhatTheDeviceSends()) {
             clauses.add("6.3.1"); // every hole of one ACK resent (6.4.1 and 6.4.2 are the packet judge's too)
         }
@@ -344,7 +348,7 @@ public final class Explorer {
                         + " require passes; the device explored did not: " + what,
                 trial.stimulus(shrunk),
                 trial.specVersion(),
-                trial.profiles());
+                Trial.profiles(trial.stimulus(shrunk)));
         VectorFolder.writeManifest(root);
         return folder;
     }

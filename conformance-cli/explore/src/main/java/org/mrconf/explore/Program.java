@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * @param seed        the seed it was generated from (reported with every finding)
  * @param deviceSends whether the device posts the messages through its control channel and the tester receives
- *     them (acknowledging each packet at once), or the tester sends them to the device
+ *     them (acknowledging each packet at once, answering each READ from its own memory), or the tester sends them to
+ *     the device (a READ then reads a stretch of the device's region, which the device answers)
  * @param paths       paths of the connection (1 to the device's limit)
  * @param streams     streams of the connection (1 to the device's limit)
  * @param initialPsn  the first PSN of every path the tester sends on (near the wrap at times, clause 6.1.2)
@@ -34,11 +35,18 @@ public record Program(
         }
     }
 
-    /** What the tester sends. */
+    /** What the tester sends (or, when the device sends, what the device posts). */
     public enum Op {
         WRITE,
         WRITE_WITH_IMMEDIATE,
-        SEND
+        SEND,
+        /**
+         * A READ of {@code length} bytes: when the tester sends, a READ_REQUEST for a stretch of the device's region
+         * that no message writes (its bytes set up before, so the answer does not depend on when the device reads,
+         * clause 7.4.1); when the device sends, a READ the device posts into its own region, which the tester answers
+         * with READ_RESPONSEs of its own bytes.
+         */
+        READ
     }
 
     /**
@@ -48,9 +56,10 @@ public record Program(
      * @param stream     its stream
      * @param length     its message length in bytes (0 allowed)
      * @param immediate  the immediate data of a WRITE_WITH_IMMEDIATE (else 0)
-     * @param firstPath  the path of its first segment; segment j goes on path (firstPath + j) mod paths
+     * @param firstPath  the path of its first segment; segment j goes on path (firstPath + j) mod paths (for a READ
+     *     the device sends, the paths of the tester's READ_RESPONSEs)
      * @param slack      for a SEND, how many bytes the posted receive has beyond the message length
-     * @param dataSeed   the seed of its payload bytes
+     * @param dataSeed   the seed of its payload bytes (for a READ, of the bytes read)
      * @param fault      what makes the receiver refuse it, if anything ({@link Fault#NONE}: a valid message); when
      *     the device sends, the first message's fault is the NACK the tester answers it with (clause 9.1.7)
      */
@@ -59,7 +68,7 @@ public record Program(
         public Message {
             Objects.requireNonNull(op, "op");
             Objects.requireNonNull(fault, "fault");
-            if (fault != Fault.NONE && fault.sendOnly() != (op == Op.SEND)) {
+            if (fault != Fault.NONE && !fault.fits(op)) {
                 throw new IllegalArgumentException(fault + " does not fit a " + op);
             }
         }
@@ -103,30 +112,37 @@ public record Program(
      */
     public enum Fault {
         /** A valid message. */
-        NONE("", "", false),
-        /** A WRITE whose key names no region (clause 11.1.1). */
-        BAD_KEY("11.1.1", "REMOTE_ACCESS", false),
+        NONE("", "", Op.values()),
+        /** A WRITE or READ whose key names no region (clause 11.1.1). */
+        BAD_KEY("11.1.1", "REMOTE_ACCESS", Op.WRITE, Op.WRITE_WITH_IMMEDIATE, Op.READ),
         /** A WRITE into a region without REMOTE_WRITE, inside its bounds (clause 11.1.2). */
-        NO_WRITE_ACCESS("11.1.2", "REMOTE_ACCESS", false),
+        NO_WRITE_ACCESS("11.1.2", "REMOTE_ACCESS", Op.WRITE, Op.WRITE_WITH_IMMEDIATE),
         /** A WRITE into a region without REMOTE_WRITE that also runs past its end: access comes first (5.6.6). */
-        NO_WRITE_ACCESS_PAST_END("5.6.6", "REMOTE_ACCESS", false),
-        /** A WRITE whose range starts inside the region and runs past its end (an empty one: one byte past it). */
-        CROSSES_END("11.1.3", "BOUNDS", false),
-        /** A WRITE 4 GiB above its place in the region: its offset does not fit 32 bits (clause 11.1.3). */
-        FAR_ABOVE("11.1.3", "BOUNDS", false),
-        /** A WRITE on a stream the connection lacks (Table 5-13, clause 9.1.1). */
-        UNKNOWN_STREAM("9.1.1", "INVALID_REQUEST", false),
+        NO_WRITE_ACCESS_PAST_END("5.6.6", "REMOTE_ACCESS", Op.WRITE, Op.WRITE_WITH_IMMEDIATE),
+        /**
+         * A WRITE or READ whose range starts inside the region and runs past its end (an empty one: one byte past
+         * it).
+         */
+        CROSSES_END("11.1.3", "BOUNDS", Op.WRITE, Op.WRITE_WITH_IMMEDIATE, Op.READ),
+        /** A WRITE or READ 4 GiB above its place in the region: its offset does not fit 32 bits (clause 11.1.3). */
+        FAR_ABOVE("11.1.3", "BOUNDS", Op.WRITE, Op.WRITE_WITH_IMMEDIATE, Op.READ),
+        /** A WRITE or READ on a stream the connection lacks (Table 5-13, clause 9.1.1). */
+        UNKNOWN_STREAM("9.1.1", "INVALID_REQUEST", Op.WRITE, Op.WRITE_WITH_IMMEDIATE, Op.READ),
         /** A SEND longer than the receive it matches (clause 7.3.3). */
-        LONGER_THAN_RECEIVE("7.3.3", "MESSAGE_TOO_LONG", true);
+        LONGER_THAN_RECEIVE("7.3.3", "MESSAGE_TOO_LONG", Op.SEND),
+        /** A READ from a region without REMOTE_READ, inside its bounds (clause 11.1.2). */
+        NO_READ_ACCESS("11.1.2", "REMOTE_ACCESS", Op.READ),
+        /** A READ from a region without REMOTE_READ that also runs past its end: access comes first (5.6.6). */
+        NO_READ_ACCESS_PAST_END("5.6.6", "REMOTE_ACCESS", Op.READ);
 
         private final String clause;
         private final String code;
-        private final boolean sendOnly;
+        private final java.util.Set<Op> fits;
 
-        Fault(final String clause, final String code, final boolean sendOnly) {
+        Fault(final String clause, final String code, final Op... fits) {
             this.clause = clause;
             this.code = code;
-            this.sendOnly = sendOnly;
+            this.fits = java.util.Set.of(fits);
         }
 
         /** The clause a device breaks when it does not refuse such a message as it must. */
@@ -139,8 +155,9 @@ public record Program(
             return code;
         }
 
-        boolean sendOnly() {
-            return sendOnly;
+        /** Whether a message of {@code op} can have this fault. */
+        boolean fits(final Op op) {
+            return fits.contains(op);
         }
 
         /** The error status a sender completes a work request NACKed with this fault's code with (clause 9.1.7). */

@@ -9,14 +9,15 @@ import org.mrconf.dut.DutLimits;
 
 /**
  * Draws random legal programs within what a device declares: only the opcodes of the profiles it claims
- * (WRITE_WITH_IMMEDIATE with {@code immediate}), more than one path only with {@code multipath} and more than one
+ * (WRITE_WITH_IMMEDIATE with {@code immediate}, READ with {@code read}), more than one path only with {@code multipath} and more than one
  * stream only with {@code streams}, within its limits of paths, streams and message length, and never more messages
  * on a stream than its maximum outstanding messages (clause 7.5.10: the tester does not wait for ACKs, so every
- * message of a stream may be outstanding at once). When the tester sends, one message in {@value #FAULT_ONE_IN} is
+ * message of a stream may be outstanding at once; a READ counts like any message). When the tester sends, one message in {@value #FAULT_ONE_IN} is
  * one the device must refuse (a {@link Program.Fault}), and the impairments include damaged copies and copies with
  * reserved fields set. Half the programs have the device send the messages instead
  * (posted through its control channel); their only impairment is a CE count in the tester's ACKs, and only for a
- * device that claims {@code congestion}. The same seed always draws the same program.
+ * device that claims {@code congestion}, and losses (never in a program with a READ: see {@link #lossy}). The same
+ * seed always draws the same program.
  */
 public final class ProgramGenerator {
     /** Most messages a program has: enough for the purposes to meet, few enough to shrink fast. */
@@ -35,6 +36,20 @@ public final class ProgramGenerator {
             Program.Fault.BAD_KEY,
             Program.Fault.NO_WRITE_ACCESS,
             Program.Fault.NO_WRITE_ACCESS_PAST_END,
+            Program.Fault.CROSSES_END,
+            Program.Fault.FAR_ABOVE,
+            Program.Fault.UNKNOWN_STREAM);
+
+    /**
+     * The faults a READ can have, each failing one check of clause 5.6.6 whose answer the draft fixes: a key that names
+     * no region (11.1.1), a region without REMOTE_READ (11.1.2), and with it a range past its end (access first,
+     * 5.6.6), a range past the end (11.1.3), an offset that does not fit 32 bits (11.1.3), a stream the connection
+     * lacks (Table 5-13).
+     */
+    private static final List<Program.Fault> READ_FAULTS = List.of(
+            Program.Fault.BAD_KEY,
+            Program.Fault.NO_READ_ACCESS,
+            Program.Fault.NO_READ_ACCESS_PAST_END,
             Program.Fault.CROSSES_END,
             Program.Fault.FAR_ABOVE,
             Program.Fault.UNKNOWN_STREAM);
@@ -61,6 +76,16 @@ public final class ProgramGenerator {
         final int streams =
                 profile.claims(Profile.STREAMS) ? 1 + random.nextInt(Math.min(MAX_STREAMS, limits.maxStreams())) : 1;
         final boolean immediate = profile.claims(Profile.IMMEDIATE);
+        final boolean read = profile.claims(Profile.READ);
+        // The opcodes drawn: WRITE, SEND, then those of the profiles claimed (so a device without read draws exactly
+        // the programs it drew before READ was added).
+        final List<Program.Op> ops = new ArrayList<>(List.of(Program.Op.WRITE, Program.Op.SEND));
+        if (immediate) {
+            ops.add(Program.Op.WRITE_WITH_IMMEDIATE);
+        }
+        if (read) {
+            ops.add(Program.Op.READ);
+        }
         final int perStream = Math.max(1, limits.maxOutstandingMessages());
         final int[] onStream = new int[streams];
         final int count = 1 + random.nextInt(MAX_MESSAGES);
@@ -71,9 +96,7 @@ public final class ProgramGenerator {
                 continue;
             }
             onStream[stream]++;
-            final int pick = random.nextInt(immediate ? 3 : 2);
-            final Program.Op op =
-                    pick == 0 ? Program.Op.WRITE : pick == 1 ? Program.Op.SEND : Program.Op.WRITE_WITH_IMMEDIATE;
+            final Program.Op op = ops.get(random.nextInt(ops.size()));
             final Program.Fault fault =
                     !deviceSends && random.nextInt(FAULT_ONE_IN) == 0 ? fault(random, op) : Program.Fault.NONE;
             messages.add(new Program.Message(
@@ -135,12 +158,17 @@ public final class ProgramGenerator {
     /**
      * A program in which the tester loses some of what the device sends, on one path (see {@link Stimulus}): its
      * messages cut to the first that fit in {@link #lossyPackets()} packets, so that the device sends them all while
-     * the tester holds its ACKs.
+     * the tester holds its ACKs. Its READs are left out: the tester answers a READ only once its READ_REQUEST has
+     * been awaited, and holding ACKs back while it sends READ_RESPONSEs would judge the device's windows on both
+     * sides at once, which the lossy shape does not model.
      */
     private Program lossy(final Program program) {
         final List<Program.Message> kept = new ArrayList<>();
         int packets = 0;
-        for (final Program.Message message : program.messages()) {
+        final List<Program.Message> candidates = program.messages().stream()
+                .filter(m -> m.op() != Program.Op.READ)
+                .toList();
+        for (final Program.Message message : candidates) {
             final int more = Math.max(1, (message.length() + segment - 1) / segment);
             if (packets + more > lossyPackets()) {
                 break;
@@ -148,27 +176,38 @@ public final class ProgramGenerator {
             kept.add(message.onPath(0));
             packets += more;
         }
-        if (kept.isEmpty() && !program.messages().isEmpty()) {
-            kept.add(program.messages()
+        if (kept.isEmpty() && !candidates.isEmpty()) {
+            kept.add(candidates
                     .get(0)
                     .onPath(0)
-                    .withLength(Math.min(program.messages().get(0).length(), lossyPackets() * segment)));
+                    .withLength(Math.min(candidates.get(0).length(), lossyPackets() * segment)));
+        }
+        if (kept.isEmpty()) {
+            // Only READs: no packet of the device's to lose; the program keeps its READs and drops the losses.
+            return program.withImpairments(program.impairments().stream()
+                    .filter(i -> i.kind() != Program.Kind.LOSS)
+                    .toList());
         }
         return program.withMessages(kept);
     }
 
-    /** A fault that fits {@code op}: a SEND can only be longer than its receive; a WRITE can break any WRITE rule. */
+    /**
+     * A fault that fits {@code op}: a SEND can only be longer than its receive; a WRITE can break any WRITE rule, a
+     * READ any READ rule.
+     */
     private static Program.Fault fault(final SplittableRandom random, final Program.Op op) {
         if (op == Program.Op.SEND) {
             return Program.Fault.LONGER_THAN_RECEIVE;
         }
-        return WRITE_FAULTS.get(random.nextInt(WRITE_FAULTS.size()));
+        final List<Program.Fault> faults = op == Program.Op.READ ? READ_FAULTS : WRITE_FAULTS;
+        return faults.get(random.nextInt(faults.size()));
     }
 
     /**
      * The first message of a program the device sends, to be NACKed with a final code that fits its opcode (clause
      * 9.1.7): one packet long at most, so that the device sends it whole into any window while the tester holds its
-     * ACKs back.
+     * ACKs back (a READ's READ_REQUEST is one packet whatever its length; the tester NACKs it as a responder would
+     * and answers it with nothing).
      */
     private static Program.Message nacked(final SplittableRandom random, final Program.Message first) {
         final Program.Fault fault;

@@ -19,10 +19,14 @@ import org.mrconf.wire.WireConstants;
  * What a {@link Program} becomes on the wire and in the device: the stimulus frames in the order the impaired
  * network delivers them, the device's set-up (one region, the receives the SENDs need) and the end state a
  * conforming device must reach whatever legal choices it takes: the region's bytes, and one receive-side completion
- * per SEND and WRITE_WITH_IMMEDIATE, in MSN order per stream (clauses 7.2.1, 7.2.2, 7.3.1, 7.5.1, 7.5.2, 7.5.5).
+ * per SEND and WRITE_WITH_IMMEDIATE, in MSN order per stream (clauses 7.2.1, 7.2.2, 7.3.1, 7.5.1, 7.5.2, 7.5.5), and
+ * the READ_RESPONSEs of each READ, carrying exactly its bytes (clauses 7.4.1, 7.4.3).
  *
  * <p>Every message gets its own stretch of the region, so the bytes do not depend on the order packets arrive in:
- * no two messages write the same byte, and a byte no message writes must keep its fill (0).
+ * no two messages write the same byte, and a byte no message writes must keep its fill (0). A READ's stretch is set
+ * up with its bytes and no message writes it, so what the device reads does not depend on when it reads (clause
+ * 7.4.1 fixes no order between a READ and the WRITEs before it). When the device sends, a READ's stretch of its source
+ * region is its sink, set up with the complement of the bytes the tester answers with, so that every byte must change.
  */
 final class Stimulus {
     /** The placeholders the frames are built with; replay rewrites them to the device's values. */
@@ -49,6 +53,13 @@ final class Stimulus {
 
     static final long TESTER_KEY = 0x42L;
     static final String SOURCE = "source";
+    /** The sink handle of the READ_REQUEST of message i the tester sends is this plus i. */
+    static final long TESTER_SINK_HANDLE = 0x5EED_0000L;
+    /**
+     * The sink handle the READ_RESPONSEs the tester answers the device's READ of message i with are recorded with is
+     * this plus i: replay rewrites it, their stream and MSN to the READ_REQUEST the device actually sent.
+     */
+    static final long RECORDED_SINK_HANDLE = 0x5EED_1000L;
 
     private static final int ALIGN = 64;
     private static final int IPV4_HEADER = 20;
@@ -101,6 +112,12 @@ final class Stimulus {
     /** A receive the device is given, in posting order. */
     record Receive(int stream, int offset, int length, long wrId) {}
 
+    /**
+     * A READ: message {@code message} on {@code stream} with {@code msn}, answered by {@code packets} READ_RESPONSEs
+     * (when the tester sends: the device's, at its MTU, clause 4.1.9; when the device sends: the tester's).
+     */
+    record Read(int message, int stream, long msn, int packets) {}
+
     final Program program;
     final List<Frame> frames;
     final int regionLength;
@@ -109,6 +126,11 @@ final class Stimulus {
     final List<Expected> completions;
     final List<Receive> receives;
     final List<Refusal> refusals;
+    /** The READs answered: the tester's that the device must answer, or the device's that the tester answers. */
+    final List<Read> reads;
+    /** The region's bytes at set-up (a READ's stretch holds what is read; when the device sends, its complement). */
+    final byte[] initial;
+
     final int segments;
     /** How many segments (PSNs) each path carries from the tester. */
     final int[] packetsPerPath;
@@ -128,6 +150,8 @@ final class Stimulus {
             final List<Expected> completions,
             final List<Receive> receives,
             final List<Refusal> refusals,
+            final List<Read> reads,
+            final byte[] initial,
             final int segments,
             final int[] packetsPerPath,
             final int[] packetsPerMessage,
@@ -141,6 +165,8 @@ final class Stimulus {
         this.completions = completions;
         this.receives = receives;
         this.refusals = refusals;
+        this.reads = reads;
+        this.initial = initial;
         this.segments = segments;
         this.packetsPerPath = packetsPerPath;
         this.packetsPerMessage = packetsPerMessage;
@@ -154,6 +180,7 @@ final class Stimulus {
             case WRITE -> CompletionType.WRITE;
             case WRITE_WITH_IMMEDIATE -> CompletionType.WRITE_WITH_IMMEDIATE;
             case SEND -> CompletionType.SEND;
+            case READ -> CompletionType.READ;
         };
     }
 
@@ -173,6 +200,7 @@ final class Stimulus {
             case WRITE -> Opcode.WRITE;
             case WRITE_WITH_IMMEDIATE -> Opcode.WRITE_WITH_IMMEDIATE;
             case SEND -> Opcode.SEND;
+            case READ -> Opcode.READ_REQUEST;
         };
     }
 
@@ -233,6 +261,7 @@ final class Stimulus {
         final List<Expected> completions = new ArrayList<>();
         final List<Receive> receives = new ArrayList<>();
         final List<Refusal> refusals = new ArrayList<>();
+        final List<Read> reads = new ArrayList<>();
         final long[] nextMsn = new long[program.streams()];
         final int devicePackets = program.deviceSends() ? devicePackets(program, mtu, ipv6) : 0;
         final boolean loses = loses(program, devicePackets);
@@ -274,6 +303,11 @@ final class Stimulus {
             final long msn = unknownStream ? unknownMsn++ : nextMsn[stream]++;
             long rsn = -1;
             if (program.deviceSends()) {
+                if (message.op() == Program.Op.READ && !(i == 0 && nacks(program))) {
+                    // The tester answers at its own MTU, filling its segments as a sender must (clause 4.1.9).
+                    final int size = maxPayload(Opcode.READ_RESPONSE, mtu, ipv6);
+                    reads.add(new Read(i, stream, msn, Math.max(1, (message.length() + size - 1) / size)));
+                }
                 completions.add(new Expected(
                         i,
                         stream,
@@ -304,13 +338,19 @@ final class Stimulus {
                     completions.add(new Expected(i, stream, msn, CompletionType.RECEIVE, wrId, message.length(), 0));
                 }
             } else if (refused) {
-                // A refused WRITE_WITH_IMMEDIATE completes no receive (clause 9.1.3).
+                // A refused WRITE_WITH_IMMEDIATE completes no receive (clause 9.1.3), a refused READ draws no answer.
+            } else if (message.op() == Program.Op.READ) {
+                // A READ raises no completion at its responder; the device answers it with READ_RESPONSEs filled at
+                // its MTU (clauses 4.1.9, 7.4.1), so their number is known.
+                final int size = maxPayload(Opcode.READ_RESPONSE, mtu, ipv6);
+                reads.add(new Read(i, stream, msn, Math.max(1, (message.length() + size - 1) / size)));
             } else if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
                 completions.add(new Expected(
                         i, stream, msn, CompletionType.RECEIVE_IMMEDIATE, 0, message.length(), message.immediate()));
             }
             final int size = maxPayload(opcode, mtu, ipv6);
-            final int count = Math.max(1, (message.length() + size - 1) / size);
+            // A READ is one READ_REQUEST, whatever its length (clause 5.2.5).
+            final int count = message.op() == Program.Op.READ ? 1 : Math.max(1, (message.length() + size - 1) / size);
             if (refused) {
                 final int firstPath = message.firstPath() % program.paths();
                 refusals.add(new Refusal(i, fault, stream, msn, count, nextPsn[firstPath]));
@@ -320,8 +360,9 @@ final class Stimulus {
                 final int path = (message.firstPath() + j) % program.paths();
                 final long psn = (program.initialPsn() + nextPsn[path]++) & 0xFFFF_FFFFL;
                 final int from = j * size;
-                final int to = Math.min(message.length(), from + size);
+                final int to = message.op() == Program.Op.READ ? 0 : Math.min(message.length(), from + size);
                 final long segmentRsn = rsn;
+                final long sinkHandle = TESTER_SINK_HANDLE + i;
                 final boolean last = j == count - 1;
                 final java.util.function.Supplier<PacketBuilder> builder = () -> build(
                         message,
@@ -332,6 +373,7 @@ final class Stimulus {
                         msn,
                         segmentRsn,
                         target,
+                        sinkHandle,
                         from,
                         Arrays.copyOfRange(data, from, to),
                         last);
@@ -339,7 +381,19 @@ final class Stimulus {
             }
         }
         return finish(
-                program, segments, chunks, completions, receives, refusals, datas, regionLength, loses, devicePackets);
+                program,
+                segments,
+                chunks,
+                completions,
+                receives,
+                refusals,
+                reads,
+                datas,
+                regionLength,
+                loses,
+                devicePackets,
+                mtu,
+                ipv6);
     }
 
     private static int aligned(final int span) {
@@ -375,8 +429,9 @@ final class Stimulus {
             final Program.Message message, final Program.Fault fault, final int chunk, final int regionLength) {
         return switch (fault) {
             case BAD_KEY -> new Target(TARGET_ADDRESS + chunk, BAD_KEY);
-            case NO_WRITE_ACCESS -> new Target(LOCKED_ADDRESS + chunk, LOCKED_KEY);
-            case NO_WRITE_ACCESS_PAST_END -> new Target(LOCKED_ADDRESS + pastEnd(message, regionLength), LOCKED_KEY);
+            case NO_WRITE_ACCESS, NO_READ_ACCESS -> new Target(LOCKED_ADDRESS + chunk, LOCKED_KEY);
+            case NO_WRITE_ACCESS_PAST_END, NO_READ_ACCESS_PAST_END ->
+                new Target(LOCKED_ADDRESS + pastEnd(message, regionLength), LOCKED_KEY);
             case CROSSES_END -> new Target(TARGET_ADDRESS + pastEnd(message, regionLength), TARGET_KEY);
             case FAR_ABOVE -> new Target(TARGET_ADDRESS + (1L << 32) + chunk, TARGET_KEY);
             default -> new Target(TARGET_ADDRESS + chunk, TARGET_KEY);
@@ -392,15 +447,20 @@ final class Stimulus {
             final long msn,
             final long rsn,
             final Target target,
+            final long sinkHandle,
             final int from,
             final byte[] payload,
             final boolean last) {
         final PacketBuilder builder = PacketBuilder.of(opcode).connection(CONNECTION).path(path).psn(psn).stream(stream)
                 .msn(msn)
                 .messageLength(message.length())
-                .messageOffset(from)
-                .payload(payload);
-        if (message.op() == Program.Op.SEND) {
+                .messageOffset(from);
+        if (message.op() != Program.Op.READ) {
+            builder.payload(payload); // a READ_REQUEST carries none (clause 5.2.5)
+        }
+        if (message.op() == Program.Op.READ) {
+            builder.remoteAddress(target.address()).remoteKey(target.key()).sinkHandle(sinkHandle);
+        } else if (message.op() == Program.Op.SEND) {
             builder.rsn(rsn);
         } else {
             builder.remoteAddress(target.address()).remoteKey(target.key());
@@ -422,28 +482,57 @@ final class Stimulus {
             final List<Expected> completions,
             final List<Receive> receives,
             final List<Refusal> refusals,
+            final List<Read> reads,
             final List<byte[]> datas,
             final int regionLength,
             final boolean loses,
-            final int devicePackets) {
+            final int devicePackets,
+            final int mtu,
+            final boolean ipv6) {
         final byte[] region = new byte[regionLength];
+        final byte[] initial = new byte[regionLength];
         for (final Chunk chunk : chunks) {
-            if (!program.deviceSends()
-                    && program.messages().get(chunk.message()).refused()) {
-                continue; // nothing of a refused message is placed (clause 9.1.3)
+            final Program.Message message = program.messages().get(chunk.message());
+            final byte[] data = datas.get(chunk.message());
+            if (!program.deviceSends()) {
+                if (message.refused()) {
+                    continue; // nothing of a refused message is placed (clause 9.1.3), a refused READ reads nothing
+                }
+                if (message.op() == Program.Op.READ) {
+                    System.arraycopy(data, 0, initial, chunk.offset(), chunk.length()); // read, never written
+                }
+                System.arraycopy(data, 0, region, chunk.offset(), chunk.length());
+            } else if (message.op() == Program.Op.READ) {
+                // A READ's sink starts as the complement of what the tester answers with, so every byte must change;
+                // a READ the tester NACKs places nothing (clause 9.1.3).
+                final byte[] complement = data.clone();
+                for (int b = 0; b < complement.length; b++) {
+                    complement[b] = (byte) ~complement[b];
+                }
+                System.arraycopy(complement, 0, initial, chunk.offset(), chunk.length());
+                final boolean answered = reads.stream().anyMatch(r -> r.message() == chunk.message());
+                System.arraycopy(answered ? data : complement, 0, region, chunk.offset(), chunk.length());
+            } else {
+                System.arraycopy(data, 0, initial, chunk.offset(), chunk.length()); // a source the device reads
+                System.arraycopy(data, 0, region, chunk.offset(), chunk.length());
             }
-            System.arraycopy(datas.get(chunk.message()), 0, region, chunk.offset(), chunk.length());
         }
         completions.sort(java.util.Comparator.comparingInt(Expected::stream).thenComparingLong(Expected::msn));
+        // In the order they are answered (the order of the awaits): a READ's READ_RESPONSEs take the next PSNs.
+        reads.sort(java.util.Comparator.comparingInt(Read::stream).thenComparingLong(Read::msn));
         return new Stimulus(
                 program,
-                frames(segments, program.impairments()),
+                program.deviceSends()
+                        ? responses(program, reads, datas, mtu, ipv6)
+                        : frames(segments, program.impairments()),
                 regionLength,
                 region,
                 chunks,
                 completions,
                 receives,
                 refusals,
+                reads,
+                initial,
                 segments.size(),
                 segments.stream()
                         .mapToInt(t -> t.path)
@@ -453,6 +542,47 @@ final class Stimulus {
                         .collect(() -> new int[program.messages().size()], (a, m) -> a[m]++, (a, b) -> {}),
                 loses,
                 devicePackets);
+    }
+
+    /**
+     * The READ_RESPONSEs the tester answers the device's READs with, READ by READ in the order the steps answer them
+     * (by stream, then MSN), each READ's in offset order: filled at the device's MTU (clause 4.1.9), sprayed over the paths from the READ's first path,
+     * with the PSNs of the tester's paths from the initial PSN, recorded with the READ's own stream and MSN and the
+     * sink handle {@link #RECORDED_SINK_HANDLE} plus its index (replay rewrites all three to the READ_REQUEST the
+     * device actually sent), the last asking for an ACK. No impairment acts on them.
+     */
+    private static List<Frame> responses(
+            final Program program,
+            final List<Read> reads,
+            final List<byte[]> datas,
+            final int mtu,
+            final boolean ipv6) {
+        final List<Frame> frames = new ArrayList<>();
+        final long[] nextPsn = new long[program.paths()];
+        final int size = maxPayload(Opcode.READ_RESPONSE, mtu, ipv6);
+        for (final Read read : reads) {
+            final Program.Message message = program.messages().get(read.message());
+            final byte[] data = datas.get(read.message());
+            for (int j = 0; j < read.packets(); j++) {
+                final int path = (message.firstPath() + j) % program.paths();
+                final long psn = (program.initialPsn() + nextPsn[path]++) & 0xFFFF_FFFFL;
+                final int from = j * size;
+                final int to = Math.min(message.length(), from + size);
+                final PacketBuilder builder =
+                        PacketBuilder.readResponse().connection(CONNECTION).path(path).psn(psn).stream(read.stream())
+                                .msn(read.msn())
+                                .messageLength(message.length())
+                                .messageOffset(from)
+                                .sinkHandle(RECORDED_SINK_HANDLE + read.message())
+                                .payload(Arrays.copyOfRange(data, from, to))
+                                .transmitTimestamp((1_000L + 997L * frames.size()) & 0xFFFF_FFFFL);
+                if (j == read.packets() - 1) {
+                    builder.ackRequest();
+                }
+                frames.add(new Frame(builder.build(), path, false, read.message(), frames.size(), true));
+            }
+        }
+        return frames;
     }
 
     /** The segments as the impaired network delivers them; every segment arrives at least once. */
@@ -580,12 +710,15 @@ final class Stimulus {
         setup.put("paths", program.paths())
                 .put("streams", program.streams())
                 .put("initialSendPsn", program.initialPsn());
+        if (!reads.isEmpty()) {
+            setup.put("initialPsn", program.initialPsn()); // the PSNs of the tester's READ_RESPONSEs
+        }
         final ArrayNode regionList = setup.putArray("regions");
         final ObjectNode source = regionList.addObject();
         source.put("name", SOURCE).put("length", regionLength);
         source.putArray("access").add("LOCAL_WRITE");
         source.put("fill", 0);
-        source.put("hex", HexFormat.of().formatHex(Arrays.copyOf(region, used())));
+        source.put("hex", HexFormat.of().formatHex(Arrays.copyOf(initial, used())));
         if (loses) {
             final ObjectNode stretch = regionList.addObject();
             stretch.put("name", STRETCH).put("length", STRETCH_LENGTH);
@@ -594,10 +727,23 @@ final class Stimulus {
         }
         final ObjectNode placeholders = sidecar.putObject("placeholders");
         placeholders.put("connection", String.format("0x%08x", CONNECTION));
-        placeholders.put("psnBase", 0);
+        placeholders.put("psnBase", reads.isEmpty() ? 0 : program.initialPsn());
         placeholders.putObject("regions");
+        if (!reads.isEmpty()) {
+            // The READ_RESPONSEs are recorded against these; each await of the device's READ_REQUEST binds its own.
+            final ObjectNode requests = placeholders.putObject("requests");
+            for (final Read read : reads) {
+                requests.putObject(readName(read))
+                        .put("sinkHandle", String.format("0x%08x", RECORDED_SINK_HANDLE + read.message()))
+                        .put("msn", read.msn());
+            }
+        }
         sidecar.put("pacing", "fast");
         final ObjectNode expect = sidecar.putObject("expect");
+        if (!reads.isEmpty()) {
+            // Each READ's sink holds exactly the tester's bytes, and nothing else of the region changed (7.4.2).
+            expectBytes(expect.putArray("regions").addObject().put("region", SOURCE), Arrays.copyOf(region, used()));
+        }
         final ArrayNode expected = expect.putArray("completions");
         for (final Expected completion : completions) {
             expected.addObject()
@@ -622,14 +768,15 @@ final class Stimulus {
             // (clause 9.1.7), the rest of the program go on as if nothing happened.
             steps.addObject().putObject("acks").put("hold", true);
             post(steps, chunks.get(0));
-            await(
-                            steps,
-                            completions.stream()
-                                    .filter(c -> c.message() == 0)
-                                    .findFirst()
-                                    .orElseThrow(),
-                            rsn)
-                    .put("as", NACKED);
+            final Expected first = completions.stream()
+                    .filter(c -> c.message() == 0)
+                    .findFirst()
+                    .orElseThrow();
+            if (program.messages().get(0).op() == Program.Op.READ) {
+                awaitRequest(steps, first, NACKED); // NACKed as a responder would, and answered with nothing
+            } else {
+                await(steps, first, rsn).put("as", NACKED);
+            }
             steps.addObject()
                     .putObject("nack")
                     .put("of", NACKED)
@@ -674,11 +821,17 @@ final class Stimulus {
             }
             post(steps, chunk);
         }
+        boolean heldBack = false;
         for (final Expected completion : completions) {
             if (nacks && completion.message() == 0 || completion.message() == STRETCH_MESSAGE) {
                 continue;
             }
-            await(steps, completion, rsn);
+            if (program.messages().get(completion.message()).op() == Program.Op.READ) {
+                answer(steps, completion, !heldBack);
+                heldBack = true;
+            } else {
+                await(steps, completion, rsn);
+            }
         }
         if (loses) {
             steps.addObject().putObject("acks").put("hold", true).put("describe", true);
@@ -709,6 +862,7 @@ final class Stimulus {
         // known, and the tester loses only PSNs before its last.
         return program.deviceSends()
                 && !nacks(program)
+                && program.messages().stream().noneMatch(m -> m.op() == Program.Op.READ)
                 && program.paths() == 1
                 && packets >= 2
                 && program.impairments().stream().anyMatch(i -> i.kind() == Program.Kind.LOSS);
@@ -718,6 +872,10 @@ final class Stimulus {
     static int devicePackets(final Program program, final int mtu, final boolean ipv6) {
         int packets = 0;
         for (final Program.Message message : program.messages()) {
+            if (message.op() == Program.Op.READ) {
+                packets++; // one READ_REQUEST, whatever its length (clause 5.2.5)
+                continue;
+            }
             final int size = maxPayload(opcode(message.op()), mtu, ipv6);
             packets += Math.max(1, (message.length() + size - 1) / size);
         }
@@ -754,6 +912,61 @@ final class Stimulus {
         }
         if (message.op() == Program.Op.WRITE_WITH_IMMEDIATE) {
             post.put("immediate", message.immediate());
+        }
+    }
+
+    /** The name the await of the READ_REQUEST of {@code read} binds it by (a request placeholder). */
+    private static String readName(final Read read) {
+        return "read" + read.message();
+    }
+
+    /**
+     * An await of the READ_REQUEST of a READ the device posted: its stream, MSN, length, the tester's address and
+     * key, reserved fields zero, bound as {@code as}.
+     */
+    private void awaitRequest(final ArrayNode steps, final Expected completion, final String as) {
+        final Program.Message message = program.messages().get(completion.message());
+        final Chunk chunk = chunks.get(completion.message());
+        steps.addObject()
+                .putObject("await")
+                .put("opcode", "READ_REQUEST")
+                .put("stream", message.stream())
+                .put("as", as)
+                .put("msn", completion.msn())
+                .put("messageLength", message.length())
+                .put("remoteAddress", String.format("0x%08x", TESTER_ADDRESS + chunk.offset()))
+                .put("remoteKey", String.format("0x%08x", TESTER_KEY))
+                .put("reservedZero", true);
+    }
+
+    /**
+     * Awaits the READ_REQUEST of a READ the device posted and answers it with the tester's READ_RESPONSEs. With
+     * {@code holdFirst} (the program's first answered READ), the response at offset 0 goes last, after a check that
+     * the READ has not completed while a byte of it was missing (clauses 7.4.2, 7.5.4: a READ completes once every
+     * byte is placed; an empty READ once its one READ_RESPONSE arrives, not when its READ_REQUEST is acknowledged).
+     */
+    private void answer(final ArrayNode steps, final Expected completion, final boolean holdFirst) {
+        final Read read = reads.stream()
+                .filter(r -> r.message() == completion.message())
+                .findFirst()
+                .orElseThrow();
+        awaitRequest(steps, completion, readName(read));
+        final List<Integer> indexes = new ArrayList<>();
+        for (int i = 0; i < frames.size(); i++) {
+            if (frames.get(i).message() == read.message()) {
+                indexes.add(i);
+            }
+        }
+        if (holdFirst) {
+            if (indexes.size() > 1) {
+                final ArrayNode rest = steps.addObject().putObject("send").putArray("frames");
+                indexes.subList(1, indexes.size()).forEach(rest::add);
+            }
+            steps.addObject().putObject("check").putArray("notCompleted").add(completion.wrId());
+            steps.addObject().putObject("send").putArray("frames").add(indexes.get(0));
+        } else {
+            final ArrayNode all = steps.addObject().putObject("send").putArray("frames");
+            indexes.forEach(all::add);
         }
     }
 
@@ -813,8 +1026,15 @@ final class Stimulus {
         target.put("name", TARGET).put("length", regionLength);
         target.putArray("access").add("LOCAL_WRITE").add("REMOTE_WRITE").add("REMOTE_READ");
         target.put("fill", 0);
-        final boolean locked =
-                refuses(Program.Fault.NO_WRITE_ACCESS) || refuses(Program.Fault.NO_WRITE_ACCESS_PAST_END);
+        if (readEnd() > 0) {
+            // The stretches the READs read hold their bytes from the start; no message writes them (an empty READ
+            // reads none).
+            target.put("hex", HexFormat.of().formatHex(Arrays.copyOf(initial, readEnd())));
+        }
+        final boolean locked = refuses(Program.Fault.NO_WRITE_ACCESS)
+                || refuses(Program.Fault.NO_WRITE_ACCESS_PAST_END)
+                || refuses(Program.Fault.NO_READ_ACCESS)
+                || refuses(Program.Fault.NO_READ_ACCESS_PAST_END);
         if (locked) {
             final ObjectNode second = regionList.addObject();
             second.put("name", LOCKED).put("length", regionLength);
@@ -856,6 +1076,17 @@ final class Stimulus {
             expectBytes(regions.addObject().put("region", LOCKED), new byte[regionLength]);
         }
         final ArrayNode responses = expect.putArray("responses");
+        if (!reads.isEmpty()) {
+            // Every READ the device accepts is answered once with READ_RESPONSEs filled at its MTU (clauses 4.1.9,
+            // 7.4.1), a duplicate READ_REQUEST only acknowledged (7.4.3), a refused one not answered (9.1.3): exactly
+            // this many first transmissions, whatever paths they take.
+            final int answers = reads.stream().mapToInt(Read::packets).sum();
+            responses
+                    .addObject()
+                    .put("opcode", "READ_RESPONSE")
+                    .put("atLeast", answers)
+                    .put("atMost", answers);
+        }
         for (int path = 0; path < program.paths(); path++) {
             if (packetsPerPath[path] > 0) {
                 // Once the last new PSN of a path has arrived, every PSN below it has too, and an ACK reporting it
@@ -945,6 +1176,62 @@ final class Stimulus {
             expect.put("completionsInOrder", true);
         }
         describePause(sidecar);
+        describeReads(sidecar);
+    }
+
+    /** The end of the last stretch a READ reads (the region's bytes set up before the stimulus). */
+    private int readEnd() {
+        return reads.stream()
+                .mapToInt(r -> chunks.get(r.message()).offset()
+                        + chunks.get(r.message()).length())
+                .max()
+                .orElse(0);
+    }
+
+    /**
+     * When the tester sends READs: steps that send the whole stimulus (unless a pause already does), then await the
+     * READ_RESPONSEs of each READ the device must answer, whole: the READ's stream, MSN, message length and sink
+     * handle, reserved fields zero, segments full at the declared MTU, and exactly the bytes of its stretch (clauses
+     * 5.2.6, 7.4.1). Replay acknowledges each of the device's packets at once, as a correct requester does.
+     */
+    private void describeReads(final ObjectNode sidecar) {
+        if (reads.isEmpty()) {
+            return;
+        }
+        final ArrayNode steps;
+        if (sidecar.has("steps")) {
+            steps = (ArrayNode) sidecar.get("steps");
+        } else {
+            steps = sidecar.putArray("steps");
+            final ArrayNode all = steps.addObject().putObject("send").putArray("frames");
+            for (int i = 0; i < frames.size(); i++) {
+                all.add(i);
+            }
+        }
+        for (final Read read : reads) {
+            final Program.Message message = program.messages().get(read.message());
+            final Chunk chunk = chunks.get(read.message());
+            final ObjectNode await = steps.addObject().putObject("await");
+            await.put("opcode", "READ_RESPONSE")
+                    .put("stream", read.stream())
+                    .put("msn", read.msn())
+                    .put("messageLength", message.length())
+                    .put("sinkHandle", String.format("0x%08x", TESTER_SINK_HANDLE + read.message()));
+            payload(await, Arrays.copyOfRange(region, chunk.offset(), chunk.offset() + message.length()));
+            await.put("reservedZero", true).put("fullSegments", true);
+        }
+    }
+
+    /** An await's expected message bytes: hex, or SHA-256 above {@link #HEX_LIMIT}; nothing for an empty one. */
+    private static void payload(final ObjectNode await, final byte[] payload) {
+        if (payload.length == 0) {
+            return; // nothing to compare but the length
+        }
+        if (payload.length <= HEX_LIMIT) {
+            await.put("payloadHex", HexFormat.of().formatHex(payload));
+        } else {
+            await.put("payloadSha256", org.mrconf.replay.VectorFiles.sha256(payload));
+        }
     }
 
     /**

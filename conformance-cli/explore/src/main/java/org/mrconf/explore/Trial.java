@@ -79,7 +79,6 @@ public final class Trial {
     private final Path scratch;
     private final int mtu;
     private final boolean ipv6;
-    private final List<String> profiles;
     private int serial;
 
     Trial(final DeviceUnderTest device, final ClauseCatalogue catalogue, final Path scratch) {
@@ -88,7 +87,6 @@ public final class Trial {
         this.scratch = scratch;
         this.mtu = device.profile().parameters().mtu();
         this.ipv6 = device.link().testerAddress() instanceof Inet6Address;
-        this.profiles = List.of("core");
     }
 
     int segment() {
@@ -99,8 +97,11 @@ public final class Trial {
         return Stimulus.of(program, mtu, ipv6);
     }
 
-    List<String> profiles() {
-        return profiles;
+    /** The profiles a device must claim for the vector of {@code stimulus} to apply: core, and read with a READ. */
+    static List<String> profiles(final Stimulus stimulus) {
+        return stimulus.program.messages().stream().anyMatch(m -> m.op() == Program.Op.READ)
+                ? List.of("core", "read")
+                : List.of("core");
     }
 
     String specVersion() {
@@ -119,7 +120,7 @@ public final class Trial {
                 "explore trial of seed " + program.seed(),
                 stimulus,
                 catalogue.specVersion(),
-                profiles);
+                profiles(stimulus));
         final VectorCorpus corpus = VectorCorpus.discover(root, catalogue);
         if (!corpus.problems().isEmpty() || corpus.vectors().size() != 1) {
             throw new IllegalStateException("explore wrote a vector the reader refuses: " + corpus.problems());
@@ -146,11 +147,12 @@ public final class Trial {
         } catch (final org.mrconf.pcap.CaptureFileException e) {
             throw new IOException(e.getMessage(), e);
         }
-        final List<Finding> state = judgeState(stimulus, control);
+        final List<Finding> state = new ArrayList<>(judgeState(stimulus, control));
         int deviceSent = 0;
         if (!peers.isEmpty()) {
             final TesterPeer peer = peers.get(peers.size() - 1);
             deviceSent = peer.recorder().all().size();
+            state.addAll(judgeReadAnswers(stimulus, peer.recorder().all()));
             findings.addAll(judgePackets(peer, root.resolve("capture.pcap")));
         }
         findings.addAll(state);
@@ -183,7 +185,10 @@ public final class Trial {
             return named.group(1); // a step's check names its clause, e.g. "steps[9].check: 6.4.1: ..."
         }
         if (stimulus.program.deviceSends()) {
-            return "5.2.1";
+            if (what.contains("not to have completed yet") || what.contains("region " + Stimulus.SOURCE)) {
+                return "7.4.2"; // a READ completed with a byte missing, or its sink does not hold the bytes answered
+            }
+            return what.contains("READ_REQUEST") ? "5.2.5" : "5.2.1";
         }
         if (what.contains(Stimulus.LOCKED)) {
             return "11.1.2";
@@ -202,7 +207,35 @@ public final class Trial {
                     .findFirst()
                     .orElse("9.1.1");
         }
-        return "7.1.1";
+        return readClause(stimulus, what).orElse("7.1.1");
+    }
+
+    /**
+     * The clause of a failure of the device's answer to the tester's READs, by the failure's own words (not those of
+     * the packets it quotes): more READ_RESPONSEs than the accepted READs need (a refused READ answered, else one
+     * answered twice, 7.4.3), a READ not answered whole or with other bytes (7.4.1), a READ_RESPONSE naming another
+     * READ (5.2.6), a READ_RESPONSE not filled at the MTU (4.1.9).
+     */
+    private static Optional<String> readClause(final Stimulus stimulus, final String what) {
+        if (what.matches("(?s).*expected at most \\d+ READ_RESPONSE from.*")) {
+            return Optional.of(stimulus.refusals.stream()
+                    .filter(r -> stimulus.program.messages().get(r.message()).op() == Program.Op.READ)
+                    .map(r -> r.fault().clause())
+                    .findFirst()
+                    .orElse("7.4.3"));
+        }
+        if (what.matches("(?s).*(expected at least \\d+ READ_RESPONSE from|whole READ_RESPONSE message"
+                + "|READ_RESPONSE on stream \\d+: expected (the )?message bytes).*")) {
+            return Optional.of("7.4.1");
+        }
+        if (what.matches("(?s).*READ_RESPONSE on stream \\d+, PSN \\d+ on path \\d+: (sink handle|MSN|message length):"
+                + " expected.*")) {
+            return Optional.of("5.2.6");
+        }
+        if (what.matches("(?s).*READ_RESPONSE on stream \\d+, PSN \\d+ on path \\d+: (carries|its IP datagram).*")) {
+            return Optional.of("4.1.9");
+        }
+        return Optional.empty();
     }
 
     private static final java.util.regex.Pattern NAMED_CLAUSE =
@@ -353,8 +386,92 @@ public final class Trial {
         return findings;
     }
 
+    /**
+     * When the tester sends READs: how many READ_RESPONSE PSNs the device sent for each (the READ's stream and MSN),
+     * against the number the READ needs at the device's MTU (clause 4.1.9; a resend repeats its PSN). More for a READ
+     * whose READ_REQUEST arrived twice is a READ executed again (7.4.3); more otherwise, an answer that is not exactly
+     * the READ's bytes (7.4.1); any for a refused READ, a READ not refused as its fault's clause requires; any for a
+     * stream and MSN no READ_REQUEST carried, a READ_RESPONSE that does not name its READ (5.2.6). Fewer is left to
+     * replay, which waits for the whole answer.
+     */
+    static List<Finding> judgeReadAnswers(final Stimulus stimulus, final List<ReceivedPacket> received) {
+        if (stimulus.program.deviceSends()) {
+            return List.of();
+        }
+        final Map<String, java.util.Set<String>> psns = new java.util.HashMap<>();
+        for (final ReceivedPacket packet : received) {
+            packet.data()
+                    .filter(d -> d.opcode() == org.mrconf.wire.Opcode.READ_RESPONSE
+                            && d.header().destinationConnectionId() == VectorReplay.TESTER_CONNECTION)
+                    .ifPresent(d -> psns.computeIfAbsent(
+                                    d.streamId() + "/" + d.messageSequenceNumber(), k -> new java.util.HashSet<>())
+                            .add(d.header().pathId() + "/" + d.header().psn()));
+        }
+        final List<Finding> findings = new ArrayList<>();
+        for (final Stimulus.Read read : stimulus.reads) {
+            final int sent = psns.getOrDefault(read.stream() + "/" + read.msn(), java.util.Set.of())
+                    .size();
+            if (sent > read.packets()) {
+                final long arrivals = stimulus.frames.stream()
+                        .filter(f -> f.message() == read.message() && f.intact())
+                        .count();
+                findings.add(new Finding(
+                        arrivals > 1 ? "7.4.3" : "7.4.1",
+                        String.format(
+                                "the READ of message %d (stream %d, MSN %d, %d bytes), whose READ_REQUEST arrived %d"
+                                        + " time(s), was answered with %d READ_RESPONSE PSNs, where %d carry it at"
+                                        + " the MTU",
+                                read.message(),
+                                read.stream(),
+                                read.msn(),
+                                stimulus.program.messages().get(read.message()).length(),
+                                arrivals,
+                                sent,
+                                read.packets()),
+                        "state"));
+            }
+        }
+        final java.util.Set<String> named = new java.util.HashSet<>();
+        stimulus.reads.forEach(r -> named.add(r.stream() + "/" + r.msn()));
+        stimulus.refusals.forEach(r -> named.add(r.stream() + "/" + r.msn()));
+        psns.keySet().stream()
+                .filter(key -> !named.contains(key))
+                .sorted()
+                .findFirst()
+                .ifPresent(key -> findings.add(new Finding(
+                        "5.2.6",
+                        "READ_RESPONSEs named stream/MSN " + key + ", which no READ_REQUEST of the tester carried",
+                        "state")));
+        for (final Stimulus.Refusal refusal : stimulus.refusals) {
+            final int sent = psns.getOrDefault(refusal.stream() + "/" + refusal.msn(), java.util.Set.of())
+                    .size();
+            if (stimulus.program.messages().get(refusal.message()).op() == Program.Op.READ && sent > 0) {
+                findings.add(new Finding(
+                        refusal.fault().clause(),
+                        String.format(
+                                "the READ of message %d (stream %d, MSN %d), which must be refused %s (%s), was"
+                                        + " answered with %d READ_RESPONSE(s)",
+                                refusal.message(),
+                                refusal.stream(),
+                                refusal.msn(),
+                                refusal.fault().nackCode(),
+                                refusal.fault(),
+                                sent),
+                        "state"));
+            }
+        }
+        return findings;
+    }
+
     private static String clauseOfByte(final Stimulus stimulus, final int index) {
         if (stimulus.program.deviceSends()) {
+            for (final Stimulus.Chunk chunk : stimulus.chunks) {
+                if (index >= chunk.offset()
+                        && index < chunk.offset() + chunk.length()
+                        && stimulus.program.messages().get(chunk.message()).op() == Program.Op.READ) {
+                    return "7.4.2"; // a READ's sink: the bytes the tester answered with, placed at their offsets
+                }
+            }
             return "7.1.1"; // the source region: nothing the tester sends may change it
         }
         for (final Stimulus.Chunk chunk : stimulus.chunks) {
@@ -362,6 +479,9 @@ public final class Trial {
                 final Program.Message message = stimulus.program.messages().get(chunk.message());
                 if (message.refused()) {
                     return message.fault().clause();
+                }
+                if (message.op() == Program.Op.READ) {
+                    return "7.4.1"; // a stretch only READs read: nothing may change it
                 }
                 return message.op() == Program.Op.SEND ? "7.3.1" : "7.2.1";
             }

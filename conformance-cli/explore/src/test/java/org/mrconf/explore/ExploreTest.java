@@ -18,7 +18,10 @@ import org.mrconf.replay.VectorCorpus;
 import org.mrconf.replay.VectorReplay;
 import org.mrconf.verdict.Verdict;
 
-/** A short seeded explore finds nothing against the clean reference, and finds, shrinks and replays a planted defect. */
+/**
+ * A short seeded explore finds nothing against the clean reference (READs among its programs), and finds, shrinks and
+ * replays a planted defect, of WRITE placement and of the READ responder.
+ */
 class ExploreTest {
     @TempDir
     Path out;
@@ -27,11 +30,27 @@ class ExploreTest {
     void aShortExploreOfTheCleanReferenceFindsNothing() throws Exception {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         try (OpenDevice device = OpenDevice.open("reference")) {
+            final java.util.concurrent.atomic.AtomicInteger reading = new java.util.concurrent.atomic.AtomicInteger();
+            final java.util.concurrent.atomic.AtomicInteger devicesReading =
+                    new java.util.concurrent.atomic.AtomicInteger();
             final Explorer explorer =
-                    new Explorer(device.device(), catalogue, Clock.systemUTC(), out, Explorer.Listener.silent());
+                    new Explorer(device.device(), catalogue, Clock.systemUTC(), out, new Explorer.Listener() {
+                        @Override
+                        public void program(final int number, final Program program, final Trial.Outcome outcome) {
+                            if (program.messages().stream().anyMatch(m -> m.op() == Program.Op.READ)) {
+                                (program.deviceSends() ? devicesReading : reading).incrementAndGet();
+                            }
+                        }
+
+                        @Override
+                        public void finding(final Explorer.Finding finding) {}
+                    });
             final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(6));
             assertThat(result.programs()).isPositive();
             assertThat(result.findings()).isEmpty();
+            // The reference claims read: READs of the tester's and of the device's were among the programs.
+            assertThat(reading).hasPositiveValue();
+            assertThat(devicesReading).hasPositiveValue();
         }
     }
 
@@ -68,6 +87,42 @@ class ExploreTest {
                             device.device().link(),
                             VectorReplay.Declared.of(device.device().profile().parameters())))
                     .isInstanceOf(AssertionError.class);
+        }
+        try (OpenDevice clean = OpenDevice.open("reference")) {
+            final TestVector vector =
+                    VectorCorpus.discover(root, catalogue).vectors().get(0);
+            VectorReplay.run(
+                    vector,
+                    clean.device().control(),
+                    clean.device().link(),
+                    VectorReplay.Declared.of(clean.device().profile().parameters()));
+        }
+    }
+
+    @Test
+    void aPlantedDefectOfTheReadResponderIsFoundShrunkAndReplayedAsAFailingVector() throws Exception {
+        final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
+        final Path root;
+        try (OpenDevice device = OpenDevice.open("reference?defect=read-response-short")) {
+            final Explorer explorer = new Explorer(
+                            device.device(), catalogue, Clock.systemUTC(), out, Explorer.Listener.silent())
+                    .stopAtFirst(true)
+                    .shrinkBudget(30, Duration.ofSeconds(10));
+            final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(10));
+            assertThat(result.findings()).isNotEmpty();
+            final Explorer.Finding finding = result.findings().get(0);
+            assertThat(finding.verdict()).isEqualTo(Verdict.FAIL);
+            assertThat(finding.clauses()).contains("7.4.1");
+            assertThat(finding.shrunk().messages()).anyMatch(m -> m.op() == Program.Op.READ);
+            assertThat(finding.vector()).isPresent();
+            assertThat(finding.replayFails()).isTrue();
+            root = explorer.vectorRoot();
+            final TestVector vector =
+                    VectorCorpus.discover(root, catalogue).vectors().get(0);
+            assertThat(vector.sidecar().profiles()).contains("read");
+            assertThat(SidecarSchema.bundled().check(vector.folder().resolve(TestVector.SIDECAR)))
+                    .isEmpty();
+            assertThat(VectorManifest.verify(root)).isEmpty();
         }
         try (OpenDevice clean = OpenDevice.open("reference")) {
             final TestVector vector =
