@@ -133,7 +133,7 @@ final class SentMessageChecks {
             if (await.reservedZero()) {
                 checkReserved(wrong, at, p);
             }
-            if (await.fullSegments()) {
+            if (await.fullSegments() && p.opcode() != Opcode.READ_REQUEST) { // one packet, no payload: no segments
                 checkSegment(wrong, at, p, length);
             }
             if (p.opcode() == Opcode.READ_REQUEST) {

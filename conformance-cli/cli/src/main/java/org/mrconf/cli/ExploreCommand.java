@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
         name = "explore",
         mixinStandardHelpOptions = true,
         description = {
-            "Run seeded random legal programs (WRITE, WRITE_WITH_IMMEDIATE, SEND into posted receives, on random streams"
+            "Run seeded random legal programs (WRITE, WRITE_WITH_IMMEDIATE, SEND into posted receives, READ either way, on"
+                    + " random streams"
                     + " and paths, with loss, reordering, duplication and CE marks) against a device, judge every packet"
                     + " it sends by analyze's checks and its end state by the program, and shrink a violation into a test"
                     + " vector that replays.",
