@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import org.mrconf.cases.SmoothedRttBounds;
 import org.mrconf.cases.Testbed;
 import org.mrconf.peer.Psn;
 import org.mrconf.peer.ReceivedPacket;
@@ -183,8 +184,10 @@ final class EchoedRtt {
                             ((long) data.header().pathId() << 32) | data.transmitTimestamp(), k -> new ArrayList<>())
                     .add(packet);
         }
-        final Smoothed everyAck = new Smoothed();
-        final Smoothed newsOnly = new Smoothed();
+        // Each sample is the most it can have been (the ACK was taken in by the checkpoint), and SRTT rises with every
+        // sample, so the SRTT of these samples is the most the DUT's can be.
+        final SmoothedRttBounds everyAck = new SmoothedRttBounds();
+        final SmoothedRttBounds newsOnly = new SmoothedRttBounds();
         for (int i = 0; i < acks.size(); i++) {
             final Ack ack = acks.get(i);
             if (ack.packet().header().pathId() != path) {
@@ -217,15 +220,15 @@ final class EchoedRtt {
             // timestamp less the path's echo age.
             final long echoNs = unwrap.dutNs(echoed) - echoAgeNs[path];
             final long sampleNs = takenInByNs + offsetNs - echoNs;
-            everyAck.sample(sampleNs);
+            everyAck.sample(sampleNs, sampleNs);
             if (ack.progress()) {
-                newsOnly.sample(sampleNs);
+                newsOnly.sample(sampleNs, sampleNs);
             }
         }
         if (!everyAck.sampled()) {
             return new Bounds(-1, "the tester sent no ACK on path " + path + ", so it has no RTT sample");
         }
-        return new Bounds(Math.max(everyAck.srttNs(), newsOnly.srttNs()), null);
+        return new Bounds(Math.max(ceiling(everyAck), ceiling(newsOnly)), null);
     }
 
     /** Whether the tester has sent any ACK on {@code path} after tester time {@code afterNs}. */
@@ -305,20 +308,9 @@ final class EchoedRtt {
     }
 
     /** RFC 6298's smoothed RTT (alpha 1/8) of the samples given so far, in order; 0 before any. */
-    private static final class Smoothed {
-        private double srttNs = -1;
-
-        void sample(final long rttNs) {
-            srttNs = srttNs < 0 ? rttNs : srttNs + (rttNs - srttNs) / 8;
-        }
-
-        boolean sampled() {
-            return srttNs >= 0;
-        }
-
-        long srttNs() {
-            return (long) Math.ceil(Math.max(0, srttNs));
-        }
+    /** The largest SRTT {@code smoothed} allows, in whole nanoseconds; 0 before any sample. */
+    private static long ceiling(final SmoothedRttBounds smoothed) {
+        return (long) Math.ceil(Math.max(0, smoothed.srttHighNs()));
     }
 
     /** The PSNs of one path that the tester's ACKs have acknowledged so far. */

@@ -1,16 +1,13 @@
 package org.mrconf.cases.reliability;
 
+import org.mrconf.cases.SmoothedRttBounds;
+
 /**
- * The RTO that RFC 6298's recursion (clause 6.6.1: alpha 1/8, beta 1/4; clause 6.6.2: RTO = SRTT + 4 RTTVAR) gives
- * after a run of RTT samples that the tester knows only within bounds: each sample is at least the age of the timestamp
- * the tester's ACK echoed, and at most that plus the time the DUT's own clock shows between the acknowledged packet and
- * the next one it stamped after taking the ACK in.
- *
- * <p>Both SRTT and RTTVAR are carried as intervals. SRTT rises with every sample; RTTVAR rises with its own previous
- * value and with the distance between the old SRTT and the sample, whose extremes over two intervals are at their
- * ends. So each interval holds every value the recursion can take for samples within their bounds, and the RTO
- * interval holds every RTO a device that follows the clause can arm. It is wider than the truth, never narrower:
- * judged against it, a conforming device cannot fail.
+ * The RTO that RFC 6298's recursion ({@link SmoothedRttBounds}) gives after a run of RTT samples that the tester knows
+ * only within bounds: each sample is at least the age of the timestamp the tester's ACK echoed, and at most that plus
+ * the time the DUT's own clock shows between the acknowledged packet and the next one it stamped after taking the ACK
+ * in. The interval holds every RTO a device that follows the clause can arm: judged against it, a conforming device
+ * cannot fail.
  *
  * @param lowestNs  the smallest RTO the recursion allows, before the clamp to the declared bounds
  * @param highestNs the largest
@@ -25,21 +22,11 @@ record RtoBounds(double lowestNs, double highestNs) {
         if (lowNs.length == 0 || lowNs.length != highNs.length) {
             throw new IllegalArgumentException("one or more samples, each with both bounds");
         }
-        double srttLow = lowNs[0];
-        double srttHigh = highNs[0];
-        double varLow = lowNs[0] / 2.0;
-        double varHigh = highNs[0] / 2.0;
-        for (int i = 1; i < lowNs.length; i++) {
-            final double sampleLow = lowNs[i];
-            final double sampleHigh = highNs[i];
-            final double nearest = Math.max(0, Math.max(sampleLow - srttHigh, srttLow - sampleHigh));
-            final double farthest = Math.max(Math.abs(sampleHigh - srttLow), Math.abs(srttHigh - sampleLow));
-            varLow = 0.75 * varLow + 0.25 * nearest;
-            varHigh = 0.75 * varHigh + 0.25 * farthest;
-            srttLow = 0.875 * srttLow + 0.125 * sampleLow;
-            srttHigh = 0.875 * srttHigh + 0.125 * sampleHigh;
+        final SmoothedRttBounds smoothed = new SmoothedRttBounds();
+        for (int i = 0; i < lowNs.length; i++) {
+            smoothed.sample(lowNs[i], highNs[i]);
         }
-        return new RtoBounds(srttLow + 4 * varLow, srttHigh + 4 * varHigh);
+        return new RtoBounds(smoothed.rtoLowNs(), smoothed.rtoHighNs());
     }
 
     /** The RTO for samples known exactly. */
