@@ -51,7 +51,7 @@ class CasesCanFailTest {
             "compares hello's congestion parameters with the declaration file; sends no packet");
 
     /** Runs at once; each has its own embedded device. */
-    private static final int PARTS = 8;
+    private static final int PARTS = 16;
 
     @Test
     @Timeout(600)
