@@ -73,12 +73,10 @@ class EndpointTest {
         assertSameBytes(bMemory, 64, aMemory, 0, 200_000);
         final Set<Integer> pathsUsed = new HashSet<>();
         final Set<Integer> portsUsed = new HashSet<>();
-        for (final TestNetwork.Sent sent : network.log) {
-            if (sent.from() == 0 && sent.packet() instanceof DataPacket data) {
-                pathsUsed.add(data.header().pathId());
-                portsUsed.add(sent.srcPort());
-                assertThat(sent.ecn()).as("data is ECN-capable (4.1.7)").isEqualTo(EcnCodepoint.ECT_0);
-            }
+        for (final TestNetwork.Sent sent : dataSentByA(0)) {
+            pathsUsed.add(((DataPacket) sent.packet()).header().pathId());
+            portsUsed.add(sent.srcPort());
+            assertThat(sent.ecn()).as("data is ECN-capable (4.1.7)").isEqualTo(EcnCodepoint.ECT_0);
         }
         assertThat(pathsUsed).containsExactlyInAnyOrder(0, 1, 2, 3);
         assertThat(portsUsed).hasSize(PATHS);
@@ -108,10 +106,8 @@ class EndpointTest {
             a.postWrite(A_ID, 0, aMemory.key(), BASE, 4 * 1000, BASE, bMemory.key(), message);
             assertThat(runUntilCompletion(a).status()).isEqualTo(WorkCompletionStatus.SUCCESS);
             final Set<Integer> ports = new HashSet<>();
-            for (final TestNetwork.Sent sent : network.log.subList(from, network.log.size())) {
-                if (sent.from() == 0
-                        && sent.packet() instanceof DataPacket data
-                        && data.header().pathId() == 0) {
+            for (final TestNetwork.Sent sent : dataSentByA(from)) {
+                if (((DataPacket) sent.packet()).header().pathId() == 0) {
                     ports.add(sent.srcPort());
                 }
             }
@@ -123,6 +119,17 @@ class EndpointTest {
         assertThat(portsPerMessage.get(1)).doesNotContainAnyElementsOf(portsPerMessage.get(0));
         assertThat(portsPerMessage.get(2)).doesNotContainAnyElementsOf(portsPerMessage.get(1));
         assertThat(a.counters().get(Counter.REPATHS)).isZero();
+    }
+
+    /** The data packets endpoint a (node 0) sent, from entry {@code from} of the network's log on. */
+    private List<TestNetwork.Sent> dataSentByA(final int from) {
+        final List<TestNetwork.Sent> data = new ArrayList<>();
+        for (final TestNetwork.Sent sent : network.log.subList(from, network.log.size())) {
+            if (sent.from() == 0 && sent.packet() instanceof DataPacket) {
+                data.add(sent);
+            }
+        }
+        return data;
     }
 
     @Test
