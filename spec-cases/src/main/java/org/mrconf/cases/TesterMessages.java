@@ -186,6 +186,70 @@ public final class TesterMessages {
         return testbed.peer().recorder().matching(mark, matcher);
     }
 
+    /**
+     * A READ_RESPONSE the DUT stopped sending at its windows, nothing acknowledged, with part of it still unsent.
+     *
+     * @param mark      the recorder's mark before the READ was requested
+     * @param response  its first transmissions (the READ's MSN, to the tester's connection)
+     * @param sent      those sent before the DUT stalled
+     * @param sentBytes their payload bytes: less than the READ's length
+     */
+    public record StalledResponse(int mark, PacketMatcher response, List<ReceivedPacket> sent, long sentBytes) {}
+
+    /**
+     * Requests a READ of {@code length} bytes of the DUT's region {@code key} at {@code address} on stream 0, path 0,
+     * acknowledges nothing, and waits until the DUT stops sending its response ({@link #awaitStalled}). A case
+     * that judges what the responder does with the rest of the response (after a NACK, an invalidation) needs a
+     * response longer than any window the device may declare; where the DUT sent it all before any ACK, INCONCLUSIVE
+     * names what would decide.
+     *
+     * @param clause the clause of the case, for its set-up's messages
+     */
+    public static StalledResponse stalledReadResponse(
+            final Testbed testbed,
+            final long address,
+            final long key,
+            final int length,
+            final long sinkHandle,
+            final String clause)
+            throws IOException, InterruptedException {
+        final PeerConnection connection = testbed.connection();
+        final PacketMatcher response = PacketMatcher.expect()
+                .data()
+                .opcode(Opcode.READ_RESPONSE)
+                .connection(Testbed.TESTER_CONNECTION)
+                .msn(connection.nextMsn(0))
+                .firstTransmission();
+        final int mark = testbed.peer().mark();
+        connection.readRequest(0, address, key, length, sinkHandle, 0);
+        final List<ReceivedPacket> sent = awaitStalled(testbed, mark, response);
+        org.assertj.core.api.Assertions.assertThat(sent)
+                .as("%s set-up: the DUT answers the %d-byte READ within %s", clause, length, Testbed.WAIT)
+                .isNotEmpty();
+        final long sentBytes = payloadBytes(sent);
+        if (sentBytes >= length) {
+            throw Inconclusive.because("the DUT sent all " + sent.size() + " packets of a " + length + "-byte"
+                    + " READ_RESPONSE before any ACK, so no part of it was left unsent; a response longer than its"
+                    + " windows would let the case decide");
+        }
+        return new StalledResponse(mark, response, sent, sentBytes);
+    }
+
+    /**
+     * Acknowledges, in one ACK of path 0 echoing {@code echo}, every data packet the DUT sent to the tester's connection
+     * since {@code mark}: no resend is due after it, and the DUT's windows open.
+     */
+    public static void acknowledgeEverythingSent(final Testbed testbed, final int mark, final long echo)
+            throws IOException {
+        for (final ReceivedPacket packet : testbed.peer().recorder().since(mark)) {
+            if (packet.data().isPresent()
+                    && packet.data().orElseThrow().header().destinationConnectionId() == Testbed.TESTER_CONNECTION) {
+                testbed.connection().onReceived(packet);
+            }
+        }
+        testbed.peer().send(testbed.connection().ackFor(0, echo));
+    }
+
     /** Polls until every one of {@code wrIds} has completed, keeping all of them, or fails after {@link Testbed#WAIT}. */
     public static java.util.Map<Long, org.mrconf.dut.DutCompletion> awaitCompletions(
             final Testbed testbed, final long... wrIds) throws DutControlException {

@@ -146,28 +146,12 @@ class NackedWorkRequestCase {
             final long address = Testbed.BASE + 8L * Testbed.REGION;
             final long source = testbed.control()
                     .registerRegion(address, length, java.util.EnumSet.of(org.mrconf.dut.RegionAccess.REMOTE_READ));
-            final long readMsn = connection.nextMsn(0);
-            final PacketMatcher response = PacketMatcher.expect()
-                    .data()
-                    .opcode(Opcode.READ_RESPONSE)
-                    .connection(Testbed.TESTER_CONNECTION)
-                    .msn(readMsn)
-                    .firstTransmission();
-            final int mark = testbed.peer().mark();
-            connection.readRequest(0, address, source, length, 0x5EEE, 0);
-            // Nothing is acknowledged, so the DUT stops once its windows are full.
-            final java.util.List<org.mrconf.peer.ReceivedPacket> before =
-                    org.mrconf.cases.TesterMessages.awaitStalled(testbed, mark, response);
-            assertThat(before)
-                    .as("9.1.7 set-up: the DUT answers the %d-byte READ within %s", length, Testbed.WAIT)
-                    .isNotEmpty();
+            final org.mrconf.cases.TesterMessages.StalledResponse stalled =
+                    org.mrconf.cases.TesterMessages.stalledReadResponse(
+                            testbed, address, source, length, 0x5EEE, "9.1.7");
+            final java.util.List<org.mrconf.peer.ReceivedPacket> before = stalled.sent();
             final DataPacket named = before.get(0).data().orElseThrow();
-            final long sentBytes = org.mrconf.cases.TesterMessages.payloadBytes(before);
-            if (sentBytes >= length) {
-                throw org.mrconf.cases.Inconclusive.because("the DUT sent all " + before.size() + " packets of a "
-                        + length + "-byte READ_RESPONSE before any ACK, so no packet of it was left to withhold; a"
-                        + " response longer than its window would let the case decide");
-            }
+            final long sentBytes = stalled.sentBytes();
             final java.util.Map<String, Long> counters = testbed.counters();
             testbed.peer()
                     .send(org.mrconf.cases.DutTraffic.nackOf(named, NackCode.INVALID_REQUEST, Testbed.DUT_CONNECTION));
@@ -175,15 +159,8 @@ class NackedWorkRequestCase {
             // opens: a response that goes on now sends PSNs it had not sent.
             testbed.awaitGrowth(counters, org.mrconf.dut.DutCounters.RX_PACKETS, 1);
             final int acknowledged = testbed.peer().mark();
-            for (final org.mrconf.peer.ReceivedPacket packet :
-                    testbed.peer().recorder().since(mark)) {
-                if (packet.data().isPresent()
-                        && packet.data().orElseThrow().header().destinationConnectionId()
-                                == Testbed.TESTER_CONNECTION) {
-                    connection.onReceived(packet);
-                }
-            }
-            testbed.peer().send(connection.ackFor(0, named.transmitTimestamp()));
+            org.mrconf.cases.TesterMessages.acknowledgeEverythingSent(
+                    testbed, stalled.mark(), named.transmitTimestamp());
             final java.util.Set<Long> sentBefore = new java.util.HashSet<>();
             for (final org.mrconf.peer.ReceivedPacket packet : before) {
                 sentBefore.add(packet.data().orElseThrow().header().psn());
@@ -191,7 +168,7 @@ class NackedWorkRequestCase {
             final java.util.List<org.mrconf.peer.ReceivedPacket> after = new java.util.ArrayList<>();
             Thread.sleep(testbed.quiet().multipliedBy(2).toMillis());
             for (final org.mrconf.peer.ReceivedPacket packet :
-                    testbed.peer().recorder().matching(acknowledged, response)) {
+                    testbed.peer().recorder().matching(acknowledged, stalled.response())) {
                 if (!sentBefore.contains(packet.data().orElseThrow().header().psn())) {
                     after.add(packet);
                 }

@@ -513,35 +513,22 @@ class MemoryProtectionCase {
             final long source = region(testbed, address, length, EnumSet.of(RegionAccess.REMOTE_READ));
             testbed.control().writeRegion(source, address, Testbed.randomBytes(4096, 15));
             testbed.connection().autoAck(false);
-            final int mark = testbed.peer().mark();
-            testbed.connection().readRequest(0, address, source, length, 0x1114, 0);
-            final var response = PacketMatcher.expect()
-                    .data()
-                    .opcode(Opcode.READ_RESPONSE)
-                    .connection(Testbed.TESTER_CONNECTION)
-                    .firstTransmission();
-            final List<org.mrconf.peer.ReceivedPacket> before = TesterMessages.awaitStalled(testbed, mark, response);
-            assertThat(before)
-                    .as("11.1.4 set-up: the DUT answers the %d-byte READ within %s", length, Testbed.WAIT)
-                    .isNotEmpty();
-            final long sentBytes = TesterMessages.payloadBytes(before);
-            if (sentBytes >= length) {
-                throw org.mrconf.cases.Inconclusive.because("the DUT sent the whole " + length
-                        + "-byte READ_RESPONSE before any ACK, so none of it was unsent when the region was"
-                        + " invalidated");
-            }
+            final TesterMessages.StalledResponse stalled =
+                    TesterMessages.stalledReadResponse(testbed, address, source, length, 0x1114, "11.1.4");
+            final int mark = stalled.mark();
+            final var response = stalled.response();
+            final List<org.mrconf.peer.ReceivedPacket> before = stalled.sent();
+            final long sentBytes = stalled.sentBytes();
             testbed.control().invalidateRegion(source);
             final long invalidatedNs = testbed.peer().link().nowNs();
             final int after = testbed.peer().mark();
             // Every PSN sent so far is acknowledged now, so no resend is due and the windows open: a responder that
             // still reads the region sends the response's next packets.
             testbed.connection().autoAck(true);
-            long echo = 0;
-            for (final var packet : before) {
-                testbed.connection().onReceived(packet);
-                echo = packet.data().orElseThrow().transmitTimestamp();
-            }
-            testbed.peer().send(testbed.connection().ackFor(0, echo));
+            TesterMessages.acknowledgeEverythingSent(
+                    testbed,
+                    mark,
+                    before.get(before.size() - 1).data().orElseThrow().transmitTimestamp());
             testbed.peer().recorder().awaitQuiet(java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(400));
             // As for the WRITE above: a packet proves the region was read after its invalidation only when both its
             // arrival and its transmit timestamp (placed on the tester's clock) come after the invalidation.
