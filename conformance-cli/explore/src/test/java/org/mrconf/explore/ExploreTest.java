@@ -59,15 +59,8 @@ class ExploreTest {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final Path root;
         try (OpenDevice device = OpenDevice.open("reference?defect=write-ignores-message-offset")) {
-            final Explorer explorer = new Explorer(
-                            device.device(), catalogue, Clock.systemUTC(), out, Explorer.Listener.silent())
-                    .stopAtFirst(true)
-                    .shrinkBudget(40, Duration.ofSeconds(15));
-            final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(10));
-            assertThat(result.findings()).isNotEmpty();
-            final Explorer.Finding finding = result.findings().get(0);
-            assertThat(finding.verdict()).isEqualTo(Verdict.FAIL);
-            assertThat(finding.clauses()).contains("7.2.1");
+            final Explorer explorer = explorerOf(device, catalogue, 40, Duration.ofSeconds(15));
+            final Explorer.Finding finding = firstFinding(explorer, "7.2.1");
             assertThat(finding.shrunk().messages().size())
                     .isLessThanOrEqualTo(finding.original().messages().size());
             assertThat(finding.vector()).isPresent();
@@ -88,15 +81,7 @@ class ExploreTest {
                             VectorReplay.Declared.of(device.device().profile().parameters())))
                     .isInstanceOf(AssertionError.class);
         }
-        try (OpenDevice clean = OpenDevice.open("reference")) {
-            final TestVector vector =
-                    VectorCorpus.discover(root, catalogue).vectors().get(0);
-            VectorReplay.run(
-                    vector,
-                    clean.device().control(),
-                    clean.device().link(),
-                    VectorReplay.Declared.of(clean.device().profile().parameters()));
-        }
+        replaysCleanOnTheReference(root, catalogue);
     }
 
     @Test
@@ -104,15 +89,8 @@ class ExploreTest {
         final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
         final Path root;
         try (OpenDevice device = OpenDevice.open("reference?defect=read-response-short")) {
-            final Explorer explorer = new Explorer(
-                            device.device(), catalogue, Clock.systemUTC(), out, Explorer.Listener.silent())
-                    .stopAtFirst(true)
-                    .shrinkBudget(30, Duration.ofSeconds(10));
-            final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(10));
-            assertThat(result.findings()).isNotEmpty();
-            final Explorer.Finding finding = result.findings().get(0);
-            assertThat(finding.verdict()).isEqualTo(Verdict.FAIL);
-            assertThat(finding.clauses()).contains("7.4.1");
+            final Explorer explorer = explorerOf(device, catalogue, 30, Duration.ofSeconds(10));
+            final Explorer.Finding finding = firstFinding(explorer, "7.4.1");
             assertThat(finding.shrunk().messages()).anyMatch(m -> m.op() == Program.Op.READ);
             assertThat(finding.vector()).isPresent();
             assertThat(finding.replayFails()).isTrue();
@@ -124,6 +102,30 @@ class ExploreTest {
                     .isEmpty();
             assertThat(VectorManifest.verify(root)).isEmpty();
         }
+        replaysCleanOnTheReference(root, catalogue);
+    }
+
+    /** An explorer of {@code device} that stops at its first finding and shrinks it within the budget given. */
+    private Explorer explorerOf(
+            final OpenDevice device, final ClauseCatalogue catalogue, final int shrinkRuns, final Duration shrinkTime)
+            throws java.io.IOException {
+        return new Explorer(device.device(), catalogue, Clock.systemUTC(), out, Explorer.Listener.silent())
+                .stopAtFirst(true)
+                .shrinkBudget(shrinkRuns, shrinkTime);
+    }
+
+    /** The first finding of 10 seconds of seed 39: a FAIL of {@code clause}. */
+    private static Explorer.Finding firstFinding(final Explorer explorer, final String clause) throws Exception {
+        final Explorer.Result result = explorer.explore(39, Duration.ofSeconds(10));
+        assertThat(result.findings()).isNotEmpty();
+        final Explorer.Finding finding = result.findings().get(0);
+        assertThat(finding.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(finding.clauses()).contains(clause);
+        return finding;
+    }
+
+    /** The one vector under {@code root} replays without a violation against the clean reference. */
+    private static void replaysCleanOnTheReference(final Path root, final ClauseCatalogue catalogue) throws Exception {
         try (OpenDevice clean = OpenDevice.open("reference")) {
             final TestVector vector =
                     VectorCorpus.discover(root, catalogue).vectors().get(0);

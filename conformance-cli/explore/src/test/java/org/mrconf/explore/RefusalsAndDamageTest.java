@@ -1,7 +1,5 @@
 package org.mrconf.explore;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -9,9 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mrconf.catalogue.CatalogueLoader;
-import org.mrconf.catalogue.ClauseCatalogue;
-import org.mrconf.devices.OpenDevice;
 
 /**
  * Each thing explore does beyond valid traffic, as one hand-written program: a message the device must refuse (each
@@ -53,20 +48,7 @@ class RefusalsAndDamageTest {
     @MethodSource("programs")
     void theCleanReferencePassesAndTheDefectFailsUnderTheClause(
             final Program program, final String defect, final String clause) throws Exception {
-        final ClauseCatalogue catalogue = new CatalogueLoader().loadBundled();
-        try (OpenDevice clean = OpenDevice.open("reference")) {
-            final Trial.Outcome outcome = new Trial(clean.device(), catalogue, scratch.resolve("clean")).run(program);
-            assertThat(outcome.findings())
-                    .as("the clean reference, " + program.summary())
-                    .isEmpty();
-            assertThat(outcome.inconclusive()).isEmpty();
-        }
-        try (OpenDevice broken = OpenDevice.open("reference?defect=" + defect)) {
-            final Trial.Outcome outcome = new Trial(broken.device(), catalogue, scratch.resolve("broken")).run(program);
-            assertThat(outcome.clauses())
-                    .as("%s: %s", defect, outcome.findings())
-                    .contains(clause);
-        }
+        TrialChecks.cleanPassesAndDefectFails(program, defect, clause, scratch);
     }
 
     /** A valid WRITE, then the refused one, then a SEND that must still be placed and completed (clause 7.5.9). */
