@@ -1040,6 +1040,15 @@ public enum Defect {
     PEER_MESSAGE_LIMIT_IGNORED(breaks("7.5.10")),
 
     /**
+     * Takes a message for finished, under the peer's maximum outstanding messages, only once every packet of it is
+     * acknowledged, never when a NACK whose code fails the work request names one, so a message the limit past a failed
+     * one whose unsent rest the NACK stopped, and whose completion waits behind a READ's data, is held until the
+     * connection times out, where clause 7.5.10 sends it once the NACK came. Caught by
+     * {@code PeerMessageLimitCase.aNackThatFailsAMessageBehindAReadReleasesTheOneWaiting}.
+     */
+    PEER_MESSAGE_LIMIT_BLIND_TO_NACKS(breaks("7.5.10")),
+
+    /**
      * Accepts any local address at setup and still sends from its own, where clause 4.2.3 makes a
      * device refuse an address it cannot send from. Caught by {@code LocalAddressCase.everyPacketLeavesFromTheLocalAddress}.
      */

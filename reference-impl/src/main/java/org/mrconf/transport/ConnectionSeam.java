@@ -112,6 +112,14 @@ public interface ConnectionSeam {
         return true;
     }
 
+    /**
+     * Whether a message a NACK failed is known finished at the peer, for the peer's limit, though not every PSN of it
+     * was acknowledged: yes (clause 7.5.10).
+     */
+    default boolean failedMessageKnownFinished() {
+        return true;
+    }
+
     /** The spec's answer to every decision. */
     ConnectionSeam CORRECT = new ConnectionSeam() {};
 
@@ -217,6 +225,11 @@ public interface ConnectionSeam {
         @Override
         public boolean honoursPeerMessageLimit() {
             return next.honoursPeerMessageLimit();
+        }
+
+        @Override
+        public boolean failedMessageKnownFinished() {
+            return next.failedMessageKnownFinished();
         }
     }
 }

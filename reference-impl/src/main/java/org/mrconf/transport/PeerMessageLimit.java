@@ -16,11 +16,14 @@ import org.mrconf.wire.Opcode;
 final class PeerMessageLimit {
     /** Whether messages wait for the limit at all (the spec: yes). */
     private final boolean honoured;
+    /** Whether a message a NACK failed counts as finished (the spec: yes). */
+    private final boolean failedKnownFinished;
     /** Streams seen waiting during one scan of the queue; reused, so a scan allocates nothing. */
     private final BitSet waitingStreams = new BitSet();
 
     PeerMessageLimit(final EndpointConfig config) {
         this.honoured = config.seams().connection().honoursPeerMessageLimit();
+        this.failedKnownFinished = config.seams().connection().failedMessageKnownFinished();
     }
 
     /** Whether {@code message} must wait before its first packet. */
@@ -66,8 +69,14 @@ final class PeerMessageLimit {
         return null;
     }
 
-    /** Finished at the peer as far as the sender can know: every PSN acknowledged, or the message failed. */
-    private static boolean knownFinished(final SendMessage message) {
-        return message.isDone() || message.packetsAcked == message.packetCount;
+    /**
+     * Finished at the peer as far as the sender can know: every PSN acknowledged, or the message failed. A failed
+     * message stays on its stream's list only while an earlier one waits to complete (a READ waiting for its data).
+     */
+    private boolean knownFinished(final SendMessage message) {
+        if (message.isDone() && (message.status == WorkCompletionStatus.SUCCESS || failedKnownFinished)) {
+            return true;
+        }
+        return message.packetsAcked == message.packetCount;
     }
 }

@@ -145,7 +145,10 @@ public final class DefectSeams {
             .put(Defect.FINISHED_ONLY_AT_DELIVERY, org.mrconf.transport.defects.connection.FinishedOnlyAtDelivery::new)
             .put(
                     Defect.PEER_MESSAGE_LIMIT_IGNORED,
-                    org.mrconf.transport.defects.connection.PeerMessageLimitIgnored::new);
+                    org.mrconf.transport.defects.connection.PeerMessageLimitIgnored::new)
+            .put(
+                    Defect.PEER_MESSAGE_LIMIT_BLIND_TO_NACKS,
+                    org.mrconf.transport.defects.connection.PeerMessageLimitBlindToNacks::new);
 
     /** The defects at {@link CompletionSeam}: completions and the responder side of a READ. */
     private static final Table<CompletionSeam> COMPLETION = new Table<>(CompletionSeam.CORRECT)
