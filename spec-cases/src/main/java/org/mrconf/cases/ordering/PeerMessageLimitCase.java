@@ -51,6 +51,8 @@ class PeerMessageLimitCase {
     private static final int LIMIT = 2;
     private static final int MESSAGES = 5;
     private static final int LENGTH = 64;
+    /** How much older than its own timestamp the echo of the stretching WRITE's ACK is. */
+    private static final java.time.Duration STRETCH = java.time.Duration.ofMillis(300);
     /** Where the NACK tests' failed WRITE lands; the WRITEs after it go from {@link #FOLLOWING_ADDRESS}. */
     private static final long FAILED_ADDRESS = 0x00E7_0000L;
 
@@ -66,10 +68,15 @@ class PeerMessageLimitCase {
     void theDutKeepsBelowThePeersLimit(final DeviceUnderTest dut) throws Exception {
         try (Testbed testbed = Testbed.open(dut, 1, 1, spec -> spec.withPeerMaxOutstandingMessages(LIMIT))) {
             CaseSteps.stage(testbed, Testbed.BASE, LENGTH, 66);
-            // MSN 1 beside an unacknowledged MSN 0 needs two packets in flight: first windows of one are grown first,
-            // with a message of their own, so the case's messages start at MSN held.
-            final long held = CaseSteps.growPastOnePacket(
-                    testbed, 1499, Testbed.BASE, REMOTE_ADDRESS + (long) MESSAGES * LENGTH, REMOTE_KEY);
+            // The path's timer stretched far past the time MSN held is held back (one message, MSN 0), so that a
+            // loaded host cannot let it fire and collapse the DUT's windows to one packet (10.1.3): a DUT that then
+            // sent no second packet would read as one that keeps one packet in flight by choice.
+            CaseSteps.stretchTheTimer(testbed, STRETCH, 1498, Testbed.BASE, LENGTH);
+            // MSN held + 1 beside an unacknowledged MSN held needs two packets in flight: first windows of one are
+            // grown first, with a message of their own, so the case's messages start at MSN held.
+            final long held = 1
+                    + CaseSteps.growPastOnePacket(
+                            testbed, 1499, Testbed.BASE, REMOTE_ADDRESS + (long) MESSAGES * LENGTH, REMOTE_KEY);
             // Every packet but MSN held's is recorded as received and acknowledged at once, so it stays a hole.
             final Consumer<ReceivedPacket> allButTheFirst = received -> {
                 final DataPacket data = received.data().orElse(null);
