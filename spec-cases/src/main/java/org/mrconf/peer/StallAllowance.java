@@ -16,6 +16,14 @@ import org.apiguardian.api.API;
  * same JVM) and a receive timestamp alike, so a late first timestamp shortens an interval as much as a late second
  * one lengthens it. The rule therefore takes the miss on either side of the bound.
  *
+ * <p>The monitor cannot see every stall: its thread sleeps, and a host scheduler favours a thread that sleeps over one
+ * that works, such as the case's own. So a case reads the tester's clock on the side of the packet that keeps its
+ * bound sound: for an upper bound on what the DUT does after a packet of the tester's (a resend within some time of
+ * an ACK), it reads the clock after the send returns, since the DUT cannot act on a packet it has not been sent; for a
+ * lower bound (not before a retry-after), it reads the clock before the send, since the DUT cannot have had it
+ * earlier. Under a 2-thread CPU hog the tester's thread was once held back 32 ms between the two readings, which the
+ * monitor did not see.
+ *
  * <pre>{@code
  * long miss = StallAllowance.missNs(measured, lowest, highest);
  * StallAllowance.excuse(stalls, "6.6.3: interval 2", miss, fromNs, toNs); // INCONCLUSIVE when the host may explain it
