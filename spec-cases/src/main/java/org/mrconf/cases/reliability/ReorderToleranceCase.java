@@ -148,12 +148,16 @@ class ReorderToleranceCase {
      */
     private record OpenGap(
             List<ReceivedPacket> sent,
-            long gap,
             int mark,
             Duration echoAge,
             Duration time,
             Duration tolerance,
             TimerWatch timerWatch) {
+        /** The gap: the first PSN of the WRITE. */
+        long gap() {
+            return psnOf(sent.get(0));
+        }
+
         static Optional<OpenGap> of(final Testbed testbed, final long wrId, final int packets) throws Exception {
             final Duration time =
                     testbed.profile().conformance().reorderTolerance().time();
@@ -173,7 +177,7 @@ class ReorderToleranceCase {
                     testbed.peer().recorder().awaitCount(mark, DutTraffic.dataFromDut(), packets, Testbed.WAIT).stream()
                             .sorted(Comparator.comparingLong(p -> Psn.distance(base, psnOf(p))))
                             .toList();
-            return Optional.of(new OpenGap(sent, psnOf(sent.get(0)), mark, echoAge, time, tolerance, timerWatch));
+            return Optional.of(new OpenGap(sent, mark, echoAge, time, tolerance, timerWatch));
         }
     }
 
