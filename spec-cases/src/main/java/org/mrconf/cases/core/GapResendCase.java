@@ -131,10 +131,6 @@ class GapResendCase {
                 }
             }
             final long echo = (onPath.get(0).transmitTimestamp() - AGE.toNanos()) & 0xFFFF_FFFFL;
-            final long lastSentNs = testbed.peer().recorder().matching(mark, ours().firstTransmission()).stream()
-                    .mapToLong(ReceivedPacket::receivedNs)
-                    .max()
-                    .orElse(testbed.peer().link().nowNs());
             final var before = testbed.counters();
             final int gapMark = testbed.peer().mark();
             testbed.peer()
@@ -167,6 +163,12 @@ class GapResendCase {
                         .filter(p -> p.receivedNs() - ackSentNs < 0)
                         .count();
                 if (timerFirst > 0) {
+                    final long lastSentNs =
+                            testbed.peer().recorder().matching(mark, ours().firstTransmission()).stream()
+                                    .mapToLong(ReceivedPacket::receivedNs)
+                                    .filter(receivedNs -> receivedNs - ackSentNs < 0)
+                                    .max()
+                                    .orElse(ackSentNs);
                     throw new HostStalled(String.format(
                             "the tester's ACK left %d ms after the DUT's last packet (its host held it back), after"
                                     + " the DUT's timer had resent %d packet(s), so what the ACK made it resend cannot"
